@@ -1,0 +1,125 @@
+"""Sufficient statistics of a batch of Monte Carlo trials.
+
+A chunk of trials never returns per-trial arrays: it returns an :class:`Aggregate`, a few
+small arrays of counts, sums and sums of squares per metric (and histograms), whose size
+depends on the metric shapes only. Aggregates merge by addition, so memory is bounded by
+the chunk size and not by the number of trials.
+
+Shapes: every metric has ``k`` rows (``k = 1`` for a single-row scenario, ``k = T`` for a
+per-turn curve). ``stats[name]`` has shape ``(k, 3)`` holding ``count, sum, sumsq``;
+``hists[name]`` has shape ``(k, bins)`` holding integer counts. Sums are float64: for the
+integer-valued metrics of this project every partial sum is an exact integer below 2**53,
+so merging is exact and independent of the order (the engine still merges in chunk order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+
+def _as_2d(values: npt.ArrayLike) -> np.ndarray:
+    a = np.asarray(values)
+    return a[None, :] if a.ndim == 1 else a
+
+
+@dataclass
+class Aggregate:
+    """Counts, sums and sums of squares per metric, plus integer histograms."""
+
+    n: int
+    stats: dict[str, np.ndarray] = field(default_factory=dict)
+    hists: dict[str, np.ndarray] = field(default_factory=dict)
+
+    # -- adding observations ------------------------------------------------------------
+    def add_mean(self, name: str, values: npt.ArrayLike, where: npt.ArrayLike | None = None) -> None:
+        """Record observations of a mean-type metric.
+
+        ``values`` has shape ``(n,)`` (one row) or ``(k, n)`` (k rows, e.g. turns). With
+        ``where`` (a boolean array of the same shape) only those trials count: the metric is
+        then a conditional mean, e.g. damage *given a hit*.
+        """
+        v = _as_2d(values)
+        if v.dtype == np.bool_:
+            if where is None:
+                c = np.full(v.shape[0], v.shape[1], dtype=np.float64)
+                s = np.count_nonzero(v, axis=1).astype(np.float64)
+            else:
+                w = _as_2d(where)
+                c = np.count_nonzero(w, axis=1).astype(np.float64)
+                s = np.count_nonzero(v & w, axis=1).astype(np.float64)
+            self.add_counts(name, c, s, s)
+            return
+        if np.issubdtype(v.dtype, np.integer):
+            v = v.astype(np.int64)
+        else:
+            v = v.astype(np.float64)
+        if where is None:
+            c = np.full(v.shape[0], v.shape[1], dtype=np.float64)
+        else:
+            w = _as_2d(where)
+            c = np.count_nonzero(w, axis=1).astype(np.float64)
+            v = np.where(w, v, 0)
+        s = v.sum(axis=1).astype(np.float64)
+        q = (v * v).sum(axis=1).astype(np.float64)
+        self.add_counts(name, c, s, q)
+
+    def add_counts(self, name: str, count: npt.ArrayLike, total: npt.ArrayLike,
+                   total_sq: npt.ArrayLike) -> None:
+        """Record precomputed count, sum and sum of squares (each shape ``(k,)`` or scalar)."""
+        row = np.stack(np.broadcast_arrays(np.atleast_1d(np.asarray(count, np.float64)),
+                                           np.atleast_1d(np.asarray(total, np.float64)),
+                                           np.atleast_1d(np.asarray(total_sq, np.float64))),
+                       axis=1)
+        if name in self.stats:
+            self.stats[name] = self.stats[name] + row
+        else:
+            self.stats[name] = row
+
+    def add_hist(self, name: str, values: npt.ArrayLike, bins: int,
+                 where: npt.ArrayLike | None = None) -> None:
+        """Record a histogram of integer values in ``[0, bins)`` (shape ``(n,)`` or ``(k, n)``)."""
+        v = _as_2d(values)
+        w = None if where is None else _as_2d(where)
+        out = np.zeros((v.shape[0], bins), dtype=np.int64)
+        for r in range(v.shape[0]):  # loop over rows (turns), never over trials
+            vr = v[r] if w is None else v[r][w[r]]
+            out[r] = np.bincount(vr.astype(np.intp, copy=False), minlength=bins)[:bins]
+        self.add_hist_counts(name, out)
+
+    def add_hist_counts(self, name: str, counts: npt.ArrayLike) -> None:
+        """Record precomputed histogram counts, shape ``(bins,)`` or ``(k, bins)``."""
+        c = _as_2d(np.asarray(counts, dtype=np.int64))
+        if name in self.hists:
+            old = self.hists[name]
+            if old.shape[1] != c.shape[1]:  # widen to the larger support
+                width = max(old.shape[1], c.shape[1])
+                old = np.pad(old, ((0, 0), (0, width - old.shape[1])))
+                c = np.pad(c, ((0, 0), (0, width - c.shape[1])))
+            self.hists[name] = old + c
+        else:
+            self.hists[name] = c
+
+    # -- merging --------------------------------------------------------------------------
+    def merge(self, other: Aggregate) -> Aggregate:
+        """Add ``other`` into this aggregate (in place) and return self."""
+        self.n += other.n
+        for k, v in other.stats.items():
+            self.add_counts(k, v[:, 0], v[:, 1], v[:, 2])
+        for k, v in other.hists.items():
+            self.add_hist_counts(k, v)
+        return self
+
+    @classmethod
+    def merge_all(cls, parts: list[Aggregate]) -> Aggregate:
+        """Merge a list of aggregates in the given order."""
+        out = cls(0)
+        for p in parts:
+            out.merge(p)
+        return out
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.stats.values()) + sum(a.nbytes for a in self.hists.values())

@@ -1,0 +1,117 @@
+"""Plain data types for units. Readers (``mtf.py``, ``mul.py``, ``catalog.py``) produce them;
+the rules models consume them. Frozen dataclasses: a unit is a value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Location codes for biped 'Mechs. Rear torso armor: CTR, LTR, RTR.
+LOCATIONS = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL")
+REAR_LOCATIONS = ("CTR", "LTR", "RTR")
+ARM_ACTUATORS = ("shoulder", "upper_arm", "lower_arm", "hand")
+LEG_ACTUATORS = ("hip", "upper_leg", "lower_leg", "foot")
+
+
+@dataclass(frozen=True)
+class ClassicMech:
+    """A Classic BattleTech biped 'Mech, with the facts the physical-attack rules need.
+
+    ``actuators`` maps each limb ("LA", "RA", "LL", "RL") to the actuators the design has
+    (names from ARM_ACTUATORS / LEG_ACTUATORS). ``physical_weapons`` lists
+    ``(name, location)`` pairs, e.g. ``("hatchet", "RA")``. ``armor`` has the 8 front
+    locations plus CTR/LTR/RTR; ``internal`` the 8 locations (derived from tonnage).
+    """
+
+    name: str
+    chassis: str
+    model: str
+    tons: int
+    walk_mp: int
+    jump_mp: int = 0
+    clan_name: str | None = None
+    mul_id: int | None = None
+    tech_base: str = "Inner Sphere"
+    config: str = "Biped"
+    omni: bool = False
+    tsm: bool = False
+    armor: dict[str, int] = field(default_factory=dict)
+    internal: dict[str, int] = field(default_factory=dict)
+    actuators: dict[str, frozenset[str]] = field(default_factory=dict)
+    slots: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
+    physical_weapons: tuple[tuple[str, str], ...] = ()
+    case_locations: tuple[str, ...] = ()
+    case2_locations: tuple[str, ...] = ()
+    heat_sinks: int = 10
+    heat_sink_type: str = "Single"
+    weapons: tuple[tuple[str, str], ...] = ()
+    quirks: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def run_mp(self) -> int:
+        """Run MP = ceil(1.5 x walk MP) (FORMAT.md 1.5)."""
+        return (3 * self.walk_mp + 1) // 2
+
+    def has(self, limb: str, actuator: str) -> bool:
+        return actuator in self.actuators.get(limb, frozenset())
+
+    def missing_actuators(self, limb: str) -> tuple[str, ...]:
+        """Actuators the design lacks in ``limb`` (e.g. ("lower_arm", "hand") on a Catapult)."""
+        names = ARM_ACTUATORS if limb in ("LA", "RA") else LEG_ACTUATORS
+        return tuple(a for a in names if not self.has(limb, a))
+
+    def physical_weapon_location(self, name: str) -> str | None:
+        for w, loc in self.physical_weapons:
+            if w == name:
+                return loc
+        return None
+
+
+@dataclass(frozen=True)
+class Special:
+    """One Alpha Strike special ability token, e.g. ``HT1/1/-`` ->
+    ``Special("HT", "HT1/1/-", (1, 1, None))``; ``CASE`` -> ``Special("CASE", "CASE", ())``.
+    Values are ints, ``"0*"`` for minimal damage, or None for ``-``. Nested specials (turrets,
+    ``TUR(2/2/1,IF1)``) keep their inner tokens in ``nested``."""
+
+    code: str
+    raw: str
+    values: tuple[int | str | None, ...] = ()
+    nested: tuple[Special, ...] = ()
+
+
+@dataclass(frozen=True)
+class ASCard:
+    """An Alpha Strike unit card.
+
+    ``damage`` holds S, M, L, E as ints and ``minimal`` flags the ``0*`` (minimal damage)
+    entries, which count as 0 in ``damage``. ``move`` is ground Move in inches, ``jump`` the
+    jump Move (0 if none). ``specials`` maps the code (``CASE``, ``HT``, ``OVL``...) to the
+    parsed token; ``specials_raw`` keeps the card string.
+    """
+
+    name: str
+    type: str = "BM"
+    size: int = 2
+    move: int = 10
+    jump: int = 0
+    tmm: int = 2
+    armor: int = 4
+    structure: int = 4
+    damage: tuple[int, int, int, int] = (2, 2, 1, 0)
+    minimal: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    ov: int = 0
+    specials: dict[str, Special] = field(default_factory=dict)
+    specials_raw: str = ""
+    pv: int | None = None
+    skill: int = 4
+    mul_id: int | None = None
+    source: str = ""
+
+    def has(self, code: str) -> bool:
+        return code in self.specials
+
+    @property
+    def has_heat_scale(self) -> bool:
+        """Units that track heat: 'Mechs (BM, IM) and aerospace fighters (AF, CF) by AS rules."""
+        return self.type in ("BM", "IM", "AF", "CF")
