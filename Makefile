@@ -1,0 +1,45 @@
+# btsim: two commands do all set-up on a fresh machine with Python 3.11+ and make.
+#   make report   create .venv, install btsim, run the default experiment suite into results/
+#   make test     create .venv, install btsim with test extras, run ruff and pytest
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	&& { echo $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+JOBS ?= -1
+TRIALS ?=
+RUN_FLAGS := --jobs $(JOBS) $(if $(TRIALS),--trials $(TRIALS),)
+
+.PHONY: report test lint bench clean install
+
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is required" >&2; exit 2; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	@touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+
+report: $(VENV)/.installed
+	$(BIN)/btsim run experiments/*.toml $(RUN_FLAGS) --out results
+	$(BIN)/btsim report results
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check sim tests tools
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check sim tests tools
+
+bench: $(VENV)/.installed
+	$(BIN)/btsim bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,208 @@
+"""The benchmark behind ``btsim bench``: figures, never pass/fail.
+
+For every kernel a model declares (:attr:`sim.model.Model.bench_cases`) it measures, in one
+run and on this machine:
+
+* the kernel alone on one core (trials/s, chunks of the default size, warm);
+* the same trials through the engine on one core, giving the engine overhead;
+* the engine on all cores (joblib loky), giving the parallel efficiency
+  ``rate_all / (cores * rate_one)``;
+* the scalar-Python oracle of the same rule (the one the tests use), and the speed-up;
+* the exact computation of one scenario (median of repeats, caches cleared when the model
+  offers ``clear_cache``).
+
+And once per run: the raw dice limit (NumPy drawing d6 into uint8 chunks) and the peak
+traced memory of a sequential engine run at a small and a large trial count, which shows
+that memory is bounded by the chunk size, not the trial count.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sim import __version__, dice, engine
+from sim.models import MODULES, get_model
+
+
+def _rate(fn: Callable[[int], Any], n: int, min_time: float = 0.4) -> float:
+    """Items per second of ``fn(n)``, repeating until ``min_time`` has passed (best of runs)."""
+    fn(min(n, 1024))  # warm-up
+    best = 0.0
+    spent = 0.0
+    while spent < min_time:
+        t0 = time.perf_counter()
+        fn(n)
+        dt = time.perf_counter() - t0
+        spent += dt
+        best = max(best, n / dt)
+    return best
+
+
+def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
+    """NumPy's raw speed drawing d6 and 2D6 (uint8) in chunks of the engine's size."""
+    rng = np.random.Generator(np.random.PCG64DXSM(1))
+
+    def d6(n: int) -> None:
+        for _ in range(max(1, n // chunk)):
+            dice.d6(rng, chunk)
+
+    def two(n: int) -> None:
+        for _ in range(max(1, n // chunk)):
+            dice.two_d6(rng, chunk)
+
+    return {"d6_per_s": _rate(d6, total), "two_d6_per_s": _rate(two, total)}
+
+
+def _kernel_rate(model: Any, scn: Any, trials: int, chunk: int) -> float:
+    def go(n: int) -> None:
+        for c in range(max(1, n // chunk)):
+            model.sample(scn, engine.chunk_rng(0, 0, c), chunk)
+
+    return _rate(go, trials)
+
+
+def _engine_time(model: Any, params: Any, trials: int, n_jobs: int, backend: str) -> float:
+    t0 = time.perf_counter()
+    engine.simulate(model, [params], trials, 0, n_jobs=n_jobs, backend=backend,
+                    progress=False, with_exact=False)
+    return time.perf_counter() - t0
+
+
+def peak_memory(model: Any, params: Any, trials: int) -> float:
+    """Peak traced memory (MiB) of a sequential engine run of ``trials`` trials."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        engine.simulate(model, [params], trials, 0, n_jobs=1, backend="sequential",
+                        progress=False, with_exact=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20
+
+
+def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[str, Any]:
+    chunk = engine.DEFAULT_CHUNK
+    scn = model.scenario(case.params)
+    one = _kernel_rate(model, scn, 8 * chunk, chunk)
+    trials = max(chunk, int(one * seconds) // chunk * chunk)
+    t_engine = _engine_time(model, case.params, trials, 1, "sequential")
+    kernel_time = trials / one
+    overhead = t_engine / kernel_time - 1
+    # all cores: warm the worker pool first, then time a run sized to ~`seconds` per core
+    _engine_time(model, case.params, chunk * cores, cores, "loky")
+    big = trials * cores
+    t_all = _engine_time(model, case.params, big, cores, "loky")
+    rate_all = big / t_all
+    row: dict[str, Any] = {
+        "kernel": f"{model.name}:{case.label}",
+        "unit": case.unit,
+        "rate_one_core": one,
+        "rate_engine_one_core": trials / t_engine,
+        "engine_overhead": overhead,
+        "rate_all_cores": rate_all,
+        "cores": cores,
+        "parallel_efficiency": rate_all / (cores * one),
+    }
+    if case.scalar is not None:
+        rng = np.random.default_rng(0)
+        n = 20_000
+        t0 = time.perf_counter()
+        case.scalar(case.params, rng, n)
+        scalar_rate = n / (time.perf_counter() - t0)
+        row["rate_scalar_python"] = scalar_rate
+        row["speedup_vs_scalar"] = one / scalar_rate
+    times = []
+    for _ in range(21):
+        clear = getattr(model, "clear_cache", None)
+        if clear:
+            clear()
+        t0 = time.perf_counter()
+        ex = model.exact(scn)
+        times.append(time.perf_counter() - t0)
+    if ex is not None:
+        row["exact_ms"] = statistics.median(times) * 1e3
+    return row
+
+
+def run(models: list[str] | None = None, quick: bool = False,
+        big_trials: int | None = None) -> dict[str, Any]:
+    """Run the benchmark and return its figures as a dict (see module docstring)."""
+    cores = os.cpu_count() or 1
+    seconds = 0.3 if quick else 1.0
+    names = models or [m for m in MODULES]
+    out: dict[str, Any] = {
+        "btsim_version": __version__,
+        "machine": {"cores": cores, "python": platform.python_version(),
+                    "numpy": np.__version__, "platform": platform.platform(),
+                    "processor": platform.processor() or platform.machine()},
+        "chunk_size": engine.DEFAULT_CHUNK,
+        "dice": dice_limit(total=2**23 if quick else 2**25),
+        "kernels": [],
+    }
+    loaded = []
+    for name in names:
+        try:
+            model = get_model(name)
+        except ImportError:
+            continue
+        loaded.append(model)
+        for case in model.bench_cases:
+            out["kernels"].append(bench_case(model, case, cores, seconds))
+    # memory: the fastest kernel at a small and a large trial count
+    if out["kernels"]:
+        fastest = max(out["kernels"], key=lambda r: r["rate_one_core"])
+        mname, label = fastest["kernel"].split(":", 1)
+        model = next(m for m in loaded if m.name == mname)
+        case = next(c for c in model.bench_cases if c.label == label)
+        small = 10**6
+        large = big_trials or (10**7 if quick else 10**9)
+        t0 = time.perf_counter()
+        out["memory"] = {
+            "kernel": fastest["kernel"],
+            "trials_small": small,
+            "peak_mib_small": peak_memory(model, case.params, small),
+            "trials_large": large,
+            "peak_mib_large": peak_memory(model, case.params, large),
+        }
+        out["memory"]["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def format_table(res: dict[str, Any]) -> str:
+    """Human-readable figures."""
+    lines = [
+        f"btsim {res['btsim_version']} bench on {res['machine']['cores']} cores, "
+        f"{res['machine']['processor']}, Python {res['machine']['python']}, "
+        f"NumPy {res['machine']['numpy']}; chunk {res['chunk_size']} trials",
+        f"dice limit: {res['dice']['d6_per_s'] / 1e6:,.0f} M d6/s, "
+        f"{res['dice']['two_d6_per_s'] / 1e6:,.0f} M 2D6/s per core (uint8, exact)",
+        "",
+        f"{'kernel':<22}{'1 core M/s':>11}{'engine ovh':>11}{'all cores M/s':>14}"
+        f"{'par. eff.':>10}{'scalar k/s':>11}{'speed-up':>10}{'exact ms':>10}",
+    ]
+    for r in res["kernels"]:
+        lines.append(
+            f"{r['kernel']:<22}{r['rate_one_core'] / 1e6:>11.1f}{r['engine_overhead']:>10.1%}"
+            f"{r['rate_all_cores'] / 1e6:>14.1f}{r['parallel_efficiency']:>10.0%}"
+            f"{r.get('rate_scalar_python', float('nan')) / 1e3:>11.0f}"
+            f"{r.get('speedup_vs_scalar', float('nan')):>9.0f}x"
+            f"{r.get('exact_ms', float('nan')):>10.3f}"
+        )
+    if "memory" in res:
+        m = res["memory"]
+        lines += ["", f"peak traced memory ({m['kernel']}, sequential): "
+                  f"{m['peak_mib_small']:.1f} MiB at {m['trials_small']:.0e} trials, "
+                  f"{m['peak_mib_large']:.1f} MiB at {m['trials_large']:.0e} trials "
+                  f"({m['seconds']:.0f} s)"]
+    lines.append("(units: trials/s unless the kernel says otherwise; figures, not pass/fail)")
+    return "\n".join(lines)

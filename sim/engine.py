@@ -1,0 +1,333 @@
+"""The Monte Carlo engine: chunks, seeds, workers, aggregation, confidence intervals.
+
+How a run is cut up
+-------------------
+* A *chunk* is the unit of randomness: ``chunk_size`` trials (default :data:`DEFAULT_CHUNK`,
+  chosen by measurement so a kernel's temporaries stay in cache). Chunk ``c`` of scenario
+  ``s`` draws from ``Generator(PCG64DXSM(SeedSequence(seed, spawn_key=(s, c))))``, which is
+  the same stream as ``SeedSequence(seed).spawn(s + 1)[s].spawn(c + 1)[c]``. A chunk's
+  numbers therefore depend on ``(seed, s, c)`` only.
+* A *task* is the unit of work sent to a worker: up to :data:`TASK_TRIALS` trials, i.e. a run
+  of consecutive chunks of one scenario, merged in chunk order. Task boundaries depend on the
+  trial count and chunk size only, never on the number of workers or the backend, and tasks
+  are merged in task order. So a run is bit-identical for any ``n_jobs`` and any backend.
+* Chunks return :class:`~sim.aggregate.Aggregate` objects (counts, sums, sums of squares,
+  histograms), never per-trial arrays: memory is bounded by the chunk size, not the trial count.
+
+Backends: ``loky`` (processes, default), ``threading``, ``sequential`` and ``dask`` (joblib's
+Dask backend; with ``scheduler=ADDRESS`` on an existing cluster, otherwise on a LocalCluster on
+127.0.0.1 without a dashboard).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.aggregate import Aggregate
+from sim.errors import ConfigError, UserError, check_choice, check_int
+from sim.model import Model
+
+#: Trials per chunk (one SeedSequence child each). 2**17 keeps a kernel's uint8/int16
+#: temporaries within L2 cache; measured by ``btsim bench`` (see README, "Performance").
+DEFAULT_CHUNK = 2**17
+#: Trials per joblib task: large enough that task overhead is < 5% of kernel time.
+TASK_TRIALS = 2**22
+BACKENDS = ("loky", "threading", "sequential", "dask")
+Z95 = 1.959963984540054
+
+# Fresh worker processes page-fault numpy temporaries >= 128 KiB on every call unless glibc
+# keeps them (DESIGN.md, "Performance facts"). Workers inherit this environment.
+os.environ.setdefault("MALLOC_MMAP_THRESHOLD_", "33554432")
+os.environ.setdefault("MALLOC_TRIM_THRESHOLD_", "134217728")
+
+
+def chunk_rng(seed: int, scenario_index: int, chunk_index: int) -> np.random.Generator:
+    """The generator of one chunk: depends on (seed, scenario, chunk) only."""
+    ss = np.random.SeedSequence(seed, spawn_key=(scenario_index, chunk_index))
+    return np.random.Generator(np.random.PCG64DXSM(ss))
+
+
+@dataclass(frozen=True)
+class _Task:
+    scenario_index: int
+    first_chunk: int
+    last_chunk: int  # exclusive
+    trials: int  # total trials of the scenario
+    chunk_size: int
+
+
+def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
+    n_chunks = max(1, math.ceil(trials / chunk_size))
+    per_task = max(1, TASK_TRIALS // chunk_size)
+    return [
+        _Task(s, c, min(c + per_task, n_chunks), trials, chunk_size)
+        for s in range(n_scenarios)
+        for c in range(0, n_chunks, per_task)
+    ]
+
+
+def _run_task(model: Model, scenario: Any, task: _Task, seed: int) -> tuple[_Task, Aggregate]:
+    """Worker side: run a task's chunks in order and merge them."""
+    agg = Aggregate(0)
+    for c in range(task.first_chunk, task.last_chunk):
+        n = min(task.chunk_size, task.trials - c * task.chunk_size)
+        if n <= 0:
+            break
+        agg.merge(model.sample(scenario, chunk_rng(seed, task.scenario_index, c), n))
+    return task, agg
+
+
+# -- backends -------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _dask_client(scheduler: str | None) -> Iterator[Any]:
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - depends on the install
+        raise UserError(
+            "The 'backend' parameter 'dask' needs the dask extra: pip install 'btsim[dask]'."
+        ) from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="5s")
+        except (OSError, TimeoutError) as exc:
+            raise UserError(
+                f"The 'scheduler' parameter must be the address of a reachable Dask scheduler; "
+                f"got {scheduler!r} ({exc.__class__.__name__})."
+            ) from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None, processes=True) as cluster, Client(cluster) as client:
+        yield client
+
+
+def _parallel_results(model: Model, scenarios: Sequence[Any], tasks: list[_Task], seed: int,
+                      n_jobs: int, backend: str, scheduler: str | None,
+                      progress: bool) -> Iterator[tuple[_Task, Aggregate]]:
+    from joblib import Parallel, delayed, parallel_config
+
+    calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed) for t in tasks)
+    if backend == "sequential" or (n_jobs == 1 and backend != "dask"):
+        yield from (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
+        return
+    if backend == "dask":
+        with _dask_client(scheduler), parallel_config(backend="dask"):
+            yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
+        return
+    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(calls)
+
+
+def _progress_bar(total: int, enabled: bool | None) -> Any:
+    """A tqdm bar on stderr that appears only after ~2 s; off when stderr is not a terminal."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="trials", unit_scale=True, delay=2.0, file=sys.stderr,
+                dynamic_ncols=True, leave=False)
+
+
+# -- public API -------------------------------------------------------------------------------
+def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
+                 chunk_size: Any = None) -> tuple[int, int, int, str, int]:
+    """Check run parameters up front; raise ConfigError naming the field."""
+    trials = check_int("trials", trials, lo=1)
+    seed = check_int("seed", seed, lo=0)
+    n_jobs = check_int("jobs", n_jobs, lo=-1)
+    if n_jobs == 0:
+        raise ConfigError("jobs", 0, "a positive worker count, or -1 for all cores")
+    if n_jobs == -1:
+        n_jobs = os.cpu_count() or 1
+    backend = check_choice("backend", backend, BACKENDS)
+    chunk = DEFAULT_CHUNK if chunk_size is None else check_int("chunk_size", chunk_size,
+                                                                lo=1, hi=2**24)
+    return trials, seed, n_jobs, backend, chunk
+
+
+def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int, seed: int,
+             n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
+             progress: bool | None = None, scheduler: str | None = None,
+             metrics: Sequence[str] | None = None, with_exact: bool = True) -> pd.DataFrame:
+    """Run ``trials`` Monte Carlo trials of every scenario and summarise them.
+
+    Returns one row per scenario row with the parameters, the model's facts and, for every
+    metric ``m``: ``m`` (mean), ``m_se``, ``m_ci_low``, ``m_ci_high``, ``m_n`` (observations)
+    and ``m_exact`` where the model has an exact value (``with_exact``).
+    """
+    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
+    scenarios = [model.scenario(p) for p in params_list]
+    tasks = _plan(len(scenarios), trials, chunk)
+    parts: dict[int, Aggregate] = {}
+    order = {t: i for i, t in enumerate(tasks)}  # merge in task order, whatever the arrival
+    done: dict[int, dict[int, Aggregate]] = {s: {} for s in range(len(scenarios))}
+    bar = _progress_bar(trials * len(scenarios), progress)
+    try:
+        for task, agg in _parallel_results(model, scenarios, tasks, seed, n_jobs, backend,
+                                           scheduler, bool(bar)):
+            done[task.scenario_index][order[task]] = agg
+            if bar is not None:
+                bar.update(agg.n)
+    finally:
+        if bar is not None:
+            bar.close()
+    for s, by_task in done.items():
+        parts[s] = Aggregate.merge_all([by_task[k] for k in sorted(by_task)])
+    return summarize(model, scenarios, parts, metrics=metrics, with_exact=with_exact,
+                     trials=trials)
+
+
+def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
+                metrics: Sequence[str] | None = None) -> pd.DataFrame:
+    """Exact values of every metric that has one, in the same layout as :func:`simulate`."""
+    scenarios = [model.scenario(p) for p in params_list]
+    frames = []
+    for scn in scenarios:
+        base = _base_frame(model, scn)
+        ex = model.exact(scn) or {}
+        for m in _selected(model, metrics):
+            if m.name in ex:
+                _put(base, m.name, ex[m.name], m.kind == "hist")
+        frames.append(base)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _selected(model: Model, metrics: Sequence[str] | None) -> list:
+    if metrics is None:
+        return list(model.metrics)
+    known = {m.name for m in model.metrics}
+    for name in metrics:
+        if name not in known:
+            raise ConfigError("metrics", name, "metric names of model " + repr(model.name)
+                              + ": " + ", ".join(sorted(known)))
+    return [m for m in model.metrics if m.name in set(metrics)]
+
+
+def _base_frame(model: Model, scn: Any) -> pd.DataFrame:
+    rows = model.rows(scn)
+    params = model.params(scn)
+    facts = model.facts(scn)
+    k = 1 if rows is None else len(rows)
+    base = pd.DataFrame({key: [v] * k for key, v in params.items()})
+    if rows is not None:
+        for col in rows.columns:
+            base[col] = rows[col].to_numpy()
+    for key, v in facts.items():
+        base[key] = [v] * k
+    return base
+
+
+def _put(frame: pd.DataFrame, col: str, values: Any, hist: bool) -> None:
+    k = len(frame)
+    arr = np.asarray(values, dtype=np.float64)
+    if hist:
+        arr = np.atleast_2d(arr)
+        if arr.shape[0] == 1 and k > 1:
+            arr = np.repeat(arr, k, axis=0)
+        frame[col] = [list(map(float, r)) for r in arr]
+    else:
+        arr = np.atleast_1d(arr)
+        frame[col] = np.broadcast_to(arr, (k,)) if arr.size == 1 else arr
+
+
+def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, standard error and 95% interval. Proportions get the Wilson score interval."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / count
+        if kind == "probability":
+            se = np.sqrt(mean * (1 - mean) / count)
+            z2 = Z95 * Z95
+            centre = (mean + z2 / (2 * count)) / (1 + z2 / count)
+            half = Z95 * np.sqrt(mean * (1 - mean) / count + z2 / (4 * count * count)) / (
+                1 + z2 / count)
+            return mean, se, centre - half, centre + half
+        var = np.maximum(total_sq / count - mean * mean, 0.0) * count / np.maximum(count - 1, 1)
+        se = np.sqrt(var / count)
+        return mean, se, mean - Z95 * se, mean + Z95 * se
+
+
+def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggregate],
+              metrics: Sequence[str] | None = None, with_exact: bool = True,
+              trials: int | None = None) -> pd.DataFrame:
+    """Turn merged aggregates into the summary frame (see :func:`simulate`)."""
+    chosen = _selected(model, metrics)
+    frames = []
+    for s, scn in enumerate(scenarios):
+        agg = parts[s]
+        base = _base_frame(model, scn)
+        base["trials"] = agg.n if trials is None else trials
+        ex = (model.exact(scn) or {}) if with_exact else {}
+        for m in chosen:
+            if m.kind == "hist":
+                if m.name in agg.hists:
+                    h = agg.hists[m.name].astype(np.float64)
+                    _put(base, m.name, h / np.maximum(h.sum(axis=1, keepdims=True), 1), True)
+                if m.name in ex:
+                    _put(base, m.name + "_exact", ex[m.name], True)
+                continue
+            if m.name in agg.stats:
+                st = agg.stats[m.name]
+                mean, se, lo, hi = _interval(m.kind, st[:, 0], st[:, 1], st[:, 2])
+                for suffix, v in (("", mean), ("_se", se), ("_ci_low", lo), ("_ci_high", hi),
+                                  ("_n", st[:, 0])):
+                    _put(base, m.name + suffix, v, False)
+            if m.name in ex:
+                _put(base, m.name + "_exact", ex[m.name], False)
+        frames.append(base)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["metric_kinds"] = {m.name: m.kind for m in chosen}
+    return out
+
+
+def zscores(frame: pd.DataFrame, metrics: Sequence[str] | None = None,
+            kinds: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Per-metric z-scores of Monte Carlo means against exact values.
+
+    Returns a long frame: ``row`` (index in ``frame``), ``metric``, ``mc``, ``exact``, ``se``
+    and ``z = (mc - exact) / se``. For proportions the standard error is computed from the
+    exact value (``sqrt(p (1 - p) / n)``), which stays meaningful when the sample shows no
+    events at all; otherwise the sample standard error is used. Zero error and zero difference
+    give z = 0; zero error with a difference gives an infinite z.
+    """
+    kinds = dict(frame.attrs.get("metric_kinds", {})) if kinds is None else dict(kinds)
+    names = metrics or [c[: -len("_exact")] for c in frame.columns
+                        if c.endswith("_exact") and c[: -len("_exact")] + "_se" in frame.columns]
+    out = []
+    for name in names:
+        mc = frame[name].to_numpy(np.float64)
+        ex = frame[name + "_exact"].to_numpy(np.float64)
+        se = frame[name + "_se"].to_numpy(np.float64)
+        n = frame[name + "_n"].to_numpy(np.float64)
+        if kinds.get(name) == "probability":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                se = np.sqrt(ex * (1 - ex) / n)
+        diff = mc - ex
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(se > 0, diff / np.where(se > 0, se, 1),
+                         np.where(np.abs(diff) <= 1e-12, 0.0, np.inf))
+        z = np.where(np.isnan(ex) & np.isnan(mc), 0.0, z)
+        out.append(pd.DataFrame({"row": np.arange(len(frame)), "metric": name, "mc": mc,
+                                 "exact": ex, "se": se, "z": z}))
+    if not out:
+        return pd.DataFrame(columns=["row", "metric", "mc", "exact", "se", "z"])
+    return pd.concat(out, ignore_index=True)
+
+
+def timed(fn: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    """Call ``fn`` and return (result, seconds)."""
+    t0 = time.perf_counter()
+    res = fn(*args, **kwargs)
+    return res, time.perf_counter() - t0

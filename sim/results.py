@@ -1,0 +1,151 @@
+"""Reading and writing results folders, atomically.
+
+A results folder ``results/<experiment>/`` holds ``summary.parquet``, ``summary.csv`` and
+``metadata.json`` (figures are added by :mod:`sim.report`). It is written into a temporary
+sibling folder and renamed into place at the end, so a failed or interrupted run never
+leaves a half-written result; an older result of the same name is replaced only then.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from sim import __version__
+
+if TYPE_CHECKING:
+    from sim.experiment import Experiment
+    from sim.model import Model
+
+
+def git_commit() -> str | None:
+    """The current git commit of the working directory, if there is one."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _rule_sets(frame: pd.DataFrame) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for col in ("rules", "rule_options"):
+        if col in frame.columns:
+            vals = sorted({str(v) for v in frame[col].dropna()})
+            out[col] = [json.loads(v) if v.startswith("{") else v for v in vals]
+    return out
+
+
+def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s: float,
+             backend: str, n_jobs: int, chunk_size: int, exact_only: bool,
+             scheduler: str | None = None) -> dict[str, Any]:
+    """Everything needed to reproduce and to cite a run."""
+    return {
+        "name": exp.name,
+        "title": exp.title,
+        "question": exp.question,
+        "model": exp.model,
+        "model_description": model.description,
+        "btsim_version": __version__,
+        "git_commit": git_commit(),
+        "seed": exp.seed,
+        "trials": None if exact_only else exp.trials,
+        "exact_only": exact_only,
+        "scenarios": int(frame.shape[0]),
+        "chunk_size": chunk_size,
+        "backend": backend,
+        "scheduler": scheduler,
+        "jobs": n_jobs,
+        "cores": os.cpu_count(),
+        "wall_time_s": round(wall_time_s, 4),
+        "rule_sets": _rule_sets(frame),
+        "metric_kinds": frame.attrs.get("metric_kinds", {}),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "pandas": pd.__version__,
+        "platform": platform.platform(),
+        "experiment": exp.to_dict(),
+    }
+
+
+def _csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """List-valued cells (histograms) become JSON strings in CSV."""
+    out = frame.copy()
+    for col in out.columns:
+        if out[col].dtype == object and out[col].map(lambda v: isinstance(v, list | tuple)).any():
+            out[col] = out[col].map(lambda v: json.dumps(list(v)) if isinstance(v, list | tuple)
+                                    else v)
+    return out
+
+
+@contextlib.contextmanager
+def atomic_dir(final: Path) -> Iterator[Path]:
+    """Yield a temporary folder beside ``final``; on success it replaces ``final``."""
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.tmp-", dir=final.parent))
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)
+        if final.exists():
+            old = final.with_name(f".{final.name}.old-{os.getpid()}")
+            os.replace(final, old)
+            os.replace(tmp, final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a file through a temporary file and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, Any]) -> Path:
+    """Write summary.parquet, summary.csv and metadata.json to ``folder`` atomically."""
+    folder = Path(folder)
+    with atomic_dir(folder) as tmp:
+        frame.to_parquet(tmp / "summary.parquet", index=False)
+        _csv_ready(frame).to_csv(tmp / "summary.csv", index=False)
+        (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
+                                           encoding="utf-8")
+    return folder
+
+
+def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Read a results folder back: (summary frame, metadata)."""
+    folder = Path(folder)
+    frame = pd.read_parquet(folder / "summary.parquet")
+    meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+    frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
+    for col in frame.columns:  # parquet gives numpy arrays for list cells; make them lists
+        if frame[col].dtype == object and len(frame) and isinstance(frame[col].iloc[0], np.ndarray):
+            frame[col] = frame[col].map(list)
+    return frame, meta
