@@ -155,3 +155,14 @@ def test_dask_backend_without_scheduler_starts_local_cluster(reference):
     pytest.importorskip("dask.distributed")
     got = engine.simulate(DEMO, SCENARIOS, TRIALS, seed=11, backend="dask")
     pdt.assert_frame_equal(got, reference, check_exact=True)
+
+
+def test_assert_mc_matches_exact_passes_and_fails(reference):
+    from sim import testing
+
+    table = testing.assert_mc_matches_exact(reference)
+    assert "damage_dist[0]" in set(table["metric"])
+    broken = reference.copy()
+    broken["p_hit_exact"] = broken["p_hit_exact"] + 0.01
+    with pytest.raises(AssertionError, match="p_hit"):
+        testing.assert_mc_matches_exact(broken)
