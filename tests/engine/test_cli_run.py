@@ -159,3 +159,22 @@ def test_version_and_help():
     assert res.returncode == 0 and "examples:" in res.stdout
     res = _cli("run", "--help")
     assert res.returncode == 0 and "--scheduler" in res.stdout
+
+
+def test_ctrl_c_stops_workers_and_writes_nothing(tmp_path):
+    """SIGINT during a two-worker run: exit 130, no results folder, no temporary folder."""
+    import signal
+    import time
+
+    exp = tmp_path / "long.toml"
+    exp.write_text('name = "long"\nmodel = "punch-demo"\ntrials = 1000000000\n'
+                   '[grid]\ntons = [20, 70]\n')
+    out = tmp_path / "res"
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(exp), "--jobs", "2",
+                             "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert not out.exists() or not any(out.iterdir())
