@@ -46,6 +46,9 @@ class ClassicMech:
     weapons: tuple[tuple[str, str], ...] = ()
     quirks: tuple[str, ...] = ()
     source: str = ""
+    #: myomer type as written in the file ("Standard", "Triple-Strength", ...); ``tsm`` is the
+    #: flag the rules read. (Optional field added by the units issue.)
+    myomer: str = "Standard"
 
     @property
     def run_mp(self) -> int:

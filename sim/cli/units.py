@@ -1,0 +1,166 @@
+"""``btsim units``: list the built-in unit catalog, or show one unit.
+
+    btsim units [--json] [--filter TEXT]
+    btsim units show NAME|FILE.mtf [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import pandas as pd
+
+from sim.errors import UserError
+from sim.units.catalog import (
+    card_to_dict,
+    get_alphastrike,
+    get_classic,
+    list_units,
+    lookup,
+    mech_to_dict,
+)
+from sim.units.types import LOCATIONS, ASCard, ClassicMech
+
+#: Columns of the plain-text listing, with their headings.
+_TABLE_COLUMNS = {
+    "name": "name", "tons": "tons", "walk_mp": "walk", "jump_mp": "jump",
+    "as_size": "SZ", "as_move": "MV", "as_tmm": "TMM", "as_armor": "A",
+    "as_structure": "S", "as_dmg": "S/M/L", "as_ov": "OV", "as_pv": "PV",
+    "as_specials": "specials",
+}
+
+
+def register(subparsers: Any) -> None:
+    """Add ``units`` (and its ``show`` action) to the ``btsim`` parser."""
+    p = subparsers.add_parser(
+        "units", help="list the built-in unit catalog or show one unit",
+        usage="btsim units [-h] [--json] [--filter TEXT]\n"
+              "       btsim units show [-h] [--json] NAME|FILE",
+        description="List the built-in unit catalog (Classic 'Mech facts and Alpha Strike "
+        "cards), or show one unit with `btsim units show NAME|FILE.mtf`.",
+        epilog='examples:\n  btsim units --filter loki\n  btsim units show "Atlas AS7-D"'
+        '\n  btsim units show path/to/Unit.mtf --json',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--filter", metavar="TEXT", default="",
+                   help="only units whose name contains TEXT (case-insensitive)")
+    p.set_defaults(func=run)
+    actions = p.add_subparsers(dest="units_action", metavar="ACTION")
+    show = actions.add_parser("show", prog="btsim units show",
+                              help="show one unit (Classic and Alpha Strike sides)",
+                              description="Show one unit: a catalog name (unique prefixes "
+                              "work) or an .mtf file.")
+    show.add_argument("unit", metavar="NAME|FILE", help="catalog name or .mtf file")
+    show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                      help="print JSON instead of text")
+    show.set_defaults(func=run)
+
+
+def _jsonable(value: Any) -> Any:
+    """pandas NA / numpy scalars -> plain JSON values."""
+    if value is None or isinstance(value, str | bool):
+        return value
+    if pd.isna(value):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def _list(args: argparse.Namespace) -> int:
+    frame = list_units(args.filter)
+    if args.json:
+        records = [{k: _jsonable(v) for k, v in row.items()}
+                   for row in frame.to_dict(orient="records")]
+        print(json.dumps(records, indent=2))
+        return 0
+    if frame.empty:
+        print(f"no catalog unit matches {args.filter!r}; `btsim units` lists them all")
+        return 0
+    table = frame[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
+    table = table.astype(object).where(table.notna(), "-")
+    print(table.to_string(index=False))
+    print(f"\n{len(frame)} units; Classic data for {int(frame['classic'].sum())}, "
+          f"Alpha Strike cards for {int(frame['alphastrike'].sum())}. "
+          "`btsim units show NAME` for details.")
+    return 0
+
+
+def _resolve(name: str) -> tuple[str, ClassicMech | None, ASCard | None]:
+    """The unit to show: an .mtf file (plus its catalog card by MUL id) or a catalog name."""
+    if name.lower().endswith(".mtf"):
+        mech = get_classic(name)
+        card = None
+        try:
+            card = get_alphastrike(name)
+        except UserError:
+            pass
+        return mech.name, mech, card
+    if name.lower().endswith((".csv", ".json")):
+        card = get_alphastrike(name)
+        return card.name, None, card
+    entry = lookup(name)
+    return entry.name, entry.classic, entry.card
+
+
+def _mech_text(m: ClassicMech) -> list[str]:
+    lines = [
+        f"Classic: {m.tons} t {m.tech_base} {m.config}{' OmniMek' if m.omni else ''}"
+        + (f", MUL id {m.mul_id}" if m.mul_id else ""),
+        f"  MP walk/run/jump: {m.walk_mp}/{m.run_mp}/{m.jump_mp}; myomer {m.myomer}"
+        + (" (TSM)" if m.tsm else "") + f"; heat sinks {m.heat_sinks} {m.heat_sink_type}",
+        "  armor (front/rear) / internal: " + ", ".join(
+            f"{loc} {m.armor.get(loc, 0)}"
+            + (f"/{m.armor[loc + 'R']}" if loc + "R" in m.armor else "")
+            + f" / {m.internal.get(loc, 0)}" for loc in LOCATIONS),
+        f"  armor total {sum(m.armor.values())}, internal total {sum(m.internal.values())}",
+    ]
+    for limb in ("LA", "RA", "LL", "RL"):
+        missing = m.missing_actuators(limb)
+        lines.append(f"  {limb} actuators: " + ", ".join(
+            a for a in (("shoulder", "upper_arm", "lower_arm", "hand") if limb[1] == "A"
+                        else ("hip", "upper_leg", "lower_leg", "foot")) if m.has(limb, a))
+            + (f" (missing: {', '.join(missing)})" if missing else ""))
+    phys = ", ".join(f"{w} ({loc})" for w, loc in m.physical_weapons) or "none"
+    lines.append(f"  physical weapons: {phys}")
+    lines.append("  CASE: " + (", ".join(m.case_locations) or "none")
+                 + ("; CASE II: " + ", ".join(m.case2_locations) if m.case2_locations else ""))
+    lines.append("  weapons: " + (", ".join(f"{w} ({loc})" for w, loc in m.weapons) or "none"))
+    lines.append("  quirks: " + (", ".join(m.quirks) or "none"))
+    lines.append(f"  source: {m.source}")
+    return lines
+
+
+def _card_text(c: ASCard) -> list[str]:
+    dmg = "/".join("0*" if c.minimal[k] else str(c.damage[k]) for k in range(4))
+    move = f'{c.move}"' + (f' / {c.jump}"j' if c.jump else "")
+    return [
+        f"Alpha Strike: {c.type}, size {c.size}, move {move}, TMM {c.tmm}",
+        f"  armor {c.armor}, structure {c.structure}, damage S/M/L/E {dmg}, OV {c.ov}, "
+        f"PV {c.pv if c.pv is not None else '-'}",
+        f"  specials: {c.specials_raw or 'none'}",
+        f"  source: {c.source}",
+    ]
+
+
+def _show(args: argparse.Namespace) -> int:
+    name, mech, card = _resolve(args.unit)
+    if args.json:
+        print(json.dumps({
+            "name": name,
+            "classic": mech_to_dict(mech) if mech else None,
+            "alphastrike": card_to_dict(card) if card else None,
+        }, indent=2))
+        return 0
+    out = [name]
+    out += _mech_text(mech) if mech else ["Classic: no data in the catalog (pass an .mtf file)"]
+    out += _card_text(card) if card else ["Alpha Strike: no card in the catalog"]
+    print("\n".join(out))
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``btsim units``."""
+    if getattr(args, "units_action", None) == "show":
+        return _show(args)
+    return _list(args)

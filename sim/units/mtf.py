@@ -1,0 +1,471 @@
+"""Reader for MegaMek ``.mtf`` 'Mech files (format: ``shared/data/units/FORMAT.md`` section 1).
+
+:func:`parse_mtf` turns the text of one file into a :class:`~sim.units.types.ClassicMech`;
+:func:`read_mtf` reads it from disk. Anything malformed raises :class:`MtfError`, a
+:class:`~sim.errors.UserError` naming the file, the line and what was expected, e.g.
+``Atlas.mtf:42: expected an integer armor value for 'LA armor', got 'x'``.
+
+Only biped 'Mechs are supported; quad, tripod, LAM and QuadVee files are recognised and
+rejected with a "not supported yet" error. Internal structure is not stored in the file: it
+comes from the tonnage table (reference 5.1, :mod:`sim.units.tables`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from os import PathLike
+from pathlib import Path
+
+from sim.errors import UserError
+from sim.units.tables import INTERNAL_STRUCTURE, internal_structure, max_armor
+from sim.units.types import ARM_ACTUATORS, LEG_ACTUATORS, LOCATIONS, ClassicMech
+
+
+class MtfError(UserError):
+    """A malformed or unsupported ``.mtf`` file.
+
+    ``filename`` is the file's name, ``line`` the 1-based line number (None when the problem
+    is something missing from the whole file), ``expected`` what the reader wanted and
+    ``got`` what it found (None if nothing)."""
+
+    def __init__(self, filename: str, line: int | None, expected: str,
+                 got: str | None = None) -> None:
+        self.filename = filename
+        self.line = line
+        self.expected = expected
+        self.got = got
+        where = f"{filename}:{line}" if line is not None else filename
+        msg = f"{where}: expected {expected}"
+        if got is not None:
+            msg += f", got {got!r}"
+        super().__init__(msg)
+
+
+#: Block header (lower case, without the colon) -> biped location code.
+BLOCK_LOCATIONS = {
+    "head": "HD", "center torso": "CT", "left torso": "LT", "right torso": "RT",
+    "left arm": "LA", "right arm": "RA", "left leg": "LL", "right leg": "RL",
+}
+#: Block headers of body plans this reader does not support (quads, tripods).
+_OTHER_BLOCKS = {"front left leg", "front right leg", "rear left leg", "rear right leg",
+                 "center leg"}
+#: Real critical slots per location (reference 5.3, MM ``BipedMek`` NUM_OF_SLOTS).
+SLOT_COUNT = {"HD": 6, "CT": 12, "LT": 12, "RT": 12, "LA": 12, "RA": 12, "LL": 6, "RL": 6}
+#: Armor keys (lower case) -> location code; rear torso armor is CTR/LTR/RTR.
+ARMOR_KEYS = {
+    "la armor": "LA", "ra armor": "RA", "lt armor": "LT", "rt armor": "RT",
+    "ct armor": "CT", "hd armor": "HD", "ll armor": "LL", "rl armor": "RL",
+    "rtl armor": "LTR", "rtr armor": "RTR", "rtc armor": "CTR",
+}
+_OTHER_ARMOR_KEYS = {"fll armor", "frl armor", "rll armor", "rrl armor", "cl armor"}
+_REAR_OF = {"LTR": "LT", "RTR": "RT", "CTR": "CT"}
+#: Body plans recognised but not simulated.
+_UNSUPPORTED_CONFIGS = {"quad": "Quad", "tripod": "Tripod", "lam": "LAM", "quadvee": "QuadVee"}
+
+#: Header keys the reader knows (parsed or deliberately ignored). A line ``key:value`` with
+#: one of these keys ends a critical-slot block even when the blank line is missing.
+_KNOWN_KEYS = {
+    "version", "uuid", "generator", "chassis", "clanname", "model", "mul id", "config",
+    "techbase", "era", "source", "published", "rules level", "role", "quirk", "weaponquirk",
+    "mass", "engine", "structure", "myomer", "ejection", "cockpit", "gyro", "lam", "motive",
+    "heat sinks", "base chassis heat sinks", "walk mp", "jump mp", "armor", "weapons",
+    "overview", "capabilities", "deployment", "history", "manufacturer", "primaryfactory",
+    "systemmanufacturer", "systemmode", "fluffdate", "notes", "imagefile", "nocrit", "icon",
+    *ARMOR_KEYS, *_OTHER_ARMOR_KEYS,
+}
+#: Keys that may appear once only (a second one makes the file ambiguous).
+_SINGLE_KEYS = {"chassis", "clanname", "model", "mul id", "config", "techbase", "mass",
+                "myomer", "heat sinks", "walk mp", "jump mp", "weapons", *ARMOR_KEYS}
+
+#: Location names used in the ``Weapons:`` list (lower case) -> code.
+_WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
+                     "la": "LA", "ra": "RA", "ll": "LL", "rl": "RL"}
+
+#: Slot name (normalised, see :func:`_norm`) -> (limb kind, actuator name).
+_ACTUATOR_SLOTS = {
+    "shoulder": ("arm", "shoulder"), "upperarm": ("arm", "upper_arm"),
+    "lowerarm": ("arm", "lower_arm"), "hand": ("arm", "hand"),
+    "hip": ("leg", "hip"), "upperleg": ("leg", "upper_leg"),
+    "lowerleg": ("leg", "lower_leg"), "foot": ("leg", "foot"),
+}
+
+#: Physical (melee) weapons as slot entries (normalised name -> canonical name).
+PHYSICAL_WEAPONS = {
+    "hatchet": "hatchet", "sword": "sword", "mace": "mace",
+    "retractableblade": "retractable_blade", "claw": "claws", "claws": "claws",
+    "lance": "lance", "talons": "talons", "spikes": "spikes", "chainwhip": "chain_whip",
+    "flail": "flail", "wreckingball": "wrecking_ball",
+    "smallvibroblade": "small_vibroblade", "mediumvibroblade": "medium_vibroblade",
+    "largevibroblade": "large_vibroblade", "buzzsaw": "buzzsaw", "dualsaw": "dual_saw",
+    "piledriver": "pile_driver", "miningdrill": "mining_drill", "rockcutter": "rock_cutter",
+    "backhoe": "backhoe", "combine": "combine", "chainsaw": "chainsaw",
+    "spotwelder": "spot_welder", "smallshield": "small_shield",
+    "mediumshield": "medium_shield", "largeshield": "large_shield",
+}
+
+#: Suffixes MegaMek appends to slot entries: rear, pod-mounted, turret, armored, split.
+_SUFFIX_RE = re.compile(r"\s*\((?:R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
+#: Names that MegaMek may write with an ``IS``/``CL`` technology prefix (``ISCASE``).
+_PREFIXED = {*PHYSICAL_WEAPONS, "case", "caseii"}
+_INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
+_MAX_MP = 50
+
+
+@dataclass
+class _Line:
+    value: str
+    line: int
+
+
+@dataclass
+class _Raw:
+    """What the line scan collected, before interpretation."""
+
+    keys: dict[str, _Line] = field(default_factory=dict)
+    quirks: list[str] = field(default_factory=list)
+    weapons: list[tuple[str, str]] = field(default_factory=list)
+    blocks: dict[str, list[_Line]] = field(default_factory=dict)
+    block_lines: dict[str, int] = field(default_factory=dict)
+
+
+def _norm(entry: str) -> str:
+    """Normalise a slot name for lookup: strip suffixes, lower case, drop spaces/punctuation,
+    drop the IS/CL technology prefix and a trailing 'actuator'."""
+    name = entry
+    while True:
+        stripped = _SUFFIX_RE.sub("", name)
+        if stripped == name:
+            break
+        name = stripped
+    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    if key.endswith("actuator"):
+        key = key[: -len("actuator")]
+    if key[:2] in ("is", "cl") and key[2:] in _PREFIXED:
+        key = key[2:]
+    return key
+
+
+def _is_empty(entry: str) -> bool:
+    return entry.strip().lower() in ("-empty-", "empty", "")
+
+
+def _block_header(text: str) -> str | None:
+    """The lower-case location name if ``text`` is a block header like ``Left Arm:``."""
+    if not text.endswith(":"):
+        return None
+    name = " ".join(text[:-1].split()).lower()
+    if name in BLOCK_LOCATIONS or name in _OTHER_BLOCKS:
+        return name
+    return None
+
+
+def _is_key_line(text: str) -> bool:
+    if ":" not in text:
+        return False
+    return text.split(":", 1)[0].strip().lower() in _KNOWN_KEYS
+
+
+def _int(fn: str, item: _Line, what: str, lo: int | None = None,
+         hi: int | None = None) -> int:
+    """Parse an integer value or raise :class:`MtfError` naming ``what``."""
+    text = item.value.strip()
+    if not _INT_RE.fullmatch(text):
+        raise MtfError(fn, item.line, f"an integer {what}", text)
+    val = int(text)
+    if (lo is not None and val < lo) or (hi is not None and val > hi):
+        rng = f" in {lo}..{hi}" if hi is not None else f" >= {lo}"
+        raise MtfError(fn, item.line, f"an integer {what}{rng}", text)
+    return val
+
+
+def _scan(text: str, fn: str) -> _Raw:
+    """First pass: sort the lines into header keys, quirks, weapons and slot blocks."""
+    raw = _Raw()
+    lines = text.split("\n")
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    n = len(lines)
+    i = 0
+    while i < n:
+        lineno = i + 1
+        s = lines[i].strip()
+        i += 1
+        if not s or s.startswith("#"):
+            continue
+        header = _block_header(s)
+        if header is not None:
+            if header in _OTHER_BLOCKS:
+                raise MtfError(fn, lineno, "a biped location block (quad and tripod 'Mechs "
+                               "are not supported yet)", s)
+            loc = BLOCK_LOCATIONS[header]
+            if loc in raw.blocks:
+                raise MtfError(fn, lineno, f"one {s[:-1].strip()!r} block",
+                               "a second block")
+            entries: list[_Line] = []
+            while i < n:
+                t = lines[i].strip()
+                if not t or _block_header(t) is not None or _is_key_line(t):
+                    break
+                entries.append(_Line(t, i + 1))
+                i += 1
+            raw.blocks[loc] = entries
+            raw.block_lines[loc] = lineno
+            continue
+        if ":" not in s:
+            continue  # fluff continuation text of old files
+        key, value = s.split(":", 1)
+        key = " ".join(key.split()).lower()
+        value = value.strip()
+        if key in _OTHER_ARMOR_KEYS:
+            raise MtfError(fn, lineno, "biped armor lines (quad and tripod 'Mechs are not "
+                           "supported yet)", s)
+        if key == "quirk":
+            if value:
+                raw.quirks.append(value)
+            continue
+        if key in _SINGLE_KEYS:
+            if key in raw.keys:
+                raise MtfError(fn, lineno, f"one '{key}:' line (first on line "
+                               f"{raw.keys[key].line})", s)
+            raw.keys[key] = _Line(value, lineno)
+        if key == "config":
+            _check_config(fn, _Line(value, lineno))
+        if key == "weapons":
+            count = _int(fn, _Line(value, lineno), "weapon count", 0, 200)
+            for k in range(count):
+                if i >= n:
+                    raise MtfError(fn, lineno, f"{count} weapon lines after 'Weapons:'",
+                                   f"{k} before the end of the file")
+                t = lines[i].strip()
+                if not t or _block_header(t) is not None:
+                    raise MtfError(fn, i + 1, f"{count} weapon lines 'Name, Location' after "
+                                   f"'Weapons:' on line {lineno}", t)
+                raw.weapons.extend(_weapon_line(fn, _Line(t, i + 1)))
+                i += 1
+    return raw
+
+
+def _weapon_line(fn: str, item: _Line) -> list[tuple[str, str]]:
+    """One ``Weapons:`` entry: ``Name, Location`` (older: ``1 ISGaussRifle, Left Torso,
+    Ammo:16``, the leading number being a count)."""
+    parts = [p.strip() for p in item.value.split(",")]
+    if len(parts) < 2 or not parts[0]:
+        raise MtfError(fn, item.line, "a weapon line 'Name, Location'", item.value)
+    name = parts[0]
+    count = 1
+    m = re.fullmatch(r"([0-9]{1,2})\s+(\S.*)", name)
+    if m:
+        count, name = int(m.group(1)), m.group(2)
+        if not 1 <= count <= 20:
+            raise MtfError(fn, item.line, "a weapon count in 1..20", m.group(1))
+    loc_text = " ".join(_SUFFIX_RE.sub("", parts[1]).split()).lower()
+    loc = _WEAPON_LOCATIONS.get(loc_text)
+    if loc is None:
+        raise MtfError(fn, item.line, "a biped location name (e.g. 'Left Arm') for weapon "
+                       f"{name!r}", parts[1])
+    return [(name, loc)] * count
+
+
+def _check_config(fn: str, item: _Line) -> tuple[str, bool]:
+    """``Config`` value -> (body plan, omni flag); non-bipeds raise 'not supported yet'."""
+    words = item.value.split()
+    if not words:
+        raise MtfError(fn, item.line, "a body plan after 'Config:' (e.g. 'Biped')", "")
+    base = words[0].lower()
+    omni = any(w.lower() in ("omnimek", "omnimech") for w in words[1:])
+    if base in _UNSUPPORTED_CONFIGS:
+        raise MtfError(fn, item.line, f"a biped 'Mech ({_UNSUPPORTED_CONFIGS[base]} 'Mechs "
+                       "are not supported yet)", item.value)
+    rest = [w for w in words[1:] if w.lower() not in ("omnimek", "omnimech")]
+    if base != "biped" or rest:
+        raise MtfError(fn, item.line, "a Config of 'Biped' or 'Biped OmniMek' (quad, tripod, "
+                       "LAM and QuadVee are not supported yet)", item.value)
+    return "Biped", omni
+
+
+def _heat_sinks(fn: str, item: _Line) -> tuple[int, str]:
+    """``heat sinks`` value like ``11 Single`` / ``10 IS Double`` / ``17 Clan Double``."""
+    m = re.fullmatch(r"([0-9]{1,3})\s*(.*)", item.value.strip())
+    if not m:
+        raise MtfError(fn, item.line, "a heat sink line '<count> <type>' (e.g. '10 Single')",
+                       item.value)
+    kind = m.group(2).lower()
+    if "double" in kind:
+        hs_type = "Double"
+    elif "laser" in kind:
+        hs_type = "Laser"
+    elif "compact" in kind:
+        hs_type = "Compact"
+    elif kind in ("", "single", "is single", "clan single"):
+        hs_type = "Single"
+    else:
+        raise MtfError(fn, item.line, "a heat sink type (Single, Double, Laser, Compact)",
+                       m.group(2))
+    return int(m.group(1)), hs_type
+
+
+def _slots(fn: str, raw: _Raw) -> dict[str, tuple[str | None, ...]]:
+    """Critical slots per location, ``None`` for empty, cut to the real slot count (5.3).
+    Any non-empty entry beyond the real count is an error."""
+    slots: dict[str, tuple[str | None, ...]] = {}
+    for loc in LOCATIONS:
+        if loc not in raw.blocks:
+            name = next(k for k, v in BLOCK_LOCATIONS.items() if v == loc).title()
+            raise MtfError(fn, None, f"a '{name}:' critical-slot block")
+        entries = raw.blocks[loc]
+        real = SLOT_COUNT[loc]
+        for pos, item in enumerate(entries):
+            if pos >= real and not _is_empty(item.value):
+                raise MtfError(fn, item.line, f"at most {real} critical slots in location "
+                               f"{loc} (slot {pos + 1} is not '-Empty-')", item.value)
+        vals = [None if _is_empty(e.value) else e.value for e in entries[:real]]
+        vals += [None] * (real - len(vals))
+        slots[loc] = tuple(vals)
+    return slots
+
+
+def _actuators(fn: str, raw: _Raw) -> dict[str, frozenset[str]]:
+    """Actuators present per limb, read from the slot blocks (FORMAT.md 1.4)."""
+    out: dict[str, frozenset[str]] = {}
+    for limb, kind in (("LA", "arm"), ("RA", "arm"), ("LL", "leg"), ("RL", "leg")):
+        found: set[str] = set()
+        for item in raw.blocks.get(limb, []):
+            hit = _ACTUATOR_SLOTS.get(_norm(item.value))
+            if hit is None:
+                continue
+            if hit[0] != kind:
+                raise MtfError(fn, item.line, f"only {kind} actuators in location {limb}",
+                               item.value)
+            found.add(hit[1])
+        order = ARM_ACTUATORS if kind == "arm" else LEG_ACTUATORS
+        out[limb] = frozenset(a for a in order if a in found)
+    return out
+
+
+def _equipment(slots: dict[str, tuple[str | None, ...]], tech_base: str
+               ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]:
+    """Physical weapons (one per name and location), CASE and CASE II locations.
+
+    Clan-tech 'Mechs get CASE in every location holding ammunition without a slot entry
+    (MegaMek ``Mek.addClanCase``), so those locations are listed as CASE locations too."""
+    physical: list[tuple[str, str]] = []
+    case: list[str] = []
+    case2: list[str] = []
+    for loc in LOCATIONS:
+        has_ammo = False
+        for entry in slots[loc]:
+            if entry is None:
+                continue
+            key = _norm(entry)
+            weapon = PHYSICAL_WEAPONS.get(key)
+            if weapon is not None and (weapon, loc) not in physical:
+                physical.append((weapon, loc))
+            if key == "case" and loc not in case:
+                case.append(loc)
+            if key == "caseii" and loc not in case2:
+                case2.append(loc)
+            if "ammo" in key and "gauss" not in key:
+                has_ammo = True
+        if tech_base.strip().lower() == "clan" and has_ammo and loc not in case:
+            case.append(loc)
+    order = {loc: k for k, loc in enumerate(LOCATIONS)}
+    case.sort(key=order.__getitem__)
+    return tuple(physical), tuple(case), tuple(case2)
+
+
+def _armor(fn: str, raw: _Raw, tons: int) -> dict[str, int]:
+    """Armor per location (front and rear), checked against 2 x IS (head 9), reference 5.1."""
+    armor: dict[str, int] = {}
+    for key, loc in ARMOR_KEYS.items():
+        item = raw.keys.get(key)
+        if item is None:
+            raise MtfError(fn, None, f"a '{key.upper().replace(' ARMOR', ' armor')}:' line")
+        # patchwork armor writes 'type:points'; the points come last
+        value = _Line(item.value.rsplit(":", 1)[-1], item.line)
+        armor[loc] = _int(fn, value, f"armor value for '{key.split()[0].upper()} armor'", 0)
+    limits = max_armor(tons)
+    for loc in LOCATIONS:
+        total = armor[loc]
+        rear = next((r for r, f in _REAR_OF.items() if f == loc), None)
+        if rear is not None:
+            total += armor[rear]
+        if total > limits[loc]:
+            keys = [k for k, v in ARMOR_KEYS.items() if v in (loc, rear)]
+            line = max(raw.keys[k].line for k in keys)
+            what = "front + rear armor" if rear else "armor"
+            raise MtfError(fn, line, f"{what} of {loc} at most {limits[loc]} "
+                           f"(2 x internal structure, head 9) for a {tons} t 'Mech",
+                           str(total))
+    return armor
+
+
+def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
+    """Parse the text of a MegaMek ``.mtf`` file into a :class:`ClassicMech`.
+
+    Keys are case-insensitive; unknown keys and fluff are ignored. Raises :class:`MtfError`
+    (file, line, what was expected) for malformed input and for non-biped body plans."""
+    fn = filename
+    raw = _scan(text, fn)
+    keys = raw.keys
+
+    def need(key: str) -> _Line:
+        if key not in keys or not keys[key].value:
+            raise MtfError(fn, keys[key].line if key in keys else None,
+                           f"a '{key}:' line with a value")
+        return keys[key]
+
+    chassis = need("chassis").value
+    model = keys["model"].value if "model" in keys else ""
+    clan = keys["clanname"].value if "clanname" in keys and keys["clanname"].value else None
+    mass_item = need("mass")
+    tons = _int(fn, mass_item, "mass in tons")
+    if tons > 100:
+        raise MtfError(fn, mass_item.line, "a mass of at most 100 t (superheavy 'Mechs are "
+                       "not supported yet)", mass_item.value)
+    if tons not in INTERNAL_STRUCTURE:
+        raise MtfError(fn, mass_item.line, "a mass of 20..100 t in steps of 5 "
+                       "(reference 5.1)", mass_item.value)
+    config, omni = ("Biped", False)
+    if "config" in keys:
+        config, omni = _check_config(fn, keys["config"])
+    walk = _int(fn, need("walk mp"), "walk MP", 0, _MAX_MP)
+    jump = _int(fn, keys["jump mp"], "jump MP", 0, _MAX_MP) if "jump mp" in keys else 0
+    hs_count, hs_type = _heat_sinks(fn, need("heat sinks"))
+    myomer = keys["myomer"].value if "myomer" in keys and keys["myomer"].value else "Standard"
+    tsm = "triple" in myomer.lower() and "industrial" not in myomer.lower()
+    mul_id = None
+    if "mul id" in keys and keys["mul id"].value:
+        mid = _int(fn, keys["mul id"], "MUL id")
+        mul_id = mid if mid > 0 else None
+    tech_base = keys["techbase"].value if "techbase" in keys else "Inner Sphere"
+    tech_base = tech_base or "Inner Sphere"
+    armor = _armor(fn, raw, tons)
+    slots = _slots(fn, raw)
+    actuators = _actuators(fn, raw)
+    physical, case, case2 = _equipment(slots, tech_base)
+    name = chassis + (f" ({clan})" if clan else "") + (f" {model}" if model else "")
+    return ClassicMech(
+        name=name, chassis=chassis, model=model, tons=tons, walk_mp=walk, jump_mp=jump,
+        clan_name=clan, mul_id=mul_id, tech_base=tech_base, config=config, omni=omni,
+        tsm=tsm, armor=armor, internal=internal_structure(tons), actuators=actuators,
+        slots=slots, physical_weapons=physical, case_locations=case, case2_locations=case2,
+        heat_sinks=hs_count, heat_sink_type=hs_type, weapons=tuple(raw.weapons),
+        quirks=tuple(raw.quirks), source=fn, myomer=myomer,
+    )
+
+
+def read_mtf(path: str | PathLike[str]) -> ClassicMech:
+    """Read a ``.mtf`` file from disk (UTF-8; Latin-1 as a fallback for old files).
+
+    The ``source`` of the result is the path; errors name the file's base name."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise MtfError(p.name, None, "a readable .mtf file", exc.strerror or str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return replace(parse_mtf(text, p.name), source=str(p))

@@ -1,0 +1,92 @@
+"""Test helpers for the units tests: where the shared unit data lives, and a small writer that
+renders a :class:`ClassicMech` as ``.mtf`` text (synthetic files, so reader tests also run
+without the shared folder; no MegaMek text is copied)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sim.units.types import ARM_ACTUATORS, LEG_ACTUATORS, ClassicMech
+
+#: ../shared/data/units beside the repository (CI clones the repo next to shared/).
+SHARED_UNITS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "units"
+MTF_DIR = SHARED_UNITS / "mtf"
+AS_CSV = SHARED_UNITS / "alphastrike.csv"
+MTF_FILES = sorted(MTF_DIR.glob("*.mtf")) if MTF_DIR.is_dir() else []
+
+needs_shared = pytest.mark.skipif(
+    not MTF_FILES or not AS_CSV.is_file(),
+    reason=f"shared unit data not found at {SHARED_UNITS} (clone shared/ beside the repo)")
+
+BLOCK_NAMES = {"LA": "Left Arm", "RA": "Right Arm", "LT": "Left Torso", "RT": "Right Torso",
+               "CT": "Center Torso", "HD": "Head", "LL": "Left Leg", "RL": "Right Leg"}
+_ACT_SLOT = {"shoulder": "Shoulder", "upper_arm": "Upper Arm Actuator",
+             "lower_arm": "Lower Arm Actuator", "hand": "Hand Actuator", "hip": "Hip",
+             "upper_leg": "Upper Leg Actuator", "lower_leg": "Lower Leg Actuator",
+             "foot": "Foot Actuator"}
+_ARMOR_KEYS = {"LA": "LA", "RA": "RA", "LT": "LT", "RT": "RT", "CT": "CT", "HD": "HD",
+               "LL": "LL", "RL": "RL", "LTR": "RTL", "RTR": "RTR", "CTR": "RTC"}
+
+
+def synthetic_slots(mech: ClassicMech) -> dict[str, list[str]]:
+    """Plausible critical slots for a catalog 'Mech (actuators, physical weapons, CASE/ammo),
+    padded with -Empty- to 12 lines like saved files."""
+    clan = mech.tech_base == "Clan"
+    slots: dict[str, list[str]] = {
+        "HD": ["Life Support", "Sensors", "Cockpit", "-Empty-", "Sensors", "Life Support"],
+        "CT": ["Fusion Engine"] * 3 + ["Gyro"] * 4 + ["Fusion Engine"] * 3,
+        "LT": [], "RT": [],
+    }
+    for limb in ("LA", "RA", "LL", "RL"):
+        names = ARM_ACTUATORS if limb in ("LA", "RA") else LEG_ACTUATORS
+        slots[limb] = [_ACT_SLOT[a] for a in names if mech.has(limb, a)]
+    for weapon, loc in mech.physical_weapons:
+        slots[loc] += [weapon.replace("_", " ").title()] * 3
+    for loc in mech.case_locations:
+        slots[loc] += ["Clan Ammo LRM-20"] if clan else ["IS Ammo AC/20", "ISCASE"]
+    for loc in mech.case2_locations:
+        slots[loc].append("ISCASEII")
+    return {loc: v + ["-Empty-"] * (12 - len(v)) for loc, v in slots.items()}
+
+
+def mtf_text(mech: ClassicMech, header_case: str = "new", newline: str = "\n") -> str:
+    """Render ``mech`` as .mtf text. ``header_case="old"`` uses the old capitalised keys
+    (``Mass:``, ``Walk MP:``, ``Config:Biped Omnimech``, ``LA Armor:``)."""
+    old = header_case == "old"
+
+    def key(new: str, old_key: str) -> str:
+        return old_key if old else new
+
+    hs_type = {"Double": ("Clan Double" if mech.tech_base == "Clan" else "IS Double")}.get(
+        mech.heat_sink_type, mech.heat_sink_type)
+    omni = (" Omnimech" if old else " OmniMek") if mech.omni else ""
+    lines = ["# synthetic test file", "", f"chassis:{mech.chassis}"]
+    if mech.clan_name:
+        lines.append(f"clanname:{mech.clan_name}")
+    lines.append(f"model:{mech.model}")
+    if mech.mul_id is not None:
+        lines.append(f"mul id:{mech.mul_id}")
+    lines += ["", f"Config:Biped{omni}", f"{key('techbase', 'TechBase')}:{mech.tech_base}",
+              "era:3025", "rules level:1", "role:Brawler", ""]
+    lines += [f"quirk:{q}" for q in mech.quirks]
+    lines += ["", f"{key('mass', 'Mass')}:{mech.tons}",
+              f"{key('engine', 'Engine')}:{mech.tons * mech.walk_mp} Fusion Engine"
+              + ("(IS)" if old else ""),
+              "structure:IS Standard", f"myomer:{mech.myomer}", "",
+              f"{key('heat sinks', 'Heat Sinks')}:{mech.heat_sinks} {hs_type}",
+              f"{key('walk mp', 'Walk MP')}:{mech.walk_mp}",
+              f"{key('jump mp', 'Jump MP')}:{mech.jump_mp}", "",
+              "armor:Standard(Inner Sphere)"]
+    for loc, k in _ARMOR_KEYS.items():
+        lines.append(f"{k} {'Armor' if old else 'armor'}:{mech.armor[loc]}")
+    lines += ["", f"Weapons:{len(mech.weapons)}"]
+    lines += [f"{w}, {BLOCK_NAMES[loc]}" for w, loc in mech.weapons]
+    lines.append("")
+    slots = ({loc: [s or "-Empty-" for s in v] + ["-Empty-"] * (12 - len(v))
+              for loc, v in mech.slots.items()} if mech.slots else synthetic_slots(mech))
+    for loc in ("LA", "RA", "LT", "RT", "CT", "HD", "LL", "RL"):
+        lines += [f"{BLOCK_NAMES[loc]}:", *slots[loc], ""]
+    lines += ["overview:<p>Synthetic fluff: mass:999 walk mp:x</p>", "notes:ignored"]
+    return newline.join(lines) + newline
