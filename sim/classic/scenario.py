@@ -1,0 +1,302 @@
+"""Scenario parameters of the ``attack`` model: validation, defaults and the unit mapping.
+
+Parameters (experiment-grid keys; the CLI options are the same names with dashes):
+
+``attack`` (punch, kick, club, hatchet, push, charge, dfa), ``tons`` (20-100, multiple of 5),
+``piloting`` (0-8, default 5), ``target_tons`` (default 50), ``target_piloting`` (default 5),
+``arm`` (left/right/both, default right; the kicking leg for a kick, the hatchet arm for a
+hatchet), ``damaged`` / ``missing`` (actuators, see below), ``moved`` (stand/walk/run/jump;
+default stand, walk for a charge, jump for a DFA), ``target_hexes`` (0-40), ``target_jumped``,
+``terrain`` (clear/light-woods/heavy-woods), ``target_prone``, ``target_immobile``, ``side``
+(front/left/right/rear), ``hexes`` (charge: hexes moved, not counting the target hex; default 1),
+``tsm``, ``rules`` (default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
+plus every :class:`~sim.classic.rules.ClassicRules` field name as an override, plus these
+extensions: ``target_damaged`` (target leg actuators / gyro, for its PSRs), ``target_level``
+(-1, 0, 1: target hex level relative to the attacker), ``target_partial_cover`` (depth-1 water),
+``fired`` (limbs that fired weapons this turn: left-arm, right-arm, left-leg, right-leg, torso),
+``attacker_prone``, ``displacement_prohibited``, ``mutual_push``.
+
+Actuators: ``shoulder upper-arm lower-arm hand hip upper-leg lower-leg foot gyro`` (and
+``hatchet`` for a damaged hatchet in ``damaged``), each optionally prefixed ``left-`` or
+``right-``. An unprefixed limb actuator applies to the side(s) chosen by ``arm`` (both arms for
+``arm both``); in ``target_damaged`` it applies to the right leg. Missing actuators imply the
+ones below them (no hand without a lower arm).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sim.classic import tables as T
+from sim.classic.rules import OPTION_NAMES, RULE_SETS, ClassicRules, rules_from
+from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
+
+SIDES2 = ("left", "right")
+FIRED_LIMBS = ("left-arm", "right-arm", "left-leg", "right-leg", "torso")
+
+#: Scenario keys (besides the rule-option names).
+PARAM_NAMES: tuple[str, ...] = (
+    "attack", "tons", "piloting", "target_tons", "target_piloting", "arm", "damaged", "missing",
+    "moved", "target_hexes", "target_jumped", "terrain", "target_prone", "target_immobile",
+    "side", "hexes", "tsm", "rules", "attacker", "target", "target_damaged", "target_level",
+    "target_partial_cover", "fired", "attacker_prone", "displacement_prohibited", "mutual_push",
+)
+ALLOWED_KEYS: tuple[str, ...] = PARAM_NAMES + OPTION_NAMES
+
+_BELOW = {  # a missing actuator implies the ones below it (construction)
+    "shoulder": ("upper-arm", "lower-arm", "hand"), "upper-arm": ("lower-arm", "hand"),
+    "lower-arm": ("hand",), "hand": (),
+    "hip": ("upper-leg", "lower-leg", "foot"), "upper-leg": ("lower-leg", "foot"),
+    "lower-leg": ("foot",), "foot": (),
+}
+_UNIT_ACT = {"shoulder": "shoulder", "upper_arm": "upper-arm", "lower_arm": "lower-arm",
+             "hand": "hand", "hip": "hip", "upper_leg": "upper-leg", "lower_leg": "lower-leg",
+             "foot": "foot"}
+_LIMB_SIDE = {"LA": "left", "RA": "right", "LL": "left", "RL": "right"}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated attack scenario. Actuator sets hold ``(side, actuator)`` pairs."""
+
+    attack: str
+    tons: int
+    piloting: int
+    target_tons: int
+    target_piloting: int
+    arm: str
+    damaged: frozenset[tuple[str, str]]
+    missing: frozenset[tuple[str, str]]
+    gyro_hits: int
+    hatchet_damaged: bool
+    moved: str
+    target_hexes: int
+    target_jumped: bool
+    terrain: str
+    target_prone: bool
+    target_immobile: bool
+    side: str
+    hexes: int
+    tsm: bool
+    rules_name: str
+    rules: ClassicRules
+    target_damaged: frozenset[tuple[str, str]]
+    target_gyro_hits: int
+    target_level: int
+    target_partial_cover: bool
+    fired: frozenset[str]
+    attacker_prone: bool
+    displacement_prohibited: bool
+    mutual_push: bool
+    attacker: str | None = None
+    target: str | None = None
+    #: impossibilities found while mapping units (e.g. "attacker has no hatchet")
+    unit_impossible: str | None = None
+
+    def bad(self, side: str, act: str) -> bool:
+        """Actuator destroyed (damaged) or missing by design."""
+        return (side, act) in self.damaged or (side, act) in self.missing
+
+    def params(self) -> dict[str, Any]:
+        """Flat JSON-able parameters (experiment-grid names)."""
+        def acts(s: frozenset[tuple[str, str]]) -> str:
+            return ",".join(sorted(f"{a}-{b}" for a, b in s))
+
+        dmg = acts(self.damaged)
+        extra = (["gyro"] * self.gyro_hits) + (["hatchet"] if self.hatchet_damaged else [])
+        dmg = ",".join(x for x in [dmg, *extra] if x)
+        tdmg = ",".join(x for x in [acts(self.target_damaged)] + ["gyro"] * self.target_gyro_hits
+                        if x)
+        return {
+            "attack": self.attack, "tons": self.tons, "piloting": self.piloting,
+            "target_tons": self.target_tons, "target_piloting": self.target_piloting,
+            "arm": self.arm, "damaged": dmg, "missing": acts(self.missing), "moved": self.moved,
+            "target_hexes": self.target_hexes, "target_jumped": self.target_jumped,
+            "terrain": self.terrain, "target_prone": self.target_prone,
+            "target_immobile": self.target_immobile, "side": self.side, "hexes": self.hexes,
+            "tsm": self.tsm, "rules": self.rules_name, "attacker": self.attacker,
+            "target": self.target, "target_damaged": tdmg, "target_level": self.target_level,
+            "target_partial_cover": self.target_partial_cover,
+            "fired": ",".join(sorted(self.fired)), "attacker_prone": self.attacker_prone,
+            "displacement_prohibited": self.displacement_prohibited,
+            "mutual_push": self.mutual_push,
+        }
+
+
+def _as_list(field: str, value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(value, Iterable):
+        out = []
+        for v in value:
+            if not isinstance(v, str):
+                raise ConfigError(field, value, "a list of names")
+            out.extend(_as_list(field, v))
+        return out
+    raise ConfigError(field, value, "a comma-separated list or a list of names")
+
+
+def _parse_acts(field: str, value: Any, default_sides: tuple[str, ...],
+                allowed: tuple[str, ...]) -> tuple[set[tuple[str, str]], int, bool]:
+    """Parse an actuator list into ``(side, act)`` pairs, gyro hits and a hatchet flag."""
+    pairs: set[tuple[str, str]] = set()
+    gyro = 0
+    hatchet = False
+    allowed_txt = ("a comma-separated list of " + " ".join(allowed)
+                   + " (limb actuators optionally prefixed left- or right-)")
+    for item in _as_list(field, value):
+        name = item.lower().replace("_", "-")
+        if name == "gyro" and "gyro" in allowed:
+            gyro = 1
+            continue
+        if name == "hatchet" and "hatchet" in allowed:
+            hatchet = True
+            continue
+        side_list = default_sides
+        for s in SIDES2:
+            if name.startswith(s + "-"):
+                side_list, name = (s,), name[len(s) + 1:]
+                break
+        if name not in allowed or name in ("gyro", "hatchet"):
+            raise ConfigError(field, item, allowed_txt)
+        for s in side_list:
+            pairs.add((s, name))
+    return pairs, gyro, hatchet
+
+
+def _load_unit(field: str, name: Any) -> Any:
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(field, name, "a unit name from the catalog or a path to a .mtf file")
+    try:
+        from sim.units.catalog import get_classic
+    except ImportError as exc:  # the units package is optional at this layer
+        raise UserError(f"--{field}: the unit catalog (sim.units.catalog) is not available: "
+                        f"{exc}") from None
+    return get_classic(name)
+
+
+def unit_defaults(mech: Any) -> dict[str, Any]:
+    """Facts taken from an attacker ClassicMech: tonnage, missing actuators, hatchet, TSM."""
+    missing = []
+    for limb in ("LA", "RA", "LL", "RL"):
+        for act in mech.missing_actuators(limb):
+            missing.append(f"{_LIMB_SIDE[limb]}-{_UNIT_ACT[act]}")
+    loc = mech.physical_weapon_location("hatchet")
+    return {"tons": mech.tons, "missing": missing, "tsm": bool(mech.tsm),
+            "hatchet_side": _LIMB_SIDE.get(loc) if loc else None,
+            "jump_mp": mech.jump_mp, "walk_mp": mech.walk_mp, "run_mp": mech.run_mp,
+            "name": mech.name}
+
+
+def build(params: Mapping[str, Any]) -> Scenario:
+    """Validate ``params`` and return a :class:`Scenario` (ConfigError for bad input)."""
+    for key in params:
+        if key not in ALLOWED_KEYS:
+            raise ConfigError("attack parameter", key,
+                              "one of " + ", ".join(ALLOWED_KEYS))
+    p = {k: v for k, v in params.items() if v is not None}
+    attack = check_choice("attack", p.get("attack"), T.ATTACKS)
+
+    unit_notes: list[str] = []
+    att = tgt = None
+    if "attacker" in p:
+        att = unit_defaults(_load_unit("attacker", p["attacker"]))
+    if "target" in p:
+        tmech = _load_unit("target", p["target"])
+        tgt = {"tons": tmech.tons, "name": tmech.name}
+
+    if "tons" in p:
+        tons = check_int("tons", p["tons"], 20, 100, multiple=5)
+    elif att is not None:
+        tons = check_int("tons", att["tons"], 20, 100, multiple=5)
+    else:
+        raise ConfigError("tons", None, "a multiple of 5 in [20, 100] (or give an attacker unit)")
+    piloting = check_int("piloting", p.get("piloting", 5), 0, 8)
+    target_tons = check_int("target_tons",
+                            p.get("target_tons", tgt["tons"] if tgt else 50), 20, 100, multiple=5)
+    target_piloting = check_int("target_piloting", p.get("target_piloting", 5), 0, 8)
+
+    hatchet_side = att["hatchet_side"] if att else None
+    arm_default = hatchet_side if (attack == "hatchet" and hatchet_side) else "right"
+    arm = check_choice("arm", p.get("arm", arm_default), ("left", "right", "both"))
+    if arm == "both" and attack in ("kick", "hatchet"):
+        allowed = "'left' or 'right' for a " + attack + (" (the kicking leg)" if attack == "kick"
+                                                         else " (the hatchet arm)")
+        raise ConfigError("arm", arm, allowed)
+    sides = SIDES2 if arm == "both" else (arm,)
+
+    damaged, gyro, hatchet_dmg = _parse_acts("damaged", p.get("damaged"), sides,
+                                             T.ACTUATORS + ("hatchet",))
+    miss_in = p.get("missing")
+    if miss_in is None and att is not None:
+        miss_in = att["missing"]
+    missing, mgyro, _ = _parse_acts("missing", miss_in, sides, T.ARM_ACTS + T.LEG_ACTS)
+    del mgyro
+    for s, a in list(missing):  # construction: nothing hangs below a missing actuator
+        for below in _BELOW[a]:
+            missing.add((s, below))
+    tdamaged, tgyro, _ = _parse_acts("target_damaged", p.get("target_damaged"), ("right",),
+                                     T.LEG_ACTS + ("gyro",))
+
+    moved_default = {"charge": "walk", "dfa": "jump"}.get(attack, "stand")
+    moved = check_choice("moved", p.get("moved", moved_default), T.MOVES)
+    target_hexes = check_int("target_hexes", p.get("target_hexes", 0), 0, 40)
+    hexes_default = 1 if attack == "charge" else 0
+    if attack == "charge":
+        hexes = check_int("hexes", p.get("hexes", hexes_default), 1, 40)
+    else:
+        hexes = check_int("hexes", p.get("hexes", hexes_default), 0, 40)
+    terrain = check_choice("terrain", p.get("terrain", "clear"), tuple(T.TERRAIN))
+    side = check_choice("side", p.get("side", "front"), T.SIDES)
+    tsm_default = att["tsm"] if att else False
+    tsm = check_bool("tsm", p.get("tsm", tsm_default))
+    target_level = check_int("target_level", p.get("target_level", 0), -1, 1)
+    fired = set()
+    for f in _as_list("fired", p.get("fired")):
+        fired.add(check_choice("fired", f, FIRED_LIMBS))
+
+    rules_name = check_choice("rules", p.get("rules", "default"), RULE_SETS)
+    overrides = {k: v for k, v in p.items() if k in OPTION_NAMES}
+    rules = rules_from(rules_name, **overrides)
+
+    # unit-derived impossibilities (reference 1.3; issue 5)
+    if att is not None:
+        if attack == "hatchet":
+            if hatchet_side is None:
+                unit_notes.append(f"attacker {att['name']} has no hatchet")
+            elif arm != hatchet_side:
+                unit_notes.append(f"attacker {att['name']} has no hatchet in the {arm} arm "
+                                  f"(it is in the {hatchet_side} arm)")
+        if attack == "dfa" and att["jump_mp"] <= 0:
+            unit_notes.append(f"attacker {att['name']} has no jump MP: a DFA is a jump")
+        if attack == "charge" and moved in ("walk", "run"):
+            mp = att["walk_mp"] if moved == "walk" else att["run_mp"]
+            if hexes + 1 > mp:
+                unit_notes.append(f"a {moved}ing charge over {hexes} hexes needs {hexes + 1} MP "
+                                  f"(the target hex included); {att['name']} has {mp}")
+
+    return Scenario(
+        attack=attack, tons=tons, piloting=piloting, target_tons=target_tons,
+        target_piloting=target_piloting, arm=arm, damaged=frozenset(damaged),
+        missing=frozenset(missing), gyro_hits=gyro, hatchet_damaged=hatchet_dmg, moved=moved,
+        target_hexes=target_hexes,
+        target_jumped=check_bool("target_jumped", p.get("target_jumped", False)),
+        terrain=terrain,
+        target_prone=check_bool("target_prone", p.get("target_prone", False)),
+        target_immobile=check_bool("target_immobile", p.get("target_immobile", False)),
+        side=side, hexes=hexes, tsm=tsm, rules_name=rules_name, rules=rules,
+        target_damaged=frozenset(tdamaged), target_gyro_hits=tgyro, target_level=target_level,
+        target_partial_cover=check_bool("target_partial_cover",
+                                        p.get("target_partial_cover", False)),
+        fired=frozenset(fired),
+        attacker_prone=check_bool("attacker_prone", p.get("attacker_prone", False)),
+        displacement_prohibited=check_bool("displacement_prohibited",
+                                           p.get("displacement_prohibited", False)),
+        mutual_push=check_bool("mutual_push", p.get("mutual_push", False)),
+        attacker=att["name"] if att else None, target=tgt["name"] if tgt else None,
+        unit_impossible="; ".join(unit_notes) or None,
+    )

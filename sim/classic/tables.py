@@ -1,0 +1,107 @@
+"""Every Classic physical-attack table as data (rules reference sections 1-4).
+
+Locations are small integer codes (``LOC``): the 8 biped locations, the 3 rear-torso armor
+facings, and ``MISS`` (no damage). Hit-location tables are ``uint8`` arrays indexed by
+``[side, roll]`` (side codes from ``SIDES``; the roll is the die total, so index 0 and 1 of the
+2D6 tables and index 0 of the 1D6 tables are unused and hold ``MISS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Location codes (reference 3.2: rear torso armor CTR/LTR/RTR from the rear column only).
+LOCATIONS: tuple[str, ...] = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CTR", "LTR", "RTR")
+LOC: dict[str, int] = {name: i for i, name in enumerate(LOCATIONS)}
+N_LOC = len(LOCATIONS)  # 11
+MISS = N_LOC  # 11: "no location" code for misses
+HD = LOC["HD"]
+
+#: Attack sides / table columns (reference 3.1).
+SIDES: tuple[str, ...] = ("front", "left", "right", "rear")
+SIDE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
+
+ATTACKS: tuple[str, ...] = ("punch", "kick", "club", "hatchet", "push", "charge", "dfa")
+
+
+def _table(rows: dict[str, list[str]], first: int) -> np.ndarray:
+    """Build a ``[side, roll]`` uint8 table from per-side location lists starting at ``first``."""
+    width = first + len(next(iter(rows.values())))
+    out = np.full((len(SIDES), width), MISS, dtype=np.uint8)
+    for side, locs in rows.items():
+        out[SIDE[side], first:] = [LOC[x] for x in locs]
+    return out
+
+
+#: Standard 'Mech hit location table, 2D6 (reference 3.2). A 2 is a TAC chance.
+STANDARD = _table({
+    "left": ["LT", "LL", "LA", "LA", "LL", "LT", "CT", "RT", "RA", "RL", "HD"],
+    "front": ["CT", "RA", "RA", "RL", "RT", "CT", "LT", "LL", "LA", "LA", "HD"],
+    "rear": ["CTR", "RA", "RA", "RL", "RTR", "CTR", "LTR", "LL", "LA", "LA", "HD"],
+    "right": ["RT", "RL", "RA", "RA", "RL", "RT", "CT", "LT", "LA", "LL", "HD"],
+}, first=2)
+
+#: Punch location table, 1D6 (reference 3.3).
+PUNCH = _table({
+    "left": ["LT", "LT", "CT", "LA", "LA", "HD"],
+    "front": ["LA", "LT", "CT", "RT", "RA", "HD"],
+    "rear": ["LA", "LTR", "CTR", "RTR", "RA", "HD"],
+    "right": ["RT", "RT", "CT", "RA", "RA", "HD"],
+}, first=1)
+
+#: Kick location table, 1D6 (reference 3.4; legs have no rear armor).
+KICK = _table({
+    "left": ["LL"] * 6,
+    "front": ["RL", "RL", "RL", "LL", "LL", "LL"],
+    "rear": ["RL", "RL", "RL", "LL", "LL", "LL"],
+    "right": ["RL"] * 6,
+}, first=1)
+
+#: Table ids used by plans and kernels.
+TABLE_STANDARD, TABLE_PUNCH, TABLE_KICK = 0, 1, 2
+TABLE_NAMES = ("standard", "punch", "kick")
+TABLES = (STANDARD, PUNCH, KICK)
+#: Dice of each table: 2 -> 2D6, 1 -> 1D6.
+TABLE_DICE = (2, 1, 1)
+
+#: Facing after a fall (reference 4.4): 1D6 -> hit column for the fall damage.
+FALL_COLUMN = np.array([0, SIDE["front"], SIDE["right"], SIDE["right"], SIDE["rear"],
+                        SIDE["left"], SIDE["left"]], dtype=np.uint8)
+
+#: Attacker movement modifier (reference 1.2.1).
+ATTACKER_MOVEMENT: dict[str, int] = {"stand": 0, "walk": 1, "run": 2, "jump": 3}
+MOVES: tuple[str, ...] = tuple(ATTACKER_MOVEMENT)
+
+#: Target terrain modifier (reference 1.2.3).
+TERRAIN: dict[str, int] = {"clear": 0, "light-woods": 1, "heavy-woods": 2}
+
+#: Base to-hit modifier on top of Piloting (reference 1.1); charge/DFA add the piloting
+#: difference (and DFA +3 for the jump) in :mod:`sim.classic.to_hit`.
+BASE_MOD: dict[str, int] = {"punch": 0, "kick": -2, "club": -1, "hatchet": -1, "push": -1,
+                            "charge": 0, "dfa": 3}
+
+#: Target movement modifier by hexes moved (reference 1.2.2, D16): (upper bound, modifier).
+TMM_TW: tuple[tuple[int, int], ...] = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
+TMM_TW_MAX = 6
+TMM_OLD: tuple[tuple[int, int], ...] = ((2, 0), (4, 1), (6, 2), (9, 3))
+TMM_OLD_MAX = 4
+
+#: Actuator names (CLI spelling). Arm / leg / other.
+ARM_ACTS: tuple[str, ...] = ("shoulder", "upper-arm", "lower-arm", "hand")
+LEG_ACTS: tuple[str, ...] = ("hip", "upper-leg", "lower-leg", "foot")
+ACTUATORS: tuple[str, ...] = ARM_ACTS + LEG_ACTS + ("gyro",)
+
+#: Structural facts used by the head-destruction metric (reference 5.1: head 9 armor + 3 IS).
+FRESH_HEAD = 9 + 3
+
+
+def location_probabilities(table: int, side: int) -> np.ndarray:
+    """Exact P(location) for one roll on ``table``/``side``: float array of length N_LOC + 1."""
+    from sim.dice import P1D6, P2D6
+
+    t = TABLES[table][side]
+    p = P2D6 if TABLE_DICE[table] == 2 else P1D6
+    out = np.zeros(N_LOC + 1)
+    np.add.at(out, t.astype(np.intp), p[: t.size])
+    out[MISS] = 0.0
+    return out

@@ -1,0 +1,175 @@
+"""``btsim attack``: one Classic physical attack, exact or Monte Carlo (issue 3 CLI contract).
+
+    btsim attack {punch,kick,club,hatchet,push,charge,dfa} --tons T [--piloting P]
+      [--target-tons T] [--target-piloting P] [--arm left|right|both]
+      [--damaged ACT,...] [--missing ACT,...]
+      [--moved stand|walk|run|jump] [--target-hexes N] [--target-jumped]
+      [--terrain clear|light-woods|heavy-woods] [--target-prone] [--target-immobile]
+      [--side front|left|right|rear] [--hexes N] [--tsm] [--rules default|seed|megamek]
+      [--trials N --seed S] [--json]
+
+Extensions: ``--attacker/--target NAME|FILE.mtf``, ``--target-damaged``, ``--target-level``,
+``--target-partial-cover``, ``--fired``, ``--attacker-prone``, ``--displacement-prohibited``,
+``--mutual-push``, ``--rule OPTION=VALUE`` (any ClassicRules field), ``--no-tsm``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from sim.classic import tables as T
+from sim.classic.api import NESTED, attack
+from sim.classic.rules import OPTION_NAMES, RULE_SETS
+from sim.errors import ConfigError
+
+HELP_ACTS = "comma-separated: " + " ".join(T.ACTUATORS) + " (optionally left-/right-)"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "attack", help="one Classic physical attack (exact, or Monte Carlo with --trials)",
+        description="Resolve one Classic BattleTech physical attack. Exact without --trials.")
+    p.add_argument("kind", choices=T.ATTACKS, metavar="{" + ",".join(T.ATTACKS) + "}")
+    p.add_argument("--tons", help="attacker tonnage (20-100, multiple of 5)")
+    p.add_argument("--piloting", help="attacker piloting skill (0-8, default 5)")
+    p.add_argument("--target-tons", help="target tonnage (default 50)")
+    p.add_argument("--target-piloting", help="target piloting skill (default 5)")
+    p.add_argument("--arm", help="left|right|both (kick: the leg; default right)")
+    p.add_argument("--damaged", help="destroyed actuators, " + HELP_ACTS)
+    p.add_argument("--missing", help="actuators missing by design, " + HELP_ACTS)
+    p.add_argument("--moved", help="stand|walk|run|jump (attacker movement)")
+    p.add_argument("--target-hexes", help="hexes the target moved (default 0)")
+    p.add_argument("--target-jumped", action="store_true", default=None)
+    p.add_argument("--terrain", help="clear|light-woods|heavy-woods (target hex)")
+    p.add_argument("--target-prone", action="store_true", default=None)
+    p.add_argument("--target-immobile", action="store_true", default=None)
+    p.add_argument("--side", help="front|left|right|rear (attack direction / table column)")
+    p.add_argument("--hexes", help="charge: hexes moved, not counting the target hex")
+    p.add_argument("--tsm", action=argparse.BooleanOptionalAction, default=None,
+                   help="triple-strength myomer active (doubles punch/kick/club/hatchet)")
+    p.add_argument("--rules", help="rule set: " + "|".join(RULE_SETS))
+    p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
+                   help="override one rule option: " + ", ".join(OPTION_NAMES))
+    p.add_argument("--attacker", help="attacker unit: catalog name or .mtf file")
+    p.add_argument("--target", help="target unit: catalog name or .mtf file")
+    p.add_argument("--target-damaged", help="target's destroyed leg actuators / gyro (PSRs)")
+    p.add_argument("--target-level", help="target hex level relative to the attacker: -1, 0, 1")
+    p.add_argument("--target-partial-cover", action="store_true", default=None,
+                   help="target in depth-1 water with partial cover")
+    p.add_argument("--fired", help="limbs that fired weapons: left-arm,right-arm,left-leg,"
+                   "right-leg,torso")
+    p.add_argument("--attacker-prone", action="store_true", default=None)
+    p.add_argument("--displacement-prohibited", action="store_true", default=None,
+                   help="the displacement hex is prohibited terrain")
+    p.add_argument("--mutual-push", action="store_true", default=None,
+                   help="the target pushes the attacker at the same time")
+    p.add_argument("--trials", help="Monte Carlo trials (omit for the exact answer)")
+    p.add_argument("--seed", help="random seed (with --trials; default 0)")
+    p.add_argument("--jobs", default="1", help="worker processes for --trials")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def _int(name: str, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(name, value, "an integer") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    opts: dict[str, Any] = {}
+    for item in args.rule:
+        if "=" not in item:
+            raise ConfigError("rule", item, "OPTION=VALUE with OPTION one of "
+                              + ", ".join(OPTION_NAMES))
+        k, v = item.split("=", 1)
+        k = k.strip().replace("-", "_")
+        if k not in OPTION_NAMES:
+            raise ConfigError("rule", k, "one of " + ", ".join(OPTION_NAMES))
+        opts[k] = int(v) if v.strip().lstrip("-").isdigit() else v.strip()
+    if args.seed is not None and args.trials is None:
+        raise ConfigError("seed", args.seed, "used together with --trials")
+    res = attack(
+        args.kind, tons=_int("tons", args.tons), piloting=_int("piloting", args.piloting),
+        target_tons=_int("target_tons", args.target_tons),
+        target_piloting=_int("target_piloting", args.target_piloting), arm=args.arm,
+        damaged=args.damaged, missing=args.missing, moved=args.moved,
+        target_hexes=_int("target_hexes", args.target_hexes), target_jumped=args.target_jumped,
+        terrain=args.terrain, target_prone=args.target_prone,
+        target_immobile=args.target_immobile, side=args.side, hexes=_int("hexes", args.hexes),
+        tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
+        trials=_int("trials", args.trials), seed=_int("seed", args.seed),
+        n_jobs=_int("jobs", args.jobs) or 1,
+        target_damaged=args.target_damaged,
+        target_level=_int("target_level", args.target_level),
+        target_partial_cover=args.target_partial_cover, fired=args.fired,
+        attacker_prone=args.attacker_prone,
+        displacement_prohibited=args.displacement_prohibited, mutual_push=args.mutual_push,
+        **opts)
+    if args.json:
+        print(json.dumps(_jsonable(res), sort_keys=False))
+    else:
+        print(format_table(res))
+    return 0
+
+
+def _jsonable(x: Any) -> Any:
+    """NaN -> null (strict JSON)."""
+    if isinstance(x, float):
+        return None if math.isnan(x) else x
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_jsonable(v) for v in x]
+    return x
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return "nan" if math.isnan(v) else f"{v:.6g}"
+    return str(v)
+
+
+def format_table(res: dict[str, Any]) -> str:
+    """A readable two-column table (with ± standard error for Monte Carlo)."""
+    p = res["params"]
+    head = f"{p['attack']} by a {p['tons']} t 'Mech (piloting {p['piloting']}) at a " \
+           f"{p['target_tons']} t target, rules {res['rules']} ({res['mode']}"
+    head += f", {res['trials']} trials, seed {res['seed']})" if res["mode"] != "exact" else ")"
+    lines = [head]
+    facts = ("target_number", "target_number_left", "target_number_right", "impossible",
+             "notes", "damage_on_hit")
+    for k in facts:
+        if res.get(k) is not None:
+            lines.append(f"  {k:<40} {_fmt(res[k])}")
+    skip = set(facts) | {"params", "mode", "trials", "seed", "rules", "rule_options",
+                         "damage_dist"}
+    for k, v in res.items():
+        if k in skip or k.endswith("_se"):
+            continue
+        if k in NESTED:
+            cells = "  ".join(f"{loc} {_fmt(x)}" for loc, x in v.items() if x)
+            lines.append(f"  {k:<40} {cells or '0'}")
+            continue
+        se = res.get(k + "_se")
+        txt = _fmt(v) + (f" ± {_fmt(se)}" if se is not None else "")
+        lines.append(f"  {k:<40} {txt}")
+    dist = res["damage_dist"]
+    cells = "  ".join(f"{i}:{x:.4g}" for i, x in enumerate(dist) if x > 0)
+    lines.append(f"  {'damage_dist':<40} {cells}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from sim.cli import main
+
+    sys.exit(main(["attack", *sys.argv[1:]]))
