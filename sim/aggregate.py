@@ -69,14 +69,20 @@ class Aggregate:
     def add_counts(self, name: str, count: npt.ArrayLike, total: npt.ArrayLike,
                    total_sq: npt.ArrayLike) -> None:
         """Record precomputed count, sum and sum of squares (each shape ``(k,)`` or scalar)."""
-        row = np.stack(np.broadcast_arrays(np.atleast_1d(np.asarray(count, np.float64)),
-                                           np.atleast_1d(np.asarray(total, np.float64)),
-                                           np.atleast_1d(np.asarray(total_sq, np.float64))),
-                       axis=1)
-        if name in self.stats:
-            self.stats[name] = self.stats[name] + row
+        if np.ndim(count) == 0 and np.ndim(total) == 0 and np.ndim(total_sq) == 0:
+            row = np.array([[count, total, total_sq]], dtype=np.float64)  # fast path
         else:
+            row = np.stack(np.broadcast_arrays(
+                np.atleast_1d(np.asarray(count, np.float64)),
+                np.atleast_1d(np.asarray(total, np.float64)),
+                np.atleast_1d(np.asarray(total_sq, np.float64))), axis=1)
+        cur = self.stats.get(name)
+        if cur is None:
             self.stats[name] = row
+        elif cur.shape == row.shape:
+            cur += row
+        else:
+            self.stats[name] = cur + row
 
     def add_hist(self, name: str, values: npt.ArrayLike, bins: int,
                  where: npt.ArrayLike | None = None) -> None:
@@ -107,7 +113,13 @@ class Aggregate:
         """Add ``other`` into this aggregate (in place) and return self."""
         self.n += other.n
         for k, v in other.stats.items():
-            self.add_counts(k, v[:, 0], v[:, 1], v[:, 2])
+            cur = self.stats.get(k)
+            if cur is None:
+                self.stats[k] = v.copy()
+            elif cur.shape == v.shape:
+                cur += v
+            else:
+                self.stats[k] = cur + v
         for k, v in other.hists.items():
             self.add_hist_counts(k, v)
         return self
