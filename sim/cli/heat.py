@@ -1,0 +1,190 @@
+"""``btsim heat``: Alpha Strike overheat risk curves, per turn."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
+from sim.errors import ConfigError, UserError
+
+EPILOG = f"""\
+Without --unit the unit is a {GENERIC_DESCRIPTION.replace("OV K", "OV K (--ov, default "
++ str(DEFAULT_GENERIC_OV) + ")")}.
+With --unit and --ov, --ov replaces the card's OV.
+
+The unit shoots at a target with TMM 2 that moved (TN = skill + range + 2 + heat + 2 per Fire
+Control hit; --target-tmm changes it). --incoming attackers shoot the unit every turn:
+tn=N is the TN against it in its normal state (tn=2: every attack hits); heat, MP hits and
+shutdown (-4) then move that TN; skill=S[,range=R][,mod=M] computes it instead. dmg=D is
+the damage of a hit, ht=H its HT heat (capped at 2 per turn; extra damage without a heat scale).
+
+Policies: hold (never fires), never (fires without OV), max (full OV whenever allowed),
+fixed:K (OV K), below:H (full OV while heat < H, else no OV).
+Outputs are read after each turn's End Phase; p_heat[k] = P(alive at heat k), 4 = shut down.
+
+examples:
+  btsim heat --unit "Loki (Hellbringer) Prime" --policy max --turns 10
+  btsim heat --ov 2 --policy below:2 --water --json
+  btsim heat --ov 3 --incoming tn=8,dmg=3,ht=2 --incoming skill=4,dmg=2 --trials 200000 --seed 1
+  btsim heat --ov 2 --rules seed --water --water-depth 1 --option water_ov=steps"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "heat", help="Alpha Strike heat: overheat, shutdown and cooling curves per turn",
+        description="Per-turn Alpha Strike heat curves (rules reference 6): heat level "
+        "distribution, shutdown risk, damage dealt and destruction, exact (Markov chain) or "
+        "Monte Carlo.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--unit", metavar="NAME", help="unit name from the catalog, or a card file")
+    p.add_argument("--ov", metavar="K", type=int,
+                   help="overheat value 0-4 (the generic 'Mech's, or replaces the unit's)")
+    p.add_argument("--policy", default="max", help="hold|never|max|fixed:K|below:H (default max)")
+    p.add_argument("--turns", type=int, default=10, metavar="T", help="turns (default 10)")
+    p.add_argument("--start-heat", type=int, default=0, metavar="H", help="starting heat 0-4 "
+                   "(4 = starts shut down)")
+    p.add_argument("--water", action="store_true", help="the unit stands in water")
+    p.add_argument("--water-depth", type=int, default=2, metavar="IN",
+                   help="water depth in inches with --water (default 2)")
+    p.add_argument("--range", default="medium", choices=("short", "medium", "long", "extreme"))
+    p.add_argument("--skill", type=int, metavar="S", help="skill (default: the card's, 4)")
+    p.add_argument("--incoming", action="append", default=[], metavar="tn=N,dmg=D,ht=H",
+                   help="an attacker shooting the unit each turn (repeatable)")
+    p.add_argument("--rules", default="default", choices=("default", "seed"))
+    p.add_argument("--movement", default="ground", choices=("ground", "jump", "stand"))
+    p.add_argument("--target-tmm", type=int, default=2, metavar="N",
+                   help="TMM of the unit's own target (default 2)")
+    p.add_argument("--physical", default="none", choices=("none", "standard", "melee"),
+                   help="physical attack on turns the unit makes no weapon attack")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="rule option override (ASRules field), repeatable")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--exact", action="store_true", help="exact Markov chain (the default "
+                      "when the state space allows it)")
+    mode.add_argument("--trials", type=int, metavar="N", help="Monte Carlo units")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="root seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="workers for Monte Carlo (default 1)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=main)
+
+
+def _option_value(text: str) -> Any:
+    t = text.strip()
+    if t.lower() in ("true", "false"):
+        return t.lower() == "true"
+    try:
+        return int(t)
+    except ValueError:
+        return t
+
+
+def _params(args: argparse.Namespace) -> dict[str, Any]:
+    params: dict[str, Any] = {
+        "unit": args.unit, "ov": args.ov, "policy": args.policy, "turns": args.turns,
+        "start_heat": args.start_heat, "water": args.water, "water_depth": args.water_depth,
+        "range": args.range, "skill": args.skill, "incoming": list(args.incoming),
+        "rules": args.rules, "movement": args.movement, "target_tmm": args.target_tmm,
+        "physical": args.physical}
+    from sim.alphastrike.rules import FIELDS
+
+    for opt in args.option:
+        key, sep, value = opt.partition("=")
+        if not sep or key.strip() not in FIELDS:
+            raise ConfigError("option", opt, "KEY=VALUE with KEY one of " + ", ".join(FIELDS))
+        params[key.strip()] = _option_value(value)
+    return params
+
+
+def _num(x: Any) -> float | None:
+    v = float(x)
+    return None if math.isnan(v) else v
+
+
+def main(args: argparse.Namespace) -> int:
+    from sim import engine
+    from sim.alphastrike.model import MODEL
+
+    params = _params(args)
+    scn = MODEL.scenario(params)  # validates: ConfigError -> exit 2
+    if args.trials is None:
+        if MODEL.exact(scn) is None:
+            raise UserError("the exact chain cannot handle this scenario (too many states); "
+                            "use --trials N --seed S")
+        frame = engine.exact_frame(MODEL, [params])
+        mc = False
+    else:
+        frame = engine.simulate(MODEL, [params], trials=args.trials, seed=args.seed,
+                                n_jobs=args.jobs, progress=False)
+        mc = True
+    if args.json:
+        print(json.dumps(to_json(frame, MODEL.params(scn), mc), indent=1))
+    else:
+        print(to_table(frame, MODEL.facts(scn), MODEL.params(scn), mc))
+    return 0
+
+
+_ROW_METRICS = ("p_shutdown", "p_shutdown_by", "mean_heat", "expected_damage",
+                "expected_cumulative_damage", "p_destroyed_by")
+_RUN_METRICS = ("expected_first_shutdown_turn", "p_ever_shutdown", "expected_turns_survived")
+
+
+def to_json(frame: Any, params: dict[str, Any], mc: bool) -> dict[str, Any]:
+    """The ``--json`` document: ``{"turns": [...], ...per-run values, params}``."""
+    turns = []
+    heat_cols = [f"p_heat_{k}" for k in range(5)]
+    for _, r in frame.iterrows():
+        row: dict[str, Any] = {"turn": int(r["turn"]),
+                               "p_heat": [_num(r[c]) for c in heat_cols]}
+        if mc:
+            row["p_heat_se"] = [_num(r[c + "_se"]) for c in heat_cols]
+            row["p_heat_exact"] = [_num(r[c + "_exact"]) for c in heat_cols
+                                   if c + "_exact" in frame]
+        for m in _ROW_METRICS:
+            row[m] = _num(r[m])
+            if mc:
+                row[m + "_se"] = _num(r[m + "_se"])
+                if m + "_exact" in frame:
+                    row[m + "_exact"] = _num(r[m + "_exact"])
+        turns.append(row)
+    doc: dict[str, Any] = {"turns": turns}
+    first = frame.iloc[0]
+    for m in _RUN_METRICS:
+        doc[m] = _num(first[m])
+        if mc:
+            doc[m + "_se"] = _num(first[m + "_se"])
+    doc["mode"] = "monte-carlo" if mc else "exact"
+    if mc:
+        doc["trials"] = int(first["trials"])
+    doc["params"] = params
+    return doc
+
+
+def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool) -> str:
+    """A readable per-turn table."""
+    mode = f"Monte Carlo, {int(frame['trials'].iloc[0])} units" if mc else "exact"
+    lines = [f"{facts['card']}  policy {params['policy']}  range {params['range']}  "
+             f"usable OV {facts['usable_ov']}  rules {params['rules']}  ({mode})"]
+    if params["incoming"]:
+        lines.append(f"incoming: {params['incoming']}")
+    if facts["specials_not_simulated"]:
+        lines.append(f"specials not simulated: {facts['specials_not_simulated']}")
+    head = (f"{'turn':>4} {'heat0':>6} {'heat1':>6} {'heat2':>6} {'heat3':>6} {'S':>6} "
+            f"{'P(S by)':>7} {'mean h':>6} {'E[dmg]':>6} {'E[cum]':>7} {'P(dead)':>7}")
+    lines.append(head)
+    for _, r in frame.iterrows():
+        mh = r["mean_heat"]
+        mh_s = "   -  " if math.isnan(float(mh)) else f"{mh:6.3f}"
+        lines.append(
+            f"{int(r['turn']):>4} " + " ".join(f"{r[f'p_heat_{k}']:6.3f}" for k in range(5))
+            + f" {r['p_shutdown_by']:7.3f} {mh_s} {r['expected_damage']:6.3f} "
+            f"{r['expected_cumulative_damage']:7.3f} {r['p_destroyed_by']:7.3f}")
+    first = frame.iloc[0]
+    lines.append(f"expected first shutdown turn {first['expected_first_shutdown_turn']:.3f} "
+                 f"(T+1 = never); P(ever shut down) {first['p_ever_shutdown']:.3f}; "
+                 f"expected turns survived {first['expected_turns_survived']:.3f}")
+    if mc:
+        lines.append("(Monte Carlo means; --json gives standard errors and exact values)")
+    return "\n".join(lines)
