@@ -19,6 +19,7 @@ that memory is bounded by the chunk size, not the trial count.
 from __future__ import annotations
 
 import gc
+import math
 import os
 import platform
 import statistics
@@ -33,48 +34,52 @@ from sim import __version__, dice, engine
 from sim.models import MODULES, get_model
 
 
-def _rate(fn: Callable[[int], Any], n: int, min_time: float = 0.4) -> float:
-    """Items per second of ``fn(n)``, repeating until ``min_time`` has passed (best of runs)."""
-    fn(min(n, 1024))  # warm-up
-    best = 0.0
-    spent = 0.0
-    while spent < min_time:
+def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
+    """Raw dice speed in chunks of the engine's size: NumPy's own bounded-integer d6
+    (``Generator.integers``, the baseline) and btsim's byte-rejection d6 and 2D6."""
+    rng = np.random.Generator(np.random.PCG64DXSM(1))
+    reps = max(1, total // chunk)
+
+    def numpy_d6() -> None:
+        for _ in range(reps):
+            rng.integers(1, 7, size=chunk, dtype=np.uint8)
+
+    def d6() -> None:
+        for _ in range(reps):
+            dice.d6(rng, chunk)
+
+    def two() -> None:
+        for _ in range(reps):
+            dice.two_d6(rng, chunk)
+
+    n = reps * chunk
+    return {"numpy_integers_d6_per_s": n / _best(numpy_d6, 3), "d6_per_s": n / _best(d6, 3),
+            "two_d6_per_s": n / _best(two, 3)}
+
+
+def _best(fn: Callable[[], Any], repeats: int) -> float:
+    """Best wall time of ``repeats`` calls (the least disturbed by other processes)."""
+    best = float("inf")
+    for _ in range(repeats):
         t0 = time.perf_counter()
-        fn(n)
-        dt = time.perf_counter() - t0
-        spent += dt
-        best = max(best, n / dt)
+        fn()
+        best = min(best, time.perf_counter() - t0)
     return best
 
 
-def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
-    """NumPy's raw speed drawing d6 and 2D6 (uint8) in chunks of the engine's size."""
-    rng = np.random.Generator(np.random.PCG64DXSM(1))
+def _kernel_time(model: Any, scn: Any, trials: int, chunk: int) -> Callable[[], None]:
+    """The kernel alone: the same chunks and seeds as the engine, no engine around them."""
+    def go() -> None:
+        for c in range(math.ceil(trials / chunk)):
+            model.sample(scn, engine.chunk_rng(0, 0, c), min(chunk, trials - c * chunk))
 
-    def d6(n: int) -> None:
-        for _ in range(max(1, n // chunk)):
-            dice.d6(rng, chunk)
-
-    def two(n: int) -> None:
-        for _ in range(max(1, n // chunk)):
-            dice.two_d6(rng, chunk)
-
-    return {"d6_per_s": _rate(d6, total), "two_d6_per_s": _rate(two, total)}
+    return go
 
 
-def _kernel_rate(model: Any, scn: Any, trials: int, chunk: int) -> float:
-    def go(n: int) -> None:
-        for c in range(max(1, n // chunk)):
-            model.sample(scn, engine.chunk_rng(0, 0, c), chunk)
-
-    return _rate(go, trials)
-
-
-def _engine_time(model: Any, params: Any, trials: int, n_jobs: int, backend: str) -> float:
-    t0 = time.perf_counter()
-    engine.simulate(model, [params], trials, 0, n_jobs=n_jobs, backend=backend,
-                    progress=False, with_exact=False)
-    return time.perf_counter() - t0
+def _engine_run(model: Any, params: Any, trials: int, n_jobs: int, backend: str
+                ) -> Callable[[], Any]:
+    return lambda: engine.simulate(model, [params], trials, 0, n_jobs=n_jobs, backend=backend,
+                                   progress=False, with_exact=False)
 
 
 def peak_memory(model: Any, params: Any, trials: int) -> float:
@@ -93,34 +98,38 @@ def peak_memory(model: Any, params: Any, trials: int) -> float:
 def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[str, Any]:
     chunk = engine.DEFAULT_CHUNK
     scn = model.scenario(case.params)
-    one = _kernel_rate(model, scn, 8 * chunk, chunk)
-    trials = max(chunk, int(one * seconds) // chunk * chunk)
-    t_engine = _engine_time(model, case.params, trials, 1, "sequential")
-    kernel_time = trials / one
+    probe = _best(_kernel_time(model, scn, 4 * chunk, chunk), 3)
+    trials = max(chunk, int(4 * chunk / probe * seconds) // chunk * chunk)
+    reps = 3
+    kernel_time = _best(_kernel_time(model, scn, trials, chunk), reps)
+    one = trials / kernel_time
+    t_engine = _best(_engine_run(model, case.params, trials, 1, "sequential"), reps)
     overhead = t_engine / kernel_time - 1
-    # all cores: warm the worker pool first, then time a run sized to ~`seconds` per core
-    _engine_time(model, case.params, chunk * cores, cores, "loky")
+    # all cores: warm the worker pool first, then time a run of `trials` per core
+    _engine_run(model, case.params, chunk * cores, cores, "loky")()
     big = trials * cores
-    t_all = _engine_time(model, case.params, big, cores, "loky")
+    t_all = _best(_engine_run(model, case.params, big, cores, "loky"), 2)
     rate_all = big / t_all
+    k = case.per_trial  # rates below are in `case.unit` per second
     row: dict[str, Any] = {
         "kernel": f"{model.name}:{case.label}",
         "unit": case.unit,
-        "rate_one_core": one,
-        "rate_engine_one_core": trials / t_engine,
+        "per_trial": k,
+        "rate_one_core": one * k,
+        "rate_engine_one_core": trials / t_engine * k,
         "engine_overhead": overhead,
-        "rate_all_cores": rate_all,
+        "rate_all_cores": rate_all * k,
         "cores": cores,
         "parallel_efficiency": rate_all / (cores * one),
     }
     if case.scalar is not None:
         rng = np.random.default_rng(0)
-        n = 20_000
+        n = max(200, 20_000 // k)
         t0 = time.perf_counter()
         case.scalar(case.params, rng, n)
-        scalar_rate = n / (time.perf_counter() - t0)
+        scalar_rate = n * k / (time.perf_counter() - t0)
         row["rate_scalar_python"] = scalar_rate
-        row["speedup_vs_scalar"] = one / scalar_rate
+        row["speedup_vs_scalar"] = one * k / scalar_rate
     times = []
     for _ in range(21):
         clear = getattr(model, "clear_cache", None)
@@ -160,7 +169,7 @@ def run(models: list[str] | None = None, quick: bool = False,
             out["kernels"].append(bench_case(model, case, cores, seconds))
     # memory: the fastest kernel at a small and a large trial count
     if out["kernels"]:
-        fastest = max(out["kernels"], key=lambda r: r["rate_one_core"])
+        fastest = max(out["kernels"], key=lambda r: r["rate_one_core"] / r["per_trial"])
         mname, label = fastest["kernel"].split(":", 1)
         model = next(m for m in loaded if m.name == mname)
         case = next(c for c in model.bench_cases if c.label == label)
@@ -184,8 +193,10 @@ def format_table(res: dict[str, Any]) -> str:
         f"btsim {res['btsim_version']} bench on {res['machine']['cores']} cores, "
         f"{res['machine']['processor']}, Python {res['machine']['python']}, "
         f"NumPy {res['machine']['numpy']}; chunk {res['chunk_size']} trials",
-        f"dice limit: {res['dice']['d6_per_s'] / 1e6:,.0f} M d6/s, "
-        f"{res['dice']['two_d6_per_s'] / 1e6:,.0f} M 2D6/s per core (uint8, exact)",
+        f"dice limit per core (uint8, exact): NumPy integers "
+        f"{res['dice']['numpy_integers_d6_per_s'] / 1e6:,.0f} M d6/s; btsim byte rejection "
+        f"{res['dice']['d6_per_s'] / 1e6:,.0f} M d6/s, {res['dice']['two_d6_per_s'] / 1e6:,.0f}"
+        f" M 2D6/s",
         "",
         f"{'kernel':<22}{'1 core M/s':>11}{'engine ovh':>11}{'all cores M/s':>14}"
         f"{'par. eff.':>10}{'scalar k/s':>11}{'speed-up':>10}{'exact ms':>10}",
@@ -204,5 +215,8 @@ def format_table(res: dict[str, Any]) -> str:
                   f"{m['peak_mib_small']:.1f} MiB at {m['trials_small']:.0e} trials, "
                   f"{m['peak_mib_large']:.1f} MiB at {m['trials_large']:.0e} trials "
                   f"({m['seconds']:.0f} s)"]
-    lines.append("(units: trials/s unless the kernel says otherwise; figures, not pass/fail)")
+    units = sorted({f"{r['kernel']}: {r['unit']}/s" for r in res["kernels"]
+                    if r["unit"] != "trials"})
+    lines.append("(rates in trials/s" + ("; " + ", ".join(units) if units else "")
+                 + "; figures, not pass/fail)")
     return "\n".join(lines)

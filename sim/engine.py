@@ -7,10 +7,12 @@ How a run is cut up
   ``s`` draws from ``Generator(PCG64DXSM(SeedSequence(seed, spawn_key=(s, c))))``, which is
   the same stream as ``SeedSequence(seed).spawn(s + 1)[s].spawn(c + 1)[c]``. A chunk's
   numbers therefore depend on ``(seed, s, c)`` only.
-* A *task* is the unit of work sent to a worker: up to :data:`TASK_TRIALS` trials, i.e. a run
-  of consecutive chunks of one scenario, merged in chunk order. Task boundaries depend on the
-  trial count and chunk size only, never on the number of workers or the backend, and tasks
-  are merged in task order. So a run is bit-identical for any ``n_jobs`` and any backend.
+* A *task* is the unit of work sent to a worker: a run of consecutive chunks of one scenario,
+  at most :data:`TASK_TRIALS` trials, and small enough that every worker gets several tasks.
+  A task returns one aggregate per chunk; the driver folds them strictly in chunk order
+  (``((c0 + c1) + c2) + ...``) as they become contiguous. So the arithmetic of a run depends on
+  the seed, trial count and chunk size only: it is bit-identical for any ``n_jobs``, any task
+  size and any backend.
 * Chunks return :class:`~sim.aggregate.Aggregate` objects (counts, sums, sums of squares,
   histograms), never per-trial arrays: memory is bounded by the chunk size, not the trial count.
 
@@ -66,9 +68,11 @@ class _Task:
     chunk_size: int
 
 
-def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
+def _plan(n_scenarios: int, trials: int, chunk_size: int, n_jobs: int) -> list[_Task]:
+    """Cut every scenario into tasks of consecutive chunks (see module docstring)."""
     n_chunks = max(1, math.ceil(trials / chunk_size))
-    per_task = max(1, TASK_TRIALS // chunk_size)
+    total = n_chunks * n_scenarios
+    per_task = max(1, min(TASK_TRIALS // chunk_size, math.ceil(total / (4 * max(n_jobs, 1)))))
     return [
         _Task(s, c, min(c + per_task, n_chunks), trials, chunk_size)
         for s in range(n_scenarios)
@@ -76,15 +80,33 @@ def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
     ]
 
 
-def _run_task(model: Model, scenario: Any, task: _Task, seed: int) -> tuple[_Task, Aggregate]:
-    """Worker side: run a task's chunks in order and merge them."""
-    agg = Aggregate(0)
+def _run_task(model: Model, scenario: Any, task: _Task,
+              seed: int) -> tuple[_Task, list[Aggregate]]:
+    """Worker side: run a task's chunks; one (small) aggregate per chunk, in chunk order."""
+    out = []
     for c in range(task.first_chunk, task.last_chunk):
         n = min(task.chunk_size, task.trials - c * task.chunk_size)
         if n <= 0:
             break
-        agg.merge(model.sample(scenario, chunk_rng(seed, task.scenario_index, c), n))
-    return task, agg
+        out.append(model.sample(scenario, chunk_rng(seed, task.scenario_index, c), n))
+    return task, out
+
+
+class _OrderedFold:
+    """Fold chunk aggregates of one scenario strictly in chunk order as they arrive."""
+
+    def __init__(self) -> None:
+        self.total = Aggregate(0)
+        self.next = 0
+        self.pending: dict[int, list[Aggregate]] = {}
+
+    def add(self, first_chunk: int, aggs: list[Aggregate]) -> None:
+        self.pending[first_chunk] = aggs
+        while self.next in self.pending:
+            run = self.pending.pop(self.next)
+            for a in run:
+                self.total.merge(a)
+            self.next += max(len(run), 1)
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -169,22 +191,19 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     """
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
     scenarios = [model.scenario(p) for p in params_list]
-    tasks = _plan(len(scenarios), trials, chunk)
-    parts: dict[int, Aggregate] = {}
-    order = {t: i for i, t in enumerate(tasks)}  # merge in task order, whatever the arrival
-    done: dict[int, dict[int, Aggregate]] = {s: {} for s in range(len(scenarios))}
+    tasks = _plan(len(scenarios), trials, chunk, n_jobs)
+    folds = [_OrderedFold() for _ in scenarios]
     bar = _progress_bar(trials * len(scenarios), progress)
     try:
-        for task, agg in _parallel_results(model, scenarios, tasks, seed, n_jobs, backend,
-                                           scheduler, bool(bar)):
-            done[task.scenario_index][order[task]] = agg
+        for task, aggs in _parallel_results(model, scenarios, tasks, seed, n_jobs, backend,
+                                            scheduler, bool(bar)):
+            folds[task.scenario_index].add(task.first_chunk, aggs)
             if bar is not None:
-                bar.update(agg.n)
+                bar.update(sum(a.n for a in aggs))
     finally:
         if bar is not None:
             bar.close()
-    for s, by_task in done.items():
-        parts[s] = Aggregate.merge_all([by_task[k] for k in sorted(by_task)])
+    parts = {s: f.total for s, f in enumerate(folds)}
     return summarize(model, scenarios, parts, metrics=metrics, with_exact=with_exact,
                      trials=trials)
 

@@ -49,12 +49,15 @@ class BenchCase:
 
     ``scalar(params, rng, n)`` runs the same rules one trial at a time in plain Python (the
     oracle the tests also use); the benchmark times it side by side with the kernel.
+    ``per_trial`` is how many ``unit`` items one trial holds (a 20-turn heat run is 20
+    unit-turns); the benchmark reports rates in ``unit`` per second.
     """
 
     label: str
     params: Mapping[str, Any]
     scalar: Callable[[Mapping[str, Any], np.random.Generator, int], Any] | None = None
     unit: str = "trials"
+    per_trial: int = 1
 
 
 @dataclass

@@ -74,7 +74,8 @@ class HeatModel(Model):
             name="heat",
             description="Alpha Strike overheat, shutdown, cooling and critical hits per turn.",
             metrics=_metrics(),
-            bench_cases=(BenchCase("heat", BENCH_PARAMS, scalar=_oracle, unit="unit-turns"),),
+            bench_cases=(BenchCase("heat", BENCH_PARAMS, scalar=_oracle, unit="unit-turns",
+                                   per_trial=BENCH_PARAMS["turns"]),),
         )
 
     def scenario(self, params: Mapping[str, Any]) -> HeatScenario:
