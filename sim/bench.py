@@ -143,8 +143,20 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
     return row
 
 
+def chunk_sweep(model: Any, case: Any, sizes: tuple[int, ...] = tuple(2**e for e in range(12, 21)),
+                seconds: float = 0.3) -> dict[int, float]:
+    """Kernel rate (trials/s, one core) at several chunk sizes: how DEFAULT_CHUNK was chosen."""
+    scn = model.scenario(case.params)
+    out = {}
+    for size in sizes:
+        probe = _best(_kernel_time(model, scn, size * 4, size), 2)
+        trials = max(size * 4, int(size * 4 / probe * seconds) // size * size)
+        out[size] = trials / _best(_kernel_time(model, scn, trials, size), 3)
+    return out
+
+
 def run(models: list[str] | None = None, quick: bool = False,
-        big_trials: int | None = None) -> dict[str, Any]:
+        big_trials: int | None = None, sweep: bool = False) -> dict[str, Any]:
     """Run the benchmark and return its figures as a dict (see module docstring)."""
     cores = os.cpu_count() or 1
     seconds = 0.3 if quick else 1.0
@@ -167,6 +179,9 @@ def run(models: list[str] | None = None, quick: bool = False,
         loaded.append(model)
         for case in model.bench_cases:
             out["kernels"].append(bench_case(model, case, cores, seconds))
+            if sweep:
+                out.setdefault("chunk_sweep", {})[f"{model.name}:{case.label}"] = {
+                    str(k): v for k, v in chunk_sweep(model, case).items()}
     # memory: the fastest kernel at a small and a large trial count
     if out["kernels"]:
         fastest = max(out["kernels"], key=lambda r: r["rate_one_core"] / r["per_trial"])
@@ -215,6 +230,13 @@ def format_table(res: dict[str, Any]) -> str:
                   f"{m['peak_mib_small']:.1f} MiB at {m['trials_small']:.0e} trials, "
                   f"{m['peak_mib_large']:.1f} MiB at {m['trials_large']:.0e} trials "
                   f"({m['seconds']:.0f} s)"]
+    if "chunk_sweep" in res:
+        sizes = list(next(iter(res["chunk_sweep"].values())))
+        lines += ["", "kernel rate by chunk size (M trials/s, one core):",
+                  f"{'kernel':<22}" + "".join(f"{'2^' + str(int(s).bit_length() - 1):>8}"
+                                              for s in sizes)]
+        for name, row in res["chunk_sweep"].items():
+            lines.append(f"{name:<22}" + "".join(f"{row[s] / 1e6:>8.1f}" for s in sizes))
     units = sorted({f"{r['kernel']}: {r['unit']}/s" for r in res["kernels"]
                     if r["unit"] != "trials"})
     lines.append("(rates in trials/s" + ("; " + ", ".join(units) if units else "")

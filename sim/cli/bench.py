@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quick", action="store_true",
                    help="shorter timings and a 10^7-trial memory check instead of 10^9")
     p.add_argument("--model", action="append", help="only this model (repeatable)")
+    p.add_argument("--sweep", action="store_true",
+                   help="also measure each kernel at chunk sizes 2^12..2^20")
     p.add_argument("--big-trials", type=int, help="trials of the large memory check")
     p.set_defaults(func=main)
 
@@ -29,6 +31,6 @@ def main(args: argparse.Namespace) -> int:
     from sim.errors import check_int
 
     big = None if args.big_trials is None else check_int("big-trials", args.big_trials, lo=1)
-    res = bench.run(models=args.model, quick=args.quick, big_trials=big)
+    res = bench.run(models=args.model, quick=args.quick, big_trials=big, sweep=args.sweep)
     print(json.dumps(res, indent=2) if args.json else bench.format_table(res))
     return 0
