@@ -89,7 +89,8 @@ class HeatModel(Model):
             "range": s.range, "skill": s.skill, "incoming": s.incoming_label(),
             "rules": s.rules_name, "movement": s.movement, "target_tmm": s.target_tmm,
             "target_jumped": s.target_jumped, "target_immobile": s.target_immobile,
-            "attack_mod": s.attack_mod, "physical": s.physical,
+            "attack_mod": s.attack_mod, "physical": s.physical, "protection": s.protection,
+            "ammo_mode": s.ammo_mode,
             "rule_overrides": ",".join(f"{k}={v}" for k, v in s.overrides),
         }
 

@@ -44,7 +44,13 @@ PARAMS: dict[str, Any] = {
     "target_immobile": False,
     "attack_mod": 0,         # other modifiers to the unit's own attack (terrain...)
     "physical": "none",      # none | standard | melee: attack used on turns it holds fire
+    "protection": "card",    # card | none | CASE | CASEII | ENE: ammo protection (6.6)
 }
+
+#: Ammo protection choices and the Ammo Hit handling each gives (reference 6.6):
+#: none -> destroyed; CASE -> +1 damage (re-roll if it reaches structure); CASEII/ENE -> ignore.
+PROTECTION_MODES: dict[str, str] = {"none": "destroy", "CASE": "case", "CASEII": "immune",
+                                    "ENE": "immune"}
 
 #: Every allowed key, for error messages.
 ALLOWED_KEYS: tuple[str, ...] = tuple(PARAMS) + FIELDS
@@ -67,6 +73,7 @@ class HeatScenario:
     has_heat: bool
     fire_resistant: bool
     ammo_mode: str           # destroy | case | immune
+    protection: str          # card | none | CASE | CASEII | ENE (the parameter as given)
     ov_card: int
     ov_cap: int              # usable OV at this band (0 without OVL at Long, at Extreme...)
     level0: int              # damage level at the band: 0 = none, 1 = 0*, v+1 = v
@@ -248,7 +255,10 @@ def build_scenario(params: Mapping[str, Any]) -> HeatScenario:
     ov_ok = band in ("short", "medium") or (band == "long" and card.has("OVL"))
     ov_cap = card.ov if (ov_ok and has_heat) else 0
 
-    if card.has("CASEII") or card.has("ENE"):
+    protection = check_choice("protection", p["protection"], ("card", *PROTECTION_MODES))
+    if protection != "card":
+        ammo_mode = PROTECTION_MODES[protection]
+    elif card.has("CASEII") or card.has("ENE"):
         ammo_mode = "immune"
     elif card.has("CASE"):
         ammo_mode = "case"
@@ -278,7 +288,8 @@ def build_scenario(params: Mapping[str, Any]) -> HeatScenario:
     return HeatScenario(
         unit_label=unit_label, card_label=card.name, unit_type=card.type, size=card.size,
         armor=armor, structure=structure, has_heat=has_heat,
-        fire_resistant=card.has("FR"), ammo_mode=ammo_mode, ov_card=card.ov, ov_cap=ov_cap,
+        fire_resistant=card.has("FR"), ammo_mode=ammo_mode, protection=protection,
+        ov_card=card.ov, ov_cap=ov_cap,
         level0=level0, mel=mel, policy=policy, turns=turns, start_heat=start_heat,
         water=water, water_depth=water_depth if water else 0, range=band, skill=skill,
         movement=movement, target_tmm=target_tmm, target_jumped=target_jumped,

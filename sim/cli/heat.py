@@ -59,6 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="TMM of the unit's own target (default 2)")
     p.add_argument("--physical", default="none", choices=("none", "standard", "melee"),
                    help="physical attack on turns the unit makes no weapon attack")
+    p.add_argument("--protection", default="card",
+                   choices=("card", "none", "CASE", "CASEII", "ENE"),
+                   help="ammo protection: the card's own (default) or none/CASE/CASEII/ENE")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule option override (ASRules field), repeatable")
     mode = p.add_mutually_exclusive_group()
@@ -87,7 +90,7 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
         "start_heat": args.start_heat, "water": args.water, "water_depth": args.water_depth,
         "range": args.range, "skill": args.skill, "incoming": list(args.incoming),
         "rules": args.rules, "movement": args.movement, "target_tmm": args.target_tmm,
-        "physical": args.physical}
+        "physical": args.physical, "protection": args.protection}
     from sim.alphastrike.rules import FIELDS
 
     for opt in args.option:

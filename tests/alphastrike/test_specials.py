@@ -113,3 +113,21 @@ def test_unknown_specials_are_listed_not_simulated() -> None:
     scn = scenario(unit=card(specials="CASE,IF1,REAR1/1/-,XYZ"))
     assert scn.not_simulated == ("IF1", "REAR1/1/-", "XYZ")
     assert scn.ammo_mode == "case"
+
+
+def test_protection_parameter_overrides_card_specials():
+    """Reference 6.6 Ammo Hit: `protection` forces none / CASE / CASEII / ENE on any card."""
+    from sim.alphastrike.model import MODEL
+
+    base = {"ov": 0, "policy": "never", "turns": 6, "incoming": ["tn=2,dmg=3"]}
+    modes = {p: MODEL.scenario({**base, "protection": p}).ammo_mode
+             for p in ("card", "none", "CASE", "CASEII", "ENE")}
+    assert modes == {"card": "destroy", "none": "destroy", "CASE": "case",
+                     "CASEII": "immune", "ENE": "immune"}
+    survived = {p: float(MODEL.exact(MODEL.scenario({**base, "protection": p}))
+                         ["expected_turns_survived"][0]) for p in ("none", "CASE", "CASEII")}
+    assert survived["none"] < survived["CASE"] <= survived["CASEII"]
+    from sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="protection"):
+        MODEL.scenario({**base, "protection": "XL"})

@@ -1,0 +1,377 @@
+"""One shared figure style and the few chart types the report uses.
+
+Every chart is drawn on a Matplotlib ``Axes`` the caller owns, so the report can lay several
+panels out in one figure. The conventions, one place for all of them:
+
+* **Palette**: Okabe-Ito (colour-blind safe), in :data:`PALETTE`; sequential maps use
+  ``viridis`` (perceptually uniform, readable in grey scale).
+* **Monte Carlo vs exact**: a Monte Carlo estimate is a bar or a solid line with its 95%
+  confidence interval (error bar or shaded band); the exact value of the same metric, where the
+  model has one, is a black diamond beside the bar or a dashed black line over the curve.
+* **Footnote**: every figure carries the sample size and seed (:func:`footnote`).
+* **Files**: :func:`save` writes PNG at 150 dpi and SVG side by side, atomically.
+
+The Agg backend is selected on import, so nothing here needs a display.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402,F401  (re-exported for callers)
+
+#: Okabe & Ito (2008) colour-blind-safe palette, black first dropped (black marks exact values).
+PALETTE: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#999999",  # grey
+)
+#: colour of exact-value markers and lines
+EXACT_COLOR = "#000000"
+#: sequential colour map for heatmaps
+SEQUENTIAL_CMAP = "viridis"
+#: PNG resolution
+DPI = 150
+
+STYLE: dict[str, Any] = {
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica", "sans-serif"],
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 8.5,
+    "legend.title_fontsize": 9,
+    "legend.frameon": False,
+    "figure.titlesize": 13,
+    "figure.titleweight": "bold",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.color": "#d9d9d9",
+    "grid.linewidth": 0.6,
+    "axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)),
+    "savefig.dpi": DPI,
+    "svg.fonttype": "none",  # keep text as text: smaller, selectable SVG
+    "svg.hashsalt": "btsim",  # deterministic ids in SVG output
+}
+
+
+@contextmanager
+def style() -> Iterator[None]:
+    """Context manager applying :data:`STYLE` (and nothing global after it exits)."""
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def color(i: int) -> str:
+    """The i-th palette colour (cycling)."""
+    return PALETTE[i % len(PALETTE)]
+
+
+def new_figure(nrows: int = 1, ncols: int = 1, *, width: float = 9.0, height: float = 4.5,
+               sharex: bool = False, sharey: bool = False) -> tuple[Figure, np.ndarray]:
+    """A figure with a grid of axes (always returned as a 2-D array) and constrained layout.
+
+    Call inside :func:`style` so the rc settings apply to the new artists.
+    """
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False,
+                             sharex=sharex, sharey=sharey, layout="constrained")
+    return fig, axes
+
+
+def footnote(fig: Figure, text: str) -> None:
+    """Small grey note under the figure (sample size, seed, rule set).
+
+    Placed below the axes; :func:`save` uses a tight bounding box, so it is never clipped.
+    """
+    fig.text(0.0, -0.01, text, ha="left", va="top", fontsize=8, color="#555555",
+             wrap=False, transform=fig.transFigure)
+
+
+def _err(values: np.ndarray, lo: np.ndarray | None, hi: np.ndarray | None) -> np.ndarray | None:
+    if lo is None or hi is None:
+        return None
+    low = np.clip(values - np.asarray(lo, float), 0, None)
+    high = np.clip(np.asarray(hi, float) - values, 0, None)
+    low = np.nan_to_num(low)
+    high = np.nan_to_num(high)
+    return np.vstack([low, high])
+
+
+def grouped_bars(ax: Axes, categories: Sequence[str], series: Mapping[str, Mapping[str, Any]],
+                 *, ylabel: str = "", title: str = "", legend_title: str | None = None,
+                 exact_label: str = "exact value", value_fmt: str | None = None,
+                 legend: bool = True, mark_missing: str | None = None) -> None:
+    """Grouped bars with 95% CI error bars and exact-value markers.
+
+    ``series`` maps a legend label to a dict with ``values`` (one per category, NaN for a
+    missing bar), optional ``lo``/``hi`` (CI bounds), optional ``exact`` (exact values; drawn
+    as black diamonds on the bar's centre) and optional ``color``. ``value_fmt`` (e.g.
+    ``"{:.1f}"``) prints each value above its bar, clear of the error bar and marker; leave
+    None when bars are dense. ``mark_missing`` (e.g. ``"n/a"``) is written at the foot of a
+    missing bar, so "impossible" never reads as zero. ``legend=True`` puts the legend outside
+    the axes on the right; for multi-panel figures pass False and call :func:`figure_legend`.
+    """
+    n_cat = len(categories)
+    n_ser = max(1, len(series))
+    width = 0.8 / n_ser
+    x = np.arange(n_cat, dtype=float)
+    for i, (label, s) in enumerate(series.items()):
+        vals = np.asarray(s["values"], dtype=float)
+        pos = x - 0.4 + width * (i + 0.5)
+        err = _err(vals, s.get("lo"), s.get("hi"))
+        ax.bar(pos, np.nan_to_num(vals), width=width * 0.92, color=s.get("color", color(i)),
+               label=label, yerr=err, capsize=2 if n_ser * n_cat < 60 else 0,
+               error_kw={"elinewidth": 0.9, "ecolor": "#333333"})
+        top = np.nan_to_num(vals)
+        if s.get("hi") is not None:
+            top = np.fmax(top, np.nan_to_num(np.asarray(s["hi"], dtype=float)))
+        ex = s.get("exact")
+        if ex is not None:
+            ex = np.asarray(ex, dtype=float)
+            ok = np.isfinite(ex)
+            if ok.any():
+                ax.plot(pos[ok], ex[ok], linestyle="none", marker="D", markersize=3.2,
+                        color=EXACT_COLOR, zorder=5, label="_exact")
+                top = np.fmax(top, np.nan_to_num(ex))
+        if value_fmt:
+            for p, v, t in zip(pos, vals, top, strict=True):
+                if np.isfinite(v):
+                    ax.annotate(value_fmt.format(v), (p, t), xytext=(0, 4),
+                                textcoords="offset points", ha="center", va="bottom",
+                                fontsize=8)
+        if mark_missing:
+            for p, v in zip(pos, vals, strict=True):
+                if not np.isfinite(v):
+                    ax.annotate(mark_missing, (p, 0), xytext=(0, 2), textcoords="offset points",
+                                ha="center", va="bottom", fontsize=6.5, color="#777777",
+                                rotation=90)
+    ax.set_xticks(x)
+    ax.set_xticklabels(categories)
+    ax.grid(axis="x", visible=False)
+    if value_fmt:
+        ax.margins(y=0.12)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if legend:
+        handles, labels = legend_entries(ax, exact_label)
+        ax.legend(handles, labels, title=legend_title, loc="center left",
+                  bbox_to_anchor=(1.01, 0.5))
+
+
+def legend_entries(ax: Axes, exact_label: str = "exact value") -> tuple[list[Any], list[str]]:
+    """The axes' legend handles, plus one entry for exact markers/lines if any are drawn."""
+    handles, labels = ax.get_legend_handles_labels()
+    keep = [(h, lab) for h, lab in zip(handles, labels, strict=True)
+            if not lab.startswith("_")]
+    hs, ls = [h for h, _ in keep], [lab for _, lab in keep]
+    markers = any(ln.get_label() == "_exact" for ln in ax.get_lines())
+    dashed = any(ln.get_label() == "_exact_line" for ln in ax.get_lines())
+    if markers:
+        hs.append(Line2D([], [], linestyle="none", marker="D", markersize=4, color=EXACT_COLOR))
+        ls.append(exact_label)
+    if dashed:
+        hs.append(Line2D([], [], color=EXACT_COLOR, linestyle=(0, (3, 2)), linewidth=0.9))
+        ls.append(exact_label)
+    return hs, ls
+
+
+def figure_legend(fig: Figure, ax: Axes, title: str | None = None,
+                  exact_label: str = "exact value") -> None:
+    """One legend for a multi-panel figure, outside on the right, built from ``ax``."""
+    handles, labels = legend_entries(ax, exact_label)
+    fig.legend(handles, labels, title=title, loc="outside right center")
+
+
+def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels: Sequence[Any],
+            *, text: np.ndarray | None = None, fmt: str = "{:.1f}", cmap: str = SEQUENTIAL_CMAP,
+            vmin: float | None = None, vmax: float | None = None, cbar_label: str = "",
+            xlabel: str = "", ylabel: str = "", title: str = "", fontsize: float = 8.0,
+            colorbar: bool = True, log: bool = False) -> None:
+    """A matrix as coloured cells with a value printed in each cell.
+
+    ``text`` (same shape, strings) replaces the printed values, e.g. ``"kick\\n8.3"``.
+    Text colour switches between black and white by cell luminance, so it stays readable.
+    NaN cells are left blank (grey). ``log=True`` uses a logarithmic colour scale (for ratios
+    spanning orders of magnitude; needs positive values).
+    """
+    vals = np.asarray(values, dtype=float)
+    masked = np.ma.masked_invalid(vals)
+    cm = matplotlib.colormaps[cmap].with_extremes(bad="#eeeeee")
+    finite = vals[np.isfinite(vals)]
+    if log and finite.size and finite.min() > 0 and finite.max() > finite.min():
+        norm = matplotlib.colors.LogNorm(vmin=vmin or finite.min(), vmax=vmax or finite.max())
+        im = ax.imshow(masked, cmap=cm, norm=norm, aspect="auto", interpolation="nearest")
+    else:
+        im = ax.imshow(masked, cmap=cm, vmin=vmin, vmax=vmax, aspect="auto",
+                       interpolation="nearest")
+    ax.set_xticks(np.arange(len(col_labels)))
+    ax.set_xticklabels([str(c) for c in col_labels])
+    ax.set_yticks(np.arange(len(row_labels)))
+    ax.set_yticklabels([str(r) for r in row_labels])
+    ax.grid(False)
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(False)
+    norm = im.norm
+    for (r, c), v in np.ndenumerate(vals):
+        label = text[r, c] if text is not None else (fmt.format(v) if np.isfinite(v) else "")
+        if not label:
+            continue
+        if np.isfinite(v):
+            rgba = cm(norm(v))
+            lum = 0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]
+            tc = "black" if lum > 0.45 else "white"
+        else:
+            tc = "black"
+        ax.text(c, r, label, ha="center", va="center", fontsize=fontsize, color=tc)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if colorbar:
+        cb = ax.figure.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
+        if cbar_label:
+            cb.set_label(cbar_label)
+        cb.outline.set_visible(False)
+
+
+def curve(ax: Axes, x: Sequence[float], y: Sequence[float], *, lo: Sequence[float] | None = None,
+          hi: Sequence[float] | None = None, exact: Sequence[float] | None = None,
+          label: str | None = None, color_: str | None = None, marker: str = "o",
+          step: bool = False) -> None:
+    """One Monte Carlo curve with a shaded 95% CI band, and its exact twin as a dashed line.
+
+    ``step=True`` draws a post-step (a value that holds over a whole turn).
+    """
+    xs = np.asarray(x, dtype=float)
+    ys = np.asarray(y, dtype=float)
+    c = color_ or PALETTE[0]
+    ds = "steps-post" if step else "default"
+    ax.plot(xs, ys, color=c, label=label, marker=marker, markersize=3, linewidth=1.6,
+            drawstyle=ds)
+    if lo is not None and hi is not None:
+        ax.fill_between(xs, np.asarray(lo, float), np.asarray(hi, float), color=c, alpha=0.22,
+                        linewidth=0, step="post" if step else None)
+    if exact is not None:
+        ex = np.asarray(exact, dtype=float)
+        if np.isfinite(ex).any():
+            ax.plot(xs, ex, color=EXACT_COLOR, linestyle=(0, (3, 2)), linewidth=0.9,
+                    drawstyle=ds, zorder=4, label="_exact_line")
+
+
+def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, Sequence[float]],
+                 *, ylabel: str = "", title: str = "", legend_title: str | None = None,
+                 colors: Sequence[str] | None = None, horizontal: bool = False,
+                 totals_fmt: str | None = None, legend: bool = True) -> None:
+    """Stacked bars: each category's total split into components (e.g. hit locations).
+
+    ``totals_fmt`` prints each bar's total at its end.
+    """
+    n = len(categories)
+    base = np.zeros(n)
+    pos = np.arange(n)
+    for i, (label, vals) in enumerate(components.items()):
+        v = np.nan_to_num(np.asarray(vals, dtype=float))
+        c = colors[i] if colors is not None else color(i)
+        if horizontal:
+            ax.barh(pos, v, left=base, color=c, label=label, height=0.75, edgecolor="white",
+                    linewidth=0.4)
+        else:
+            ax.bar(pos, v, bottom=base, color=c, label=label, width=0.75, edgecolor="white",
+                   linewidth=0.4)
+        base = base + v
+    if totals_fmt:
+        for p, t in zip(pos, base, strict=True):
+            if horizontal:
+                ax.annotate(totals_fmt.format(t), (t, p), xytext=(3, 0),
+                            textcoords="offset points", va="center", fontsize=7.5)
+            else:
+                ax.annotate(totals_fmt.format(t), (p, t), xytext=(0, 2),
+                            textcoords="offset points", ha="center", va="bottom", fontsize=7.5)
+    if horizontal:
+        ax.set_yticks(pos)
+        ax.set_yticklabels(categories)
+        ax.invert_yaxis()
+        ax.grid(axis="y", visible=False)
+        if ylabel:
+            ax.set_xlabel(ylabel)
+    else:
+        ax.set_xticks(pos)
+        ax.set_xticklabels(categories)
+        ax.grid(axis="x", visible=False)
+        if ylabel:
+            ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend(title=legend_title, loc="center left", bbox_to_anchor=(1.0, 0.5))
+
+
+def publish_mode(path: str | os.PathLike[str]) -> None:
+    """Give a file made by ``tempfile.mkstemp`` (mode 0600) the usual mode (0666 minus umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
+
+
+def _atomic_savefig(fig: Figure, path: Path, fmt: str, bbox: Any = "tight") -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".{fmt}", dir=path.parent)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=fmt, dpi=DPI, bbox_inches=bbox, pad_inches=0.12,
+                    metadata={"Date": None} if fmt == "svg" else None)
+        publish_mode(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save(fig: Figure, stem: Path) -> tuple[Path, Path]:
+    """Save ``fig`` as ``stem.png`` (150 dpi) and ``stem.svg``, each atomically; close it.
+
+    The layout is computed once: one draw runs the constrained layout and measures the tight
+    bounding box (footnote included), then the layout is frozen for both files, so PNG and SVG
+    show the same picture. Returns ``(png_path, svg_path)``.
+    """
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    png = stem.with_suffix(".png")
+    svg = stem.with_suffix(".svg")
+    try:
+        fig.set_dpi(DPI)
+        fig.canvas.draw()
+        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.12)
+        fig.set_layout_engine("none")
+        _atomic_savefig(fig, png, "png", bbox)
+        _atomic_savefig(fig, svg, "svg", bbox)
+    finally:
+        plt.close(fig)
+    return png, svg

@@ -1,0 +1,198 @@
+"""Synthetic results for the report tests: small results folders in the layout ``btsim run``
+writes (summary.parquet + metadata.json, issue 2 "CLI and results"), one per default
+experiment, so the report tests run in seconds without the models.
+
+The synthetic numbers are smooth deterministic functions of the parameters (not rules), with
+Monte Carlo columns = exact value + a little noise; what the tests check is the report's own
+logic: sections, figures, data files, and that every number in the lead equals its table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.results import write
+
+ATTACKS: list[dict[str, Any]] = [
+    {"attack": "punch", "arm": "right", "hexes": 0},
+    {"attack": "punch", "arm": "both", "hexes": 0},
+    {"attack": "kick", "arm": "right", "hexes": 0},
+    {"attack": "club", "arm": "right", "hexes": 0},
+    {"attack": "hatchet", "arm": "right", "hexes": 0},
+    {"attack": "charge", "arm": "right", "hexes": 3},
+    {"attack": "charge", "arm": "right", "hexes": 5},
+    {"attack": "charge", "arm": "right", "hexes": 7},
+    {"attack": "dfa", "arm": "right", "hexes": 0},
+]
+TRIALS = 1000
+
+
+def add_metric(frame: pd.DataFrame, name: str, exact: np.ndarray, kind: str,
+               rng: np.random.Generator, kinds: dict[str, str]) -> None:
+    """Columns m, m_se, m_ci_low, m_ci_high, m_n, m_exact as the engine writes them."""
+    exact = np.asarray(exact, dtype=float)
+    if kind == "probability":
+        se = np.sqrt(exact * (1 - exact) / TRIALS)
+        mc = np.clip(exact + rng.normal(0, 1, exact.shape) * se, 0, 1)
+    else:
+        se = 0.05 * (1 + np.abs(exact)) / np.sqrt(TRIALS) * 10
+        mc = exact + rng.normal(0, 1, exact.shape) * se
+    cols = {name: mc, name + "_se": se, name + "_ci_low": mc - 1.96 * se,
+            name + "_ci_high": mc + 1.96 * se, name + "_n": np.full(len(frame), float(TRIALS)),
+            name + "_exact": exact}
+    for k, v in cols.items():  # assign in place, one block per column set
+        frame[k] = v
+    kinds[name] = kind
+
+
+def meta(name: str, model: str, frame: pd.DataFrame, kinds: dict[str, str],
+         title: str) -> dict[str, Any]:
+    return {
+        "name": name, "title": title, "question": f"What does {name} show?", "model": model,
+        "model_description": f"synthetic {model}", "btsim_version": "0.1.0",
+        "git_commit": "0123456789abcdef", "seed": 7, "trials": TRIALS, "exact_only": False,
+        "scenarios": int(frame.shape[0]), "chunk_size": 131072, "backend": "loky", "jobs": 2,
+        "cores": 2, "wall_time_s": 1.25, "rule_sets": {"rules": ["default"]},
+        "metric_kinds": kinds, "experiment": {"name": name, "model": model,
+                                              "fixed": {"target_tons": 50}},
+    }
+
+
+def physical_frame(rng: np.random.Generator, head: bool = False) -> tuple[pd.DataFrame, dict]:
+    rows = []
+    tons_list = [20, 40, 60, 80, 100]
+    pils = [4] if head else [3, 4, 5, 6]
+    moves = [0] if head else [0, 5]
+    for a, t, p, h in itertools.product(ATTACKS, tons_list, pils, moves):
+        rows.append({**a, "tons": t, "piloting": p, "target_hexes": h, "rules": "default",
+                     "impossible": None, "target_number": p + (2 if h else 0)})
+    f = pd.DataFrame(rows)
+    kinds: dict[str, str] = {}
+    p_hit = np.clip((13 - f["target_number"] - (f["attack"] == "kick") * 2) / 11, 0, 1)
+    base = np.select([f["attack"] == "punch", f["attack"].isin(["kick", "club", "hatchet"]),
+                      f["attack"] == "charge", f["attack"] == "dfa"],
+                     [f["tons"] / 10 * np.where(f["arm"] == "both", 2, 1), f["tons"] / 5,
+                      f["tons"] / 10 * f["hexes"], f["tons"] * 3 / 10], 0)
+    ev = (p_hit * base).to_numpy(float)
+    add_metric(f, "p_hit", p_hit.to_numpy(float), "probability", rng, kinds)
+    add_metric(f, "expected_damage", ev, "mean", rng, kinds)
+    falls = np.select([f["attack"] == "kick", f["attack"] == "charge", f["attack"] == "dfa"],
+                      [(1 - p_hit) * 0.3, 0.4 * p_hit, 0.5 + 0.2 * p_hit], 0).astype(float)
+    add_metric(f, "p_attacker_falls", falls, "probability", rng, kinds)
+    selfd = np.select([f["attack"] == "charge", f["attack"] == "dfa"],
+                      [p_hit * 5, p_hit * f["tons"] / 5], 0).astype(float)
+    add_metric(f, "expected_self_damage", selfd, "mean", rng, kinds)
+    add_metric(f, "expected_fall_damage_attacker", falls * f["tons"].to_numpy(float) / 10,
+               "mean", rng, kinds)
+    if head:
+        hh = np.where(f["attack"] == "kick", 0.0, p_hit / 6)
+        kill = np.where(f["attack"].isin(["club", "hatchet"]) & (f["tons"] >= 60), hh, 0.0)
+        kill = np.where((f["attack"] == "charge") & (f["hexes"] == 7) & (f["tons"] >= 80),
+                        hh * 0.01, kill)
+        add_metric(f, "p_head_hit", hh.astype(float), "probability", rng, kinds)
+        add_metric(f, "p_head_destroyed", kill.astype(float), "probability", rng, kinds)
+        shares = {"HD": 1 / 36, "CT": 8 / 36, "LT": 5 / 36, "RT": 5 / 36, "LA": 5 / 36,
+                  "RA": 5 / 36, "LL": 3.5 / 36, "RL": 3.5 / 36, "CTR": 0, "LTR": 0, "RTR": 0}
+        for loc, s in shares.items():
+            add_metric(f, f"expected_damage_{loc}", ev * s, "mean", rng, kinds)
+    return f, kinds
+
+
+def units_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    units = {"Atlas AS7-D": 100, "Hatchetman HCT-3F": 45, "Locust LCT-1V": 20}
+    hatchet = {"Hatchetman HCT-3F"}
+    jump = {"Hatchetman HCT-3F"}
+    rows = []
+    for a, t, atk in itertools.product(units, units, ["punch", "kick", "hatchet", "dfa"]):
+        imp = None
+        if atk == "hatchet" and a not in hatchet:
+            imp = f"attacker {a} has no hatchet"
+        if atk == "dfa" and a not in jump:
+            imp = f"attacker {a} has no jump MP: a DFA is a jump"
+        rows.append({"attack": atk, "arm": "both" if atk == "punch" else "right", "hexes": 0,
+                     "attacker": a, "target": t, "tons": units[a], "target_tons": units[t],
+                     "piloting": 5, "rules": "default", "impossible": imp})
+    f = pd.DataFrame(rows)
+    kinds: dict[str, str] = {}
+    ev = f["tons"].to_numpy(float) / 10 * (1 + (f["attack"] != "punch")) * 0.5
+    ev = np.where(f["impossible"].isna(), ev, np.nan)
+    add_metric(f, "expected_damage", ev, "mean", rng, kinds)
+    add_metric(f, "p_hit", np.where(f["impossible"].isna(), 0.5, np.nan), "probability", rng,
+               kinds)
+    return f, kinds
+
+
+def heat_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    units = {"Loki (Hellbringer) Prime": 3, "Catapult CPLT-C1": 1, "Atlas AS7-K": 2}
+    turns = np.arange(1, 11)
+    frames = []
+    for (u, ov), pol, inc, water in itertools.product(
+            units.items(), ["never", "below:2", "max"], ["", "tn=8,dmg=2,ht=1"], [False, True]):
+        f = pd.DataFrame({"unit": u, "ov": ov, "range": "medium", "policy": pol,
+                          "incoming": inc, "water": water, "turn": turns, "rules": "default"})
+        rate = {"never": 0.0, "below:2": 0.05, "max": 0.15}[pol] * ov / 3
+        rate = rate * (0.6 if water else 1.0) + (0.05 if inc else 0.0)
+        sd_by = 1 - (1 - rate) ** turns
+        heat = np.stack([np.full(10, 1 - rate * 4), np.full(10, rate), np.full(10, rate),
+                         np.full(10, rate), np.full(10, rate)], axis=1)
+        kinds: dict[str, str] = {}
+        for i in range(5):
+            add_metric(f, f"p_heat_{i}", heat[:, i], "probability", rng, kinds)
+        add_metric(f, "p_shutdown_by", sd_by, "probability", rng, kinds)
+        add_metric(f, "p_shutdown", np.full(10, rate), "probability", rng, kinds)
+        dmg = (3 + (ov if pol == "max" else 0)) * 0.6 * (1 - rate)
+        add_metric(f, "expected_damage", np.full(10, dmg), "mean", rng, kinds)
+        add_metric(f, "expected_cumulative_damage", dmg * turns, "mean", rng, kinds)
+        add_metric(f, "p_destroyed_by", 1 - (1 - (0.03 if inc else 0.0)) ** turns,
+                   "probability", rng, kinds)
+        add_metric(f, "expected_first_shutdown_turn", np.full(10, 3.0 if rate else np.nan),
+                   "mean", rng, kinds)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True), kinds
+
+
+def ammo_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    turns = np.arange(1, 11)
+    frames = []
+    kinds: dict[str, str] = {}
+    for prot, haz in (("none", 0.12), ("CASE", 0.09), ("CASEII", 0.08), ("ENE", 0.08)):
+        f = pd.DataFrame({"unit": "Atlas AS7-D", "protection": prot, "policy": "never",
+                          "incoming": "tn=6,dmg=1;tn=6,dmg=1", "turn": turns,
+                          "rules": "default"})
+        pd_by = 1 - (1 - haz) ** turns
+        add_metric(f, "p_destroyed_by", pd_by, "probability", rng, kinds)
+        add_metric(f, "expected_turns_survived", np.full(10, float(np.sum(1 - pd_by))), "mean",
+                   rng, kinds)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True), kinds
+
+
+EXPERIMENTS = {
+    "physical_damage": ("attack", "Expected damage of every physical attack",
+                        lambda r: physical_frame(r)),
+    "head_risk": ("attack", "Head and kill risk per attack",
+                  lambda r: physical_frame(r, head=True)),
+    "real_units_melee": ("attack", "Real units in melee", units_frame),
+    "overheat_curves": ("heat", "Overheat risk curves", heat_frame),
+    "ammo_protection": ("heat", "Ammo protection", ammo_frame),
+}
+
+
+def make_results(root: Path, names: list[str] | None = None) -> Path:
+    """Write synthetic results folders for ``names`` (default: the whole suite) under root."""
+    rng = np.random.default_rng(11)
+    for name in names or list(EXPERIMENTS):
+        model, title, fn = EXPERIMENTS[name]
+        with warnings.catch_warnings():  # column-by-column building fragments the frame
+            warnings.simplefilter("ignore", pd.errors.PerformanceWarning)
+            frame, kinds = fn(rng)
+        frame = frame.copy()
+        frame.attrs["metric_kinds"] = kinds
+        write(root / name, frame, meta(name, model, frame, kinds, title))
+    return root
