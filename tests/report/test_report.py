@@ -201,8 +201,6 @@ def test_report_from_real_models_on_a_reduced_suite(tmp_path):
         exp.grid = {k: (cut[k] if k in cut else v) for k, v in exp.grid.items()}
         if exp.model == "attack" or exp.name == "overheat_curves":
             exp.cases = exp.cases[::3]  # e.g. punch, club, charge 7 hexes
-        if exp.name == "ammo_protection":  # card paths are relative to the repo root
-            exp.grid["unit"] = [str(repo / u) for u in exp.grid["unit"]]
         run(exp, trials=300, seed=1, out=out, progress=False)
     rep = R.build_report(out)
     assert [s.result.name for s in rep.sections] == SECTIONS
