@@ -214,12 +214,12 @@ def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
     scenarios = [model.scenario(p) for p in params_list]
     frames = []
     for scn in scenarios:
-        base = _base_frame(model, scn)
+        cols, k = _base_columns(model, scn)
         ex = model.exact(scn) or {}
         for m in _selected(model, metrics):
             if m.name in ex:
-                _put(base, m.name, ex[m.name], m.kind == "hist")
-        frames.append(base)
+                _put(cols, k, m.name, ex[m.name], m.kind == "hist")
+        frames.append(pd.DataFrame(cols))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -234,31 +234,30 @@ def _selected(model: Model, metrics: Sequence[str] | None) -> list:
     return [m for m in model.metrics if m.name in set(metrics)]
 
 
-def _base_frame(model: Model, scn: Any) -> pd.DataFrame:
+def _base_columns(model: Model, scn: Any) -> tuple[dict[str, Any], int]:
+    """Parameter, row-index and fact columns of one scenario, and its row count."""
     rows = model.rows(scn)
-    params = model.params(scn)
-    facts = model.facts(scn)
     k = 1 if rows is None else len(rows)
-    base = pd.DataFrame({key: [v] * k for key, v in params.items()})
+    cols: dict[str, Any] = {key: [v] * k for key, v in model.params(scn).items()}
     if rows is not None:
         for col in rows.columns:
-            base[col] = rows[col].to_numpy()
-    for key, v in facts.items():
-        base[key] = [v] * k
-    return base
+            cols[col] = rows[col].to_numpy()
+    for key, v in model.facts(scn).items():
+        cols[key] = [v] * k
+    return cols, k
 
 
-def _put(frame: pd.DataFrame, col: str, values: Any, hist: bool) -> None:
-    k = len(frame)
+def _put(cols: dict[str, Any], k: int, col: str, values: Any, hist: bool) -> None:
+    """Add one metric column (k rows); scalars broadcast, hist rows become lists."""
     arr = np.asarray(values, dtype=np.float64)
     if hist:
         arr = np.atleast_2d(arr)
         if arr.shape[0] == 1 and k > 1:
             arr = np.repeat(arr, k, axis=0)
-        frame[col] = [list(map(float, r)) for r in arr]
+        cols[col] = [list(map(float, r)) for r in arr]
     else:
         arr = np.atleast_1d(arr)
-        frame[col] = np.broadcast_to(arr, (k,)) if arr.size == 1 else arr
+        cols[col] = np.broadcast_to(arr, (k,)).copy() if arr.size == 1 else arr
 
 
 def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndarray
@@ -286,26 +285,26 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
     frames = []
     for s, scn in enumerate(scenarios):
         agg = parts[s]
-        base = _base_frame(model, scn)
-        base["trials"] = agg.n if trials is None else trials
+        cols, k = _base_columns(model, scn)
+        cols["trials"] = [agg.n if trials is None else trials] * k
         ex = (model.exact(scn) or {}) if with_exact else {}
         for m in chosen:
             if m.kind == "hist":
                 if m.name in agg.hists:
                     h = agg.hists[m.name].astype(np.float64)
-                    _put(base, m.name, h / np.maximum(h.sum(axis=1, keepdims=True), 1), True)
+                    _put(cols, k, m.name, h / np.maximum(h.sum(axis=1, keepdims=True), 1), True)
                 if m.name in ex:
-                    _put(base, m.name + "_exact", ex[m.name], True)
+                    _put(cols, k, m.name + "_exact", ex[m.name], True)
                 continue
             if m.name in agg.stats:
                 st = agg.stats[m.name]
                 mean, se, lo, hi = _interval(m.kind, st[:, 0], st[:, 1], st[:, 2])
                 for suffix, v in (("", mean), ("_se", se), ("_ci_low", lo), ("_ci_high", hi),
                                   ("_n", st[:, 0])):
-                    _put(base, m.name + suffix, v, False)
+                    _put(cols, k, m.name + suffix, v, False)
             if m.name in ex:
-                _put(base, m.name + "_exact", ex[m.name], False)
-        frames.append(base)
+                _put(cols, k, m.name + "_exact", ex[m.name], False)
+        frames.append(pd.DataFrame(cols))
     out = pd.concat(frames, ignore_index=True)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in chosen}
     return out

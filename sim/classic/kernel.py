@@ -1,62 +1,180 @@
 """Vectorized Monte Carlo kernel of the ``attack`` model.
 
 One call resolves ``n`` attacks of one plan and returns an :class:`~sim.aggregate.Aggregate`.
-Dice come from the caller's ``numpy.random.Generator``; every draw is an exact uniform integer
-(NumPy's bounded generator rejects, so there is no modulo bias) mapped through small uint8
-tables:
+Dice come from the caller's ``numpy.random.Generator`` through :mod:`sim.classic.fastdice`:
+every draw is an exact uniform choice by rejection (raw bytes below 252, or 16-bit words
+below a multiple of the joint outcome count), mapped monotonically or through small tables.
 
-* single-group strikes (punch, kick, club, hatchet, push): one draw per strike over the joint
-  outcomes of the to-hit 2D6 and the location die (36 x 6 or 36 x 36), mapped to an outcome
-  code (location, TAC flag, or miss); the codes of all strikes combine into one joint code whose
-  ``bincount`` gives every attack metric exactly (sums and sums of squares from per-code values);
-* multi-group strikes (charge, DFA): a to-hit roll, then one location roll per 5-point group for
-  the trials that hit;
-* PSRs: one 2D6 per roll slot; slots are shared between the units when no hit pattern makes both
-  roll (a kick: the target rolls on a hit, the attacker on a miss), then falls, facing and
-  pilot rolls only for the trials that fell.
+Every metric is a sum over trials, so the kernel only needs the *counts* of trial outcomes,
+plus the per-trial joint of the random parts that one metric couples (the groups striking one
+location; a pilot's head hits and its fall). Three paths, chosen once per plan:
 
-No per-trial Python loops; temporaries are bounded by ``n`` (the engine's chunk).
+* one strike with at most one damage group (punch with one arm, kick, club, hatchet, push):
+  the hit count, the location counts of the hits (byte ranges of the monotone dice) and the
+  PSR failures of each (hit pattern, head hit) class are exact counts of byte rolls;
+* several single-group strikes (two-arm punch, mutual push): a trial is a few 16-bit words
+  holding the joint of every to-hit 2D6, location die and PSR roll; per-plan tables map the
+  words to the trial's outcome code, one ``bincount`` of the codes gives every attack and PSR
+  metric through a per-plan value matrix (``counts @ V``); rejected trials are redrawn by count;
+* several 5-point groups (charge, DFA): the hit count is counted; each hit trial gets one
+  location byte per group, accumulated as per-location damage in byte (or 16-bit) lanes of a
+  ``uint64`` through per-plan one-hot tables; lane sums and sums of squares come from 16-bit
+  word tables; PSRs are counted survivors of each roll in rolling order.
+
+Falls (reference 4.3-4.4) are resolved per batch of fallers sharing the hit pattern, the
+failing roll and the head hits already taken: a faller's hit column, fall-group locations and
+pilot roll form one joint code (count-based, two groups at most; larger falls use the lanes).
+Where head hits vary per trial (charge, DFA), the fallers are the first trials of the
+head-hit array, which is exact in distribution because trials are exchangeable and the PSR
+rolls independent of the location rolls.
+
+No per-trial Python loops; temporaries are bounded by ``n`` (the engine's chunk). Everything
+that depends on the plan only (tables, value matrices) is computed once per plan and cached.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
 import numpy as np
 
 from sim.aggregate import Aggregate
+from sim.classic import damage as D
+from sim.classic import fastdice as F
 from sim.classic import tables as T
-from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS
+from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS, METRIC_NAMES
 from sim.classic.plan import Plan, UnitFall
 
-NL = T.N_LOC          # 11 locations
-NC = 2 * (NL + 1)     # single-strike outcome codes: loc + 12 * tac, MISS = 11 (no tac)
+NL = T.N_LOC          # 11 locations; strike outcome codes: loc + 12 * tac, MISS = 11
+UNITS = ("target", "attacker")
 
-_STD_FLAT = T.STANDARD.ravel()
-_STD_W = T.STANDARD.shape[1]
-#: 2D6 total for each of the 36 ordered outcomes of two dice.
-_TWO = np.add.outer(np.arange(1, 7), np.arange(1, 7)).ravel().astype(np.uint8)
+_TWO = F.TWO
+_ROW = {name: i for i, name in enumerate(METRIC_NAMES)}
+_LOC_ROWS = np.array([_ROW[m] for m in LOC_METRICS])
+_FALL_LOC_ROWS = {u: np.array([_ROW[m] for m in FALL_LOC_METRICS[u]]) for u in UNITS}
+
+#: Byte -> location code of a fall group for each hit column (standard table, 2D6, monotone
+#: byte mapping); flat index ``column * 256 + byte`` (reference 4.4).
+_FALL_LOC_BYTE = np.full((len(T.SIDES), 256), T.MISS, dtype=np.uint8)
+for _c in range(len(T.SIDES)):
+    _FALL_LOC_BYTE[_c, : F.ACCEPT] = T.STANDARD[_c].take(F.SORTED_2D6)
+#: Byte -> hit column after a fall (1D6 facing roll, monotone byte mapping; reference 4.4).
+_FALL_COL_BYTE = np.zeros(256, dtype=np.uint8)
+_FALL_COL_BYTE[: F.ACCEPT] = T.FALL_COLUMN.take(F.FACE_1D6)
 
 
-class _Values:
-    """A per-trial integer quantity: either ``lut[code]`` over coded trials or a plain array."""
-
-    def __init__(self, lut: np.ndarray | None = None, code: np.ndarray | None = None,
-                 counts: np.ndarray | None = None, arr: np.ndarray | None = None) -> None:
-        self.lut, self.code, self.counts, self.arr = lut, code, counts, arr
-
-    def at(self, idx: np.ndarray) -> np.ndarray:
-        if self.arr is not None:
-            return self.arr[idx].astype(np.float64)
-        return self.lut[self.code[idx]]
-
-    def sums(self) -> tuple[float, float]:
-        if self.arr is not None:
-            a = self.arr.astype(np.float64)
-            return float(a.sum()), float((a * a).sum())
-        return float(self.counts @ self.lut), float(self.counts @ (self.lut * self.lut))
+def _byte_locations(table: int, side: int) -> np.ndarray:
+    """Location code of each accepted byte (length 252) on ``table``/``side``."""
+    faces = F.SORTED_2D6 if T.TABLE_DICE[table] == 2 else F.FACE_1D6
+    return T.TABLES[table][side].take(faces)
 
 
 # ------------------------------------------------------------------------------------------
-# attack phase
+# per-location damage in lanes of uint64 words
+# ------------------------------------------------------------------------------------------
+_W16 = np.arange(65536, dtype=np.uint64)
+#: 16-bit word of two byte lanes -> (lane a)^2 | (lane b)^2 << 32.
+_SQ8 = ((_W16 & np.uint64(255)) ** 2) | (((_W16 >> np.uint64(8)) ** 2) << np.uint64(32))
+#: 16-bit lane -> its square.
+_SQ16 = _W16 * _W16
+_M8 = np.uint64(0x00FF00FF00FF00FF)
+_BLOCK = 65536      # rows per partial sum: 255^2 * 65536 < 2^32 (no carry between lanes)
+
+
+@dataclass
+class _Lanes:
+    """Per-location damage of several groups per trial, one lane per location slot: the
+    byte -> uint64 tables put a group's damage into its slot's lane (8-bit lanes while the
+    total damage is below 256, else 16-bit; several accumulators when the slots do not fit)."""
+
+    luts: list[dict[int, np.ndarray]]   # per accumulator: group size -> byte -> lane value
+    width: int
+    slot_loc: np.ndarray                # location of each (accumulator, lane) slot; NL unused
+    hd: int                             # slot of the head, -1 if none
+
+
+def _make_lanes(byte_loc: np.ndarray, sizes: set[int], total: int) -> _Lanes:
+    locs = sorted(set(byte_loc.tolist()))
+    width = 8 if total <= 255 else 16
+    per = 64 // width
+    nacc = -(-len(locs) // per)
+    slot = {loc: i for i, loc in enumerate(locs)}
+    luts: list[dict[int, np.ndarray]] = []
+    for a in range(nacc):
+        d: dict[int, np.ndarray] = {}
+        for g in sizes:
+            lut = np.zeros(256, dtype=np.uint64)
+            for b in range(F.ACCEPT):
+                s = slot[int(byte_loc[b])]
+                if s // per == a:
+                    lut[b] = np.uint64(g) << np.uint64(width * (s % per))
+            d[g] = lut
+        luts.append(d)
+    slot_loc = np.full(nacc * per, NL, dtype=np.intp)
+    slot_loc[: len(locs)] = locs
+    return _Lanes(luts, width, slot_loc, slot.get(T.HD, -1))
+
+
+def _accumulate(lanes: _Lanes, b: np.ndarray, sizes: tuple[int, ...]) -> list[np.ndarray]:
+    """Sum the groups' lane values over the location bytes ``b`` (g, k); arrays are padded to
+    a multiple of 256 trials with zeros."""
+    k = b.shape[1]
+    kp = -(-k // 256) * 256
+    tmp = np.empty(k, dtype=np.uint64)
+    out = []
+    for d in lanes.luts:
+        acc = np.zeros(kp, dtype=np.uint64)
+        head = acc[:k]
+        for i, g in enumerate(sizes):
+            d[g].take(b[i], out=tmp, mode="clip")
+            head += tmp
+        out.append(acc)
+    return out
+
+
+def _lane_sums(lanes: _Lanes, accs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-location sums and sums of squares over trials (exact integers, as float64)."""
+    s1 = np.zeros(NL + 1)
+    s2 = np.zeros(NL + 1)
+    per = 64 // lanes.width
+    for a, acc in enumerate(accs):
+        v1 = np.zeros(per)
+        v2 = np.zeros(per)
+        words = acc.view(np.uint16).reshape(-1, 4)
+        if lanes.width == 8:
+            for half, x in enumerate((acc & _M8, (acc >> np.uint64(8)) & _M8)):
+                part = x.reshape(-1, 256).sum(axis=1)       # 16-bit lanes never carry
+                v1[half::2] = part.view(np.uint16).reshape(-1, 4).sum(axis=0)
+            for w in range(4):
+                if (lanes.slot_loc[a * per + 2 * w: a * per + 2 * w + 2] == NL).all():
+                    continue
+                col = words[:, w]
+                for lo in range(0, col.size, _BLOCK):
+                    q = int(_SQ8.take(col[lo: lo + _BLOCK]).sum())
+                    v2[2 * w] += q & 0xFFFFFFFF
+                    v2[2 * w + 1] += q >> 32
+        else:
+            for w in range(4):
+                col = words[:, w]
+                v1[w] = col.sum(dtype=np.uint64)
+                v2[w] = _SQ16.take(col).sum()
+        sl = lanes.slot_loc[a * per: (a + 1) * per]
+        np.add.at(s1, sl, v1)
+        np.add.at(s2, sl, v2)
+    return s1[:NL], s2[:NL]
+
+
+def _lane(lanes: _Lanes, accs: list[np.ndarray], slot: int, k: int) -> np.ndarray:
+    """The values of one slot's lane for the first ``k`` trials (a strided view)."""
+    per = 64 // lanes.width
+    view = accs[slot // per].view(np.uint8 if lanes.width == 8 else np.uint16)
+    return view.reshape(-1, per)[:k, slot % per]
+
+
+# ------------------------------------------------------------------------------------------
+# shared: strikes, PSR slots, per-pattern values
 # ------------------------------------------------------------------------------------------
 def _strike_lut(plan: Plan, i: int) -> tuple[np.ndarray, int]:
     """Outcome code of strike ``i`` for each joint (to-hit, location) dice index."""
@@ -74,113 +192,9 @@ def _strike_lut(plan: Plan, i: int) -> tuple[np.ndarray, int]:
     return code.astype(np.uint8), 36 * faces
 
 
-def _single_group_phase(plan: Plan, rng: np.random.Generator, n: int, agg: Aggregate):
-    """All strikes have at most one damage group: joint outcome codes and one bincount."""
-    k = len(plan.strikes)
-    joint = np.zeros(n, dtype=np.uint8) if k == 0 else None
-    mult = 1
-    codes_per: list[np.ndarray] = []
-    for i in range(k):
-        lut, size = _strike_lut(plan, i)
-        dt = np.uint8 if size <= 256 else np.uint16
-        draw = rng.integers(0, size, size=n, dtype=dt)
-        c = lut.take(draw)
-        codes_per.append(c)
-        if joint is None:
-            joint = c if k == 1 else c.astype(np.uint16)
-        else:
-            joint = joint + c.astype(np.uint16) * mult
-        mult *= NC
-    ncode = NC ** k
-    counts = np.bincount(joint, minlength=ncode).astype(np.float64)
-    # per-code values
-    digits = [(np.arange(ncode) // (NC ** i)) % NC for i in range(k)]
-    pattern = np.zeros(ncode, dtype=np.uint8)
-    locdmg = np.zeros((ncode, NL + 1))
-    head = np.zeros(ncode)
-    headdmg = np.zeros(ncode)
-    tac = np.zeros(ncode, dtype=bool)
-    for i, d in enumerate(digits):
-        st = plan.strikes[i]
-        hit = d != T.MISS
-        pattern |= (hit.astype(np.uint8) << i)
-        if st.who != "attacker" or not st.groups:
-            continue
-        loc = np.where(hit, d % (NL + 1), NL)
-        np.add.at(locdmg, (np.arange(ncode), loc), st.damage * hit)
-        head += hit & (loc == T.HD)
-        headdmg += st.damage * (hit & (loc == T.HD))
-        tac |= hit & (d > NL)
-    for j, name in enumerate(LOC_METRICS):
-        v = locdmg[:, j]
-        agg.add_counts(name, n, counts @ v, counts @ (v * v))
-    c_head = counts @ (head > 0)
-    agg.add_counts("p_head_hit", n, c_head, c_head)
-    c_hd = counts @ (headdmg >= T.FRESH_HEAD)
-    agg.add_counts("p_head_destroyed", n, c_hd, c_hd)
-    c_tac = counts @ tac
-    agg.add_counts("p_tac", n, c_tac, c_tac)
-    pat_counts = np.bincount(pattern, weights=counts, minlength=1 << k)
-    pat_trial = pattern.take(joint)
-    heads_t = _Values(lut=head, code=joint, counts=counts)
-    return pat_trial, pat_counts, heads_t, None
-
-
-def _multi_group_phase(plan: Plan, rng: np.random.Generator, n: int, agg: Aggregate):
-    """One strike with several 5-point groups (charge, DFA): location rolls for hit trials."""
-    st = plan.strikes[0]
-    rules = plan.scenario.rules
-    hit = _TWO.take(rng.integers(0, 36, size=n, dtype=np.uint8)) >= st.tn
-    idx = np.flatnonzero(hit)
-    m = idx.size
-    g = len(st.groups)
-    dice = T.TABLE_DICE[st.table]
-    if dice == 2:
-        rolls = _TWO.take(rng.integers(0, 36, size=(g, m), dtype=np.uint8))
-    else:
-        rolls = rng.integers(1, 7, size=(g, m), dtype=np.uint8)
-    loc = T.TABLES[st.table][st.side].take(rolls)                 # (g, m)
-    sizes = np.asarray(st.groups, dtype=np.float64)[:, None]
-    rows = np.arange(m, dtype=np.intp)[None, :] * (NL + 1)
-    mat = np.bincount((rows + loc).ravel(), weights=np.broadcast_to(sizes, loc.shape).ravel(),
-                      minlength=m * (NL + 1)).reshape(m, NL + 1)
-    s1 = mat.sum(axis=0)
-    s2 = (mat * mat).sum(axis=0)
-    for j, name in enumerate(LOC_METRICS):
-        agg.add_counts(name, n, s1[j], s2[j])
-    is_head = loc == T.HD
-    nhead = is_head.sum(axis=0)
-    c = float(np.count_nonzero(nhead))
-    agg.add_counts("p_head_hit", n, c, c)
-    c = float(np.count_nonzero(mat[:, T.HD] >= T.FRESH_HEAD))
-    agg.add_counts("p_head_destroyed", n, c, c)
-    c = float(np.count_nonzero((rolls == 2).any(axis=0))) if (dice == 2 and rules.tac) else 0.0
-    agg.add_counts("p_tac", n, c, c)
-    pattern = hit.astype(np.uint8)
-    pat_counts = np.array([n - m, m], dtype=np.float64)
-    heads = np.zeros(n, dtype=np.int16)
-    heads[idx] = nhead
-    # self damage groups of a hit: location rolls only matter for the attacker's head (pilot)
-    o = plan.outcomes[1]
-    heads_a = None
-    if o.self_groups:
-        sg = len(o.self_groups)
-        if T.TABLE_DICE[o.self_table] == 2:
-            sr = _TWO.take(rng.integers(0, 36, size=(sg, m), dtype=np.uint8))
-        else:
-            sr = rng.integers(1, 7, size=(sg, m), dtype=np.uint8)
-        sl = T.TABLES[o.self_table][T.SIDE["front"]].take(sr)
-        ha = np.zeros(n, dtype=np.int16)
-        ha[idx] = (sl == T.HD).sum(axis=0)
-        heads_a = _Values(arr=ha)
-    return pattern, pat_counts, _Values(arr=heads), heads_a
-
-
-# ------------------------------------------------------------------------------------------
-# PSRs and falls
-# ------------------------------------------------------------------------------------------
 def _slot_tables(plan: Plan) -> tuple[np.ndarray, np.ndarray, int]:
-    """TN per (pattern, slot) for target and attacker. TN 0 = no roll in that slot."""
+    """TN per (pattern, slot) for target and attacker. TN 0 = no roll in that slot. Slots are
+    shared between the units when no hit pattern makes both roll."""
     outs = plan.outcomes
     share = all(not (o.target.tns and o.attacker.tns) for o in outs)
     if share:
@@ -188,124 +202,566 @@ def _slot_tables(plan: Plan) -> tuple[np.ndarray, np.ndarray, int]:
     else:
         slots = max(len(o.target.tns) for o in outs) + max(len(o.attacker.tns) for o in outs)
     off = 0 if share else max(len(o.target.tns) for o in outs)
-    tt = np.zeros((len(outs), slots), dtype=np.uint8)
-    ta = np.zeros((len(outs), slots), dtype=np.uint8)
+    tt = np.zeros((len(outs), slots), dtype=np.int64)
+    ta = np.zeros((len(outs), slots), dtype=np.int64)
     for p, o in enumerate(outs):
         tt[p, : len(o.target.tns)] = o.target.tns
         ta[p, off: off + len(o.attacker.tns)] = o.attacker.tns
-    return tt, ta, slots
+    return tt, ta, off
 
 
-def _falls(plan: Plan, rng: np.random.Generator, n: int, agg: Aggregate, unit: str,
-           pattern: np.ndarray, fails: np.ndarray, heads: _Values | None) -> None:
-    """Falls of one unit: fall damage by location (facing roll), pilot damage (D10)."""
-    falls: list[UnitFall] = [getattr(o, unit) for o in plan.outcomes]
-    if not fails.size:
-        f = np.zeros(0, dtype=np.intp)
-    elif fails.shape[0] == 1:
-        f = np.flatnonzero(fails[0])
-    else:
-        f = np.flatnonzero(fails.any(axis=0))
-    k = f.size
-    agg.add_counts(f"p_{unit}_falls", n, k, k)
-    pf = pattern[f]
-    dmg_p = np.array([u.damage for u in falls], dtype=np.float64)
-    dm = dmg_p[pf]
-    agg.add_counts(f"expected_fall_damage_{unit}", n, dm.sum(), (dm * dm).sum())
-    gmax = max(len(u.groups) for u in falls)
-    sizes = np.zeros((len(falls), max(gmax, 1)), dtype=np.float64)
-    for p, u in enumerate(falls):
-        sizes[p, : len(u.groups)] = u.groups
-    fixed = np.array([-1 if u.column is None else u.column for u in falls], dtype=np.int16)
-    col = T.FALL_COLUMN.take(rng.integers(1, 7, size=k, dtype=np.uint8))
-    fc = fixed[pf]
-    col = np.where(fc >= 0, fc, col).astype(np.intp)
-    rolls = _TWO.take(rng.integers(0, 36, size=(max(gmax, 1), k), dtype=np.uint8))
-    loc = _STD_FLAT.take(col * _STD_W + rolls)                       # (g, k)
-    w = sizes[pf].T                                                  # (g, k)
-    rows = np.arange(k, dtype=np.intp)[None, :] * (NL + 1)
-    mat = np.bincount((rows + loc).ravel(), weights=w.ravel(),
-                      minlength=k * (NL + 1)).reshape(k, NL + 1)
-    s1 = mat.sum(axis=0)
-    s2 = (mat * mat).sum(axis=0)
-    for j, name in enumerate(FALL_LOC_METRICS[unit]):
-        agg.add_counts(name, n, s1[j], s2[j])
-    # pilot damage: head hits of the attack (or self damage) + fall head groups + pilot PSR
-    fall_heads = ((loc == T.HD) & (w > 0)).sum(axis=0)
-    first = fails[:, f].argmax(axis=0) if fails.size else np.zeros(k, dtype=np.intp)
-    ptn = np.zeros((len(falls), max(fails.shape[0], 1)), dtype=np.uint8)
-    for p, u in enumerate(falls):
-        ptn[p, : len(u.pilot_tns)] = u.pilot_tns
-    # the failing slot index is relative to the unit's own first slot
-    own0 = _own_offset(plan, unit)
-    pilot_fail = _TWO.take(rng.integers(0, 36, size=k, dtype=np.uint8)) < ptn[
-        pf, np.maximum(first - own0, 0)]
-    extra = fall_heads + pilot_fail
-    if not plan.scenario.rules.pilot_damage:
-        agg.add_counts(f"expected_pilot_damage_{unit}", n, 0.0, 0.0)
-        return
-    if heads is None:
-        s, q = 0.0, 0.0
-        base = np.zeros(k)
-    else:
-        s, q = heads.sums()
-        base = heads.at(f)
-    s += extra.sum()
-    q += ((base + extra) ** 2 - base * base).sum()
-    agg.add_counts(f"expected_pilot_damage_{unit}", n, s, q)
-
-
-def _own_offset(plan: Plan, unit: str) -> int:
+def _pattern_columns(plan: Plan) -> tuple[np.ndarray, dict[str, int]]:
+    """Per hit pattern: the values whose sums give the pattern-level metrics."""
     outs = plan.outcomes
-    share = all(not (o.target.tns and o.attacker.tns) for o in outs)
-    if unit == "target" or share:
-        return 0
-    return max(len(o.target.tns) for o in outs)
+    att = plan.attacker_strikes
+    hit = np.array([o.any_hit for o in outs], dtype=np.float64)
+    nh = np.array([sum(o.hits[i] for i in att) for o in outs], dtype=np.float64)
+    td = np.array([o.target_damage for o in outs], dtype=np.float64)
+    sd = np.array([o.self_damage for o in outs], dtype=np.float64)
+    dt = np.array([o.target_displaced for o in outs], dtype=np.float64)
+    da = np.array([o.attacker_displaced for o in outs], dtype=np.float64)
+    cols = {"hit": hit, "nh": nh, "nh2": nh * nh, "tdh": td * hit, "td2h": td * td * hit,
+            "td": td, "td2": td * td, "sdh": sd * hit, "sd2h": sd * sd * hit, "sd": sd,
+            "sd2": sd * sd, "dt": dt, "da": da}
+    names = list(cols)
+    mat = np.column_stack([cols[k] for k in names])
+    hist = np.zeros((len(outs), plan.max_damage + 1))
+    hist[np.arange(len(outs)), td.astype(np.intp)] = 1.0
+    mat = np.concatenate([mat, hist], axis=1)
+    return mat, {k: i for i, k in enumerate(names)}
+
+
+def _pattern_rows(R: np.ndarray, v: np.ndarray, ix: dict[str, int]) -> np.ndarray:
+    """Write the pattern-level metrics from summed pattern values ``v``; return the hist."""
+    c_hit = v[ix["hit"]]
+    R[_ROW["p_hit"], 1:] = c_hit, c_hit
+    R[_ROW["expected_hits"], 1:] = v[ix["nh"]], v[ix["nh2"]]
+    R[_ROW["damage"], 1:] = v[ix["tdh"]], v[ix["td2h"]]
+    R[_ROW["expected_damage"], 1:] = v[ix["td"]], v[ix["td2"]]
+    R[_ROW["self_damage"], 1:] = v[ix["sdh"]], v[ix["sd2h"]]
+    R[_ROW["expected_self_damage"], 1:] = v[ix["sd"]], v[ix["sd2"]]
+    R[_ROW["p_target_displaced"], 1:] = v[ix["dt"]], v[ix["dt"]]
+    R[_ROW["p_attacker_displaced"], 1:] = v[ix["da"]], v[ix["da"]]
+    return v[len(ix):]
+
+
+def _finish(n: int, R: np.ndarray, hist: np.ndarray) -> Aggregate:
+    """Build the aggregate from the (metrics, 3) table ``R`` (count column: 0 means ``n``)."""
+    R[:, 0] = n
+    R[_ROW["damage"], 0] = R[_ROW["self_damage"], 0] = R[_ROW["p_hit"], 1]
+    agg = Aggregate(n)
+    agg.stats = {name: R[i: i + 1] for i, name in enumerate(METRIC_NAMES)}
+    agg.hists = {"damage_dist": np.rint(hist).astype(np.int64)[None, :]}
+    return agg
+
+
+# ------------------------------------------------------------------------------------------
+# falls
+# ------------------------------------------------------------------------------------------
+#: Fall-damage lanes per hit column (standard table, 2D6; fall damage is at most 30 points).
+_FALL_LANES = [_make_lanes(_FALL_LOC_BYTE[c, : F.ACCEPT], {1, 2, 3, 4, 5}, 30)
+               for c in range(len(T.SIDES))]
+#: Facing roll (1D6, monotone bytes) -> hit column: byte ranges of front, right, rear, left.
+_FALL_COL_EDGES = np.array([0, 42, 126, 168, 252])
+_FALL_COL_ORDER = (T.SIDE["front"], T.SIDE["right"], T.SIDE["rear"], T.SIDE["left"])
+assert all(int(_FALL_COL_BYTE[lo]) == c for lo, c in zip(_FALL_COL_EDGES, _FALL_COL_ORDER,
+                                                           strict=False))
+
+
+def _fall_lanes(rng: np.random.Generator, u: UnitFall, ks: list[int], pilot_tns: list[int],
+                base: np.ndarray | None, pilot: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Resolve ``sum(ks)`` falls of one unit in one hit pattern (reference 4.3-4.4): facing
+    roll (or the fixed column), one 2D6 location roll per fall group, pilot roll (segment ``i``
+    of ``ks`` fell on a roll whose pilot TN is ``pilot_tns[i]``). ``base``: the pilot's other
+    head hits of each faller (segment order). Returns per-location fall damage sums and
+    squares, and the pilot's extra damage sum and the increase of its sum of squares.
+
+    Within a segment the fallers are exchangeable, so they are split by hit column with
+    counted facing rolls and each column's fallers get their own location and pilot rolls."""
+    s1 = np.zeros(NL)
+    s2 = np.zeros(NL)
+    e_sum = e_sq = 0
+    off = 0
+    for k, ptn in zip(ks, pilot_tns, strict=True):
+        if u.column is None:
+            per_col = zip(_FALL_COL_ORDER, F.range_counts(rng, k, _FALL_COL_EDGES),
+                          strict=True)
+        else:
+            per_col = ((u.column, k),)
+        thr = F.thr_2d6(ptn)
+        for col, kc in per_col:
+            kc = int(kc)
+            if not kc:
+                continue
+            lanes = _FALL_LANES[col]
+            accs = _accumulate(lanes, F.die_bytes(rng, (len(u.groups), kc)), u.groups)
+            a, b = _lane_sums(lanes, accs)
+            s1 += a
+            s2 += b
+            if pilot:
+                # fall groups are 5-point groups plus a smaller remainder: ceil(d / 5) heads
+                e = (_lane(lanes, accs, lanes.hd, kc).astype(np.int64) + 4) // 5
+                e += F.die_bytes(rng, kc) < thr
+                e_sum += int(e.sum())
+                if base is None:
+                    e_sq += int(e @ e)
+                else:
+                    e_sq += int(e @ (2 * base[off: off + kc].astype(np.int64) + e))
+            off += kc
+    return s1, s2, e_sum, e_sq
+
+
+@dataclass
+class _FallCodes:
+    """Count-based falls of one kind (groups, column, pilot TN): a faller's joint outcome
+    (hit column, location of each of at most two groups, pilot roll failed) is one code."""
+
+    ncode: int
+    tables: list[np.ndarray]
+    V: np.ndarray        # per code: damage by location (11), its square (11), e, e^2
+
+
+@lru_cache(maxsize=512)
+def _fall_codes(groups: tuple[int, ...], column: int | None, pilot_tn: int) -> _FallCodes | None:
+    """Per-kind tables of :func:`_fall_batch` (None for more than two groups)."""
+    if len(groups) > 2:
+        return None
+    comps: list[tuple[int, np.ndarray, int]] = []
+    if column is None:                                  # facing roll -> column (4.4)
+        comps.append((6, T.FALL_COLUMN[1:].astype(np.int64), len(T.SIDES)))
+    for _ in groups:                                    # one 2D6 location roll per group
+        comps.append((36, _TWO.astype(np.int64) - 2, 11))
+    comps.append((36, (_TWO < pilot_tn).astype(np.int64), 2))   # pilot roll fails
+    digits_n = [c[2] for c in comps]
+    ncode = int(np.prod(digits_n))
+    radix = [int(np.prod(digits_n[i + 1:])) for i in range(len(comps))]
+    digits = np.unravel_index(np.arange(ncode), digits_n)
+    col = np.full(ncode, column if column is not None else 0) if column is not None \
+        else digits[0]
+    first = 0 if column is not None else 1
+    locdmg = np.zeros((ncode, NL + 1))
+    e = digits[-1].astype(np.float64)
+    for i, g in enumerate(groups):
+        loc = T.STANDARD[col, digits[first + i] + 2].astype(np.intp)
+        locdmg[np.arange(ncode), loc] += g
+        e += loc == T.HD
+    V = np.column_stack([locdmg[:, :NL], locdmg[:, :NL] ** 2, e, e * e])
+    tables = []
+    dt = np.uint16 if 3 * ncode < 65536 else np.uint32
+    for blk in _pack_words([c[0] for c in comps]):
+        tab, _ = F.word_table([comps[i][0] for i in blk], [comps[i][1] for i in blk],
+                              [radix[i] for i in blk], ncode, dt)
+        tables.append(tab)
+    return _FallCodes(ncode, tables, V)
+
+
+def _fall_batch(rng: np.random.Generator, u: UnitFall, k: int, pilot_tn: int, h: int,
+                pilot: bool) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """``k`` falls of one unit whose pilot fell on a roll with pilot TN ``pilot_tn`` and
+    already took ``h`` head hits (reference 4.3-4.4). Returns per-location fall damage sums
+    and squares, the pilot's extra damage sum and the increase of its sum of squares."""
+    fc = _fall_codes(u.groups, u.column, pilot_tn if pilot else 0)
+    if fc is None:
+        base = np.full(k, h, dtype=np.int64) if h else None
+        a, b, es, eq = _fall_lanes(rng, u, [k], [pilot_tn], base, pilot)
+        return a, b, float(es), float(eq)
+    v = _draw_codes(fc, rng, k).astype(np.float64) @ fc.V
+    es, e2 = v[2 * NL], v[2 * NL + 1]
+    if not pilot:
+        es = e2 = 0.0
+    return v[:NL], v[NL: 2 * NL], es, e2 + 2 * h * es
+
+
+# ------------------------------------------------------------------------------------------
+# single-group path
+# ------------------------------------------------------------------------------------------
+def _set_partitions(items: list[int]):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _set_partitions(rest):
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+        yield [[first]] + part
+
+
+def _pack_words(sizes: list[int]) -> list[list[int]]:
+    """Group components (raw outcome counts ``sizes``) into 16-bit words, minimizing a cost
+    model: (words drawn and mapped + one bincount) / P(no word rejected)."""
+    best, best_cost = None, np.inf
+    for part in _set_partitions(list(range(len(sizes)))):
+        ks = [int(np.prod([sizes[i] for i in blk])) for blk in part]
+        if max(ks, default=1) > 65536:
+            continue
+        acc = float(np.prod([(65536 // k) * k / 65536 for k in ks]))
+        cost = (2.3 * len(part) + 1.6) / acc
+        if cost < best_cost - 1e-9:
+            best, best_cost = part, cost
+    assert best is not None
+    return best
+
+
+@dataclass
+class _Single:
+    ncode: int
+    tables: list[np.ndarray]
+    V: np.ndarray
+    pix: dict[str, int]
+    npat_cols: int
+    col: dict[str, Any]
+    classes: dict[str, list[tuple[int, int, int]]]   # per unit: (pattern, own slot, heads)
+
+
+def _prep_single(plan: Plan) -> _Single:
+    """Per-plan tables of the single-group path (see the module docstring)."""
+    comps: list[tuple[int, np.ndarray, int]] = []       # (raw size, raw -> digit, digits)
+    states: list[np.ndarray] = []
+    for i in range(len(plan.strikes)):
+        lut, size = _strike_lut(plan, i)
+        st, inv = np.unique(lut, return_inverse=True)
+        comps.append((size, inv.ravel(), len(st)))
+        states.append(st)
+    tt, ta, off = _slot_tables(plan)
+    slot_thr: list[list[int]] = []
+    slot_comp: list[int | None] = []
+    for s in range(tt.shape[1]):
+        tns = sorted({int(x) for x in np.concatenate([tt[:, s], ta[:, s]]) if x > 0})
+        slot_thr.append(tns)
+        if tns:
+            bucket = np.searchsorted(np.array(tns), _TWO, side="right")
+            slot_comp.append(len(comps))
+            comps.append((36, bucket, len(tns) + 1))
+        else:
+            slot_comp.append(None)
+    digits_n = [c[2] for c in comps]
+    ncode = int(np.prod(digits_n)) if comps else 1
+    radix = [int(np.prod(digits_n[i + 1:])) for i in range(len(comps))]
+    digits = np.unravel_index(np.arange(ncode), digits_n) if comps else ()
+    # tables of the words
+    tables: list[np.ndarray] = []
+    if comps:
+        words = _pack_words([c[0] for c in comps])
+        dt = np.uint16 if len(words) * ncode < 65536 else np.uint32
+        for blk in words:
+            tab, _ = F.word_table([comps[i][0] for i in blk], [comps[i][1] for i in blk],
+                                  [radix[i] for i in blk], ncode, dt)
+            tables.append(tab)
+    # per-code values
+    pattern = np.zeros(ncode, dtype=np.intp)
+    locdmg = np.zeros((ncode, NL + 1))
+    heads = np.zeros(ncode)
+    headdmg = np.zeros(ncode)
+    tac = np.zeros(ncode, dtype=bool)
+    for i, st in enumerate(plan.strikes):
+        code = states[i][digits[i]].astype(np.intp)
+        hit = code != T.MISS
+        pattern |= hit.astype(np.intp) << i
+        if st.who != "attacker" or not st.groups:
+            continue
+        loc = np.where(hit, code % (NL + 1), NL)
+        locdmg[np.arange(ncode), loc] += st.damage * hit
+        heads += hit & (loc == T.HD)
+        headdmg += st.damage * (hit & (loc == T.HD))
+        tac |= hit & (code > NL)
+    pmat, pix = _pattern_columns(plan)
+    cols = [pmat[pattern], locdmg[:, :NL], locdmg[:, :NL] ** 2,
+            np.column_stack([heads > 0, headdmg >= T.FRESH_HEAD, tac, heads, heads ** 2])]
+    col: dict[str, Any] = {}
+    pos = pmat.shape[1]
+    col["loc"] = pos
+    pos += 2 * NL
+    col["head"], col["hdes"], col["tac"], col["heads"], col["heads2"] = range(pos, pos + 5)
+    pos += 5
+    # first failing roll of each unit, and its fall class (pattern, own slot, base heads)
+    classes: dict[str, list[tuple[int, int, int]]] = {}
+    for unit, tu in (("target", tt), ("attacker", ta)):
+        first = np.full(ncode, -1)
+        for s in range(tt.shape[1]):
+            if slot_comp[s] is None:
+                continue
+            tn = tu[pattern, s]
+            j = np.searchsorted(np.array(slot_thr[s]), tn)   # index of tn among thresholds
+            fail = (tn > 0) & (digits[slot_comp[s]] <= j)
+            first = np.where((first < 0) & fail, s, first)
+        own0 = off if unit == "attacker" else 0
+        base = heads.astype(np.intp) if unit == "target" else np.zeros(ncode, dtype=np.intp)
+        keys = sorted({(int(pattern[c]), int(first[c]) - own0, int(base[c]))
+                       for c in range(ncode) if first[c] >= 0})
+        kid = {key: i for i, key in enumerate(keys)}
+        onehot = np.zeros((ncode, len(keys)))
+        for c in np.flatnonzero(first >= 0):
+            onehot[c, kid[(int(pattern[c]), int(first[c]) - own0, int(base[c]))]] = 1.0
+        cols.append(onehot)
+        col[unit] = pos
+        pos += len(keys)
+        classes[unit] = keys
+    V = np.concatenate(cols, axis=1)
+    return _Single(ncode, tables, V, pix, pmat.shape[1], col, classes)
+
+
+def _draw_codes(prep: _Single | _FallCodes, rng: np.random.Generator, n: int) -> np.ndarray:
+    """Counts of the ``n`` trials' outcome codes; rejected trials are redrawn by count."""
+    total = np.zeros(prep.ncode, dtype=np.int64)
+    if not prep.tables:
+        total[0] = n
+        return total
+    while n:
+        joint = prep.tables[0].take(F.raw_words(rng, n))
+        for tab in prep.tables[1:]:
+            joint += tab.take(F.raw_words(rng, n))
+        c = np.bincount(joint, minlength=prep.ncode)
+        total += c[: prep.ncode]
+        n = int(c[prep.ncode:].sum())
+    return total
+
+
+def _sample_single(plan: Plan, prep: _Single, rng: np.random.Generator, n: int) -> Aggregate:
+    counts = _draw_codes(prep, rng, n)
+    v = counts.astype(np.float64) @ prep.V
+    R = np.zeros((len(METRIC_NAMES), 3))
+    hist = _pattern_rows(R, v[: prep.npat_cols], prep.pix)
+    c = prep.col
+    R[_LOC_ROWS, 1] = v[c["loc"]: c["loc"] + NL]
+    R[_LOC_ROWS, 2] = v[c["loc"] + NL: c["loc"] + 2 * NL]
+    for name, key in (("p_head_hit", "head"), ("p_head_destroyed", "hdes"), ("p_tac", "tac")):
+        R[_ROW[name], 1:] = v[c[key]]
+    pilot = plan.scenario.rules.pilot_damage
+    for unit in UNITS:
+        keys = prep.classes[unit]
+        kc = np.rint(v[c[unit]: c[unit] + len(keys)]).astype(np.int64)
+        if unit == "target":
+            psum, psq = v[c["heads"]], v[c["heads2"]]
+        else:
+            psum = psq = 0.0
+        batches = [(p, slot, h, int(k)) for (p, slot, h), k in zip(keys, kc, strict=True)]
+        _unit_falls(plan, rng, R, unit, batches, pilot, psum, psq)
+    return _finish(n, R, hist)
+
+
+def _unit_falls(plan: Plan, rng: np.random.Generator, R: np.ndarray, unit: str,
+                batches: list[tuple[int, int, int, int]], pilot: bool, psum: float,
+                psq: float) -> None:
+    """Fall metrics of one unit from its fallers in ``batches`` of (pattern, failing roll,
+    head hits already taken, count). ``psum``/``psq``: the pilot's head-hit sums of all
+    trials."""
+    k_tot = 0
+    dsum = dsq = 0.0
+    s1 = np.zeros(NL)
+    s2 = np.zeros(NL)
+    for p, slot, h, k in batches:
+        if k <= 0:
+            continue
+        u: UnitFall = getattr(plan.outcomes[p], unit)
+        k_tot += k
+        dsum += k * u.damage
+        dsq += k * u.damage * u.damage
+        a, b, es, eq = _fall_batch(rng, u, k, u.pilot_tns[slot], h, pilot)
+        s1 += a
+        s2 += b
+        psum += es
+        psq += eq
+    R[_ROW[f"p_{unit}_falls"], 1:] = k_tot
+    R[_ROW[f"expected_fall_damage_{unit}"], 1:] = dsum, dsq
+    R[_FALL_LOC_ROWS[unit], 1] = s1
+    R[_FALL_LOC_ROWS[unit], 2] = s2
+    if pilot:
+        R[_ROW[f"expected_pilot_damage_{unit}"], 1:] = psum, psq
+
+
+# ------------------------------------------------------------------------------------------
+# one-strike path (punch with one arm, kick, club, hatchet, push): counts only
+# ------------------------------------------------------------------------------------------
+@dataclass
+class _One:
+    thr_hit: int
+    edges: np.ndarray       # byte ranges of constant location state (hit trials)
+    loc: np.ndarray         # location code of each range (NL: none)
+    tac: np.ndarray         # TAC flag of each range
+    group: int              # damage of the single group
+    has_loc: bool           # a location roll (a damage group, possibly of 0 points)
+    pmat: np.ndarray
+    pix: dict[str, int]
+
+
+def _prep_one(plan: Plan) -> _One:
+    st = plan.strikes[0]
+    if st.groups:
+        bl = _byte_locations(st.table, st.side).astype(np.int64)
+        tac = np.zeros(F.ACCEPT, dtype=bool)
+        if T.TABLE_DICE[st.table] == 2 and plan.scenario.rules.tac:
+            tac[: F.THR_2D6[3]] = True                      # a 2 on the 2D6 table
+        state = bl + (NL + 1) * tac
+        cut = np.flatnonzero(np.diff(state)) + 1
+        edges = np.concatenate([[0], cut, [F.ACCEPT]])
+        loc, tflag = bl[edges[:-1]], tac[edges[:-1]]
+    else:
+        edges = np.array([0, F.ACCEPT])
+        loc, tflag = np.array([NL]), np.array([False])
+    pmat, pix = _pattern_columns(plan)
+    return _One(F.thr_2d6(st.tn), edges, loc, tflag, st.groups[0] if st.groups else 0,
+                bool(st.groups), pmat, pix)
+
+
+def _sample_one(plan: Plan, prep: _One, rng: np.random.Generator, n: int) -> Aggregate:
+    """One strike, at most one damage group: the hit count, the location counts of the hits
+    and the PSR failures of each (pattern, head hit) class are exact counts of byte rolls."""
+    R = np.zeros((len(METRIC_NAMES), 3))
+    m = n - F.count_below(rng, n, prep.thr_hit)
+    hist = _pattern_rows(R, np.array([n - m, m], dtype=np.float64) @ prep.pmat, prep.pix)
+    n_hd = 0
+    if prep.has_loc and m:
+        rc = F.range_counts(rng, m, prep.edges)
+        nloc = np.bincount(prep.loc, weights=rc, minlength=NL + 1)[:NL]
+        g = prep.group
+        R[_LOC_ROWS, 1] = g * nloc
+        R[_LOC_ROWS, 2] = g * g * nloc
+        n_hd = int(nloc[T.HD])
+        R[_ROW["p_head_hit"], 1:] = n_hd
+        R[_ROW["p_head_destroyed"], 1:] = n_hd if g >= T.FRESH_HEAD else 0
+        c = float(rc[prep.tac].sum())
+        R[_ROW["p_tac"], 1:] = c
+    pilot = plan.scenario.rules.pilot_damage
+    for unit in UNITS:
+        batches: list[tuple[int, int, int, int]] = []
+        classes = ((0, n - m, 0), (1, m - n_hd, 0), (1, n_hd, 1)) if unit == "target" else \
+            ((0, n - m, 0), (1, m, 0))
+        for p, cnt, h in classes:
+            u: UnitFall = getattr(plan.outcomes[p], unit)
+            alive = cnt
+            for s, tn in enumerate(u.tns):
+                k = F.count_below(rng, alive, F.thr_2d6(tn))
+                alive -= k
+                batches.append((p, s, h, k))
+        psum = psq = float(n_hd) if unit == "target" else 0.0
+        _unit_falls(plan, rng, R, unit, batches, pilot, psum, psq)
+    return _finish(n, R, hist)
+
+
+# ------------------------------------------------------------------------------------------
+# multi-group path (charge, DFA)
+# ------------------------------------------------------------------------------------------
+@dataclass
+class _Multi:
+    thr_hit: int
+    sizes: tuple[int, ...]
+    lanes: _Lanes
+    tac: bool
+    self_sizes: int                      # number of self-damage groups (hit pattern)
+    self_hd: np.ndarray | None           # byte -> 1 if a self group there strikes the head
+    pmat: np.ndarray
+    pix: dict[str, int]
+
+
+def _prep_multi(plan: Plan) -> _Multi:
+    st = plan.strikes[0]
+    sizes = st.groups
+    if tuple(sizes) != D.groups(sum(sizes)):  # head groups are counted as ceil(d / 5)
+        raise ValueError(f"unexpected damage groups {sizes}")
+    lanes = _make_lanes(_byte_locations(st.table, st.side), set(sizes), sum(sizes))
+    o = plan.outcomes[1]
+    self_hd = None
+    if o.self_groups:
+        sb = _byte_locations(o.self_table, T.SIDE["front"]) == T.HD
+        if sb.any():
+            self_hd = np.zeros(256, dtype=np.uint8)
+            self_hd[: F.ACCEPT] = sb
+    pmat, pix = _pattern_columns(plan)
+    return _Multi(F.thr_2d6(st.tn), sizes, lanes,
+                  T.TABLE_DICE[st.table] == 2 and plan.scenario.rules.tac,
+                  len(o.self_groups), self_hd, pmat, pix)
+
+
+def _sample_multi(plan: Plan, prep: _Multi, rng: np.random.Generator, n: int) -> Aggregate:
+    """One strike with several 5-point groups (charge, DFA): counted hits, per-trial location
+    lanes for the hits, counted PSRs, fallers paired with the first trials' head hits."""
+    R = np.zeros((len(METRIC_NAMES), 3))
+    m = n - F.count_below(rng, n, prep.thr_hit)
+    pc = np.array([n - m, m], dtype=np.float64)
+    hist = _pattern_rows(R, pc @ prep.pmat, prep.pix)
+    heads = None
+    if m:
+        b = F.die_bytes(rng, (len(prep.sizes), m))
+        accs = _accumulate(prep.lanes, b, prep.sizes)
+        s1, s2 = _lane_sums(prep.lanes, accs)
+        R[_LOC_ROWS, 1] = s1
+        R[_LOC_ROWS, 2] = s2
+        if prep.lanes.hd >= 0:
+            hd = _lane(prep.lanes, accs, prep.lanes.hd, m)
+            R[_ROW["p_head_hit"], 1:] = np.count_nonzero(hd)
+            R[_ROW["p_head_destroyed"], 1:] = np.count_nonzero(hd >= T.FRESH_HEAD)
+            # groups are 5-point groups plus one smaller remainder: head groups = ceil(d / 5)
+            heads = (hd.astype(np.int64) + 4) // 5
+        if prep.tac:
+            R[_ROW["p_tac"], 1:] = np.count_nonzero(b.min(axis=0) < F.THR_2D6[3])
+    pilot = plan.scenario.rules.pilot_damage
+    # attacker's own head hits from its self-damage groups (hit pattern)
+    heads_a = None
+    if m and prep.self_hd is not None:
+        sb = F.die_bytes(rng, (prep.self_sizes, m))
+        heads_a = prep.self_hd.take(sb[0])
+        for i in range(1, prep.self_sizes):
+            heads_a += prep.self_hd.take(sb[i])
+        heads_a = heads_a.astype(np.int64)
+    for unit, base in (("target", heads), ("attacker", heads_a)):
+        # the fallers of the hit pattern are its first trials (exchangeable, and independent
+        # of the PSR rolls), split by the head hits they already took
+        batches: list[tuple[int, int, int, int]] = []
+        for p, cnt in enumerate((n - m, m)):
+            u: UnitFall = getattr(plan.outcomes[p], unit)
+            alive = cnt
+            off = 0
+            for s, tn in enumerate(u.tns):
+                k = F.count_below(rng, alive, F.thr_2d6(tn))
+                alive -= k
+                if p == 1 and base is not None and k:
+                    hc = np.bincount(base[off: off + k])
+                    batches.extend((p, s, h, int(c)) for h, c in enumerate(hc) if c)
+                else:
+                    batches.append((p, s, 0, k))
+                off += k
+        psum = psq = 0.0
+        if base is not None:
+            psum, psq = float(base.sum()), float(base @ base)
+        _unit_falls(plan, rng, R, unit, batches, pilot, psum, psq)
+    return _finish(n, R, hist)
+
+
+# ------------------------------------------------------------------------------------------
+# entry point and the per-plan cache
+# ------------------------------------------------------------------------------------------
+_CACHE_BY_ID: dict[int, tuple[Plan, Any]] = {}
+_CACHE: dict[Plan, Any] = {}
+
+
+def _prepared(plan: Plan) -> Any:
+    """The plan's tables, computed once (by identity, then by value; both bounded)."""
+    hit = _CACHE_BY_ID.get(id(plan))
+    if hit is not None and hit[0] is plan:
+        return hit[1]
+    prep = _CACHE.get(plan)
+    if prep is None:
+        single = (all(len(st.groups) <= 1 for st in plan.strikes)
+                  and not any(o.self_groups for o in plan.outcomes))
+        if single and len(plan.strikes) == 1:
+            prep = _prep_one(plan)
+        else:
+            prep = _prep_single(plan) if single else _prep_multi(plan)
+        if len(_CACHE) >= 512:
+            _CACHE.clear()
+        _CACHE[plan] = prep
+    if len(_CACHE_BY_ID) >= 512:
+        _CACHE_BY_ID.clear()
+    _CACHE_BY_ID[id(plan)] = (plan, prep)
+    return prep
 
 
 def sample(plan: Plan, rng: np.random.Generator, n: int) -> Aggregate:
     """Resolve ``n`` attacks of ``plan`` and return their aggregate (all metrics)."""
-    agg = Aggregate(n)
-    outs = plan.outcomes
-    if (all(len(st.groups) <= 1 for st in plan.strikes)
-            and not any(o.self_groups for o in outs)):
-        pattern, pat_counts, heads_t, heads_a = _single_group_phase(plan, rng, n, agg)
-    else:
-        pattern, pat_counts, heads_t, heads_a = _multi_group_phase(plan, rng, n, agg)
-    npat = len(outs)
-    pat_counts = np.asarray(pat_counts, dtype=np.float64)[:npat]
-    att = plan.attacker_strikes
-    any_hit = np.array([o.any_hit for o in outs], dtype=np.float64)
-    nhits = np.array([sum(o.hits[i] for i in att) for o in outs], dtype=np.float64)
-    tdmg = np.array([o.target_damage for o in outs], dtype=np.float64)
-    sdmg = np.array([o.self_damage for o in outs], dtype=np.float64)
-    c_hit = pat_counts @ any_hit
-    agg.add_counts("p_hit", n, c_hit, c_hit)
-    agg.add_counts("expected_hits", n, pat_counts @ nhits, pat_counts @ nhits ** 2)
-    agg.add_counts("damage", c_hit, pat_counts @ (tdmg * any_hit), pat_counts @ (tdmg ** 2 * any_hit))
-    agg.add_counts("expected_damage", n, pat_counts @ tdmg, pat_counts @ tdmg ** 2)
-    agg.add_counts("self_damage", c_hit, pat_counts @ (sdmg * any_hit),
-                   pat_counts @ (sdmg ** 2 * any_hit))
-    agg.add_counts("expected_self_damage", n, pat_counts @ sdmg, pat_counts @ sdmg ** 2)
-    for name, attr in (("p_target_displaced", "target_displaced"),
-                       ("p_attacker_displaced", "attacker_displaced")):
-        c = pat_counts @ np.array([getattr(o, attr) for o in outs], dtype=np.float64)
-        agg.add_counts(name, n, c, c)
-    hist = np.zeros(plan.max_damage + 1, dtype=np.int64)
-    np.add.at(hist, tdmg.astype(np.intp), np.rint(pat_counts).astype(np.int64))
-    agg.add_hist_counts("damage_dist", hist)
+    prep = _prepared(plan)
+    if isinstance(prep, _One):
+        return _sample_one(plan, prep, rng, n)
+    if isinstance(prep, _Single):
+        return _sample_single(plan, prep, rng, n)
+    return _sample_multi(plan, prep, rng, n)
 
-    tt, ta, slots = _slot_tables(plan)
-    fails_t = np.zeros((slots, n), dtype=bool)
-    fails_a = np.zeros((slots, n), dtype=bool)
-    for s in range(slots):
-        if not (tt[:, s].any() or ta[:, s].any()):
-            continue
-        roll = _TWO.take(rng.integers(0, 36, size=n, dtype=np.uint8))
-        if tt[:, s].any():
-            fails_t[s] = roll < tt[:, s].take(pattern)
-        if ta[:, s].any():
-            fails_a[s] = roll < ta[:, s].take(pattern)
-    _falls(plan, rng, n, agg, "target", pattern, fails_t, heads_t)
-    _falls(plan, rng, n, agg, "attacker", pattern, fails_a, heads_a)
-    return agg
