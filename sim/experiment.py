@@ -163,6 +163,8 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     params = exp.scenarios()
     tr, sd, jobs, be, chunk = engine.validate_run(exp.trials, exp.seed, n_jobs, backend,
                                                   chunk_size)
+    if exact_only and scheduler:
+        raise ConfigError("scheduler", scheduler, "used only by Monte Carlo runs, not with --exact")
     if exact_only:
         frame, wall = engine.timed(engine.exact_frame, model, params, metrics=exp.metrics)
     else:

@@ -39,6 +39,16 @@ def git_commit() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
+def git_dirty() -> bool | None:
+    """Whether the working tree has uncommitted changes (None outside a git checkout)."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                             capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(out.stdout.strip()) if out.returncode == 0 else None
+
+
 def _rule_sets(frame: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for col in ("rules", "rule_options"):
@@ -60,6 +70,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "model_description": model.description,
         "btsim_version": __version__,
         "git_commit": git_commit(),
+        "git_dirty": git_dirty(),
         "seed": exp.seed,
         "trials": None if exact_only else exp.trials,
         "exact_only": exact_only,

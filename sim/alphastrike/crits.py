@@ -13,14 +13,6 @@ import numpy as np
 from sim.alphastrike import tables as T
 
 
-def reaches_structure(taken: np.ndarray, pending_before: np.ndarray, dealt: np.ndarray,
-                      armor: int, total: int) -> np.ndarray:
-    """Did damage ``dealt`` (on top of earlier and pending damage) hit structure without
-    destroying the unit outright? Those attacks roll for a critical hit (ref 6.6)."""
-    after = taken.astype(np.int16) + pending_before + dealt
-    return (dealt > 0) & (after > armor) & (after < total)
-
-
 def apply_crit(code: np.ndarray, need: np.ndarray, tu: dict[str, np.ndarray],
                ammo_mode: str, case_damage: int, armor: int, total: int,
                caps: tuple[int, int, int]) -> np.ndarray:

@@ -104,6 +104,9 @@ class HeatModel(Model):
             "usable_ov": s.ov_cap,
             "weapon_tn_base": s.tn_weapon_base + s.amod[0][0],
             "specials_not_simulated": ",".join(s.not_simulated),
+            "notes": ("" if s.unit_type in ("BM", "IM") else
+                      f"unit type {s.unit_type}: critical hits use the 'Mech table, the only "
+                      "one in the rules reference (6.6)"),
         }
 
     def sample(self, scenario: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:

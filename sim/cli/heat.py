@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--start-heat", type=int, default=0, metavar="H", help="starting heat 0-4 "
                    "(4 = starts shut down)")
     p.add_argument("--water", action="store_true", help="the unit stands in water")
-    p.add_argument("--water-depth", type=int, default=2, metavar="IN",
+    p.add_argument("--water-depth", type=int, default=None, metavar="IN",
                    help="water depth in inches with --water (default 2)")
     p.add_argument("--range", default="medium", choices=("short", "medium", "long", "extreme"))
     p.add_argument("--skill", type=int, metavar="S", help="skill (default: the card's, 4)")
@@ -68,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--exact", action="store_true", help="exact Markov chain (the default "
                       "when the state space allows it)")
     mode.add_argument("--trials", type=int, metavar="N", help="Monte Carlo units")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="root seed (default 0)")
+    p.add_argument("--seed", type=int, metavar="S", help="root seed for --trials (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="workers for Monte Carlo (default 1)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=main)
@@ -85,9 +85,14 @@ def _option_value(text: str) -> Any:
 
 
 def _params(args: argparse.Namespace) -> dict[str, Any]:
+    if args.water_depth is not None and not args.water:
+        raise ConfigError("water-depth", args.water_depth, "given only with --water")
+    if args.seed is not None and args.trials is None:
+        raise ConfigError("seed", args.seed, "given only with --trials (exact answers need none)")
     params: dict[str, Any] = {
         "unit": args.unit, "ov": args.ov, "policy": args.policy, "turns": args.turns,
-        "start_heat": args.start_heat, "water": args.water, "water_depth": args.water_depth,
+        "start_heat": args.start_heat, "water": args.water,
+        "water_depth": 2 if args.water_depth is None else args.water_depth,
         "range": args.range, "skill": args.skill, "incoming": list(args.incoming),
         "rules": args.rules, "movement": args.movement, "target_tmm": args.target_tmm,
         "physical": args.physical, "protection": args.protection}
@@ -119,11 +124,11 @@ def main(args: argparse.Namespace) -> int:
         frame = engine.exact_frame(MODEL, [params])
         mc = False
     else:
-        frame = engine.simulate(MODEL, [params], trials=args.trials, seed=args.seed,
+        frame = engine.simulate(MODEL, [params], trials=args.trials, seed=args.seed or 0,
                                 n_jobs=args.jobs, progress=False)
         mc = True
     if args.json:
-        print(json.dumps(to_json(frame, MODEL.params(scn), mc), indent=1))
+        print(json.dumps(to_json(frame, MODEL.params(scn), mc), indent=2))
     else:
         print(to_table(frame, MODEL.facts(scn), MODEL.params(scn), mc))
     return 0
@@ -172,6 +177,8 @@ def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool
              f"usable OV {facts['usable_ov']}  rules {params['rules']}  ({mode})"]
     if params["incoming"]:
         lines.append(f"incoming: {params['incoming']}")
+    if facts.get("notes"):
+        lines.append(f"note: {facts['notes']}")
     if facts["specials_not_simulated"]:
         lines.append(f"specials not simulated: {facts['specials_not_simulated']}")
     head = (f"{'turn':>4} {'heat0':>6} {'heat1':>6} {'heat2':>6} {'heat3':>6} {'S':>6} "

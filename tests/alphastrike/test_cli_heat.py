@@ -81,3 +81,14 @@ def test_table_output_and_help(capsys) -> None:
 def test_exact_flag(capsys) -> None:
     rc, out, _ = run(capsys, "--ov", "1", "--turns", "2", "--exact", "--json")
     assert rc == 0 and json.loads(out)["mode"] == "exact"
+
+
+def test_seed_without_trials_and_depth_without_water_are_errors():
+    import subprocess
+    import sys
+
+    for args in (["--ov", "2", "--seed", "3"], ["--ov", "2", "--water-depth", "3"]):
+        res = subprocess.run([sys.executable, "-m", "sim", "heat", *args], capture_output=True,
+                             text=True, timeout=60)
+        assert res.returncode == 2
+        assert len(res.stderr.strip().splitlines()) == 1

@@ -178,3 +178,15 @@ def test_ctrl_c_stops_workers_and_writes_nothing(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_scheduler_with_exact_is_rejected(exp_file, tmp_path):
+    res = _cli("run", str(exp_file), "--exact", "--backend", "dask", "--scheduler",
+               "tcp://127.0.0.1:9", "--out", str(tmp_path / "out"))
+    assert res.returncode == 2 and "'scheduler'" in res.stderr
+
+
+def test_metadata_records_git_state(exp_file, tmp_path):
+    main(["run", str(exp_file), "--out", str(tmp_path), "--quiet", "--trials", "100"])
+    _, meta = results.read(tmp_path / "demo")
+    assert "git_dirty" in meta
