@@ -219,7 +219,7 @@ def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
         for m in _selected(model, metrics):
             if m.name in ex:
                 _put(cols, k, m.name, ex[m.name], m.kind == "hist")
-        frames.append(pd.DataFrame(cols))
+        frames.append(_blank_if_impossible(model, scn, cols, k))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -245,6 +245,17 @@ def _base_columns(model: Model, scn: Any) -> tuple[dict[str, Any], int]:
     for key, v in model.facts(scn).items():
         cols[key] = [v] * k
     return cols, k
+
+
+def _blank_if_impossible(model: Model, scn: Any, cols: dict[str, Any], k: int) -> pd.DataFrame:
+    """An impossible scenario (fact ``impossible`` set to the reason) has no metric values:
+    every metric column is NaN (hist columns None) rather than a silent zero."""
+    if model.facts(scn).get("impossible"):
+        for m in model.metrics:
+            for suffix in ("", "_exact", "_se", "_ci_low", "_ci_high"):
+                if m.name + suffix in cols:
+                    cols[m.name + suffix] = [None] * k if m.kind == "hist" else np.full(k, np.nan)
+    return pd.DataFrame(cols)
 
 
 def _put(cols: dict[str, Any], k: int, col: str, values: Any, hist: bool) -> None:
@@ -304,7 +315,7 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
                     _put(cols, k, m.name + suffix, v, False)
             if m.name in ex:
                 _put(cols, k, m.name + "_exact", ex[m.name], False)
-        frames.append(pd.DataFrame(cols))
+        frames.append(_blank_if_impossible(model, scn, cols, k))
     out = pd.concat(frames, ignore_index=True)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in chosen}
     return out

@@ -15,7 +15,7 @@ import numpy as np
 from sim.aggregate import Aggregate
 from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS, METRICS
 from sim.classic.tables import LOCATIONS
-from sim.errors import check_int
+from sim.errors import ConfigError, check_int
 
 CHUNK = 2**17
 #: nested JSON groups: key -> flat metric names (location order HD, CT, ...)
@@ -93,8 +93,9 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
     ``rule_options``), ``mode`` ("exact" or "monte-carlo"), every metric by name (Monte Carlo:
     also ``<name>_se`` and ``trials``, ``seed``), ``damage_dist`` as a list of probabilities,
     and per-location metrics nested under ``expected_damage_by_location`` etc. (``flat=True``
-    keeps them as ``expected_damage_HD`` ...). Impossible scenarios return zeros (conditional
-    means NaN) and the reason in ``impossible``; they never raise.
+    keeps them as ``expected_damage_HD`` ...). Impossible scenarios never raise: they give the
+    reason in ``impossible``, ``damage_on_hit`` None, every metric NaN (standard errors too)
+    and ``damage_dist`` None. ``n_jobs``: worker processes (>= 1, or -1 for all cores).
     """
     from sim.classic.model import MODEL
 
@@ -105,6 +106,9 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
                   side=side, hexes=hexes, tsm=tsm, rules=rules, attacker=attacker,
                   target=target, **options)
     params = {k: v for k, v in params.items() if v is not None}
+    n_jobs = check_int("jobs", n_jobs, lo=-1)
+    if n_jobs == 0:
+        raise ConfigError("jobs", 0, "a positive worker count, or -1 for all cores")
     scn = MODEL.scenario(params)
     res: dict[str, Any] = {"params": MODEL.params(scn), **MODEL.facts(scn)}
     if trials is None:
@@ -121,4 +125,9 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
         res["trials"] = trials
         res["seed"] = seed
         res.update(summarize(agg))
+    if scn.impossible is not None:  # no attack is made: no metric has a value
+        for m in METRICS:
+            for key in (m.name, m.name + "_se"):
+                if key in res:
+                    res[key] = None if m.kind == "hist" else math.nan
     return res if flat else nest(res)

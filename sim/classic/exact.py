@@ -11,6 +11,7 @@ not matter for expectations).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from sim.classic import psr as P
 from sim.classic import tables as T
 from sim.classic.metrics import LOC_METRICS, METRIC_NAMES, fall_loc_metric
 from sim.classic.plan import Plan, UnitFall
-from sim.dice import P_2D6_AT_LEAST
+from sim.dice import P_2D6_AT_LEAST, p_2d6_at_least_exact
 
 
 def _p_succ(tn: int) -> float:
@@ -71,20 +72,24 @@ def exact_metrics(plan: Plan) -> dict[str, np.ndarray]:
     p_hit = [_p_succ(st.tn) for st in plan.strikes]
     att = plan.attacker_strikes
     out["expected_hits"] = sum(p_hit[i] for i in att)
-    p_any = 0.0
-    e_dmg_hit = 0.0
-    e_self_hit = 0.0
+    # hit-pattern sums in exact rationals (multiples of 36^-n), so that conditional means of
+    # integer damage come out as exact as a float can be (7, not 6.999999999999999)
+    q_hit = [p_2d6_at_least_exact(max(0, min(14, st.tn))) for st in plan.strikes]
+    p_any = Fraction(0)
+    e_dmg_hit = Fraction(0)
+    e_self_hit = Fraction(0)
     for pat, o in enumerate(plan.outcomes):
-        w = 1.0
-        for i, ph in enumerate(p_hit):
-            w *= ph if (pat >> i) & 1 else 1.0 - ph
-        if w == 0.0:
+        wq = Fraction(1)
+        for i, qh in enumerate(q_hit):
+            wq *= qh if (pat >> i) & 1 else 1 - qh
+        if wq == 0:
             continue
+        w = float(wq)
         dist[o.target_damage] += w
         if o.any_hit:
-            p_any += w
-            e_dmg_hit += w * o.target_damage
-            e_self_hit += w * o.self_damage
+            p_any += wq
+            e_dmg_hit += wq * o.target_damage
+            e_self_hit += wq * o.self_damage
         groups: list[tuple[int, float]] = []
         p_no_head = 1.0
         p_no_tac = 1.0
@@ -116,11 +121,11 @@ def exact_metrics(plan: Plan) -> dict[str, np.ndarray]:
         out["p_attacker_displaced"] += w * o.attacker_displaced
     if not rules.pilot_damage:
         out["expected_pilot_damage_target"] = out["expected_pilot_damage_attacker"] = 0.0
-    out["p_hit"] = p_any
-    out["expected_damage"] = e_dmg_hit
-    out["damage"] = e_dmg_hit / p_any if p_any > 0 else math.nan
-    out["expected_self_damage"] = e_self_hit
-    out["self_damage"] = e_self_hit / p_any if p_any > 0 else math.nan
+    out["p_hit"] = float(p_any)
+    out["expected_damage"] = float(e_dmg_hit)
+    out["damage"] = float(e_dmg_hit / p_any) if p_any > 0 else math.nan
+    out["expected_self_damage"] = float(e_self_hit)
+    out["self_damage"] = float(e_self_hit / p_any) if p_any > 0 else math.nan
     for k, name in enumerate(LOC_METRICS):
         out[name] = loc[k]
         out[fall_loc_metric("target", T.LOCATIONS[k])] = floc_t[k]

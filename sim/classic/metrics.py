@@ -33,7 +33,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("self_damage", "damage to the attacker given a hit (charge, DFA)", "mean", "points"),
     Metric("expected_self_damage", "expected damage to the attacker per attack", "mean",
            "points"),
-    Metric("p_target_falls", "chance that the target falls (fails a PSR)", "probability"),
+    Metric("p_target_falls", "chance that the target falls (fails a PSR; a prone target cannot "
+           "fall)", "probability"),
     Metric("p_attacker_falls", "chance that the attacker falls (failed PSR or missed DFA)",
            "probability"),
     Metric("expected_fall_damage_target", "expected falling damage to the target", "mean",
@@ -42,9 +43,14 @@ METRICS: tuple[Metric, ...] = (
            "points"),
     *(Metric(m, f"expected falling damage to the {u}'s {m.rsplit('_', 1)[1]}", "mean",
              "points") for u, ms in FALL_LOC_METRICS.items() for m in ms),
-    Metric("p_target_displaced", "chance that the target is displaced one hex", "probability"),
-    Metric("p_attacker_displaced", "chance that the attacker is displaced (mutual push)",
+    Metric("p_target_displaced", "chance that the target is moved one hex out of its hex "
+           "(reference 4.6): push hit (unless countered by a mutual push), charge or DFA hit, "
+           "missed DFA; never when the destination is prohibited (except a missed DFA)",
            "probability"),
+    Metric("p_attacker_displaced", "chance that the attacker is moved to a hex it did not "
+           "choose (reference 4.6): pushed back by the target's mutual push, or placed in the "
+           "left/right front hex after a missed charge; advancing into the target's former hex "
+           "after a push/charge/DFA hit is not counted", "probability"),
     Metric("expected_pilot_damage_target", "expected damage to the target's MechWarrior (head "
            "hits, falls)", "mean", "points"),
     Metric("expected_pilot_damage_attacker", "expected damage to the attacker's MechWarrior",

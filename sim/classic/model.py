@@ -6,7 +6,8 @@ resolves the deterministic part of the attack into a :class:`~sim.classic.plan.P
 kernel (:mod:`sim.classic.kernel`). Facts: ``target_number`` (the right arm's for a two-arm
 punch, else the left's if the right cannot punch), ``target_number_left`` /
 ``target_number_right`` (punches), ``impossible`` (None or the reason), ``notes`` (arms
-dropped from a two-arm punch), ``damage_on_hit``, ``rules`` and ``rule_options`` (JSON).
+dropped from a two-arm punch, unit design quirks not simulated), ``damage_on_hit`` (None when
+impossible), ``rules`` and ``rule_options`` (JSON).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ class AttackModel(Model):
             "target_number_right": p.target_number_right,
             "impossible": p.impossible,
             "notes": "; ".join(p.notes) or None,
-            "damage_on_hit": (sum(st.damage for st in att) if att else 0),
+            "damage_on_hit": (None if p.impossible is not None
+                              else sum(st.damage for st in att)),
             "rules": p.scenario.rules_name,
             "rule_options": p.scenario.rules.as_json(),
         }

@@ -162,8 +162,9 @@ def _strikes(s: Scenario) -> tuple[list[Strike], list[str], dict[str, int | None
 
 
 def _unit_fall(piloting: int, pre: int, triggers: list[int], mode: str, tons: int,
-               pilot_rule: str, immobile: bool, missed_dfa: bool) -> UnitFall:
-    tns = P.roll_tns(piloting, pre, triggers, mode)
+               pilot_rule: str, immobile: bool, missed_dfa: bool,
+               gyro_destroyed: bool = False) -> UnitFall:
+    tns = P.roll_tns(piloting, pre, triggers, mode, gyro_destroyed)
     levels = 2 if missed_dfa else 0
     pil = tuple(P.pilot_tn(rule=pilot_rule, piloting=piloting, pre=pre, levels=levels,
                            failed_tn=t, missed_dfa=missed_dfa, immobile=immobile) for t in tns)
@@ -207,20 +208,24 @@ def _outcome(s: Scenario, strikes: list[Strike], hits: tuple[bool, ...]) -> Outc
         t_trig.append(P.DAMAGE_20)
     if self_dmg >= 20:
         a_trig.append(P.DAMAGE_20)
+    if s.target_prone:
+        t_trig = []  # a prone 'Mech is already down: it makes no PSR and cannot fall (4.1)
     mode = r.psr_modifiers
     t_pre = P.preexisting_mod(s.target_damaged, s.target_gyro_hits)
     a_pre = P.preexisting_mod(s.damaged | s.missing, s.gyro_hits)
     tfall = _unit_fall(s.target_piloting, t_pre, t_trig, mode, s.target_tons,
-                       r.fall_pilot_damage, s.target_immobile, False)
+                       r.fall_pilot_damage, s.target_immobile, False, s.target_gyro_hits >= 2)
     missed_dfa = a == "dfa" and possible and not any_hit
     afall = _unit_fall(s.piloting, a_pre, a_trig, mode, s.tons, r.fall_pilot_damage, False,
-                       missed_dfa)
+                       missed_dfa, s.gyro_hits >= 2)
     displaced = False
     if any_hit and not s.displacement_prohibited:
         displaced = a in ("charge", "dfa") or (a == "push" and not counter)
     if missed_dfa:
         displaced = True  # MegaMek "preferred displacement" to any free adjacent hex (4.6)
     att_displaced = counter and not any_hit and not s.displacement_prohibited
+    if a == "charge" and possible and not any_hit:
+        att_displaced = True  # missed charge: placed in the left/right front hex (4.6)
     return Outcome(hits, any_hit, tdmg, self_dmg, D.groups(self_dmg), self_table, tfall, afall,
                    displaced, att_displaced)
 
@@ -244,6 +249,7 @@ def make_plan(s: Scenario) -> Plan:
                                   0, (), T.TABLE_STANDARD, T.SIDE["front"]))
     if why is not None:
         strikes = []
+    notes.extend(s.unit_notes)
     n = len(strikes)
     outcomes = tuple(_outcome(s, strikes, tuple(bool(p >> i & 1) for i in range(n)))
                      for p in range(1 << n))

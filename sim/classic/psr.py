@@ -40,10 +40,16 @@ def preexisting_mod(bad: Iterable[tuple[str, str]], gyro_hits: int) -> int:
     return mod
 
 
-def roll_tns(piloting: int, pre: int, triggers: list[int], mode: str) -> list[int]:
-    """TNs of the rolls of one unit in one phase (reference 4.1, D19). TN is clipped to 13."""
+def roll_tns(piloting: int, pre: int, triggers: list[int], mode: str,
+             gyro_destroyed: bool = False) -> list[int]:
+    """TNs of the rolls of one unit in one phase (reference 4.1, D19). TN is clipped to 13.
+
+    A 'Mech with a destroyed gyro (2 hits) cannot stand (reference 4.2): every roll it has to
+    make is an automatic fall (TN 13)."""
     if not triggers:
         return []
+    if gyro_destroyed:
+        return [13] * len(triggers)
     situ = sum(t for t in triggers if t < AUTO)
     out = []
     for t in triggers:

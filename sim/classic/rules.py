@@ -78,6 +78,10 @@ class ClassicRules:
     #: Reference 4.3/4.5: a fall (or a failed fall PSR) damages the pilot; pilot damage metrics.
     #: (Kept as an option so the metric can be switched off to compare with tools without it.)
     pilot_damage: bool = True
+    #: D21: design quirks of unit data. False = not simulated, only reported in ``notes``
+    #: (default, as MegaMek's optional rule is off by default); True = a punch by a unit with
+    #: the ``no_arms`` quirk is impossible (MegaMek with quirks on). Other quirks: not covered.
+    quirks: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

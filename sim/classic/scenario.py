@@ -6,10 +6,11 @@ Parameters (experiment-grid keys; the CLI options are the same names with dashes
 ``piloting`` (0-8, default 5), ``target_tons`` (default 50), ``target_piloting`` (default 5),
 ``arm`` (left/right/both, default right; the kicking leg for a kick, the hatchet arm for a
 hatchet), ``damaged`` / ``missing`` (actuators, see below), ``moved`` (stand/walk/run/jump;
-default stand, walk for a charge, jump for a DFA), ``target_hexes`` (0-40), ``target_jumped``,
+default stand, jump for a DFA; a charge walks, or runs when an attacker unit's walk MP is
+short of ``hexes + 1``), ``target_hexes`` (0-40), ``target_jumped``,
 ``terrain`` (clear/light-woods/heavy-woods), ``target_prone``, ``target_immobile``, ``side``
-(front/left/right/rear), ``hexes`` (charge: hexes moved, not counting the target hex; default 1),
-``tsm``, ``rules`` (default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
+(front/left/right/rear), ``hexes`` (charge only, and required there: hexes moved, not counting
+the target hex), ``tsm``, ``rules`` (default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
 plus every :class:`~sim.classic.rules.ClassicRules` field name as an override, plus these
 extensions: ``target_damaged`` (target leg actuators / gyro, for its PSRs), ``target_level``
 (-1, 0, 1: target hex level relative to the attacker), ``target_partial_cover`` (depth-1 water),
@@ -20,7 +21,12 @@ Actuators: ``shoulder upper-arm lower-arm hand hip upper-leg lower-leg foot gyro
 ``hatchet`` for a damaged hatchet in ``damaged``), each optionally prefixed ``left-`` or
 ``right-``. An unprefixed limb actuator applies to the side(s) chosen by ``arm`` (both arms for
 ``arm both``); in ``target_damaged`` it applies to the right leg. Missing actuators imply the
-ones below them (no hand without a lower arm).
+ones below them (no hand without a lower arm). Lists may not repeat an entry, except ``gyro``:
+``gyro,gyro`` is two gyro hits, a destroyed gyro (reference 4.2).
+
+Design quirks of unit data (``quirk:`` lines) are reported as not simulated in the ``notes``
+fact (reference D21, default off); with the rule option ``quirks`` on, a punch by a ``no_arms``
+unit is impossible (as in MegaMek).
 """
 
 from __future__ import annotations
@@ -55,6 +61,18 @@ _UNIT_ACT = {"shoulder": "shoulder", "upper_arm": "upper-arm", "lower_arm": "low
              "hand": "hand", "hip": "hip", "upper_leg": "upper-leg", "lower_leg": "lower-leg",
              "foot": "foot"}
 _LIMB_SIDE = {"LA": "left", "RA": "right", "LL": "left", "RL": "right"}
+_REPEAT = ("a list without repeats (only gyro may be listed twice: 2 hits = destroyed); "
+           "this actuator is already listed")
+
+
+class UnknownParameterError(ConfigError):
+    """A key that is not a parameter of the ``attack`` model (``field`` = the bad key)."""
+
+    def __init__(self, key: str, value: Any) -> None:
+        allowed = ", ".join(ALLOWED_KEYS)
+        super().__init__(key, value, "a parameter of the attack model; allowed: " + allowed)
+        self.args = (f"The {key!r} parameter is not a parameter of the attack model; "
+                     f"allowed: {allowed}.",)
 
 
 @dataclass(frozen=True)
@@ -94,6 +112,8 @@ class Scenario:
     target: str | None = None
     #: impossibilities found while mapping units (e.g. "attacker has no hatchet")
     unit_impossible: str | None = None
+    #: informational notes from the units (design quirks not simulated, reference D21)
+    unit_notes: tuple[str, ...] = ()
 
     def bad(self, side: str, act: str) -> bool:
         """Actuator destroyed (damaged) or missing by design."""
@@ -115,7 +135,8 @@ class Scenario:
             "arm": self.arm, "damaged": dmg, "missing": acts(self.missing), "moved": self.moved,
             "target_hexes": self.target_hexes, "target_jumped": self.target_jumped,
             "terrain": self.terrain, "target_prone": self.target_prone,
-            "target_immobile": self.target_immobile, "side": self.side, "hexes": self.hexes,
+            "target_immobile": self.target_immobile, "side": self.side,
+            "hexes": self.hexes if self.attack == "charge" else None,
             "tsm": self.tsm, "rules": self.rules_name, "attacker": self.attacker,
             "target": self.target, "target_damaged": tdmg, "target_level": self.target_level,
             "target_partial_cover": self.target_partial_cover,
@@ -142,8 +163,12 @@ def _as_list(field: str, value: Any) -> list[str]:
 
 def _parse_acts(field: str, value: Any, default_sides: tuple[str, ...],
                 allowed: tuple[str, ...]) -> tuple[set[tuple[str, str]], int, bool]:
-    """Parse an actuator list into ``(side, act)`` pairs, gyro hits and a hatchet flag."""
+    """Parse an actuator list into ``(side, act)`` pairs, gyro hits and a hatchet flag.
+
+    ``gyro`` may be listed twice (2 hits = destroyed, reference 4.2); any other entry listed
+    twice is a ConfigError (an unprefixed name overlapping a prefixed one is not a repeat)."""
     pairs: set[tuple[str, str]] = set()
+    seen: set[tuple[tuple[str, ...], str]] = set()
     gyro = 0
     hatchet = False
     allowed_txt = ("a comma-separated list of " + " ".join(allowed)
@@ -151,9 +176,14 @@ def _parse_acts(field: str, value: Any, default_sides: tuple[str, ...],
     for item in _as_list(field, value):
         name = item.lower().replace("_", "-")
         if name == "gyro" and "gyro" in allowed:
-            gyro = 1
+            gyro += 1
+            if gyro > 2:
+                raise ConfigError(field, value, "a list with gyro at most twice (2 hits destroy "
+                                  "a standard gyro, reference 4.2)")
             continue
         if name == "hatchet" and "hatchet" in allowed:
+            if hatchet:
+                raise ConfigError(field, item, _REPEAT)
             hatchet = True
             continue
         side_list = default_sides
@@ -163,6 +193,10 @@ def _parse_acts(field: str, value: Any, default_sides: tuple[str, ...],
                 break
         if name not in allowed or name in ("gyro", "hatchet"):
             raise ConfigError(field, item, allowed_txt)
+        key = (side_list, name)
+        if key in seen:
+            raise ConfigError(field, item, _REPEAT)
+        seen.add(key)
         for s in side_list:
             pairs.add((s, name))
     return pairs, gyro, hatchet
@@ -189,15 +223,14 @@ def unit_defaults(mech: Any) -> dict[str, Any]:
     return {"tons": mech.tons, "missing": missing, "tsm": bool(mech.tsm),
             "hatchet_side": _LIMB_SIDE.get(loc) if loc else None,
             "jump_mp": mech.jump_mp, "walk_mp": mech.walk_mp, "run_mp": mech.run_mp,
-            "name": mech.name}
+            "name": mech.name, "quirks": tuple(getattr(mech, "quirks", ()) or ())}
 
 
 def build(params: Mapping[str, Any]) -> Scenario:
     """Validate ``params`` and return a :class:`Scenario` (ConfigError for bad input)."""
     for key in params:
         if key not in ALLOWED_KEYS:
-            raise ConfigError("attack parameter", key,
-                              "one of " + ", ".join(ALLOWED_KEYS))
+            raise UnknownParameterError(str(key), params[key])
     p = {k: v for k, v in params.items() if v is not None}
     attack = check_choice("attack", p.get("attack"), T.ATTACKS)
 
@@ -207,7 +240,8 @@ def build(params: Mapping[str, Any]) -> Scenario:
         att = unit_defaults(_load_unit("attacker", p["attacker"]))
     if "target" in p:
         tmech = _load_unit("target", p["target"])
-        tgt = {"tons": tmech.tons, "name": tmech.name}
+        tgt = {"tons": tmech.tons, "name": tmech.name,
+               "quirks": tuple(getattr(tmech, "quirks", ()) or ())}
 
     if "tons" in p:
         tons = check_int("tons", p["tons"], 20, 100, multiple=5)
@@ -242,14 +276,21 @@ def build(params: Mapping[str, Any]) -> Scenario:
     tdamaged, tgyro, _ = _parse_acts("target_damaged", p.get("target_damaged"), ("right",),
                                      T.LEG_ACTS + ("gyro",))
 
+    if attack == "charge":
+        if "hexes" not in p:
+            raise ConfigError("hexes", None, "an integer in [1, 40] for a charge (hexes moved, "
+                              "not counting the target hex)")
+        hexes = check_int("hexes", p["hexes"], 1, 40)
+    elif "hexes" in p:
+        raise ConfigError("hexes", p["hexes"], "given only for a charge (hexes moved before "
+                          "charging)")
+    else:
+        hexes = 0
     moved_default = {"charge": "walk", "dfa": "jump"}.get(attack, "stand")
+    if attack == "charge" and att is not None and att["walk_mp"] < hexes + 1:
+        moved_default = "run"  # the unit cannot walk that far: it runs (MP checked below)
     moved = check_choice("moved", p.get("moved", moved_default), T.MOVES)
     target_hexes = check_int("target_hexes", p.get("target_hexes", 0), 0, 40)
-    hexes_default = 1 if attack == "charge" else 0
-    if attack == "charge":
-        hexes = check_int("hexes", p.get("hexes", hexes_default), 1, 40)
-    else:
-        hexes = check_int("hexes", p.get("hexes", hexes_default), 0, 40)
     terrain = check_choice("terrain", p.get("terrain", "clear"), tuple(T.TERRAIN))
     side = check_choice("side", p.get("side", "front"), T.SIDES)
     tsm_default = att["tsm"] if att else False
@@ -276,8 +317,22 @@ def build(params: Mapping[str, Any]) -> Scenario:
         if attack == "charge" and moved in ("walk", "run"):
             mp = att["walk_mp"] if moved == "walk" else att["run_mp"]
             if hexes + 1 > mp:
-                unit_notes.append(f"a {moved}ing charge over {hexes} hexes needs {hexes + 1} MP "
-                                  f"(the target hex included); {att['name']} has {mp}")
+                how = "walking" if moved == "walk" else "running"
+                unit_notes.append(f"a {how} charge over {hexes} hexes needs {hexes + 1} MP "
+                                  f"(the target hex included); {att['name']} has {mp} {moved} "
+                                  "MP")
+        if rules.quirks and attack == "punch" and "no_arms" in att["quirks"]:
+            unit_notes.append(f"attacker {att['name']} has the no_arms design quirk: it cannot "
+                              "punch (rule option quirks, as MegaMek; reference D21)")
+    info: list[str] = []
+    for who, unit in (("attacker", att), ("target", tgt)):
+        if unit is None:
+            continue
+        qs = [q for q in unit["quirks"] if not (rules.quirks and who == "attacker"
+                                                 and q == "no_arms")]
+        if qs:
+            info.append(f"{who} {unit['name']} design quirks not simulated (reference D21): "
+                        + ", ".join(qs))
 
     return Scenario(
         attack=attack, tons=tons, piloting=piloting, target_tons=target_tons,
@@ -298,5 +353,5 @@ def build(params: Mapping[str, Any]) -> Scenario:
                                            p.get("displacement_prohibited", False)),
         mutual_push=check_bool("mutual_push", p.get("mutual_push", False)),
         attacker=att["name"] if att else None, target=tgt["name"] if tgt else None,
-        unit_impossible="; ".join(unit_notes) or None,
+        unit_impossible="; ".join(unit_notes) or None, unit_notes=tuple(info),
     )

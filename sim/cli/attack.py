@@ -41,14 +41,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--arm", help="left|right|both (kick: the leg; default right)")
     p.add_argument("--damaged", help="destroyed actuators, " + HELP_ACTS)
     p.add_argument("--missing", help="actuators missing by design, " + HELP_ACTS)
-    p.add_argument("--moved", help="stand|walk|run|jump (attacker movement)")
+    p.add_argument("--moved", help="stand|walk|run|jump (attacker movement). Default: stand; "
+                   "jump for a DFA; a charge walks, or runs when the --attacker unit's walk MP "
+                   "is less than --hexes + 1 (impossible if its run MP is short too)")
     p.add_argument("--target-hexes", help="hexes the target moved (default 0)")
     p.add_argument("--target-jumped", action="store_true", default=None)
     p.add_argument("--terrain", help="clear|light-woods|heavy-woods (target hex)")
     p.add_argument("--target-prone", action="store_true", default=None)
     p.add_argument("--target-immobile", action="store_true", default=None)
     p.add_argument("--side", help="front|left|right|rear (attack direction / table column)")
-    p.add_argument("--hexes", help="charge: hexes moved, not counting the target hex")
+    p.add_argument("--hexes", help="charge only, and required there: hexes moved, not "
+                   "counting the target hex")
     p.add_argument("--tsm", action=argparse.BooleanOptionalAction, default=None,
                    help="triple-strength myomer active (doubles punch/kick/club/hatchet)")
     p.add_argument("--rules", help="rule set: " + "|".join(RULE_SETS))
@@ -69,8 +72,10 @@ def register(subparsers: Any) -> None:
                    help="the target pushes the attacker at the same time")
     p.add_argument("--trials", help="Monte Carlo trials (omit for the exact answer)")
     p.add_argument("--seed", help="random seed (with --trials; default 0)")
-    p.add_argument("--jobs", default="1", help="worker processes for --trials")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--jobs", default="1",
+                   help="worker processes for --trials (default 1; -1 = all cores)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (indented by 2, like btsim heat --json)")
     p.set_defaults(func=run)
 
 
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         target_immobile=args.target_immobile, side=args.side, hexes=_int("hexes", args.hexes),
         tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
         trials=_int("trials", args.trials), seed=_int("seed", args.seed),
-        n_jobs=_int("jobs", args.jobs) or 1,
+        n_jobs=_int("jobs", args.jobs),
         target_damaged=args.target_damaged,
         target_level=_int("target_level", args.target_level),
         target_partial_cover=args.target_partial_cover, fired=args.fired,
@@ -114,10 +119,19 @@ def run(args: argparse.Namespace) -> int:
         displacement_prohibited=args.displacement_prohibited, mutual_push=args.mutual_push,
         **opts)
     if args.json:
-        print(json.dumps(_jsonable(res), sort_keys=False))
+        print(json.dumps(to_json(res), indent=2))
     else:
         print(format_table(res))
     return 0
+
+
+def to_json(res: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` document: the result with NaN as null and ``rule_options`` as an object
+    (the summary frame keeps it as a JSON string)."""
+    out = _jsonable(res)
+    if isinstance(out.get("rule_options"), str):
+        out["rule_options"] = json.loads(out["rule_options"])
+    return out
 
 
 def _jsonable(x: Any) -> Any:
@@ -139,22 +153,36 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _unit(name: str | None, tons: Any, piloting: Any) -> str:
+    if name:
+        return f"{name} ({tons} t, piloting {piloting})"
+    return f"a {tons} t 'Mech (piloting {piloting})"
+
+
 def format_table(res: dict[str, Any]) -> str:
-    """A readable two-column table (with ± standard error for Monte Carlo)."""
+    """A readable two-column table (with ± standard error for Monte Carlo). An impossible
+    attack says so on the second line and shows every metric as ``-``."""
     p = res["params"]
-    head = f"{p['attack']} by a {p['tons']} t 'Mech (piloting {p['piloting']}) at a " \
-           f"{p['target_tons']} t target, rules {res['rules']} ({res['mode']}"
+    head = (f"{p['attack']} by {_unit(p.get('attacker'), p['tons'], p['piloting'])} at "
+            f"{_unit(p.get('target'), p['target_tons'], p['target_piloting'])}, "
+            f"rules {res['rules']} ({res['mode']}")
     head += f", {res['trials']} trials, seed {res['seed']})" if res["mode"] != "exact" else ")"
     lines = [head]
-    facts = ("target_number", "target_number_left", "target_number_right", "impossible",
-             "notes", "damage_on_hit")
+    impossible = res.get("impossible")
+    if impossible is not None:
+        lines.append(f"  impossible: {impossible}")
+    facts = ("target_number", "target_number_left", "target_number_right", "notes",
+             "damage_on_hit")
     for k in facts:
-        if res.get(k) is not None:
+        if res.get(k) is not None and not (k == "notes" and res[k] == impossible):
             lines.append(f"  {k:<40} {_fmt(res[k])}")
     skip = set(facts) | {"params", "mode", "trials", "seed", "rules", "rule_options",
-                         "damage_dist"}
+                         "damage_dist", "impossible"}
     for k, v in res.items():
         if k in skip or k.endswith("_se"):
+            continue
+        if impossible is not None:
+            lines.append(f"  {k:<40} -")
             continue
         if k in NESTED:
             cells = "  ".join(f"{loc} {_fmt(x)}" for loc, x in v.items() if x)
@@ -164,7 +192,8 @@ def format_table(res: dict[str, Any]) -> str:
         txt = _fmt(v) + (f" ± {_fmt(se)}" if se is not None else "")
         lines.append(f"  {k:<40} {txt}")
     dist = res["damage_dist"]
-    cells = "  ".join(f"{i}:{x:.4g}" for i, x in enumerate(dist) if x > 0)
+    cells = "-" if dist is None else "  ".join(f"{i}:{x:.4g}" for i, x in enumerate(dist)
+                                              if x > 0)
     lines.append(f"  {'damage_dist':<40} {cells}")
     return "\n".join(lines)
 

@@ -181,12 +181,13 @@ def _pre(bad: set, gyro: int) -> int:
     return m
 
 
-def _psr(rnd: random.Random, piloting: int, pre: int, triggers: list[int | str], mode: str
-         ) -> tuple[bool, int]:
-    """Roll a unit's PSRs; returns (fell, TN of the failed roll)."""
+def _psr(rnd: random.Random, piloting: int, pre: int, triggers: list[int | str], mode: str,
+         gyro_hits: int = 0) -> tuple[bool, int]:
+    """Roll a unit's PSRs; returns (fell, TN of the failed roll). A destroyed gyro (2 hits)
+    cannot keep the 'Mech standing: its first roll is an automatic fall (reference 4.2)."""
     situ = sum(t for t in triggers if t != "auto")
     for t in triggers:
-        if t == "auto":
+        if t == "auto" or gyro_hits >= 2:
             return True, 13
         tn = piloting + pre + (situ if mode == "cumulative" else t)
         if rnd.randint(1, 6) + rnd.randint(1, 6) < min(tn, 13):
@@ -265,14 +266,17 @@ def one_trial(sc: Any, rnd: random.Random, sts: list[dict] | None = None) -> dic
         t_tr.append(1)
     if res["self"] >= 20:
         a_tr.append(1)
+    if sc.target_prone:
+        t_tr = []  # a prone target is already down: no PSR, no fall
     mode = r.psr_modifiers
     tpre = _pre(set(sc.target_damaged), sc.target_gyro_hits)
     apre = _pre(set(sc.damaged) | set(sc.missing), sc.gyro_hits)
-    for who, tr, pil, pre, tons in (("t", t_tr, sc.target_piloting, tpre, sc.target_tons),
-                                    ("a", a_tr, sc.piloting, apre, sc.tons)):
+    for who, tr, pil, pre, tons, gy in (
+            ("t", t_tr, sc.target_piloting, tpre, sc.target_tons, sc.target_gyro_hits),
+            ("a", a_tr, sc.piloting, apre, sc.tons, sc.gyro_hits)):
         if not tr:
             continue
-        fell, failed_tn = _psr(rnd, pil, pre, tr, mode)
+        fell, failed_tn = _psr(rnd, pil, pre, tr, mode, gy)
         if not fell:
             continue
         res[f"{who}_fell"] = True
@@ -298,6 +302,8 @@ def one_trial(sc: Any, rnd: random.Random, sts: list[dict] | None = None) -> dic
     if missed_dfa:
         res["t_disp"] = True
     res["a_disp"] = counter and not any_hit and not sc.displacement_prohibited
+    if a == "charge" and sts and not any_hit:
+        res["a_disp"] = True  # a missed charger ends in the left/right front hex (4.6)
     res["any_hit"] = any_hit
     return res
 

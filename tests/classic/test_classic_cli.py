@@ -54,7 +54,7 @@ def test_json_shape_exact(capsys) -> None:
                                                        "RL", "CTR", "LTR", "RTR"]
     assert not any(k.endswith("_se") for k in d)
     assert abs(sum(d["damage_dist"]) - 1) < 1e-12
-    assert d["rules"] == "default" and json.loads(d["rule_options"])["punch_min_damage"] == 1
+    assert d["rules"] == "default" and d["rule_options"]["punch_min_damage"] == 1
 
 
 def test_json_shape_mc(capsys) -> None:
@@ -74,7 +74,9 @@ def test_json_impossible_nan_is_null(capsys) -> None:
     """Impossible: reason in 'impossible', NaN conditionals as null (strict JSON)."""
     rc, out, _ = run(capsys, "punch", "--tons", "50", "--damaged", "shoulder", "--json")
     d = json.loads(out)
-    assert rc == 0 and "shoulder" in d["impossible"] and d["damage"] is None and d["p_hit"] == 0
+    assert rc == 0 and "shoulder" in d["impossible"] and d["damage"] is None
+    assert d["p_hit"] is None and d["damage_on_hit"] is None and d["damage_dist"] is None
+    assert all(v is None for v in d["expected_damage_by_location"].values())
 
 
 def test_text_table(capsys) -> None:

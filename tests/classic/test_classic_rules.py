@@ -124,8 +124,9 @@ def test_dfa_prone_target_rear_standard_table() -> None:
 
 def test_charge_to_hit() -> None:
     """Reference 1.1: P5 vs P3 charge starts at 7; walk +1, run +2; TMM and woods apply."""
-    assert ex(attack="charge", tons=50, target_piloting=3, moved="walk")[0].target_number == 8
-    assert ex(attack="charge", tons=50, target_piloting=3, moved="run", target_hexes=5,
+    assert ex(attack="charge", tons=50, hexes=1, target_piloting=3,
+              moved="walk")[0].target_number == 8
+    assert ex(attack="charge", tons=50, hexes=1, target_piloting=3, moved="run", target_hexes=5,
               terrain="light-woods")[0].target_number == 7 + 2 + 2 + 1
 
 
@@ -215,9 +216,9 @@ def test_tsm_not_on_charge() -> None:
     (dict(attack="push", target_prone=True), "prone"),
     (dict(attack="push", missing="left-shoulder"), "both arms"),
     (dict(attack="push", target_level=1), "elevation"),
-    (dict(attack="charge", moved="jump"), "jump"),
-    (dict(attack="charge", target_prone=True), "prone"),
-    (dict(attack="charge", fired="torso"), "weapons"),
+    (dict(attack="charge", hexes=1, moved="jump"), "jump"),
+    (dict(attack="charge", hexes=1, target_prone=True), "prone"),
+    (dict(attack="charge", hexes=1, fired="torso"), "weapons"),
     (dict(attack="dfa", moved="run"), "jump"),
     (dict(attack="dfa", target_prone=True, target_level=-1, attacker_prone=True), "prone"),
     (dict(attack="punch", damaged="upper-arm,lower-arm,hand", moved="jump"), "13 or more"),

@@ -71,7 +71,8 @@ def test_tsm_and_jump(catalog) -> None:
     assert plan(attack="kick", attacker="Tsm", tsm=False).strikes[0].damage == 14
     assert "jump MP" in plan(attack="dfa", attacker="Tsm").impossible
     assert plan(attack="dfa", attacker="Hatch").impossible is None
-    assert "needs 5 MP" in plan(attack="charge", attacker="Walker", hexes=4).impossible
+    assert "needs 5 MP" in plan(attack="charge", attacker="Walker", hexes=4,
+                                moved="walk").impossible
     assert plan(attack="charge", attacker="Walker", hexes=3, moved="run").impossible is None
 
 
