@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,8 +107,13 @@ def footnote(fig: Figure, text: str) -> None:
     """Small grey note under the figure (sample size, seed, rule set).
 
     Placed below the axes; :func:`save` uses a tight bounding box, so it is never clipped.
+    Long lines are wrapped to the figure's width (about 15 characters per inch at 8 pt), so
+    a long note never widens the saved image beyond its panels.
     """
-    fig.text(0.0, -0.01, text, ha="left", va="top", fontsize=8, color="#555555",
+    width = max(60, int(fig.get_figwidth() * 15))
+    lines = [textwrap.fill(line, width=width, break_on_hyphens=False) if line else line
+             for line in text.split("\n")]
+    fig.text(0.0, -0.01, "\n".join(lines), ha="left", va="top", fontsize=8, color="#555555",
              wrap=False, transform=fig.transFigure)
 
 

@@ -29,9 +29,14 @@ Self-risk (physical attacks)
 attacker expects to inflict on itself per attack declared, averaging over hits, misses and
 falls (charge and DFA self-damage on a hit; fall damage after a failed piloting roll or a
 missed DFA). Both terms are unconditional expectations, so the fall probability is already
-inside the second one. The *damage-to-risk ratio* is ``expected_damage / self_risk``. Punch,
-club and hatchet carry no self-risk (ratio unbounded); the ratio table ranks the attacks that
-do carry risk and says so.
+inside the second one. Two ways to weigh damage against it:
+
+* *net damage* ``expected_damage - self_risk`` (points; robust, in the units of the damage);
+* *damage per self-risk* ``expected_damage / max(self_risk, RISK_FLOOR)`` with
+  ``RISK_FLOOR = 0.5`` points. Without the floor the ratio is driven by tiny denominators (a
+  kick by a good pilot falls once in hundreds of attacks) and is unbounded for attacks with no
+  risk at all (punch, club, hatchet, a kick that cannot miss). With it every attack is ranked;
+  cells whose best attack carries no risk say "no risk".
 """
 
 from __future__ import annotations
@@ -73,6 +78,13 @@ class Result:
     @property
     def question(self) -> str:
         return str(self.meta.get("question") or "")
+
+    @property
+    def description(self) -> str:
+        """The experiment's set-up text (one paragraph), from its TOML ``description``."""
+        exp = self.meta.get("experiment") or {}
+        text = exp.get("description") if isinstance(exp, dict) else ""
+        return " ".join(str(text or "").split())
 
     @property
     def model(self) -> str:
@@ -380,6 +392,49 @@ def self_risk(frame: pd.DataFrame) -> pd.Series:
     return sd + fd
 
 
+#: the smallest self-risk (damage points) a damage-per-risk ratio divides by
+RISK_FLOOR = 0.5
+#: appended to an attack label in a cell where that attack carries no self-risk
+NO_RISK = " (no risk)"
+NET_DEFINITION = ("Net damage = expected damage dealt − self-risk (expected self-damage + "
+                  "expected fall damage of the attacker), in damage points per attack "
+                  "declared.")
+RATIO_DEFINITION = (f"Damage per self-risk = expected damage / max(self-risk, {RISK_FLOOR:g}): "
+                    f"self-risk is floored at {RISK_FLOOR:g} points, so attacks that carry "
+                    f"little or no risk are compared as if they risked {RISK_FLOOR:g} points "
+                    "instead of dividing by (nearly) zero.")
+
+
+def risk_ratio(damage: Any, risk: Any) -> Any:
+    """Expected damage per point of self-risk, self-risk floored at :data:`RISK_FLOOR`.
+
+    A raw ``damage / risk`` ratio is driven by tiny denominators (a kick by a good pilot falls
+    once in hundreds of attacks) and is unbounded for riskless attacks; the floor keeps every
+    attack in the ranking on one finite scale.
+    """
+    return damage / np.maximum(risk, RISK_FLOOR)
+
+
+def _risk_label(label: Any) -> str:
+    """``"kick (no risk)"`` -> ``"kick (no self-risk)"`` for running text."""
+    s = str(label)
+    return s.replace(NO_RISK, "") + " (no self-risk)" if s.endswith(NO_RISK) else s
+
+
+def grid_text(values: Sequence[Any], what: str, unit: str = "") -> str:
+    """``[20, 25, ..., 100]`` -> ``"attacker tonnage 20 to 100 t in steps of 5 t"``."""
+    vals = sorted({float(v) for v in values if _finite(v)})
+    u = f" {unit}" if unit else ""
+    if not vals:
+        return what
+    if len(vals) == 1:
+        return f"{what} {vals[0]:g}{u}"
+    steps = {round(b - a, 9) for a, b in zip(vals, vals[1:], strict=False)}
+    if len(steps) == 1:
+        return f"{what} {vals[0]:g} to {vals[-1]:g}{u} in steps of {steps.pop():g}{u}"
+    return f"{what} " + ", ".join(f"{v:g}" for v in vals) + u
+
+
 def _with_labels(frame: pd.DataFrame) -> pd.DataFrame:
     f = frame.copy()
     f["attack_label"] = f.apply(attack_label, axis=1)
@@ -454,7 +509,8 @@ def _physical_damage(res: Result) -> Section:
         return sec
     f["ev"] = value(f, "expected_damage")
     f["risk"] = self_risk(f)
-    f["ratio"] = np.where(f["risk"] > 0, f["ev"] / f["risk"].where(f["risk"] > 0, 1.0), np.inf)
+    f["net"] = f["ev"] - f["risk"]
+    f["ratio"] = risk_ratio(f["ev"], f["risk"])
     attacks = ordered_attacks(f["attack_label"])
     tons_all = sorted(f["tons"].unique())
     pil_all = sorted(f["piloting"].unique())
@@ -462,6 +518,7 @@ def _physical_damage(res: Result) -> Section:
     still, moved = moves[0], moves[-1]
     pil = _middle(pil_all, 4)
     tons_pick = _pick(tons_all, [20, 40, 60, 80, 100])
+    tons_text = grid_text(tons_all, "attacker tonnage", "t")
     tt = sorted(_col(f, "target_tons", 50).dropna().unique())
     target_txt = f"Target: {', '.join(f'{int(x)} t' for x in tt)}, front arc, clear terrain."
     foot = footnote_text(res, f"Attacker piloting {pil}. {target_txt}")
@@ -526,79 +583,97 @@ def _physical_damage(res: Result) -> Section:
               "inflicts on itself per attack declared: charge/DFA self-damage plus fall "
               "damage) by attack and tonnage.")
 
-    # Tables and Figure 3: best attack per tonnage x piloting.
-    def best_table(h: Any, crit: str, risky_only: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    # Tables and Figures 3-4: best attack per tonnage x piloting.
+    def best_table(h: Any, crit: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         vals = pd.DataFrame(index=[f"{t} t" for t in tons_all],
                             columns=[f"piloting {p}" for p in pil_all], dtype=float)
         labs = pd.DataFrame(index=vals.index, columns=vals.columns, dtype=object)
         sub = f[_col(f, "target_hexes", 0) == h]
-        if risky_only:
-            sub = sub[sub["risk"] > 0]
         for (t, p), g in sub.groupby(["tons", "piloting"]):
             g = g.sort_values([crit, "ev"], ascending=False)
             r = g.iloc[0]
             vals.loc[f"{t} t", f"piloting {p}"] = float(r[crit])
-            labs.loc[f"{t} t", f"piloting {p}"] = r["attack_label"]
+            lab = str(r["attack_label"])
+            labs.loc[f"{t} t", f"piloting {p}"] = lab + (NO_RISK if r["risk"] <= 0 else "")
         return vals, labs
 
     for h in moves:
-        v, lab = best_table(h, "ev", False)
+        v, lab = best_table(h, "ev")
+        lab = lab.map(lambda s: s.replace(NO_RISK, "") if isinstance(s, str) else s)
         sec.tables.append(Table(f"best_damage_{int(h)}",
                                 f"Best attack by expected damage ({move_name(h)})", v, fmt_num,
                                 lab, note="Cell: attack with the highest expected damage "
                                 "(points per attack declared).", index_name="attacker"))
-    v, lab = best_table(still, "ratio", True)
-    sec.tables.append(Table("best_ratio", f"Best risky attack by damage per point of "
+    v, lab = best_table(still, "net")
+    sec.tables.append(Table("best_net", f"Best attack by net damage: expected damage − "
                             f"self-risk ({move_name(still)})", v, fmt_num, lab,
-                            note="Ratio = expected damage / self-risk. Attacks with no "
-                            "self-risk in a cell (punch, club and hatchet always; a kick that "
-                            "cannot miss) have an unbounded ratio and are left out; the cell "
-                            "names the best attack among those that carry risk.",
-                            index_name="attacker"))
+                            note=NET_DEFINITION + " 'no risk': the attack cannot hurt or fell "
+                            "the attacker in that cell.", index_name="attacker"))
+    v, lab = best_table(still, "ratio")
+    sec.tables.append(Table("best_ratio", f"Best attack by damage per point of self-risk, "
+                            f"self-risk floored at {RISK_FLOOR:g} points ({move_name(still)})",
+                            v, fmt_num, lab, note=RATIO_DEFINITION + " 'no risk': the attack "
+                            "carries no self-risk in that cell (its ratio is its expected "
+                            f"damage / {RISK_FLOOR:g}).", index_name="attacker"))
     # compact reward/risk table at piloting pil, target still
     rr = sub_still[sub_still["piloting"] == pil]
-    tv = pd.DataFrame(index=attacks, columns=[f"{t} t" for t in tons_pick], dtype=float)
-    for a in attacks:
-        for t in tons_pick:
-            g = rr[(rr["attack_label"] == a) & (rr["tons"] == t)]
-            if len(g):
-                tv.loc[a, f"{t} t"] = float(g["ev"].iloc[0])
-    sec.tables.append(Table("damage_by_attack", f"Expected damage by attack and tonnage "
-                            f"(piloting {pil}, {move_name(still)})", tv, fmt_num,
-                            index_name="attack"))
-    tr = pd.DataFrame(index=attacks, columns=[f"{t} t" for t in tons_pick], dtype=float)
-    for a in attacks:
-        for t in tons_pick:
-            g = rr[(rr["attack_label"] == a) & (rr["tons"] == t)]
-            if len(g):
-                tr.loc[a, f"{t} t"] = float(g["risk"].iloc[0])
-    sec.tables.append(Table("risk_by_attack", f"Self-risk by attack and tonnage (piloting "
-                            f"{pil}, {move_name(still)}; damage points)", tr, fmt_num,
-                            index_name="attack"))
+    for key, colname, ttl in (
+            ("damage_by_attack", "ev", f"Expected damage by attack and tonnage (piloting {pil}, "
+             f"{move_name(still)})"),
+            ("risk_by_attack", "risk", f"Self-risk by attack and tonnage (piloting {pil}, "
+             f"{move_name(still)}; damage points)")):
+        tv = pd.DataFrame(index=attacks, columns=[f"{t} t" for t in tons_pick], dtype=float)
+        for a in attacks:
+            for t in tons_pick:
+                g = rr[(rr["attack_label"] == a) & (rr["tons"] == t)]
+                if len(g):
+                    tv.loc[a, f"{t} t"] = float(g[colname].iloc[0])
+        sec.tables.append(Table(key, ttl, tv, fmt_num, index_name="attack"))
 
-    with plots.style():
-        panels = [(f"best_damage_{int(h)}", f"By expected damage, {move_name(h)}",
-                   "expected damage (points)") for h in moves]
-        panels.append(("best_ratio", f"Risky attacks by damage per self-risk, "
-                       f"{move_name(still)}", "damage / self-risk (log scale)"))
-        fig, axes = plots.new_figure(1, len(panels), width=5.0 * len(panels),
-                                     height=0.55 * len(tons_all) + 2.2)
-        for k, (key, ttl, cb) in enumerate(panels):
-            t = sec.table(key)
-            text = np.array([[(f"{cell_label(t.labels.loc[r, c])}\n"
-                               f"{t.fmt(t.values.loc[r, c])}"
-                               if _finite(t.values.loc[r, c]) else "")
-                              for c in t.values.columns] for r in t.values.index], dtype=object)
-            plots.heatmap(axes[0, k], t.values.to_numpy(float), list(t.values.index),
-                          [c.replace("piloting ", "") for c in t.values.columns], text=text,
-                          cbar_label=cb, xlabel="attacker piloting skill",
-                          ylabel="attacker tonnage" if k == 0 else "", title=ttl,
-                          fontsize=7, log=(key == "best_ratio"))
-        fig.suptitle("Best physical attack per tonnage and piloting skill")
-        plots.footnote(fig, foot_cells)
-        _save(sec, fig, "fig_best_attack", "Best attack per tonnage and piloting",
-              "Best attack in each cell: by expected damage (colour = that damage) and, among "
-              "attacks with self-risk, by expected damage per point of self-risk.")
+    def heat_fig(key: str, panels: Sequence[tuple[str, str, str]], title: str, fig_title: str,
+                 caption: str, extra_foot: str = "") -> None:
+        with plots.style():
+            fig, axes = plots.new_figure(1, len(panels), width=5.4 * len(panels),
+                                         height=0.42 * len(tons_all) + 2.4)
+            for k, (tkey, ttl, cb) in enumerate(panels):
+                t = sec.table(tkey)
+                text = np.array([[(f"{cell_label(t.labels.loc[r, c])}\n"
+                                   f"{t.fmt(t.values.loc[r, c])}"
+                                   if _finite(t.values.loc[r, c]) else "")
+                                  for c in t.values.columns] for r in t.values.index],
+                                dtype=object)
+                plots.heatmap(axes[0, k], t.values.to_numpy(float), list(t.values.index),
+                              [c.replace("piloting ", "") for c in t.values.columns],
+                              text=text, cbar_label=cb, xlabel="attacker piloting skill",
+                              ylabel="attacker tonnage" if k == 0 else "", title=ttl,
+                              fontsize=6.5)
+            fig.suptitle(fig_title)
+            plots.footnote(fig, foot_cells + ("\n" + extra_foot if extra_foot else ""))
+            _save(sec, fig, key, title, caption)
+
+    heat_fig("fig_best_attack",
+             [(f"best_damage_{int(h)}", move_name(h).capitalize(), "expected damage (points)")
+              for h in moves],
+             "Best attack per tonnage and piloting", "Most damaging physical attack per "
+             "tonnage and piloting skill",
+             f"The attack with the highest expected damage in each cell (colour = that "
+             f"damage), against a target that stood still and one that moved {int(moved)} "
+             f"hexes; {tons_text}.")
+    heat_fig("fig_best_risk",
+             [("best_net", "By net damage (damage − self-risk)", "net damage (points)"),
+              ("best_ratio", f"By damage per self-risk (floor {RISK_FLOOR:g})",
+               "damage / max(self-risk, floor)")],
+             "Best attack for its risk", f"Best physical attack for its risk "
+             f"({move_name(still)})",
+             f"The best attack in each cell when self-risk counts. Left: by net damage = "
+             f"expected damage − self-risk (points). Right: by expected damage per point of "
+             f"self-risk, with self-risk floored at {RISK_FLOOR:g} points so that attacks "
+             f"which almost never hurt the attacker (e.g. a kick by a good pilot) do not get "
+             f"huge ratios from tiny denominators; 'no risk' marks an attack that carries "
+             f"none. {tons_text[0].upper() + tons_text[1:]}.",
+             extra_foot=NET_DEFINITION + " " + RATIO_DEFINITION)
+    sec.notes.append(f"Grid: {tons_text}; piloting {', '.join(str(p) for p in pil_all)}. "
+                     + NET_DEFINITION + " " + RATIO_DEFINITION)
 
     # Findings
     t0 = sec.table(f"best_damage_{int(still)}")
@@ -618,15 +693,34 @@ def _physical_damage(res: Result) -> Section:
             res.name, f"For the lightest attacker ({light}, {pc}) the best attack is a "
             f"{t0.labels.loc[light, pc]} at {d} expected points.",
             [(t0.key, light, pc, float(vals.loc[light, pc]), d)], lead=False))
-    tb = sec.table("best_ratio")
-    heavy = tb.values.index[-1]
-    if pc in tb.values.columns and _finite(tb.values.loc[heavy, pc]):
-        d = tb.fmt(tb.values.loc[heavy, pc])
+    tn, tb = sec.table("best_net"), sec.table("best_ratio")
+    heavy = tn.values.index[-1]
+    if pc in tn.values.columns and _finite(tn.values.loc[heavy, pc]) \
+            and _finite(tb.values.loc[heavy, pc]):
+        dn, dr = tn.fmt(tn.values.loc[heavy, pc]), tb.fmt(tb.values.loc[heavy, pc])
+        dd = t0.fmt(t0.values.loc[heavy, pc])
+        a_d = str(t0.labels.loc[heavy, pc])
+        a_n, a_r = str(tn.labels.loc[heavy, pc]), str(tb.labels.loc[heavy, pc])
+        net_txt = (f"net of its self-risk the {a_d} stays best ({dn} points)"
+                   if a_n.replace(NO_RISK, "") == a_d else
+                   f"net of its self-risk a {_risk_label(a_n)} is better ({dn} points)")
+        rat_txt = (f"per point of self-risk (risk floored at half a point) it is best too "
+                   f"({dr})" if a_r.replace(NO_RISK, "") == a_d else
+                   f"per point of self-risk (risk floored at half a point) a "
+                   f"{_risk_label(a_r)} gives the most ({dr})")
         sec.findings.append(Finding(
-            res.name, f"Of the attacks that put the attacker at risk, the {heavy} attacker "
-            f"({pc}) gets the most damage per point of self-risk from a "
-            f"{tb.labels.loc[heavy, pc]}: {d} points dealt per point risked.",
-            [(tb.key, heavy, pc, float(tb.values.loc[heavy, pc]), d)]))
+            res.name, f"Weighing damage against self-risk, for a {heavy} attacker with {pc}: "
+            f"a {a_d} deals the most ({dd} points); {net_txt}; {rat_txt}.",
+            [(t0.key, heavy, pc, float(t0.values.loc[heavy, pc]), dd),
+             (tn.key, heavy, pc, float(tn.values.loc[heavy, pc]), dn),
+             (tb.key, heavy, pc, float(tb.values.loc[heavy, pc]), dr)]))
+    counts = tb.labels.stack().map(lambda s: str(s).replace(NO_RISK, "")).value_counts()
+    if len(counts):
+        top = counts.index[0]
+        sec.findings.append(Finding(
+            res.name, f"By damage per point of self-risk the {top} is the best attack in "
+            f"{int(counts.iloc[0])} of {int(counts.sum())} tonnage × piloting cells "
+            f"(target stood still).", [], lead=False))
     return sec
 
 
@@ -695,7 +789,8 @@ def _head_risk(res: Result) -> Section:
         plots.footnote(fig, foot + "\nCells in %; 'n/a': attack impossible.")
         _save(sec, fig, "fig_head_risk", "Head hit and head kill chance",
               "Chance that one attack strikes the head (top) and destroys a fresh head "
-              "outright (bottom), per attack and attacker tonnage.")
+              f"outright (bottom), per attack and attacker tonnage "
+              f"({grid_text(tons_all, 'attacker tonnage', 't')}).")
 
     # stacked location bars: where the expected damage lands, at a middle tonnage
     loc_cols = [c for c in ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CTR", "LTR", "RTR")
@@ -750,6 +845,55 @@ def _short_unit(name: str) -> str:
     return re.sub(r"\s*\([^)]*\)", "", str(name)).strip()
 
 
+def missing_text(missing: Any) -> str:
+    """The ``missing`` actuator list of a unit as words:
+    ``"left-hand,left-lower-arm,right-hand,right-lower-arm"`` -> ``"no hands or lower arms"``."""
+    parts = [p.strip() for p in str(missing or "").split(",")
+             if p.strip() and p.strip() not in ("None", "nan")]
+    if not parts:
+        return ""
+    sides: dict[str, set[str]] = {}
+    for p in parts:
+        side, _, name = p.partition("-")
+        if side not in ("left", "right") or not name:
+            side, name = "", p
+        sides.setdefault(name.replace("-", " "), set()).add(side)
+    words = []
+    for name, ss in sorted(sides.items()):
+        if ss >= {"left", "right"}:
+            words.append(name + "s")
+        else:
+            words += [f"{s} {name}".strip() for s in sorted(ss)]
+    return "no " + " or ".join(words)
+
+
+def reason_text(reason: Any, unit: str, missing: Any = "") -> str:
+    """A model's 'impossible' reason, shortened for a sentence about ``unit``:
+    ``"attacker Locust LCT-1V has no jump MP: a DFA is a jump"`` -> ``"no jump MP: a DFA is a
+    jump"``; a missing-actuator reason names what the unit lacks (its ``missing`` fact)."""
+    r = str(reason).replace(f"attacker {unit} ", "").strip()
+    r = re.sub(r"^has no ", "no ", r)
+    lacks = missing_text(missing)
+    if "destroyed or missing" in r and lacks:
+        tail = r.split(":", 1)[1].strip() if ":" in r else ""
+        r = lacks + (f": {tail}" if tail else "")
+    return r
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _two_lines(name: str) -> str:
+    """A unit name for a crowded axis, model code on its own line:
+    ``"Grand Titan T-IT-N10M"`` -> ``"Grand Titan\nT-IT-N10M"``."""
+    head, _, tail = str(name).rpartition(" ")
+    return f"{head}\n{tail}" if head else tail
+
+
 @builder("real_units_melee")
 def _real_units(res: Result) -> Section:
     sec = Section(res)
@@ -765,51 +909,77 @@ def _real_units(res: Result) -> Section:
     f[att_col] = f[att_col].astype(str)
     f[tgt_col] = f[tgt_col].astype(str)
     attacks = ordered_attacks(f["attack_label"])
+    n_t = len(targets)
     foot = footnote_text(res, "Net = expected damage dealt − attacker's self-risk "
                          "(self-damage + fall damage).", kind="cells")
     foot_bars = footnote_text(res)
+    ok = f[f["possible"]]
 
-    def best(crit: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-        vals = pd.DataFrame(index=attackers, columns=targets, dtype=float)
-        labs = pd.DataFrame(index=attackers, columns=targets, dtype=object)
-        for (a, t), g in f[f["possible"]].groupby([att_col, tgt_col], sort=False):
-            g = g.sort_values([crit, "ev"], ascending=False)
-            vals.loc[a, t] = float(g[crit].iloc[0])
-            labs.loc[a, t] = g["attack_label"].iloc[0]
-        return vals, labs
+    # per match-up: the best legal attack by net damage
+    vn = pd.DataFrame(index=attackers, columns=targets, dtype=float)
+    ln = pd.DataFrame(index=attackers, columns=targets, dtype=object)
+    for (a, t), g in ok.groupby([att_col, tgt_col], sort=False):
+        g = g.sort_values(["net", "ev"], ascending=False)
+        vn.loc[a, t] = float(g["net"].iloc[0])
+        ln.loc[a, t] = g["attack_label"].iloc[0]
 
-    vd, ld = best("ev")
-    vn, ln = best("net")
+    # per unit: the best legal attack, averaged over the targets
+    per = ok.groupby([att_col, "attack_label"], sort=False)[["ev", "net"]].mean()
+    cols = ["most damaging attack", "best net of self-risk"]
+    bu = pd.DataFrame(index=attackers, columns=cols, dtype=float)
+    bl = pd.DataFrame(index=attackers, columns=cols, dtype=object)
+    for a in attackers:
+        if a not in per.index.get_level_values(0):
+            bl.loc[a, cols[0]] = bl.loc[a, cols[1]] = "no legal attack"
+            continue
+        g = per.loc[a]
+        for col, crit, other in ((cols[0], "ev", "net"), (cols[1], "net", "ev")):
+            k = g.sort_values([crit, other], ascending=False).index[0]
+            bu.loc[a, col] = float(g.loc[k, crit])
+            bl.loc[a, col] = k
+    sec.tables.append(Table("best_per_unit", f"Best legal attack of each unit, averaged over "
+                            f"the {n_t} targets", bu, fmt_num, bl, index_name="attacker",
+                            note="Most damaging: highest expected damage dealt (points per "
+                            "attack declared, misses count as 0). Best net: highest expected "
+                            "damage − self-risk (the attacker's expected self-damage plus "
+                            "expected fall damage). Both averaged over the targets."))
     sec.tables.append(Table("best_net", "Best legal attack by net damage (damage dealt − "
                             "self-risk): attacker (row) against target (column)", vn, fmt_num,
                             ln, index_name="attacker",
                             note="Self-risk = the attacker's expected self-damage plus "
-                            "expected fall damage; a charge costs the charger a tenth of the "
-                            "target's tonnage on a hit."))
-    sec.tables.append(Table("best_damage", "Best legal attack by expected damage dealt: "
-                            "attacker (row) against target (column)", vd, fmt_num, ld,
-                            index_name="attacker",
-                            note="Points per attack declared (misses count as 0)."))
-    # legal attacks: attacker x attack, averaged over targets
+                            "expected fall damage; a charge's self-damage grows with the "
+                            "target's tonnage, so the best attack can change with the target."))
+
+    # legal attacks: attacker x attack, averaged over targets; why the others are impossible
     leg = pd.DataFrame(index=attackers, columns=attacks, dtype=float)
     leg_l = pd.DataFrame(index=attackers, columns=attacks, dtype=object)
-    reasons: dict[str, set[str]] = {}
+    why: dict[tuple[str, str], list[str]] = {}
     for (a, lab), g in f.groupby([att_col, "attack_label"], sort=False):
-        ok = g[g["possible"]]
-        if len(ok):
-            leg.loc[a, lab] = float(ok["ev"].mean())
-        else:
-            leg_l.loc[a, lab] = "impossible"
-            why = g["impossible"].dropna().astype(str)
-            if len(why):
-                reasons.setdefault(a, set()).add(f"{lab}: {why.iloc[0]}")
-    sec.tables.append(Table("legal_attacks", "Expected damage of each legal attack, averaged "
-                            "over the targets", leg, fmt_num, leg_l, index_name="attacker",
-                            note="'impossible': the unit cannot make that attack (reasons "
-                            "below)."))
-    if reasons:
-        sec.notes.append("Why attacks are impossible: " + "; ".join(
-            f"{_short_unit(a)}: " + ", ".join(sorted(r)) for a, r in reasons.items()) + ".")
+        good = g[g["possible"]]
+        if len(good):
+            leg.loc[a, lab] = float(good["ev"].mean())
+            continue
+        leg_l.loc[a, lab] = "impossible"
+        r = g["impossible"].dropna().astype(str)
+        miss = g["missing"].iloc[0] if "missing" in g.columns else ""
+        text = reason_text(r.iloc[0], a, miss) if len(r) else "not allowed"
+        why.setdefault((lab, text), []).append(a)
+    sec.tables.append(Table("legal_attacks", f"Expected damage of each legal attack, averaged "
+                            f"over the {n_t} targets", leg, fmt_num, leg_l,
+                            index_name="attacker", note="'impossible': the unit cannot make "
+                            "that attack (see the next table for why)."))
+    if why:
+        keys = sorted(why, key=lambda k: (_attack_sort_key(k[0]), k[1]))
+        iv = pd.DataFrame(index=[f"{lab}: {r}" for lab, r in keys],
+                          columns=["impossible for", "can make it"], dtype=float)
+        il = pd.DataFrame(index=iv.index, columns=iv.columns, dtype=object)
+        for (lab, r), idx in zip(keys, iv.index, strict=True):
+            il.loc[idx, "impossible for"] = ", ".join(_short_unit(u) for u in why[(lab, r)])
+            can = [_short_unit(u) for u in attackers if _finite(leg.loc[u, lab])]
+            il.loc[idx, "can make it"] = ", ".join(can) or "none"
+        sec.tables.append(Table("impossible", "Attacks a unit cannot make, and why", iv,
+                                fmt_num, il, index_name="attack: reason (from the rules "
+                                "model)"))
 
     with plots.style():
         fig, axes = plots.new_figure(1, 1, width=2.8 + 1.5 * len(targets),
@@ -818,14 +988,14 @@ def _real_units(res: Result) -> Section:
                            if _finite(vn.loc[r, c]) else "none") for c in vn.columns]
                          for r in vn.index], dtype=object)
         plots.heatmap(axes[0, 0], vn.to_numpy(float), [_short_unit(a) for a in vn.index],
-                      [_short_unit(t).replace(" ", "\n", 1) for t in vn.columns], text=text,
+                      [_two_lines(_short_unit(t)) for t in vn.columns], text=text,
                       cbar_label="net damage (points)", xlabel="target", ylabel="attacker",
                       title="Best legal physical attack by net damage", fontsize=7.5)
         plots.footnote(fig, foot)
         _save(sec, fig, "fig_best_matchups", "Best attack per match-up",
               "For every attacker (row) and target (column): the legal physical attack with "
               "the highest net damage (expected damage dealt minus the attacker's self-risk) "
-              "and that net damage.")
+              "and that net damage; 'none' = no legal attack.")
 
     def tons_of(name: str) -> float:
         g = f[f[tgt_col] == name]
@@ -842,8 +1012,8 @@ def _real_units(res: Result) -> Section:
             for j, lab in enumerate(attacks):
                 s = sub[sub["attack_label"] == lab]
                 ser = _bar_series(s, att_col, attackers, "expected_damage")
-                ok = s.set_index(att_col)["possible"]
-                mask = np.array([bool(ok.get(a, False)) for a in attackers])
+                okm = s.set_index(att_col)["possible"]
+                mask = np.array([bool(okm.get(a, False)) for a in attackers])
                 for k in ("values", "lo", "hi", "exact"):
                     if ser.get(k) is not None:
                         ser[k] = np.where(mask, ser[k], np.nan)
@@ -861,37 +1031,60 @@ def _real_units(res: Result) -> Section:
               "lightest and the heaviest target; 'impossible' marks an attack the unit cannot "
               "make.")
 
-    v = vd.to_numpy(float)
-    if np.isfinite(v).any():
-        r, c = np.unravel_index(np.nanargmax(v), v.shape)
-        a, t = vd.index[r], vd.columns[c]
-        d = fmt_num(vd.loc[a, t])
-        sec.findings.append(Finding(
-            res.name, f"Among the catalog units, the hardest physical hit is the "
-            f"{_short_unit(a)}'s {ld.loc[a, t]} against the {_short_unit(t)}: {d} points "
-            f"expected.", [("best_damage", a, t, float(vd.loc[a, t]), d)]))
-    n = vn.to_numpy(float)
-    if np.isfinite(n).any():
-        # where does the choice of target change the best net attack the most?
-        spread = vn.max(axis=1) - vn.min(axis=1)
-        a = spread.idxmax()
-        hi_t, lo_t = vn.loc[a].idxmax(), vn.loc[a].idxmin()
-        if hi_t != lo_t:
-            dh, dl = fmt_num(vn.loc[a, hi_t]), fmt_num(vn.loc[a, lo_t])
-            sec.findings.append(Finding(
-                res.name, f"Net of the damage it risks, the {_short_unit(a)} gains {dh} "
-                f"points with a {ln.loc[a, hi_t]} against the {_short_unit(hi_t)} but only "
-                f"{dl} with a {ln.loc[a, lo_t]} against the {_short_unit(lo_t)}.",
-                [("best_net", a, hi_t, float(vn.loc[a, hi_t]), dh),
-                 ("best_net", a, lo_t, float(vn.loc[a, lo_t]), dl)]))
-        row_best = vn.max(axis=1)
-        weakest = row_best.idxmin()
-        cw = vn.loc[weakest].idxmax()
-        d = fmt_num(vn.loc[weakest, cw])
-        sec.findings.append(Finding(
-            res.name, f"The weakest melee unit is the {_short_unit(weakest)}: its best net "
-            f"attack (a {ln.loc[weakest, cw]} against the {_short_unit(cw)}) gains {d} points.",
-            [("best_net", weakest, cw, float(vn.loc[weakest, cw]), d)], lead=False))
+    # findings: each unit's best attack, by damage and net of self-risk
+    tab = sec.table("best_per_unit")
+    for col, what in ((cols[0], "most damaging legal attack"),
+                      (cols[1], "best legal attack net of self-risk (self-damage and "
+                                "falls)")):
+        v = bu[col]
+        if not v.notna().any():
+            continue
+        groups: dict[str, list[str]] = {}
+        for a in attackers:
+            if _finite(v[a]):
+                groups.setdefault(str(bl.loc[a, col]), []).append(a)
+        hi, lo = v.idxmax(), v.idxmin()
+        dh, dl = tab.fmt(v[hi]), tab.fmt(v[lo])
+        if len(groups) == 1:
+            who = f"of every unit is a {next(iter(groups))}"
+        else:
+            who = "is " + _and([f"a {lab} for the " + _and([_short_unit(u) for u in us])
+                                for lab, us in groups.items()])
+        text = (f"Averaged over the {n_t} targets, the {what} {who}: from {dh} points "
+                f"({_short_unit(hi)}) down to {dl} ({_short_unit(lo)}).")
+        quotes = [("best_per_unit", hi, col, float(v[hi]), dh),
+                  ("best_per_unit", lo, col, float(v[lo]), dl)]
+        if col == cols[1]:
+            # match-ups where the target changes that choice
+            odd = [(a, t) for a in attackers for t in targets
+                   if isinstance(ln.loc[a, t], str) and ln.loc[a, t] != bl.loc[a, col]]
+            if odd:
+                a, t = max(odd, key=lambda at: vn.loc[at[0], at[1]])
+                d = fmt_num(vn.loc[a, t])
+                text += (f" The target can change the choice: against the {_short_unit(t)} "
+                         f"the {_short_unit(a)} does best with a {ln.loc[a, t]} ({d} net).")
+                quotes.append(("best_net", a, t, float(vn.loc[a, t]), d))
+        sec.findings.append(Finding(res.name, text, quotes))
+
+    # findings: which attacks are impossible for whom, and which pairs cannot fight
+    if why:
+        parts = []
+        for lab, r in sorted(why, key=lambda k: (_attack_sort_key(k[0]), k[1])):
+            us = why[(lab, r)]
+            parts.append(f"{lab} for the {_and([_short_unit(u) for u in us])} ({r})")
+        sec.findings.append(Finding(res.name, "Impossible attacks: " + "; ".join(parts) + ".",
+                                    []))
+    none = [(a, t) for a in attackers for t in targets if not _finite(vn.loc[a, t])]
+    everyone = [lab for lab in attacks if leg[lab].notna().all()]
+    if none:
+        text = ("These pairs cannot fight at all (no legal physical attack): "
+                + "; ".join(f"{_short_unit(a)} against {_short_unit(t)}" for a, t in none)
+                + ".")
+    else:
+        text = (f"Every unit has at least one legal physical attack against each of the "
+                f"{n_t} targets" + (f"; {_and(everyone)} are open to all {len(attackers)} "
+                                    f"units." if everyone else "."))
+    sec.findings.append(Finding(res.name, text, [], lead=bool(none)))
     return sec
 
 
@@ -959,11 +1152,14 @@ def _overheat(res: Result) -> Section:
     nr, nc = _unit_panels(units)
 
     def unit_title(u: str) -> str:
+        """Two lines (unit, then OV and range) so titles never run into the next panel."""
         g = f[f["unit"] == u]
-        ov = f" (OV {int(g['ov'].iloc[0])})" if "ov" in g.columns and _finite(g["ov"].iloc[0]) \
-            else ""
-        rng = f", {g['range'].iloc[0]} range" if "range" in g.columns else ""
-        return f"{_short_unit(u)}{ov}{rng}"
+        bits = []
+        if "ov" in g.columns and _finite(g["ov"].iloc[0]):
+            bits.append(f"OV {int(g['ov'].iloc[0])}")
+        if "range" in g.columns:
+            bits.append(f"{g['range'].iloc[0]} range")
+        return _short_unit(u) + ("\n" + ", ".join(bits) if bits else "")
 
     def curves_fig(metric: str, key: str, title: str, ylabel: str, caption: str,
                    scale: float = 1.0, complement: bool = False) -> None:
@@ -1063,7 +1259,7 @@ def _overheat(res: Result) -> Section:
                     s_ = _bar_series(sub, "u", units, "p_shutdown_by", scale=100.0)
                     s_["color"] = plots.color(j)
                     series[cnd] = s_
-                plots.grouped_bars(ax, [_short_unit(u).replace(" ", "\n", 1) for u in units],
+                plots.grouped_bars(ax, [_two_lines(_short_unit(u)) for u in units],
                                    series, ylabel=f"shut down by turn {last} (%)"
                                    if k % pc_ == 0 else "", title=f"policy '{pol}'",
                                    legend=False)
@@ -1206,6 +1402,22 @@ def _protection(f: pd.DataFrame) -> pd.Series:
 PROTECTION_ORDER = ("none", "CASE", "CASEII", "ENE")
 
 
+def ammo_hit_odds() -> tuple[str, str] | None:
+    """How often a critical-hit roll is an Ammo Hit, from the Alpha Strike crit table (rules
+    reference 6.6): ``("1 in 36", "a 2")``; None if the table cannot be read."""
+    try:
+        from fractions import Fraction
+
+        from sim.alphastrike import tables as AT
+    except ImportError:  # pragma: no cover - the model package is part of btsim
+        return None
+    p = Fraction(float(AT.CRIT_PROB[AT.CRIT_AMMO])).limit_denominator(36)
+    rolls = [str(i) for i in range(2, 13) if int(AT.CRIT_MECH[i]) == AT.CRIT_AMMO]
+    if p == 0 or not rolls:
+        return None
+    return f"{p.numerator} in {p.denominator}", "a " + " or ".join(rolls)
+
+
 @builder("ammo_protection")
 def _ammo(res: Result) -> Section:
     sec = Section(res)
@@ -1218,9 +1430,16 @@ def _ammo(res: Result) -> Section:
     unit = _short_unit(f[others[0]].iloc[0]) if others else "the unit"
     last = int(f["turn"].max())
     inc = incoming_text(f["incoming"].iloc[0]) if "incoming" in f.columns else "none"
+    base = "none" if "none" in prots else None
+    gained = [p for p in prots if p != base] if base else []
+
+    def se_of(g: pd.DataFrame, metric: str) -> np.ndarray | None:
+        c = metric + "_se"
+        return pd.to_numeric(g[c], errors="coerce").to_numpy(float) if c in g.columns else None
 
     with plots.style():
-        fig, axes = plots.new_figure(1, 2, width=11, height=4.2)
+        ncol = 3 if base and gained else 2
+        fig, axes = plots.new_figure(1, ncol, width=5.0 * ncol, height=4.4)
         ax = axes[0, 0]
         for j, p in enumerate(prots):
             g = f[f[pc] == p].sort_values("turn")
@@ -1239,54 +1458,118 @@ def _ammo(res: Result) -> Section:
         ax.set_ylim(0, 102)
         handles, labels = plots.legend_entries(ax, "exact (Markov chain)")
         ax.legend(handles, labels, title="ammo protection", loc="lower left")
+        if base and gained:
+            # the curves differ by a few points: show the difference itself
+            ax = axes[0, 1]
+            g0 = f[f[pc] == base].sort_values("turn")
+            m0 = mc_ci(g0, "p_destroyed_by")[0]
+            e0 = exact_of(g0, "p_destroyed_by")
+            s0 = se_of(g0, "p_destroyed_by")
+            for j, p in enumerate(prots):
+                if p == base:
+                    continue
+                g = f[f[pc] == p].sort_values("turn")
+                m = mc_ci(g, "p_destroyed_by")[0]
+                d = (m0 - m) * 100  # survival gain = P(destroyed | none) - P(destroyed | p)
+                s1 = se_of(g, "p_destroyed_by")
+                band = None if s0 is None or s1 is None else 196 * np.sqrt(s0 ** 2 + s1 ** 2)
+                ex = exact_of(g, "p_destroyed_by")
+                plots.curve(ax, g["turn"], d, lo=None if band is None else d - band,
+                            hi=None if band is None else d + band,
+                            exact=None if ex is None or e0 is None else (e0 - ex) * 100,
+                            label=p, color_=plots.color(j))
+            ax.axhline(0, color="#777777", linewidth=0.8)
+            ax.set_xlabel("turn")
+            ax.set_ylabel("percentage points")
+            ax.set_title(f"Survival gain over '{base}'")
+            ax.xaxis.set_major_locator(plots.MaxNLocator(integer=True))
+            h2, l2 = plots.legend_entries(ax, "exact (Markov chain)")
+            ax.legend(h2, l2, loc="upper left")
+        ax = axes[0, ncol - 1]
         end = f[f["turn"] == last]
-        s = _bar_series(end, pc, prots, "expected_turns_survived")
-        s["color"] = plots.color(0)
-        plots.grouped_bars(axes[0, 1], prots, {"Monte Carlo (95% CI)": s},
-                           ylabel="turns", title=f"Expected turns survived (of {last})",
-                           value_fmt="{:.2f}", legend=False)
-        h2, l2 = plots.legend_entries(axes[0, 1])
-        axes[0, 1].legend(h2, l2, loc="lower right", framealpha=0.9, frameon=True)
-        axes[0, 1].set_xlabel("ammo protection")
+        if base and gained:
+            e = end.set_index(pc)
+            e = e[~e.index.duplicated()]
+            mean, _, _ = mc_ci(e, "expected_turns_survived")
+            ex = exact_of(e, "expected_turns_survived")
+            se = se_of(e, "expected_turns_survived")
+            pos = {p: i for i, p in enumerate(e.index)}
+            i0 = pos[base]
+            vals = np.array([mean[pos[p]] - mean[i0] for p in gained])
+            band = None if se is None else np.array(
+                [1.96 * math.hypot(se[pos[p]], se[i0]) for p in gained])
+            s = {"values": vals, "lo": None if band is None else vals - band,
+                 "hi": None if band is None else vals + band,
+                 "exact": None if ex is None else np.array([ex[pos[p]] - ex[i0]
+                                                            for p in gained]),
+                 "color": plots.color(0)}
+            plots.grouped_bars(ax, gained, {"Monte Carlo (95% CI)": s},
+                               ylabel="turns", title=f"Expected turns survived: gain over "
+                               f"'{base}'", value_fmt="+{:.2f}", legend=False)
+        else:
+            s = _bar_series(end, pc, prots, "expected_turns_survived")
+            s["color"] = plots.color(0)
+            plots.grouped_bars(ax, prots, {"Monte Carlo (95% CI)": s}, ylabel="turns",
+                               title=f"Expected turns survived (of {last})",
+                               value_fmt="{:.2f}", legend=False)
+        h3, l3 = plots.legend_entries(ax)
+        ax.legend(h3, l3, loc="lower right", framealpha=0.9, frameon=True)
+        ax.set_xlabel("ammo protection")
         fig.suptitle(f"Ammo protection under the same incoming fire ({unit})")
         plots.footnote(fig, footnote_text(
-            res, f"Right: {LEGEND_NOTES['bars']} Incoming fire each turn: {inc}.",
+            res, f"Right: {LEGEND_NOTES['bars']} Incoming fire each turn: {inc}. Differences: "
+            f"band / error bar = 95% CI of the difference of two independent estimates.",
             kind="curves"))
         _save(sec, fig, "fig_survival", "Survival by ammo protection",
-              f"Survival curve (chance the unit is not yet destroyed after turn t) and "
-              f"expected turns survived of {unit} with no protection, CASE, CASEII and ENE "
-              f"under identical incoming fire.")
+              f"Left: survival curve (chance the unit is not yet destroyed after turn t) of "
+              f"{unit} with {_and(prots)} under identical incoming fire"
+              + (f". Middle: how many percentage points more units are still operational "
+                 f"than with '{base}'. Right: expected turns survived (of {last}) gained over "
+                 f"'{base}'." if base and gained else "; right: expected turns survived."))
 
     cols = [f"survives {last} turns", "expected turns survived"]
+    if base:
+        cols.append(f"turns gained over '{base}'")
     tv = pd.DataFrame(index=prots, columns=cols, dtype=float)
     for p in prots:
         g = f[(f[pc] == p) & (f["turn"] == last)]
         if len(g):
             tv.loc[p, cols[0]] = 1 - float(value(g, "p_destroyed_by").iloc[0])
             tv.loc[p, cols[1]] = float(value(g, "expected_turns_survived").iloc[0])
+    if base:
+        tv[cols[2]] = tv[cols[1]] - tv.loc[base, cols[1]]
     tab = _ColumnTable("survival", f"Survival of {unit} by ammo protection", tv,
-                       {cols[0]: fmt_pct, cols[1]: fmt_num}, index_name="protection")
+                       {cols[0]: fmt_pct, cols[1]: fmt_num, **({cols[2]: fmt_num}
+                                                              if base else {})},
+                       index_name="protection",
+                       note=f"Expected turns survived counts turns up to {last} (a unit "
+                       f"still operational after turn {last} counts {last}).")
     sec.tables.append(tab)
-    if "none" in tv.index and len(tv.index) > 1:
-        best = tv[cols[1]].idxmax()
-        a, b = tv.loc["none", cols[1]], tv.loc[best, cols[1]]
+    if base and gained:
+        best = tv.loc[gained, cols[1]].idxmax()
+        a, b, gain = tv.loc[base, cols[1]], tv.loc[best, cols[1]], tv.loc[best, cols[2]]
         if _finite(a) and _finite(b):
-            sa, sb = fmt_num(a), fmt_num(b)
+            sa, sb, sg = fmt_num(a), fmt_num(b), fmt_num(gain)
+            odds = ammo_hit_odds()
+            why = (f"An Ammo Hit is only {odds[0]} critical-hit rolls ({odds[1]} on 2D6), "
+                   f"and only attacks that damage structure roll for one, so ammo protection "
+                   f"changes little: " if odds else "Ammo protection: ")
             sec.findings.append(Finding(
-                res.name, f"Ammo protection: {unit} survives {sa} turns on average with none "
-                f"and {sb} with {best}, under the same incoming fire.",
-                [("survival", "none", cols[1], float(a), sa),
-                 ("survival", best, cols[1], float(b), sb)]))
+                res.name, f"{why}{unit} survives {sa} turns on average unprotected and {sb} "
+                f"with {best}, {sg} turns more, under the same incoming fire.",
+                [("survival", base, cols[1], float(a), sa),
+                 ("survival", best, cols[1], float(b), sb),
+                 ("survival", best, cols[2], float(gain), sg)]))
         if "CASE" in tv.index:
             c = tv.loc["CASE", cols[0]]
-            n0 = tv.loc["none", cols[0]]
+            n0 = tv.loc[base, cols[0]]
             if _finite(c) and _finite(n0):
                 sc, sn = fmt_pct(c), fmt_pct(n0)
                 sec.findings.append(Finding(
                     res.name, f"The chance to survive all {last} turns is {sn} without "
                     f"protection and {sc} with CASE.",
                     [("survival", "CASE", cols[0], float(c), sc),
-                     ("survival", "none", cols[0], float(n0), sn)], lead=False))
+                     ("survival", base, cols[0], float(n0), sn)], lead=False))
     return sec
 
 
@@ -1478,6 +1761,8 @@ def render_html(sections: Sequence[Section], lead: Sequence[Finding], title: str
                      f"<h2>{html.escape(r.title)}</h2>")
         if r.question:
             parts.append(f"<p class='q'>Question: {html.escape(r.question)}</p>")
+        if r.description:
+            parts.append(f"<p>Set-up: {html.escape(r.description)}</p>")
         if s.findings:
             parts.append("<ul>" + "".join(f"<li>{html.escape(fd.text)}</li>"
                                           for fd in s.findings) + "</ul>")
@@ -1511,6 +1796,8 @@ def render_markdown(sections: Sequence[Section], lead: Sequence[Finding], title:
         out += ["", f"## {r.title}", ""]
         if r.question:
             out += [f"*Question: {r.question}*", ""]
+        if r.description:
+            out += [f"Set-up: {r.description}", ""]
         out += [f"- {fd.text}" for fd in s.findings]
         if s.findings:
             out.append("")

@@ -108,16 +108,21 @@ def units_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
     units = {"Atlas AS7-D": 100, "Hatchetman HCT-3F": 45, "Locust LCT-1V": 20}
     hatchet = {"Hatchetman HCT-3F"}
     jump = {"Hatchetman HCT-3F"}
+    no_hands = {"Locust LCT-1V": "left-hand,left-lower-arm,right-hand,right-lower-arm"}
     rows = []
-    for a, t, atk in itertools.product(units, units, ["punch", "kick", "hatchet", "dfa"]):
+    for a, t, atk in itertools.product(units, units,
+                                       ["punch", "kick", "club", "hatchet", "dfa"]):
         imp = None
+        if atk == "club" and a in no_hands:
+            imp = "left hand actuator destroyed or missing: a club needs both hands"
         if atk == "hatchet" and a not in hatchet:
             imp = f"attacker {a} has no hatchet"
         if atk == "dfa" and a not in jump:
             imp = f"attacker {a} has no jump MP: a DFA is a jump"
         rows.append({"attack": atk, "arm": "both" if atk == "punch" else "right", "hexes": 0,
                      "attacker": a, "target": t, "tons": units[a], "target_tons": units[t],
-                     "piloting": 5, "rules": "default", "impossible": imp})
+                     "piloting": 5, "rules": "default", "impossible": imp,
+                     "missing": no_hands.get(a)})
     f = pd.DataFrame(rows)
     kinds: dict[str, str] = {}
     ev = f["tons"].to_numpy(float) / 10 * (1 + (f["attack"] != "punch")) * 0.5

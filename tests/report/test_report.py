@@ -206,3 +206,77 @@ def test_report_from_real_models_on_a_reduced_suite(tmp_path):
     assert [s.result.name for s in rep.sections] == SECTIONS
     for sec in rep.sections:
         assert sec.figures and sec.tables and sec.findings, sec.result.name
+
+
+def test_damage_per_risk_floors_the_denominator():
+    """Reviewer finding 1: the damage-per-self-risk ratio divides by max(self-risk, 0.5 points),
+    so near-riskless attacks get no huge ratios and riskless ones stay finite and ranked."""
+    ev = pd.Series([20.0, 20.0, 20.0, 30.0])
+    risk = pd.Series([0.0, 0.0095, 0.5, 6.0])
+    got = R.risk_ratio(ev, risk)
+    assert R.RISK_FLOOR == 0.5
+    assert got.tolist() == pytest.approx([40.0, 40.0, 40.0, 5.0])
+    assert np.isfinite(got).all()
+
+
+def test_best_ratio_table_is_finite_and_marks_riskless_cells(built_report):
+    """Every cell of the damage-per-risk table ranks all attacks (no unbounded values), cells
+    whose best attack carries no risk say so, and the caption states the floor."""
+    sec = next(s for s in built_report.sections if s.result.name == "physical_damage")
+    tb, tn = sec.table("best_ratio"), sec.table("best_net")
+    vals = tb.values.to_numpy(float)
+    assert np.isfinite(vals).all()
+    labels = tb.labels.stack().astype(str)
+    assert labels.str.endswith(R.NO_RISK).any()  # synthetic punches carry no risk
+    assert f"floored at {R.RISK_FLOOR:g} points" in tb.title
+    assert "max(self-risk, 0.5)" in tb.note
+    # the net table is expected damage - self-risk of the named attack
+    frame = sec.result.frame
+    f = frame[(frame["target_hexes"] == 0)]
+    ev, risk = R.value(f, "expected_damage"), R.self_risk(f)
+    best = (ev - risk).groupby([f["tons"], f["piloting"]]).max()
+    for (t, p), v in best.items():
+        assert tn.values.loc[f"{t} t", f"piloting {p}"] == pytest.approx(v)
+    fig = next(x for x in sec.figures if x.key == "fig_best_risk")
+    assert "0.5 points" in fig.caption
+
+
+def test_real_units_findings_answer_clear_questions(built_report):
+    """Reviewer finding 2: each unit's best attack (by damage and net of self-risk) and the
+    impossible attacks with their reasons, all generated from the data."""
+    sec = next(s for s in built_report.sections if s.result.name == "real_units_melee")
+    texts = [fd.text for fd in sec.findings]
+    assert any("most damaging legal attack" in t for t in texts)
+    assert any("net of self-risk" in t for t in texts)
+    imp = next(t for t in texts if t.startswith("Impossible attacks"))
+    assert "club for the Locust LCT-1V (no hands or lower arms: a club needs both hands)" in imp
+    assert "DFA for the Atlas AS7-D and Locust LCT-1V (no jump MP" in imp
+    table = sec.table("impossible").display()
+    assert table.loc["hatchet: no hatchet", "can make it"] == "Hatchetman HCT-3F"
+    best = sec.table("best_per_unit")
+    assert set(best.values.index) == {"Atlas AS7-D", "Hatchetman HCT-3F", "Locust LCT-1V"}
+
+
+def test_unit_fact_wording():
+    assert R.missing_text("left-hand,left-lower-arm,right-hand,right-lower-arm") == \
+        "no hands or lower arms"
+    assert R.missing_text("left-hand") == "no left hand"
+    assert R.missing_text(None) == ""
+    assert R.reason_text("attacker Locust LCT-1V has no jump MP: a DFA is a jump",
+                         "Locust LCT-1V") == "no jump MP: a DFA is a jump"
+    assert R.grid_text([20, 25, 30], "attacker tonnage", "t") == \
+        "attacker tonnage 20 to 30 t in steps of 5 t"
+
+
+def test_ammo_finding_explains_the_small_difference(built_report):
+    """Reviewer finding 4: the ammo section says how rare an Ammo Hit is (from the crit table,
+    reference 6.6) and quotes the turns gained, which equals the table difference."""
+    sec = next(s for s in built_report.sections if s.result.name == "ammo_protection")
+    fd = sec.findings[0]
+    assert "1 in 36 critical-hit rolls (a 2 on 2D6)" in fd.text
+    t = sec.table("survival").values
+    gain_col = [c for c in t.columns if c.startswith("turns gained")][0]
+    best = t["expected turns survived"].idxmax()
+    assert t.loc[best, gain_col] == pytest.approx(
+        t.loc[best, "expected turns survived"] - t.loc["none", "expected turns survived"])
+    assert R.fmt_num(t.loc[best, gain_col]) in fd.text
