@@ -126,10 +126,34 @@ class Aggregate:
 
     @classmethod
     def merge_all(cls, parts: list[Aggregate]) -> Aggregate:
-        """Merge a list of aggregates in the given order."""
-        out = cls(0)
-        for p in parts:
-            out.merge(p)
+        """Merge a list of aggregates, summing each metric over the parts in list order.
+
+        One stacked reduction per metric instead of one addition per part: cheap even for
+        the fastest kernels, whose chunks take well under a millisecond.
+        """
+        out = cls(sum(p.n for p in parts))
+        if not parts:
+            return out
+        first = parts[0].stats
+        shapes = [a.shape for a in first.values()]
+        if all(list(p.stats) == list(first) and [a.shape for a in p.stats.values()] == shapes
+               for p in parts):
+            # the usual case (every chunk of a scenario has the same metrics): one
+            # concatenation per part, one reduction, one split
+            flat = np.add.reduce(np.stack([np.concatenate(list(p.stats.values()))
+                                           for p in parts]), axis=0)
+            rows = np.cumsum([s[0] for s in shapes])[:-1]
+            out.stats = dict(zip(first, np.split(flat, rows), strict=True))
+        else:
+            for k in dict.fromkeys(k for p in parts for k in p.stats):
+                for p in parts:
+                    if k in p.stats:
+                        a = p.stats[k]
+                        out.add_counts(k, a[:, 0], a[:, 1], a[:, 2])
+        for k in dict.fromkeys(k for p in parts for k in p.hists):
+            for p in parts:
+                if k in p.hists:
+                    out.add_hist_counts(k, p.hists[k])
         return out
 
     @property

@@ -67,6 +67,13 @@ def _best(fn: Callable[[], Any], repeats: int) -> float:
     return best
 
 
+def _times(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one call."""
+    w0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w0, time.process_time() - c0
+
+
 def _kernel_time(model: Any, scn: Any, trials: int, chunk: int) -> Callable[[], None]:
     """The kernel alone: the same chunks and seeds as the engine, no engine around them."""
     def go() -> None:
@@ -100,27 +107,34 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
     scn = model.scenario(case.params)
     probe = _best(_kernel_time(model, scn, 4 * chunk, chunk), 3)
     trials = max(chunk, int(4 * chunk / probe * seconds) // chunk * chunk)
-    reps = 3
-    kernel_time = _best(_kernel_time(model, scn, trials, chunk), reps)
-    one = trials / kernel_time
-    t_engine = _best(_engine_run(model, case.params, trials, 1, "sequential"), reps)
-    overhead = t_engine / kernel_time - 1
-    # all cores: warm the worker pool first, then time a run of `trials` per core
-    _engine_run(model, case.params, chunk * cores, cores, "loky")()
     big = trials * cores
-    t_all = _best(_engine_run(model, case.params, big, cores, "loky"), 2)
-    rate_all = big / t_all
+    kernel = _kernel_time(model, scn, trials, chunk)
+    seq = _engine_run(model, case.params, trials, 1, "sequential")
+    par = _engine_run(model, case.params, big, cores, "loky")
+    _engine_run(model, case.params, chunk * cores, cores, "loky")()  # start the worker pool
+    # Interleave the repeats so that a slow spell of a shared machine hits all three alike;
+    # keep the best of each. One-core figures use CPU time (immune to other processes).
+    k_cpu = e_cpu = k_wall = p_wall = float("inf")
+    for _ in range(3):
+        w, c = _times(kernel)
+        k_wall, k_cpu = min(k_wall, w), min(k_cpu, c)
+        e_cpu = min(e_cpu, _times(seq)[1])
+        p_wall = min(p_wall, _times(par)[0])
+    one = trials / k_cpu
+    overhead = e_cpu / k_cpu - 1
+    rate_all = big / p_wall
+    efficiency = rate_all / (cores * trials / k_wall)
     k = case.per_trial  # rates below are in `case.unit` per second
     row: dict[str, Any] = {
         "kernel": f"{model.name}:{case.label}",
         "unit": case.unit,
         "per_trial": k,
         "rate_one_core": one * k,
-        "rate_engine_one_core": trials / t_engine * k,
+        "rate_engine_one_core": trials / e_cpu * k,
         "engine_overhead": overhead,
         "rate_all_cores": rate_all * k,
         "cores": cores,
-        "parallel_efficiency": rate_all / (cores * one),
+        "parallel_efficiency": efficiency,
     }
     if case.scalar is not None:
         rng = np.random.default_rng(0)

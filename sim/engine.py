@@ -8,11 +8,13 @@ How a run is cut up
   the same stream as ``SeedSequence(seed).spawn(s + 1)[s].spawn(c + 1)[c]``. A chunk's
   numbers therefore depend on ``(seed, s, c)`` only.
 * A *task* is the unit of work sent to a worker: a run of consecutive chunks of one scenario,
-  at most :data:`TASK_TRIALS` trials, and small enough that every worker gets several tasks.
-  A task returns one aggregate per chunk; the driver folds them strictly in chunk order
-  (``((c0 + c1) + c2) + ...``) as they become contiguous. So the arithmetic of a run depends on
-  the seed, trial count and chunk size only: it is bit-identical for any ``n_jobs``, any task
-  size and any backend.
+  at most :data:`TASK_TRIALS` trials, cut so that a run has about :data:`TARGET_TASKS` tasks.
+  A task merges its chunks in chunk order and returns one small aggregate; the driver folds
+  the tasks of each scenario in task order as they become contiguous. Task boundaries depend
+  on the number of scenarios, the trial count and the chunk size only, never on the number of
+  workers or the backend, so the whole merge tree is fixed and a run is bit-identical for any
+  ``n_jobs`` and any backend. (Every metric of the built-in models sums integers, which float64
+  adds exactly, so even a different task size gives the same bits.)
 * Chunks return :class:`~sim.aggregate.Aggregate` objects (counts, sums, sums of squares,
   histograms), never per-trial arrays: memory is bounded by the chunk size, not the trial count.
 
@@ -39,11 +41,16 @@ from sim.aggregate import Aggregate
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.model import Model
 
-#: Trials per chunk (one SeedSequence child each). 2**17 keeps a kernel's uint8/int16
-#: temporaries within L2 cache; measured by ``btsim bench`` (see README, "Performance").
-DEFAULT_CHUNK = 2**17
+#: Trials per chunk (one SeedSequence child each). Chosen by measurement (``btsim bench
+#: --sweep``, README "Performance"): at 2**18 the per-chunk costs (seeding, merging) are a
+#: few percent of the fastest kernels while uint8 temporaries (256 KiB) stay in L2 cache;
+#: the slower many-dice kernels peak between 2**17 and 2**18.
+DEFAULT_CHUNK = 2**18
 #: Trials per joblib task: large enough that task overhead is < 5% of kernel time.
 TASK_TRIALS = 2**22
+#: Tasks a run is cut into (when it has enough chunks): enough to keep dozens of workers
+#: busy and to balance uneven tasks; few enough that task overhead stays small.
+TARGET_TASKS = 64
 BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
@@ -68,11 +75,11 @@ class _Task:
     chunk_size: int
 
 
-def _plan(n_scenarios: int, trials: int, chunk_size: int, n_jobs: int) -> list[_Task]:
+def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
     """Cut every scenario into tasks of consecutive chunks (see module docstring)."""
     n_chunks = max(1, math.ceil(trials / chunk_size))
     total = n_chunks * n_scenarios
-    per_task = max(1, min(TASK_TRIALS // chunk_size, math.ceil(total / (4 * max(n_jobs, 1)))))
+    per_task = max(1, min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS)))
     return [
         _Task(s, c, min(c + per_task, n_chunks), trials, chunk_size)
         for s in range(n_scenarios)
@@ -80,33 +87,31 @@ def _plan(n_scenarios: int, trials: int, chunk_size: int, n_jobs: int) -> list[_
     ]
 
 
-def _run_task(model: Model, scenario: Any, task: _Task,
-              seed: int) -> tuple[_Task, list[Aggregate]]:
-    """Worker side: run a task's chunks; one (small) aggregate per chunk, in chunk order."""
-    out = []
+def _run_task(model: Model, scenario: Any, task: _Task, seed: int) -> tuple[_Task, Aggregate]:
+    """Worker side: run a task's chunks and merge them in chunk order."""
+    parts = []
     for c in range(task.first_chunk, task.last_chunk):
         n = min(task.chunk_size, task.trials - c * task.chunk_size)
         if n <= 0:
             break
-        out.append(model.sample(scenario, chunk_rng(seed, task.scenario_index, c), n))
-    return task, out
+        parts.append(model.sample(scenario, chunk_rng(seed, task.scenario_index, c), n))
+    return task, Aggregate.merge_all(parts)
 
 
 class _OrderedFold:
-    """Fold chunk aggregates of one scenario strictly in chunk order as they arrive."""
+    """Fold the task aggregates of one scenario strictly in task order as they arrive."""
 
     def __init__(self) -> None:
         self.total = Aggregate(0)
         self.next = 0
-        self.pending: dict[int, list[Aggregate]] = {}
+        self.pending: dict[int, tuple[int, Aggregate]] = {}
 
-    def add(self, first_chunk: int, aggs: list[Aggregate]) -> None:
-        self.pending[first_chunk] = aggs
+    def add(self, task: _Task, agg: Aggregate) -> None:
+        self.pending[task.first_chunk] = (task.last_chunk, agg)
         while self.next in self.pending:
-            run = self.pending.pop(self.next)
-            for a in run:
-                self.total.merge(a)
-            self.next += max(len(run), 1)
+            last, part = self.pending.pop(self.next)
+            self.total.merge(part)
+            self.next = last
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -191,15 +196,15 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     """
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
     scenarios = [model.scenario(p) for p in params_list]
-    tasks = _plan(len(scenarios), trials, chunk, n_jobs)
+    tasks = _plan(len(scenarios), trials, chunk)
     folds = [_OrderedFold() for _ in scenarios]
     bar = _progress_bar(trials * len(scenarios), progress)
     try:
-        for task, aggs in _parallel_results(model, scenarios, tasks, seed, n_jobs, backend,
-                                            scheduler, bool(bar)):
-            folds[task.scenario_index].add(task.first_chunk, aggs)
+        for task, agg in _parallel_results(model, scenarios, tasks, seed, n_jobs, backend,
+                                           scheduler, bool(bar)):
+            folds[task.scenario_index].add(task, agg)
             if bar is not None:
-                bar.update(sum(a.n for a in aggs))
+                bar.update(agg.n)
     finally:
         if bar is not None:
             bar.close()
