@@ -164,7 +164,7 @@ def _progress_bar(total: int, enabled: bool | None) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="trials", unit_scale=True, delay=2.0, file=sys.stderr,
-                dynamic_ncols=True, leave=False)
+                leave=False)
 
 
 # -- public API -------------------------------------------------------------------------------

@@ -190,3 +190,32 @@ def test_metadata_records_git_state(exp_file, tmp_path):
     main(["run", str(exp_file), "--out", str(tmp_path), "--quiet", "--trials", "100"])
     _, meta = results.read(tmp_path / "demo")
     assert "git_dirty" in meta
+
+
+def test_progress_bar_on_a_terminal_for_long_runs(tmp_path):
+    """A run of more than ~2 s shows a tqdm bar on stderr when stderr is a terminal."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    exp = tmp_path / "long.toml"
+    exp.write_text('name = "long"\nmodel = "punch-demo"\ntrials = 300000000\n')
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(exp), "--jobs", "2",
+                             "--out", str(tmp_path / "res")], stdout=subprocess.DEVNULL,
+                            stderr=slave)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    assert proc.wait(timeout=120) == 0
+    assert b"trials/s" in out and b"%|" in out
