@@ -168,7 +168,7 @@ def _parse_acts(field: str, value: Any, default_sides: tuple[str, ...],
     ``gyro`` may be listed twice (2 hits = destroyed, reference 4.2); any other entry listed
     twice is a ConfigError (an unprefixed name overlapping a prefixed one is not a repeat)."""
     pairs: set[tuple[str, str]] = set()
-    seen: set[tuple[tuple[str, ...], str]] = set()
+    seen: set[tuple[bool, tuple[str, ...], str]] = set()
     gyro = 0
     hatchet = False
     allowed_txt = ("a comma-separated list of " + " ".join(allowed)
@@ -187,13 +187,14 @@ def _parse_acts(field: str, value: Any, default_sides: tuple[str, ...],
             hatchet = True
             continue
         side_list = default_sides
+        prefixed = False
         for s in SIDES2:
             if name.startswith(s + "-"):
-                side_list, name = (s,), name[len(s) + 1:]
+                side_list, name, prefixed = (s,), name[len(s) + 1:], True
                 break
         if name not in allowed or name in ("gyro", "hatchet"):
             raise ConfigError(field, item, allowed_txt)
-        key = (side_list, name)
+        key = (prefixed, side_list, name)
         if key in seen:
             raise ConfigError(field, item, _REPEAT)
         seen.add(key)

@@ -284,3 +284,15 @@ def test_impossible_text(capsys) -> None:
     assert "damage_on_hit" not in out
     p_hit = next(x for x in lines if x.split()[0] == "p_hit")
     assert p_hit.split()[1] == "-"
+
+
+def test_unprefixed_and_prefixed_same_actuator_is_not_a_repeat():
+    """`hand` with --arm left names the left hand, like `left-hand`: allowed together
+    (found by the hypothesis sweep); the same literal twice is still an error."""
+    import sim
+    from sim.errors import ConfigError
+
+    res = sim.attack("punch", tons=50, arm="left", damaged=["hand", "left-hand"])
+    assert res["target_number"] == 5 + 1
+    with pytest.raises(ConfigError, match="repeats"):
+        sim.attack("punch", tons=50, arm="left", damaged=["left-hand", "left-hand"])
