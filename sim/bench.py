@@ -181,6 +181,7 @@ def run(models: list[str] | None = None, quick: bool = False,
                     "numpy": np.__version__, "platform": platform.platform(),
                     "processor": platform.processor() or platform.machine()},
         "chunk_size": engine.DEFAULT_CHUNK,
+        "malloc_tuned": engine.MALLOC_TUNED,
         "dice": dice_limit(total=2**23 if quick else 2**25),
         "kernels": [],
     }

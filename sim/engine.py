@@ -54,10 +54,30 @@ TARGET_TASKS = 64
 BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
-# Fresh worker processes page-fault numpy temporaries >= 128 KiB on every call unless glibc
-# keeps them (DESIGN.md, "Performance facts"). Workers inherit this environment.
-os.environ.setdefault("MALLOC_MMAP_THRESHOLD_", "33554432")
-os.environ.setdefault("MALLOC_TRIM_THRESHOLD_", "134217728")
+def _tune_malloc() -> bool:
+    """Keep glibc from returning large numpy temporaries to the OS after every chunk.
+
+    By default glibc serves allocations of 128 KiB or more with mmap and unmaps them on free,
+    so every chunk page-faults its temporaries afresh (DESIGN.md, "Performance facts"):
+    measured here, the fastest kernels run at half speed. Raising the mmap and trim
+    thresholds with ``mallopt`` keeps the memory in the process. It runs on import, so in
+    the driver and in every worker that unpickles a task. Memory stays bounded by the chunk.
+    Returns whether the call succeeded (False off glibc, or with BTSIM_MALLOC_TUNING=0).
+    """
+    if not sys.platform.startswith("linux") or os.environ.get("BTSIM_MALLOC_TUNING") == "0":
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3  # from <malloc.h>
+        return bool(libc.mallopt(m_mmap_threshold, 32 * 2**20)
+                    and libc.mallopt(m_trim_threshold, 128 * 2**20))
+    except (OSError, AttributeError):
+        return False
+
+
+MALLOC_TUNED = _tune_malloc()
 
 
 def chunk_rng(seed: int, scenario_index: int, chunk_index: int) -> np.random.Generator:
