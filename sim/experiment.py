@@ -31,7 +31,6 @@ order (cases outer, grid inner, grid keys in file order).
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -180,17 +179,14 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     return frame
 
 
-def describe(exp: Experiment) -> str:
-    """A one-line description for logs."""
-    return json.dumps({"name": exp.name, "model": exp.model, "scenarios": len(exp.scenarios()),
-                       "trials": exp.trials, "seed": exp.seed})
-
-
-def run_many(paths: Sequence[str | os.PathLike[str]], **kwargs: Any) -> list[pd.DataFrame]:
-    """Validate every experiment first (so a typo in the last file fails fast), then run."""
-    exps = [load(p) for p in paths]
-    names = [e.name for e in exps]
-    dup = {n for n in names if names.count(n) > 1}
+def validate_all(experiments: Sequence[Experiment]) -> None:
+    """Check a batch before running any of it: unique names, and every scenario's parameters
+    (so a typo in the last file fails before the first file's results are written)."""
+    names = [e.name for e in experiments]
+    dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise ConfigError("name", sorted(dup)[0], "unique across the experiments of one run")
-    return [run(e, **kwargs) for e in exps]
+        raise ConfigError("name", dup[0], "unique across the experiments of one run")
+    for exp in experiments:
+        model = get_model(exp.model)
+        for params in exp.scenarios():
+            model.scenario(params)

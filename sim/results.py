@@ -29,11 +29,14 @@ if TYPE_CHECKING:
     from sim.model import Model
 
 
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
 def git_commit() -> str | None:
-    """The current git commit of the working directory, if there is one."""
+    """The git commit of btsim's own checkout, if it runs from one."""
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=5, check=False)
+                             timeout=5, check=False, cwd=_PACKAGE_DIR)
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
@@ -43,7 +46,8 @@ def git_dirty() -> bool | None:
     """Whether the working tree has uncommitted changes (None outside a git checkout)."""
     try:
         out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                             capture_output=True, text=True, timeout=5, check=False)
+                             capture_output=True, text=True, timeout=5, check=False,
+                             cwd=_PACKAGE_DIR)
     except (OSError, subprocess.SubprocessError):
         return None
     return bool(out.stdout.strip()) if out.returncode == 0 else None
@@ -115,7 +119,11 @@ def atomic_dir(final: Path) -> Iterator[Path]:
         if final.exists():
             old = final.with_name(f".{final.name}.old-{os.getpid()}")
             os.replace(final, old)
-            os.replace(tmp, final)
+            try:
+                os.replace(tmp, final)
+            except BaseException:
+                os.replace(old, final)  # put the previous result back
+                raise
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(tmp, final)
@@ -157,6 +165,6 @@ def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
     frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
     for col in frame.columns:  # parquet gives numpy arrays for list cells; make them lists
-        if frame[col].dtype == object and len(frame) and isinstance(frame[col].iloc[0], np.ndarray):
-            frame[col] = frame[col].map(list)
+        if frame[col].dtype == object and any(isinstance(v, np.ndarray) for v in frame[col]):
+            frame[col] = frame[col].map(lambda v: list(v) if isinstance(v, np.ndarray) else v)
     return frame, meta

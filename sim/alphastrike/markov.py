@@ -55,10 +55,14 @@ def _pack(tu: dict[str, np.ndarray], layout: tuple[tuple[str, int], ...],
     key = np.zeros(tu["heat"].shape[0], dtype=np.uint64)
     shift = 0
     for name, bits in layout:
-        v = np.minimum(tu[name].astype(np.int64), (1 << bits) - 1).astype(np.uint64)
-        key |= v << np.uint64(shift)
+        v = tu[name].astype(np.int64)
+        if v.size and (v.min() < 0 or v.max() >= 1 << bits):  # a state the key cannot hold
+            raise OverflowError(f"exact chain: {name} outside its {bits}-bit field")
+        key |= v.astype(np.uint64) << np.uint64(shift)
         shift += bits
     if src is not None:
+        if src.size and src.max() >= 1 << _SRC_BITS:
+            raise OverflowError("exact chain: more source states than the key can hold")
         key |= src.astype(np.uint64) << np.uint64(shift)
     return key
 

@@ -81,7 +81,4 @@ def _bench_cases() -> tuple[BenchCase, ...]:
 
 
 MODEL = AttackModel()
-try:  # the oracle is part of the package (sim.oracles); keep the model importable regardless
-    MODEL.bench_cases = _bench_cases()
-except ImportError:  # pragma: no cover
-    pass
+MODEL.bench_cases = _bench_cases()

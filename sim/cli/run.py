@@ -37,9 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from sim.experiment import load, run
+    from sim.experiment import load, run, validate_all
 
-    exps = [load(path) for path in args.experiments]  # validate all before running any
+    exps = [load(path) for path in args.experiments]
+    validate_all(exps)  # every file and every scenario, before running any
     for exp in exps:
         frame = run(exp, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
                     backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,

@@ -9,11 +9,9 @@ import sim
 
 
 def test_loki_prime_from_catalog() -> None:
-    catalog = pytest.importorskip("sim.units.catalog", reason="unit catalog not available")
-    try:
-        loki = catalog.get_alphastrike("Loki (Hellbringer) Prime")
-    except Exception as exc:  # catalog present but data missing
-        pytest.skip(f"catalog cannot load Loki Prime: {exc}")
+    from sim.units import catalog
+
+    loki = catalog.get_alphastrike("Loki (Hellbringer) Prime")
     assert loki.ov == 3 and loki.has("CASE")
     frame = sim.heat("Loki (Hellbringer) Prime", policy="fixed:2", turns=3)
     np.testing.assert_allclose(frame["p_heat_2"], [1, 0, 0])
@@ -22,7 +20,6 @@ def test_loki_prime_from_catalog() -> None:
 
 
 def test_unknown_unit_is_a_user_error() -> None:
-    pytest.importorskip("sim.units.catalog", reason="unit catalog not available")
     from sim.errors import UserError
 
     with pytest.raises(UserError):

@@ -86,11 +86,6 @@ DATA = Path(__file__).resolve().parents[2] / "../shared/data/units"
 
 def test_catalog_integration() -> None:
     """With the real catalog: Hatchetman hatchet, Catapult no lower arms, Locust no jump."""
-    catalog = pytest.importorskip("sim.units.catalog", reason="sim.units.catalog not available")
-    try:
-        catalog.get_classic("Hatchetman HCT-3F")
-    except Exception as exc:  # catalog present but unit missing
-        pytest.skip(f"catalog has no Hatchetman: {exc}")
     p = plan(attack="hatchet", attacker="Hatchetman HCT-3F", target="Grasshopper GHR-5H")
     assert p.impossible is None and p.strikes[0].damage == 9 and p.scenario.target_tons == 70
     p = plan(attack="punch", attacker="Catapult CPLT-C1")

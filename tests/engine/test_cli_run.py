@@ -219,3 +219,16 @@ def test_progress_bar_on_a_terminal_for_long_runs(tmp_path):
         out += data
     assert proc.wait(timeout=120) == 0
     assert b"trials/s" in out and b"%|" in out
+
+
+def test_batch_is_validated_before_anything_runs(exp_file, tmp_path):
+    """A bad scenario in the second file, or two files with one name: nothing is written."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\nmodel = "punch-demo"\n[grid]\ntons = [50, 73]\n')
+    out = tmp_path / "res"
+    assert main(["run", str(exp_file), str(bad), "--out", str(out), "--quiet"]) == 2
+    assert not out.exists() or not any(out.iterdir())
+    twin = tmp_path / "twin.toml"
+    twin.write_text(EXP)
+    assert main(["run", str(exp_file), str(twin), "--out", str(out), "--quiet"]) == 2
+    assert not out.exists() or not any(out.iterdir())

@@ -27,8 +27,13 @@ def test_bit_identical_for_any_jobs_and_backend(reference, n_jobs, backend):
     pdt.assert_frame_equal(got, reference, check_exact=True)
 
 
-def test_task_grouping_does_not_change_results(reference, monkeypatch):
-    monkeypatch.setattr(engine, "TASK_TRIALS", engine.DEFAULT_CHUNK)  # one chunk per task
+@pytest.mark.parametrize("target_tasks", [1, 2, 1000])
+def test_task_grouping_does_not_change_results(reference, monkeypatch, target_tasks):
+    """Tasks of several chunks (1-2 tasks for the run) or one chunk each: same bits."""
+    monkeypatch.setattr(engine, "TARGET_TASKS", target_tasks)
+    plan = engine._plan(len(SCENARIOS), TRIALS, engine.DEFAULT_CHUNK)
+    chunks_per_task = {t.last_chunk - t.first_chunk for t in plan}
+    assert (max(chunks_per_task) > 1) == (target_tasks < 12)
     got = engine.simulate(DEMO, SCENARIOS, TRIALS, seed=11, n_jobs=2)
     pdt.assert_frame_equal(got, reference, check_exact=True)
 

@@ -188,8 +188,6 @@ def test_cli_report_rebuilds_from_saved_results(tmp_path, capsys):
 def test_report_from_real_models_on_a_reduced_suite(tmp_path):
     """End to end with the real models: the default experiment files, grids cut down and a
     few hundred trials, run into a results folder and turned into a report."""
-    pytest.importorskip("sim.classic.model")
-    pytest.importorskip("sim.alphastrike.model")
     from sim.experiment import load, run
 
     repo = Path(__file__).resolve().parents[2]
