@@ -25,20 +25,17 @@ import numpy as np
 import numpy.typing as npt
 
 #: Sum of two dice for each of the 36 ordered outcomes (index = 6*(a-1) + (b-1)).
-_TWO_D6_TABLE = (np.add.outer(np.arange(1, 7), np.arange(1, 7))).ravel().astype(np.uint8)
+TWO_D6_OUTCOMES = (np.add.outer(np.arange(1, 7), np.arange(1, 7))).ravel().astype(np.uint8)
 
 #: Exact 1D6 distribution, index = face (0 unused).
 PMF_1D6: tuple[Fraction, ...] = (Fraction(0),) + (Fraction(1, 6),) * 6
 #: Exact 2D6 distribution, index = total (0 and 1 unused).
 PMF_2D6: tuple[Fraction, ...] = tuple(
-    Fraction(int(np.count_nonzero(_TWO_D6_TABLE == t)), 36) for t in range(13)
+    Fraction(int(np.count_nonzero(TWO_D6_OUTCOMES == t)), 36) for t in range(13)
 )
 #: Float versions for vectorized exact computations.
 P1D6 = np.array([float(p) for p in PMF_1D6])
 P2D6 = np.array([float(p) for p in PMF_2D6])
-#: Faces as arrays, handy for enumerating outcomes.
-FACES_1D6 = np.arange(1, 7, dtype=np.uint8)
-FACES_2D6 = np.arange(2, 13, dtype=np.uint8)
 
 
 #: Marker for a rejected byte in a lookup table.
@@ -59,7 +56,13 @@ def make_lut(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return lut
 
 
-def _raw_bytes(rng: np.random.Generator, n: int) -> npt.NDArray[np.uint8]:
+#: Bytes below this are accepted by the 1D6/2D6 tables (252 = 7 x 36 = 42 x 6).
+ACCEPT = 252
+
+
+def raw_bytes(rng: np.random.Generator, n: int) -> npt.NDArray[np.uint8]:
+    """``n`` raw uniform bytes (uint8) straight from the generator's bit stream (a fresh,
+    writable array)."""
     return rng.bit_generator.random_raw((n + 7) // 8).view(np.uint8)[:n]
 
 
@@ -68,17 +71,17 @@ def draw_lut(rng: np.random.Generator, lut: npt.NDArray[np.uint8],
     """Draw ``size`` outcomes through a :func:`make_lut` table, exactly (byte rejection)."""
     shape = (size,) if isinstance(size, int | np.integer) else tuple(size)
     n = int(np.prod(shape, dtype=np.int64))
-    out = lut.take(_raw_bytes(rng, n))
+    out = lut.take(raw_bytes(rng, n))
     bad = np.flatnonzero(out == REJECT)
     while bad.size:  # loop over the rare rejections (a few per 256), never over trials
-        out[bad] = lut.take(_raw_bytes(rng, bad.size))
+        out[bad] = lut.take(raw_bytes(rng, bad.size))
         bad = bad[out[bad] == REJECT]
     return out.reshape(shape)
 
 
 #: Byte tables for 1D6 and 2D6 (252 accepted bytes each).
 LUT_1D6 = make_lut(np.arange(1, 7))
-LUT_2D6 = make_lut(_TWO_D6_TABLE)
+LUT_2D6 = make_lut(TWO_D6_OUTCOMES)
 
 
 def d6(rng: np.random.Generator, size: int | tuple[int, ...]) -> npt.NDArray[np.uint8]:
@@ -102,6 +105,8 @@ def p_2d6_at_least_exact(tn: int) -> Fraction:
 
 #: P(2D6 >= TN) for TN = 0..14 (clip TN into this range before indexing).
 P_2D6_AT_LEAST = np.array([float(p_2d6_at_least_exact(t)) for t in range(15)])
+#: Ordered outcomes (of 36) of 2D6 with a total >= TN, for TN = 0..14.
+AT_LEAST_36 = np.array([int(p_2d6_at_least_exact(t) * 36) for t in range(15)], dtype=np.int64)
 
 
 def p_2d6_at_least(tn: npt.ArrayLike) -> npt.NDArray[np.float64]:

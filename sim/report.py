@@ -223,13 +223,6 @@ def fmt_num(v: float) -> str:
     return "–" if not _finite(v) else f"{float(v):.2f}"
 
 
-def fmt_ratio(v: float) -> str:
-    """A ratio: 2 decimals; an unbounded ratio as the infinity sign."""
-    if v is not None and isinstance(v, float) and math.isinf(v):
-        return "∞"
-    return fmt_num(v)
-
-
 def value(frame: pd.DataFrame, metric: str) -> pd.Series:
     """The number the report shows for ``metric``: exact where available, else the MC mean."""
     if metric not in frame.columns and metric + "_exact" not in frame.columns:

@@ -102,17 +102,6 @@ def parse_incoming_list(value: Any) -> tuple[Incoming, ...]:
     return tuple(parse_incoming(v) for v in value)
 
 
-# -- damage levels (ref 6.2 Weapon Hit scale: ... 2 -> 1 -> 0* -> 0) ---------------------------
-def damage_level(level0: int, weapon_hits: np.ndarray) -> np.ndarray:
-    """Damage level after weapon hits: level 0 = no damage, 1 = 0*, v + 1 = v (ref 6.2)."""
-    return np.maximum(np.int16(level0) - weapon_hits.astype(np.int16), 0)
-
-
-def level_damage(level: np.ndarray) -> np.ndarray:
-    """Whole damage points of a level (0* and 0 give 0)."""
-    return np.maximum(level - 1, 0)
-
-
 def weapon_tn(base: int, amod: np.ndarray, heat: np.ndarray, fc: np.ndarray) -> np.ndarray:
     """Weapon attack TN (ref 6.1): base (skill + range + target + other) + attacker movement
     + heat level (ref 6.3) + 2 per Fire Control hit (ref 6.6)."""
@@ -128,7 +117,3 @@ def physical_tn(base: int, amod: np.ndarray, heat: np.ndarray, heat_applies: boo
         tn = tn + T.HEAT_TO_HIT[heat].astype(np.int16)
     return tn
 
-
-def incoming_tn(inc: Incoming, tmod: np.ndarray) -> np.ndarray:
-    """TN of an incoming attack against the unit: base + the unit's target modifier."""
-    return np.int16(inc.base) + tmod

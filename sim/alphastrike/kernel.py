@@ -25,26 +25,20 @@ from sim.alphastrike.turn import (
     initial_state,
     start_turn,
 )
-from sim.dice import _TWO_D6_TABLE, d6, draw_lut, make_lut
+from sim.dice import ACCEPT, AT_LEAST_36, TWO_D6_OUTCOMES, d6, draw_lut, make_lut, raw_bytes
 
 #: Byte table straight to a crit result: 2D6 outcome -> 'Mech crit table (ref 6.6).
-_CRIT_LUT = make_lut(T.CRIT_MECH[_TWO_D6_TABLE])
+_CRIT_LUT = make_lut(T.CRIT_MECH[TWO_D6_OUTCOMES])
 
 #: Accepted bytes per 2D6 outcome: 252 = 7 x 36 bytes are accepted, the rest re-drawn.
-_BYTES_PER_OUTCOME = 7
-_ACCEPT = 7 * 36
-#: Ordered 2D6 outcomes (of 36) with a total >= TN, for TN = 0..14.
-_AT_LEAST36 = np.array([36, 36, 36, 35, 33, 30, 26, 21, 15, 10, 6, 3, 1, 0, 0])
+_BYTES_PER_OUTCOME = ACCEPT // 36
+_ACCEPT = ACCEPT
 
 
 def threshold(tn: np.ndarray) -> np.ndarray:
     """Byte threshold for "2D6 >= TN": ``7 x #outcomes >= TN`` (TN <= 2: 252, 13+: 0)."""
     t = np.clip(np.asarray(tn, dtype=np.int64), 0, 14)
-    return (_BYTES_PER_OUTCOME * _AT_LEAST36[t]).astype(np.uint8)
-
-
-def _raw(rng: np.random.Generator, n: int) -> np.ndarray:
-    return rng.bit_generator.random_raw((n + 7) // 8).view(np.uint8)[:n]
+    return (_BYTES_PER_OUTCOME * AT_LEAST_36[t]).astype(np.uint8)
 
 
 def hits_2d6(rng: np.random.Generator, thr: np.ndarray) -> np.ndarray:
@@ -54,11 +48,11 @@ def hits_2d6(rng: np.random.Generator, thr: np.ndarray) -> np.ndarray:
     sorted by total from 12 down; so "total >= TN" is exactly ``b < threshold(TN)``. Bytes
     252..255 are rejected and re-drawn (a loop over the rare rejections, not over units).
     """
-    b = _raw(rng, thr.shape[0])
+    b = raw_bytes(rng, thr.shape[0])
     hit = b < thr
     bad = np.flatnonzero(b >= _ACCEPT)
     while bad.size:
-        nb = _raw(rng, bad.size)
+        nb = raw_bytes(rng, bad.size)
         hit[bad] = nb < thr[bad]
         bad = bad[nb >= _ACCEPT]
     return hit

@@ -31,7 +31,6 @@ from sim.errors import ConfigError
 
 PolicyFn = Callable[[np.ndarray, int, dict[str, np.ndarray]], Any]
 
-NAMES = ("hold", "never", "max", "fixed:K", "below:H")
 _ALLOWED = "one of 'hold', 'never', 'max', 'fixed:K' (K in 0-4), 'below:H' (H in 0-4) or a callable"
 
 

@@ -105,7 +105,6 @@ _INTS: dict[str, tuple[int, int]] = {
     "jumped_mod": (0, 3),
     "case_damage": (0, 3),
 }
-_BOOLS = ("engine_heat_same_turn", "physical_heat")
 
 
 def _validate(name: str, value: Any) -> Any:

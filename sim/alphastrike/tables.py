@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.dice import P2D6
+from sim.units.tables import tmm_from_move as _tmm_from_move
+
 #: Range bands and their attack modifiers (ref 6.1): Short +0, Medium +2, Long +4, Extreme +6.
 RANGES: tuple[str, ...] = ("short", "medium", "long", "extreme")
 RANGE_MOD: dict[str, int] = {"short": 0, "medium": 2, "long": 4, "extreme": 6}
@@ -40,17 +43,11 @@ CRIT_MECH = np.array(
      CRIT_DESTROYED],                 # 12
     dtype=np.uint8)
 #: Probability of each crit result code on the 'Mech table (x36: 8, 1, 4, 6, 10, 6, 1).
-CRIT_PROB = np.bincount(
-    CRIT_MECH[2:], weights=np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]) / 36.0, minlength=7)
+CRIT_PROB = np.bincount(CRIT_MECH[2:], weights=P2D6[2:], minlength=7)
 
-#: TMM from Move in inches (ref 6.1 table; used by the D17 ``recompute`` reading):
-#: 0-4" 0, 5-8" 1, 9-12" 2, 13-18" 3, 19-34" 4, 35"+ 5.
-_TMM_BREAKS = (5, 9, 13, 19, 35)
-
-
-def tmm_from_move(inches: int) -> int:
-    """TMM for a Move in inches (ref 6.1 table)."""
-    return sum(inches >= b for b in _TMM_BREAKS)
+#: TMM from Move in inches (ref 6.1 table; used by the D17 ``recompute`` reading): the one
+#: table lives with the unit data, which derives card TMMs from it too.
+tmm_from_move = _tmm_from_move
 
 
 #: Physical attack types (ref 6.7): TN modifier under each D13 reading and damage as

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-#: Bytes below this are accepted (252 = 7 * 36 = 42 * 6).
-ACCEPT = 252
-#: 2D6 total of each of the 36 ordered outcomes of two dice.
-TWO = np.add.outer(np.arange(1, 7), np.arange(1, 7)).ravel().astype(np.uint8)
+from sim.dice import ACCEPT, raw_bytes
+from sim.dice import TWO_D6_OUTCOMES as TWO
+
 #: Monotone byte -> 2D6 total (each ordered outcome 7 times, sorted by total).
 SORTED_2D6 = np.sort(np.repeat(TWO, ACCEPT // 36)).astype(np.uint8)
 #: Monotone byte -> 1D6 face.
@@ -34,11 +33,6 @@ THR_2D6 = np.array([int(np.searchsorted(SORTED_2D6, t)) for t in range(15)], dty
 def thr_2d6(tn: int) -> int:
     """Byte threshold of a 2D6 target number (any integer TN; clipped to 0..14)."""
     return int(THR_2D6[max(0, min(14, tn))])
-
-
-def raw_bytes(rng: np.random.Generator, n: int) -> np.ndarray:
-    """``n`` raw uniform bytes (uint8) straight from the bit generator."""
-    return rng.bit_generator.random_raw((n + 7) // 8).view(np.uint8)[:n]
 
 
 def raw_words(rng: np.random.Generator, n: int) -> np.ndarray:

@@ -7,16 +7,6 @@ import numpy as np
 from sim.classic import tables as T
 
 
-def locate(table: int, side: int, rolls: np.ndarray) -> np.ndarray:
-    """Location codes for die totals ``rolls`` (1D6 or 2D6 per the table) on ``side``."""
-    return T.TABLES[table][side].take(rolls)
-
-
-def fall_columns(facing_rolls: np.ndarray) -> np.ndarray:
-    """Hit column of fall damage from the 1D6 facing-after-fall roll (reference 4.4)."""
-    return T.FALL_COLUMN.take(facing_rolls)
-
-
 def p_locations(table: int, side: int) -> np.ndarray:
     """Exact location probabilities of one roll (length N_LOC + 1, MISS = 0)."""
     return _P[table][side]

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
-
 from sim.dice import P_2D6_AT_LEAST
 
 #: Trigger modifiers (reference 4.2).
@@ -24,7 +22,6 @@ HIT_BY_DFA = 2
 MADE_DFA = 4
 DAMAGE_20 = 1
 AUTO = 99  # automatic fall: TN clipped to 13
-NO_ROLL = 0  # a slot without a roll: TN 0 always succeeds
 
 
 def preexisting_mod(bad: Iterable[tuple[str, str]], gyro_hits: int) -> int:
@@ -61,14 +58,6 @@ def roll_tns(piloting: int, pre: int, triggers: list[int], mode: str,
     return out
 
 
-def p_stand(tns: list[int]) -> float:
-    """P(every roll succeeds) = product of P(2D6 >= TN) (rolls are independent)."""
-    p = 1.0
-    for tn in tns:
-        p *= float(P_2D6_AT_LEAST[max(0, min(14, tn))])
-    return p
-
-
 def fail_at(tns: list[int]) -> list[float]:
     """P(the first failure is roll i), for each i."""
     out = []
@@ -97,7 +86,3 @@ def pilot_tn(*, rule: str, piloting: int, pre: int, levels: int, failed_tn: int,
         tn = failed_tn + (levels - 1 if levels >= 2 else 0)
     return min(13, tn)
 
-
-def stands(rolls: np.ndarray, tn: np.ndarray) -> np.ndarray:
-    """Vectorized PSR success: 2D6 roll >= TN (TN 0 = no roll, 13 = automatic failure)."""
-    return rolls >= tn

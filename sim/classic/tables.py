@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.units.tables import HEAD_MAX_ARMOR, INTERNAL_STRUCTURE
+
 #: Location codes (reference 3.2: rear torso armor CTR/LTR/RTR from the rear column only).
 LOCATIONS: tuple[str, ...] = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CTR", "LTR", "RTR")
 LOC: dict[str, int] = {name: i for i, name in enumerate(LOCATIONS)}
@@ -59,7 +61,6 @@ KICK = _table({
 
 #: Table ids used by plans and kernels.
 TABLE_STANDARD, TABLE_PUNCH, TABLE_KICK = 0, 1, 2
-TABLE_NAMES = ("standard", "punch", "kick")
 TABLES = (STANDARD, PUNCH, KICK)
 #: Dice of each table: 2 -> 2D6, 1 -> 1D6.
 TABLE_DICE = (2, 1, 1)
@@ -91,8 +92,9 @@ ARM_ACTS: tuple[str, ...] = ("shoulder", "upper-arm", "lower-arm", "hand")
 LEG_ACTS: tuple[str, ...] = ("hip", "upper-leg", "lower-leg", "foot")
 ACTUATORS: tuple[str, ...] = ARM_ACTS + LEG_ACTS + ("gyro",)
 
-#: Structural facts used by the head-destruction metric (reference 5.1: head 9 armor + 3 IS).
-FRESH_HEAD = 9 + 3
+#: Damage that destroys a fresh head in one attack (reference 5.1: maximum head armor 9 plus
+#: the head's 3 internal structure points, the same at every tonnage).
+FRESH_HEAD = HEAD_MAX_ARMOR + INTERNAL_STRUCTURE[20][0]
 
 
 def location_probabilities(table: int, side: int) -> np.ndarray:

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 #: Location codes for biped 'Mechs. Rear torso armor: CTR, LTR, RTR.
 LOCATIONS = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL")
-REAR_LOCATIONS = ("CTR", "LTR", "RTR")
 ARM_ACTUATORS = ("shoulder", "upper_arm", "lower_arm", "hand")
 LEG_ACTUATORS = ("hip", "upper_leg", "lower_leg", "foot")
 
