@@ -219,12 +219,15 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     tasks = _plan(len(scenarios), trials, chunk)
     folds = [_OrderedFold() for _ in scenarios]
     bar = _progress_bar(trials * len(scenarios), progress)
+    results = _parallel_results(model, scenarios, tasks, seed, n_jobs, backend, scheduler,
+                                bool(bar))
     try:
-        for task, agg in _parallel_results(model, scenarios, tasks, seed, n_jobs, backend,
-                                           scheduler, bool(bar)):
-            folds[task.scenario_index].add(task, agg)
-            if bar is not None:
-                bar.update(agg.n)
+        # closing() shuts the workers (or the Dask cluster) down at once on an error or Ctrl-C
+        with contextlib.closing(results):
+            for task, agg in results:
+                folds[task.scenario_index].add(task, agg)
+                if bar is not None:
+                    bar.update(agg.n)
     finally:
         if bar is not None:
             bar.close()

@@ -30,6 +30,7 @@ order (cases outer, grid inner, grid keys in file order).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import tomllib
@@ -154,10 +155,10 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     from sim import engine, results
 
     exp = experiment if isinstance(experiment, Experiment) else load(experiment)
-    if trials is not None:
-        exp.trials = check_int("trials", trials, lo=1)
-    if seed is not None:
-        exp.seed = check_int("seed", seed, lo=0)
+    if trials is not None or seed is not None:  # a copy: the caller's experiment is unchanged
+        exp = dataclasses.replace(
+            exp, trials=exp.trials if trials is None else check_int("trials", trials, lo=1),
+            seed=exp.seed if seed is None else check_int("seed", seed, lo=0))
     model = get_model(exp.model)
     params = exp.scenarios()
     tr, sd, jobs, be, chunk = engine.validate_run(exp.trials, exp.seed, n_jobs, backend,

@@ -76,12 +76,15 @@ def zscores(params: dict, n: int, seed: int) -> dict[str, float]:
         se = math.sqrt(max(q / c - m * m, 0.0) / c)
         if kinds[name] == "probability":
             se = math.sqrt(e * (1 - e) / c)
-        elif se > 0:
+        elif se > 0 and s / big < 30:
+            # fewer than ~30 non-zero observations (s / big bounds their number from below):
+            # the sample SE is unreliable, so use the bound instead
             se = max(se, math.sqrt(max(e, 0.0) * big / c))
         if se == 0:
             # no variation seen: either exactly right, or a rare event never drawn (expected
             # number of events <= e * n; 0 events is plausible when that is small)
-            assert m == pytest.approx(e, abs=1e-9) or (m == 0 and e * c <= 20), (name, m, e)
+            # P(no event | expected 6) = 0.25%
+            assert m == pytest.approx(e, abs=1e-9) or (m == 0 and e * c <= 6), (name, m, e)
             continue
         out[name] = (m - e) / se
     h = agg.hists["damage_dist"][0]
@@ -149,10 +152,11 @@ def test_oracle_agrees_with_exact(params: dict) -> None:
         e = ex[k]
         if math.isnan(e):
             continue
-        se_trial = mc[k + "_se"] * math.sqrt(200_000)
-        if k in ("damage", "self_damage"):
-            se_trial = se_trial * math.sqrt(max(ex["p_hit"], 1e-9))
-        se = se_trial / math.sqrt(n) if se_trial > 0 else 0
+        # per-observation SD from the kernel's run; conditional metrics (damage, self_damage:
+        # given a hit) have n * p_hit observations in both runs
+        share = max(ex["p_hit"], 1e-9) if k in ("damage", "self_damage") else 1.0
+        se_trial = mc[k + "_se"] * math.sqrt(200_000 * share)
+        se = se_trial / math.sqrt(n * share) if se_trial > 0 else 0
         assert abs(v - e) <= 5 * se + 1e-9, (k, v, e, se)
 
 
