@@ -55,8 +55,9 @@ _ROW = {name: i for i, name in enumerate(METRIC_NAMES)}
 _LOC_ROWS = np.array([_ROW[m] for m in LOC_METRICS])
 _FALL_LOC_ROWS = {u: np.array([_ROW[m] for m in FALL_LOC_METRICS[u]]) for u in UNITS}
 
-#: Byte -> location code of a fall group for each hit column (standard table, 2D6, monotone
-#: byte mapping); flat index ``column * 256 + byte`` (reference 4.4).
+#: Byte -> location code of a fall group for each hit column (standard table, reference 3.2;
+#: column from the facing roll, reference 4.4; monotone byte mapping); flat index
+#: ``column * 256 + byte``.
 _FALL_LOC_BYTE = np.full((len(T.SIDES), 256), T.MISS, dtype=np.uint8)
 for _c in range(len(T.SIDES)):
     _FALL_LOC_BYTE[_c, : F.ACCEPT] = T.STANDARD[_c].take(F.SORTED_2D6)
@@ -261,11 +262,11 @@ def _finish(n: int, R: np.ndarray, hist: np.ndarray) -> Aggregate:
 #: Fall-damage lanes per hit column (standard table, 2D6; fall damage is at most 30 points).
 _FALL_LANES = [_make_lanes(_FALL_LOC_BYTE[c, : F.ACCEPT], {1, 2, 3, 4, 5}, 30)
                for c in range(len(T.SIDES))]
-#: Facing roll (1D6, monotone bytes) -> hit column: byte ranges of front, right, rear, left.
-_FALL_COL_EDGES = np.array([0, 42, 126, 168, 252])
-_FALL_COL_ORDER = (T.SIDE["front"], T.SIDE["right"], T.SIDE["rear"], T.SIDE["left"])
-assert all(int(_FALL_COL_BYTE[lo]) == c for lo, c in zip(_FALL_COL_EDGES, _FALL_COL_ORDER,
-                                                           strict=False))
+#: Facing roll (1D6, monotone bytes) -> hit column (reference 4.4 table): the byte ranges
+#: where the column is constant, derived from the table itself (front, right, rear, left).
+_FALL_COL_EDGES = np.concatenate(
+    ([0], np.flatnonzero(np.diff(_FALL_COL_BYTE[: F.ACCEPT].astype(np.int16))) + 1, [F.ACCEPT]))
+_FALL_COL_ORDER = tuple(int(_FALL_COL_BYTE[lo]) for lo in _FALL_COL_EDGES[:-1])
 
 
 def _fall_lanes(rng: np.random.Generator, u: UnitFall, ks: list[int], pilot_tns: list[int],
