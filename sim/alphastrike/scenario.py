@@ -20,6 +20,7 @@ from sim.alphastrike.generic import DEFAULT_GENERIC_OV, generic_mech
 from sim.alphastrike.policies import Policy, parse_policy
 from sim.alphastrike.rules import FIELDS, ASRules
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
+from sim.units.tables import tmm_from_move
 from sim.units.types import ASCard
 
 #: Specials the heat model simulates (others are listed as not simulated, never an error).
@@ -168,7 +169,7 @@ def _mp_tables(card: ASCard, rules: ASRules) -> tuple[list[int], list[int], list
         elif rules.mp_hit_tmm == "minus1":
             tmm.append(max(0, t - 1))
         else:
-            tmm.append(T.tmm_from_move(move[-1]))
+            tmm.append(tmm_from_move(move[-1]))  # ref 6.1 table (D17 recompute)
     return move, jump, tmm
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.dice import P2D6
-from sim.units.tables import tmm_from_move as _tmm_from_move
 
 #: Range bands and their attack modifiers (ref 6.1): Short +0, Medium +2, Long +4, Extreme +6.
 RANGES: tuple[str, ...] = ("short", "medium", "long", "extreme")
@@ -44,10 +43,6 @@ CRIT_MECH = np.array(
     dtype=np.uint8)
 #: Probability of each crit result code on the 'Mech table (x36: 8, 1, 4, 6, 10, 6, 1).
 CRIT_PROB = np.bincount(CRIT_MECH[2:], weights=P2D6[2:], minlength=7)
-
-#: TMM from Move in inches (ref 6.1 table; used by the D17 ``recompute`` reading): the one
-#: table lives with the unit data, which derives card TMMs from it too.
-tmm_from_move = _tmm_from_move
 
 
 #: Physical attack types (ref 6.7): TN modifier under each D13 reading and damage as

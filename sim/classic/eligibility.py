@@ -4,6 +4,8 @@ or None when the attack (or that arm) may be made. Never raises."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sim.classic.scenario import Scenario
 
 #: Prone target: allowed attacks by the target's level relative to the attacker (BMM 7th
@@ -31,53 +33,71 @@ def common(s: Scenario) -> str | None:
     return None
 
 
-def arm_reason(s: Scenario, side: str) -> str | None:
-    """Punch with one arm: shoulder present and undamaged, the arm fired no weapon."""
-    if (side, "shoulder") in s.missing:
-        return f"{side} arm has no shoulder actuator (no arm): cannot punch"
-    if (side, "shoulder") in s.damaged:
-        return f"{side} shoulder actuator destroyed: cannot punch with that arm"
-    if f"{side}-arm" in s.fired:
-        return f"{side} arm fired a weapon this turn: cannot punch with it"
+@dataclass(frozen=True)
+class LimbRule:
+    """What an attack needs from the attacker's limbs (reference 1.3 restriction lists).
+
+    ``limbs``: "own" (the punching/swinging arm or kicking leg) or "both" (both arms/legs).
+    ``intact``: actuators that must be present and undamaged; ``present``: actuators that must
+    exist (a destroyed one only costs to-hit); ``fired``: whether those limbs must not have
+    fired a weapon this turn. ``what`` names the attack in the reason.
+    """
+
+    part: str
+    limbs: str
+    intact: tuple[str, ...] = ()
+    present: tuple[str, ...] = ()
+    fired: bool = True
+    what: str = ""
+
+
+#: Reference 1.3, one row per attack that uses its limbs. Punch is checked per arm.
+LIMB_RULES: dict[str, LimbRule] = {
+    "punch": LimbRule("arm", "own", intact=("shoulder",), what="punch"),
+    "kick": LimbRule("leg", "both", intact=("hip",), what="kick"),
+    "club": LimbRule("arm", "both", intact=("shoulder", "hand"), what="club attack"),
+    "hatchet": LimbRule("arm", "own", intact=("shoulder", "hand"), what="hatchet swing"),
+    "push": LimbRule("arm", "both", present=("shoulder",), what="push"),
+}
+
+
+def limb_reason(s: Scenario, side: str | None = None) -> str | None:
+    """The first limb requirement of :data:`LIMB_RULES` the attacker fails, with the reason.
+    ``side`` checks one arm (each arm of a two-arm punch is checked on its own)."""
+    rule = LIMB_RULES.get(s.attack)
+    if rule is None:
+        return None
+    own = side or s.arm
+    sides = ("left", "right") if rule.limbs == "both" else (own,)
+    for sd in sides:
+        for act in rule.present:
+            if (sd, act) in s.missing:
+                return (f"{sd} {rule.part} has no {act} actuator: "
+                        f"a {rule.what} needs both {rule.part}s")
+        for act in rule.intact:
+            if (sd, act) in s.missing:
+                return f"{sd} {rule.part} has no {act} actuator: no {rule.what} with it"
+            if (sd, act) in s.damaged:
+                return f"{sd} {act} actuator destroyed: no {rule.what} with that {rule.part}"
+    fired_sides = sides if rule.limbs == "both" and rule.part == "arm" else (own,)
+    for sd in fired_sides:
+        if rule.fired and f"{sd}-{rule.part}" in s.fired:
+            return f"{sd} {rule.part} fired a weapon this turn: no {rule.what} with it"
     return None
 
 
 def attack_reason(s: Scenario) -> str | None:
     """Attack-specific restrictions (reference 1.3). Punch arms are checked per arm."""
     a = s.attack
-    if a == "kick":
-        for side in ("left", "right"):
-            if s.bad(side, "hip"):
-                return f"{side} hip actuator destroyed: a kick needs both hips undamaged"
-        if f"{s.arm}-leg" in s.fired:
-            return f"{s.arm} leg fired a weapon this turn: cannot kick with it"
-    elif a == "club":
-        for side in ("left", "right"):
-            if s.bad(side, "shoulder"):
-                return f"{side} shoulder actuator destroyed or missing: a club needs both"
-            if s.bad(side, "hand"):
-                return (f"{side} hand actuator destroyed or missing: a club needs both hands")
-            if f"{side}-arm" in s.fired:
-                return f"{side} arm fired a weapon this turn: no club attack"
-    elif a == "hatchet":
-        side = s.arm
-        if s.hatchet_damaged:
-            return "the hatchet has taken a critical hit (destroyed)"
-        if s.bad(side, "shoulder"):
-            return f"{side} shoulder actuator destroyed or missing: cannot swing the hatchet"
-        if s.bad(side, "hand"):
-            return f"{side} hand actuator destroyed or missing: cannot swing the hatchet"
-        if f"{side}-arm" in s.fired:
-            return f"{side} arm fired a weapon this turn: cannot swing the hatchet"
-    elif a == "push":
-        for side in ("left", "right"):
-            if (side, "shoulder") in s.missing:
-                return f"push needs both arms; the {side} arm is missing"
-            if f"{side}-arm" in s.fired:
-                return f"{side} arm fired a weapon this turn: no push"
-        if s.target_prone:
-            return "push is impossible against a prone target"
-    elif a == "charge":
+    if a == "hatchet" and s.hatchet_damaged:
+        return "the hatchet has taken a critical hit (destroyed)"
+    if a in LIMB_RULES and a != "punch":
+        why = limb_reason(s)
+        if why:
+            return why
+    if a == "push" and s.target_prone:
+        return "push is impossible against a prone target"
+    if a == "charge":
         if s.moved == "jump":
             return "no jumping during a charge (reference 1.3)"
         if s.moved == "stand":

@@ -113,7 +113,7 @@ def _strikes(s: Scenario) -> tuple[list[Strike], list[str], dict[str, int | None
         if s.target_level == 1:  # target's legs at arm level (reference 2.2)
             table = T.TABLE_STANDARD if s.target_prone else T.TABLE_KICK
         for arm in (("left", "right") if s.arm == "both" else (s.arm,)):
-            why = E.arm_reason(s, arm)
+            why = E.limb_reason(s, arm)
             if why:
                 notes.append(why)
                 continue

@@ -296,3 +296,16 @@ def test_unprefixed_and_prefixed_same_actuator_is_not_a_repeat():
     assert res["target_number"] == 5 + 1
     with pytest.raises(ConfigError, match="repeats"):
         sim.attack("punch", tons=50, arm="left", damaged=["left-hand", "left-hand"])
+
+
+def test_limb_rules_table_edges():
+    """Reference 1.3 via LIMB_RULES: a destroyed shoulder only costs a push +2 (not
+    impossible); a kick is barred by weapons fired from the kicking leg only; a club by
+    weapons fired from either arm."""
+    import sim
+
+    push = sim.attack("push", tons=50, damaged=["left-shoulder"])
+    assert push["impossible"] is None and push["target_number"] == 5 - 1 + 2
+    assert sim.attack("kick", tons=50, arm="right", fired="left-leg")["impossible"] is None
+    assert "fired" in sim.attack("kick", tons=50, arm="left", fired="left-leg")["impossible"]
+    assert "fired" in sim.attack("club", tons=50, fired="left-arm")["impossible"]
