@@ -250,6 +250,11 @@ def names(target: str | type | None = None) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(target))  # type: ignore[arg-type]
 
 
+def models_of(game: str) -> tuple[str, ...]:
+    """Names of the models that read options of ``game``."""
+    return tuple(sorted(_game(game).models))
+
+
 def game_of_model(model: str) -> str | None:
     """The game whose option groups the model ``model`` uses (None: a model without options)."""
     _load()
@@ -415,10 +420,13 @@ class Option:
     doc: str
     readings: dict[str, str]
     presets: dict[str, Any]
+    models: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``allowed`` as a list, a ``{min, max}`` range or ``[false, true]``)."""
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        d["models"] = list(self.models)
+        return d
 
 
 def _reading_key(value: Any) -> str:
@@ -438,7 +446,8 @@ def options(game: str | None = None) -> list[Option]:
             default=s.decl.default, allowed=s.decl.allowed_json(), ref=s.decl.ref,
             doc=s.decl.doc,
             readings={_reading_key(k): v for k, v in s.decl.readings.items()},
-            presets={p: vals.get(name, s.decl.default) for p, vals in pre.items()}))
+            presets={p: vals.get(name, s.decl.default) for p, vals in pre.items()},
+            models=_GROUP_MODELS.get(s.group, ())))
     if game is not None:
         _game(game)  # unknown game -> ConfigError
     return out
