@@ -187,9 +187,10 @@ def _key(cls: type) -> str:
 
 
 def register_preset(game: str, name: str, values: Mapping[str, Any]) -> None:
-    """Register (or replace) the preset ``name`` of ``game``: option name -> value, for any
-    group of that game; unnamed options keep their declared default. The ``default`` preset
-    always exists and may only restate declared defaults."""
+    """Register the preset ``name`` of ``game``: option name -> value, for any group of that
+    game; unnamed options keep their declared default. Registering a preset name again adds
+    its values (so each group of a game can set its own fields of a shared preset). The
+    ``default`` preset always exists and may only restate declared defaults."""
     if game not in _GAMES:
         raise ValueError(f"register a group of game {game!r} before its presets")
     clean = {}
@@ -198,7 +199,7 @@ def register_preset(game: str, name: str, values: Mapping[str, Any]) -> None:
         clean[key] = spec.decl.coerce(key, value)
         if name == "default" and clean[key] != spec.decl.default:
             raise ValueError(f"the default preset of {game} must keep {key}'s declared default")
-    _GAMES[game].presets[name] = clean
+    _GAMES[game].presets[name] = {**_GAMES[game].presets.get(name, {}), **clean}
 
 
 _LOADED = False

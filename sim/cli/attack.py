@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
                    "counting the target hex")
     p.add_argument("--tsm", action=argparse.BooleanOptionalAction, default=None,
                    help="triple-strength myomer active (doubles punch/kick/club/hatchet)")
-    add_rule_flags(p, "classic")
+    add_rule_flags(p, "attack")
     p.add_argument("--attacker", help="attacker unit: catalog name or .mtf file")
     p.add_argument("--target", help="target unit: catalog name or .mtf file")
     p.add_argument("--target-damaged", help="target's destroyed leg actuators / gyro (PSRs)")
@@ -88,7 +88,7 @@ def _int(name: str, value: str | None) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    opts = rule_overrides(args, "classic")
+    opts = rule_overrides(args, "attack")
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "used together with --trials")
     res = attack(

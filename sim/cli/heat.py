@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skill", type=int, metavar="S", help="skill (default: the card's, 4)")
     p.add_argument("--incoming", action="append", default=[], metavar="tn=N,dmg=D,ht=H",
                    help="an attacker shooting the unit each turn (repeatable)")
-    add_rule_flags(p, "alphastrike", preset_default="default")
+    add_rule_flags(p, "heat", preset_default="default")
     p.add_argument("--movement", default="ground", choices=("ground", "jump", "stand"))
     p.add_argument("--target-tmm", type=int, default=2, metavar="N",
                    help="TMM of the unit's own target (default 2)")
@@ -85,7 +85,7 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
         "range": args.range, "skill": args.skill, "incoming": list(args.incoming),
         "rules": args.rules, "movement": args.movement, "target_tmm": args.target_tmm,
         "physical": args.physical, "protection": args.protection}
-    params.update(rule_overrides(args, "alphastrike"))
+    params.update(rule_overrides(args, "heat"))
     return params
 
 

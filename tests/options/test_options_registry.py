@@ -211,6 +211,8 @@ def test_a_new_group_is_listed_parsed_and_built(scratch: None) -> None:
     options.register_group("toy", ToyRules, models=("toy-model",))
     options.register_preset("toy", "default", {})
     options.register_preset("toy", "other", {"toy_mode": "b"})
+    options.register_preset("toy", "other", {"toy_range": 2})  # adds to the preset
+    assert options.build("toy", "other") == ToyRules(2, "b")
     assert options.parse_rule("toy-range=5") == ("toy_range", 5)
     assert options.build("toy", "other", {"toy_range": 6}) == ToyRules(6, "b")
     listed = {o.name: o for o in options.options("toy")}
