@@ -72,6 +72,9 @@ def to_text(game: str | None = None) -> str:
                 mark = " (default)" if val == _value(o.default) else ""
                 out.append(f"      {val}{mark}: {text}")
         out.append("")
+    out.append("* = the preset differs from the default. Pick a preset with --rules PRESET, "
+               "override one option with --rule NAME=VALUE (or, in an experiment, the option "
+               "name as a parameter).")
     return "\n".join(out).rstrip() + "\n"
 
 
