@@ -24,8 +24,12 @@ Format::
     attack = "charge"
     hexes = 5
 
+    [rule_overrides]                # optional rule options for every scenario (btsim rules)
+    dfa_rounding = "ceil-then-times-3"
+
 Scenarios are ``fixed`` updated by each case, updated by each grid combination, in that
-order (cases outer, grid inner, grid keys in file order).
+order (cases outer, grid inner, grid keys in file order), then by ``rule_overrides`` (which
+``btsim run --rule NAME=VALUE`` extends).
 """
 
 from __future__ import annotations
@@ -41,11 +45,12 @@ from typing import Any
 
 import pandas as pd
 
+from sim import options
 from sim.errors import ConfigError, UserError, check_bool, check_int
 from sim.models import get_model
 
 KEYS = ("name", "title", "question", "model", "trials", "seed", "exact", "metrics", "fixed",
-        "grid", "cases", "description")
+        "grid", "cases", "description", "rule_overrides")
 
 
 @dataclass
@@ -65,6 +70,8 @@ class Experiment:
     grid: dict[str, list[Any]] = field(default_factory=dict)
     cases: list[dict[str, Any]] = field(default_factory=list)
     source: str | None = None
+    #: rule options applied to every scenario, last (validated for the model's game)
+    rule_overrides: dict[str, Any] = field(default_factory=dict)
 
     def scenarios(self) -> list[dict[str, Any]]:
         """Expand fixed x cases x grid into a list of parameter dicts."""
@@ -76,6 +83,7 @@ class Experiment:
                 p = dict(self.fixed)
                 p.update(case)
                 p.update(zip(keys, combo, strict=True))
+                p.update(self.rule_overrides)
                 out.append(p)
         return out
 
@@ -120,6 +128,9 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         raise ConfigError("grid", grid, "a table of parameter = [non-empty list of values]")
     if not isinstance(cases, list) or not all(isinstance(c, Mapping) for c in cases):
         raise ConfigError("cases", cases, "an array of tables ([[cases]])")
+    overrides = data.get("rule_overrides", {})
+    if not isinstance(overrides, Mapping):
+        raise ConfigError("rule_overrides", overrides, "a table of rule option = value")
     metrics = data.get("metrics")
     if metrics is not None and (not isinstance(metrics, list)
                                 or not all(isinstance(m, str) for m in metrics)):
@@ -138,17 +149,30 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         grid={k: list(v) for k, v in grid.items()},
         cases=[dict(c) for c in cases],
         source=where,
+        rule_overrides=options.check_overrides(data["model"], overrides),
     )
+
+
+def with_rule_overrides(exp: Experiment, overrides: Mapping[str, Any] | None) -> Experiment:
+    """A copy of ``exp`` whose every scenario also takes ``overrides`` (rule option name ->
+    value or text), validated against the options of the experiment's model; ``exp`` itself
+    is unchanged."""
+    if not overrides:
+        return exp
+    extra = options.check_overrides(exp.model, overrides)
+    return dataclasses.replace(exp, rule_overrides={**exp.rule_overrides, **extra})
 
 
 def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,
-        progress: bool | None = None) -> pd.DataFrame:
+        progress: bool | None = None,
+        rule_overrides: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Run an experiment and return its summary DataFrame.
 
-    ``trials`` and ``seed`` override the file. With ``exact_only`` no Monte Carlo runs: the
+    ``trials`` and ``seed`` override the file; ``rule_overrides`` (rule option name -> value)
+    applies to every scenario, after the file's own (see ``btsim rules``). With ``exact_only`` no Monte Carlo runs: the
     frame holds the exact values. With ``out`` (a results folder, e.g. ``"results"``) the
     summary is written to ``out/<name>/`` atomically (see :mod:`sim.results`).
     """
@@ -159,6 +183,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         exp = dataclasses.replace(
             exp, trials=exp.trials if trials is None else check_int("trials", trials, lo=1),
             seed=exp.seed if seed is None else check_int("seed", seed, lo=0))
+    exp = with_rule_overrides(exp, rule_overrides)
     model = get_model(exp.model)
     params = exp.scenarios()
     tr, sd, jobs, be, chunk = engine.validate_run(exp.trials, exp.seed, n_jobs, backend,

@@ -53,6 +53,20 @@ def git_dirty() -> bool | None:
     return bool(out.stdout.strip()) if out.returncode == 0 else None
 
 
+def rule_sets(model: Model, params_list: list[dict[str, Any]],
+              frame: pd.DataFrame | None = None) -> dict[str, Any]:
+    """Every effective rule option of a run, one entry per distinct rule set the scenarios
+    use (:func:`sim.options.rule_sets`: ``rules`` = preset names, ``rule_options`` = every
+    option of each set, ``sets`` = game, group, preset, overrides, options, scenarios).
+    A model without declared options falls back on the frame's ``rules`` column."""
+    from sim import options
+
+    found = options.rule_sets(model, params_list)
+    if found or frame is None:
+        return found
+    return _rule_sets(frame)
+
+
 def _rule_sets(frame: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for col in ("rules", "rule_options"):
@@ -86,7 +100,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "jobs": n_jobs,
         "cores": os.cpu_count(),
         "wall_time_s": round(wall_time_s, 4),
-        "rule_sets": _rule_sets(frame),
+        "rule_sets": rule_sets(model, exp.scenarios(), frame),
         "metric_kinds": frame.attrs.get("metric_kinds", {}),
         "python": platform.python_version(),
         "numpy": np.__version__,

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from sim import options
 from sim.alphastrike import tables as T
 from sim.alphastrike.attack import Incoming, parse_incoming_list
 from sim.alphastrike.generic import DEFAULT_GENERIC_OV, generic_mech
@@ -215,9 +216,10 @@ def build_scenario(params: Mapping[str, Any]) -> HeatScenario:
                           "one of " + ", ".join(repr(k) for k in ALLOWED_KEYS))
     p = dict(PARAMS)
     p.update(params)
-    rules_name = check_choice("rules", p["rules"], ("default", "seed"))
-    overrides = {k: p[k] for k in FIELDS if k in params}
-    rules = ASRules.preset(rules_name).replace(**overrides)
+    rules_name = p["rules"]
+    rules: ASRules = options.build(ASRules, rules_name,
+                                   {k: p[k] for k in FIELDS if k in params})
+    overrides = {k: getattr(rules, k) for k in FIELDS if k in params}
 
     card, unit_label = _resolve_unit(p["unit"], p["ov"])
     if card.ov < 0 or card.ov > 4:

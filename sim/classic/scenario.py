@@ -35,8 +35,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sim import options
 from sim.classic import tables as T
-from sim.classic.rules import OPTION_NAMES, RULE_SETS, ClassicRules, rules_from
+from sim.classic.rules import OPTION_NAMES, ClassicRules
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
 
 SIDES2 = ("left", "right")
@@ -301,9 +302,9 @@ def build(params: Mapping[str, Any]) -> Scenario:
     for f in _as_list("fired", p.get("fired")):
         fired.add(check_choice("fired", f, FIRED_LIMBS))
 
-    rules_name = check_choice("rules", p.get("rules", "default"), RULE_SETS)
-    overrides = {k: v for k, v in p.items() if k in OPTION_NAMES}
-    rules = rules_from(rules_name, **overrides)
+    rules_name = p.get("rules", "default")
+    rules: ClassicRules = options.build(ClassicRules, rules_name,
+                                        {k: v for k, v in p.items() if k in OPTION_NAMES})
 
     # unit-derived impossibilities (reference 1.3; issue 5)
     if att is not None:

@@ -10,7 +10,8 @@
 
 Extensions: ``--attacker/--target NAME|FILE.mtf``, ``--target-damaged``, ``--target-level``,
 ``--target-partial-cover``, ``--fired``, ``--attacker-prone``, ``--displacement-prohibited``,
-``--mutual-push``, ``--rule OPTION=VALUE`` (any ClassicRules field), ``--no-tsm``.
+``--mutual-push``, ``--rule NAME=VALUE`` (any classic rule option; ``btsim rules``),
+``--no-tsm``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 from sim.classic import tables as T
 from sim.classic.api import NESTED, attack
-from sim.classic.rules import OPTION_NAMES, RULE_SETS
+from sim.cli.common import add_rule_flags, rule_overrides
 from sim.errors import ConfigError
 
 HELP_ACTS = "comma-separated: " + " ".join(T.ACTUATORS) + " (optionally left-/right-)"
@@ -54,9 +55,7 @@ def register(subparsers: Any) -> None:
                    "counting the target hex")
     p.add_argument("--tsm", action=argparse.BooleanOptionalAction, default=None,
                    help="triple-strength myomer active (doubles punch/kick/club/hatchet)")
-    p.add_argument("--rules", help="rule set: " + "|".join(RULE_SETS))
-    p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
-                   help="override one rule option: " + ", ".join(OPTION_NAMES))
+    add_rule_flags(p, "attack")
     p.add_argument("--attacker", help="attacker unit: catalog name or .mtf file")
     p.add_argument("--target", help="target unit: catalog name or .mtf file")
     p.add_argument("--target-damaged", help="target's destroyed leg actuators / gyro (PSRs)")
@@ -89,16 +88,7 @@ def _int(name: str, value: str | None) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    opts: dict[str, Any] = {}
-    for item in args.rule:
-        if "=" not in item:
-            raise ConfigError("rule", item, "OPTION=VALUE with OPTION one of "
-                              + ", ".join(OPTION_NAMES))
-        k, v = item.split("=", 1)
-        k = k.strip().replace("-", "_")
-        if k not in OPTION_NAMES:
-            raise ConfigError("rule", k, "one of " + ", ".join(OPTION_NAMES))
-        opts[k] = int(v) if v.strip().lstrip("-").isdigit() else v.strip()
+    opts = rule_overrides(args, "attack")
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "used together with --trials")
     res = attack(

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
+from sim.cli.common import add_rule_flags, rule_overrides
 from sim.errors import ConfigError, UserError
 
 EPILOG = f"""\
@@ -29,7 +30,7 @@ examples:
   btsim heat --unit "Loki (Hellbringer) Prime" --policy max --turns 10
   btsim heat --ov 2 --policy below:2 --water --json
   btsim heat --ov 3 --incoming tn=8,dmg=3,ht=2 --incoming skill=4,dmg=2 --trials 200000 --seed 1
-  btsim heat --ov 2 --rules seed --water --water-depth 1 --option water_ov=steps"""
+  btsim heat --ov 2 --rules seed --water --water-depth 1 --rule water_ov=steps"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skill", type=int, metavar="S", help="skill (default: the card's, 4)")
     p.add_argument("--incoming", action="append", default=[], metavar="tn=N,dmg=D,ht=H",
                    help="an attacker shooting the unit each turn (repeatable)")
-    p.add_argument("--rules", default="default", choices=("default", "seed"))
+    add_rule_flags(p, "heat", preset_default="default")
     p.add_argument("--movement", default="ground", choices=("ground", "jump", "stand"))
     p.add_argument("--target-tmm", type=int, default=2, metavar="N",
                    help="TMM of the unit's own target (default 2)")
@@ -62,8 +63,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--protection", default="card",
                    choices=("card", "none", "CASE", "CASEII", "ENE"),
                    help="ammo protection: the card's own (default) or none/CASE/CASEII/ENE")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="rule option override (ASRules field), repeatable")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--exact", action="store_true", help="exact Markov chain (the default "
                       "when the state space allows it)")
@@ -72,16 +71,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=1, help="workers for Monte Carlo (default 1)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=main)
-
-
-def _option_value(text: str) -> Any:
-    t = text.strip()
-    if t.lower() in ("true", "false"):
-        return t.lower() == "true"
-    try:
-        return int(t)
-    except ValueError:
-        return t
 
 
 def _params(args: argparse.Namespace) -> dict[str, Any]:
@@ -96,13 +85,7 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
         "range": args.range, "skill": args.skill, "incoming": list(args.incoming),
         "rules": args.rules, "movement": args.movement, "target_tmm": args.target_tmm,
         "physical": args.physical, "protection": args.protection}
-    from sim.alphastrike.rules import FIELDS
-
-    for opt in args.option:
-        key, sep, value = opt.partition("=")
-        if not sep or key.strip() not in FIELDS:
-            raise ConfigError("option", opt, "KEY=VALUE with KEY one of " + ", ".join(FIELDS))
-        params[key.strip()] = _option_value(value)
+    params.update(rule_overrides(args, "heat"))
     return params
 
 

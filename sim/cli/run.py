@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from sim.cli.common import add_rule_flags, rule_overrides
 from sim.engine import BACKENDS
 
 
@@ -17,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "{summary.parquet,summary.csv,metadata.json} atomically.",
         epilog="examples:\n  btsim run experiments/01_physical_damage.toml --jobs 2\n"
         "  btsim run experiments/*.toml --trials 1000000 --seed 7 --out /tmp/results\n"
-        "  btsim run exp.toml --backend dask --scheduler tcp://10.0.0.5:8786",
+        "  btsim run exp.toml --backend dask --scheduler tcp://10.0.0.5:8786\n"
+        "  btsim run experiments/04_overheat_curves.toml --rule heat_tmm_threshold=3",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("experiments", nargs="+", metavar="EXPERIMENT.toml")
@@ -33,13 +35,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exact", action="store_true",
                    help="compute exact values only, no Monte Carlo")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary lines")
+    add_rule_flags(p, None, preset=False)
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
-    from sim.experiment import load, run, validate_all
+    from sim.experiment import load, run, validate_all, with_rule_overrides
 
-    exps = [load(path) for path in args.experiments]
+    overrides = rule_overrides(args, None)  # each: an option of some game
+    exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
     validate_all(exps)  # every file and every scenario, before running any
     for exp in exps:
         frame = run(exp, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
