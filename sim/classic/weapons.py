@@ -38,7 +38,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from sim.errors import ConfigError, UserError
+from sim.errors import UserError
 
 if TYPE_CHECKING:
     from sim.units.types import ClassicMech, WeaponMount
@@ -50,6 +50,10 @@ EQUIPMENT_FILE = "equipment.csv"
 TECHS = ("IS", "Clan", "Both")
 FAMILIES = ("laser", "pulse", "ppc", "flamer", "mg", "ac", "lbx", "ultra", "rotary", "gauss",
             "lrm", "srm", "streak", "mrm", "atm", "narc", "tag", "ams")
+
+
+class WeaponTableError(UserError):
+    """A broken row in one of the table files (file, line and what is wrong)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,7 @@ def _data(filename: str) -> list[dict[str, str]]:
 def _bool(row: dict[str, str], col: str, where: str) -> bool:
     val = row[col].strip().lower()
     if val not in ("true", "false"):
-        raise ConfigError(f"{where}: column {col!r} must be true or false, got {row[col]!r}")
+        raise WeaponTableError(f"{where}: column {col!r} must be true or false, got {row[col]!r}")
     return val == "true"
 
 
@@ -160,7 +164,7 @@ def _int(row: dict[str, str], col: str, where: str) -> int:
     try:
         return int(row[col])
     except ValueError:
-        raise ConfigError(f"{where}: column {col!r} must be an integer, got {row[col]!r}"
+        raise WeaponTableError(f"{where}: column {col!r} must be an integer, got {row[col]!r}"
                           ) from None
 
 
@@ -175,7 +179,7 @@ def _index(items: Mapping[str, tuple[str, ...]], what: str) -> dict[str, str]:
         for n in names:
             k = norm_name(n)
             if out.get(k, key) != key:
-                raise ConfigError(f"{what}: name {n!r} matches both {out[k]!r} and {key!r}")
+                raise WeaponTableError(f"{what}: name {n!r} matches both {out[k]!r} and {key!r}")
             out[k] = key
     return out
 
@@ -186,9 +190,9 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
     for k, row in enumerate(_data(WEAPONS_FILE), 2):
         where = f"{WEAPONS_FILE}:{k}"
         if row["key"] in table:
-            raise ConfigError(f"{where}: duplicate key {row['key']!r}")
+            raise WeaponTableError(f"{where}: duplicate key {row['key']!r}")
         if row["tech"] not in TECHS or row["family"] not in FAMILIES:
-            raise ConfigError(f"{where}: tech must be one of {TECHS} and family one of "
+            raise WeaponTableError(f"{where}: tech must be one of {TECHS} and family one of "
                               f"{FAMILIES}, got {row['tech']!r} / {row['family']!r}")
         ints = {c: _int(row, c, where) for c in (
             "damage", "heat", "min_range", "short", "medium", "long", "to_hit_mod",
@@ -209,7 +213,7 @@ def _ammo() -> tuple[dict[str, AmmoType], dict[str, str], dict[str, str]]:
     for k, row in enumerate(_data(AMMO_FILE), 2):
         where = f"{AMMO_FILE}:{k}"
         if row["key"] in table:
-            raise ConfigError(f"{where}: duplicate key {row['key']!r}")
+            raise WeaponTableError(f"{where}: duplicate key {row['key']!r}")
         table[row["key"]] = AmmoType(
             key=row["key"], weapon_family_key=row["family"], tech=row["tech"],
             lookups=_names(row["lookups"]), half_lookups=_names(row["half_lookups"]),
@@ -222,7 +226,7 @@ def _ammo() -> tuple[dict[str, AmmoType], dict[str, str], dict[str, str]]:
     half = _index({k: a.half_lookups for k, a in table.items()}, AMMO_FILE)
     clash = sorted(set(full) & set(half))
     if clash:
-        raise ConfigError(f"{AMMO_FILE}: {clash[0]!r} is both a full-ton and a half-ton name")
+        raise WeaponTableError(f"{AMMO_FILE}: {clash[0]!r} is both a full-ton and a half-ton name")
     return table, full, half
 
 
@@ -232,7 +236,7 @@ def _equipment() -> tuple[dict[str, Equipment], dict[str, str]]:
     for k, row in enumerate(_data(EQUIPMENT_FILE), 2):
         where = f"{EQUIPMENT_FILE}:{k}"
         if row["key"] in table:
-            raise ConfigError(f"{where}: duplicate key {row['key']!r}")
+            raise WeaponTableError(f"{where}: duplicate key {row['key']!r}")
         table[row["key"]] = Equipment(
             key=row["key"], kind=row["kind"], tech=row["tech"], slots=_int(row, "slots", where),
             hittable=_bool(row, "hittable", where), source=row["source"],
@@ -245,23 +249,31 @@ AMMO: Mapping[str, AmmoType] = MappingProxyType(_ammo()[0])
 EQUIPMENT: Mapping[str, Equipment] = MappingProxyType(_equipment()[0])
 
 
-def _resolve(name: str, tech_base: str, index: Mapping[str, str]) -> str | None:
-    """10.1: the name as written, then with the tech-base prefix."""
-    for candidate in (name, tech_prefix(tech_base) + name):
+def _resolve(name: str, tech_base: str, index: Mapping[str, str],
+             display: bool = False) -> str | None:
+    """10.1: the name as written, then with the tech-base prefix (``display``: the other
+    way round, C20)."""
+    order = (name, tech_prefix(tech_base) + name)
+    for candidate in (order[::-1] if display else order):
         key = index.get(norm_name(candidate))
         if key is not None:
             return key
     return None
 
 
-def lookup_weapon(name: str, tech_base: str = "Inner Sphere") -> Weapon | None:
+def lookup_weapon(name: str, tech_base: str = "Inner Sphere", *,
+                  display: bool = False) -> Weapon | None:
     """The weapon a slot or display name means (10.1), or None when the table lacks it.
 
     ``lookup_weapon("CLLRM20")`` is the Clan LRM 20, ``lookup_weapon("ER Medium Laser",
     "Clan")`` the Clan ER medium laser (retried as ``Clan ER Medium Laser``). A name that is
     itself an IS name resolves to the IS weapon on any tech base, as in MegaMek
-    (``"LRM 20"`` is the IS launcher's internal name; C20)."""
-    key = _resolve(name, tech_base, _weapons()[1])
+    (``"LRM 20"`` is the IS launcher's internal name).
+
+    ``display=True`` is for display names only (the ``Weapons:`` list, user input): the
+    tech-base prefix is tried first, so ``"LRM 20"`` on a Clan 'Mech is the Clan launcher
+    (C20: IS/Clan from the tech base when only a display name is available)."""
+    key = _resolve(name, tech_base, _weapons()[1], display)
     return WEAPONS[key] if key is not None else None
 
 

@@ -543,7 +543,7 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
     listed_names = {(_weapon_list_key(w), loc) for w, loc in raw.weapons}
     listed_keys = set()
     for w, loc in raw.weapons:
-        found = lookup_weapon(w, tech_base)
+        found = lookup_weapon(w, tech_base, display=True)
         if found is not None:
             listed_keys.add((found.key, loc))
     parts: list[_Partial] = []
