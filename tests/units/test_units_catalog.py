@@ -227,3 +227,21 @@ def test_list_units_and_find() -> None:
     assert find("timber wolf") == ["Mad Cat (Timber Wolf) Prime", "Mad Cat (Timber Wolf) S"]
     assert list(list_units("LOKI")["name"]) == find("loki")
     assert len(find("")) == len(frame)
+
+
+def test_generator_refuses_bv_rows_without_a_unit(tmp_path: Path) -> None:
+    """A bv.csv row naming no .mtf file stops the generator (nothing silently dropped)."""
+    src = tmp_path / "units"
+    (src / "mtf").mkdir(parents=True)
+    mech = get_classic("Hatchetman HCT-3F")
+    (src / "mtf" / "Hatchetman HCT-3F.mtf").write_text(mtf_text(mech))
+    (src / "alphastrike.csv").write_text(
+        "name,type,size,move,jump,tmm,armor,structure,dmg_s,dmg_m,dmg_l,ov,specials,pv\n")
+    (src / "bv.csv").write_text("name,mul_id,bv,source,second_source,agrees\n"
+                                "Hatchetman HCT-3F,1410,854,s,,\nNobody X-1,5,100,s,,\n")
+    with pytest.raises(SystemExit, match="no .mtf file for Nobody X-1"):
+        _load_tool().build(src)
+    (src / "bv.csv").write_text("name,mul_id,bv,source,second_source,agrees\n"
+                                "Hatchetman HCT-3F,1410,854,s,,\n")
+    text = _load_tool().build(src)[catalog.CLASSIC_FILE]
+    assert "bv = 854" in text and 'bv_source = "s"' in text
