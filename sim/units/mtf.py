@@ -457,6 +457,8 @@ class _Fire:
     mounts: list[WeaponMount] = field(default_factory=list)
     bins: list[AmmoBin] = field(default_factory=list)
     sinks: list[str] = field(default_factory=list)
+    #: (equipment key, first line) of every run of heat-sink slots
+    sink_kinds: list[tuple[str, int]] = field(default_factory=list)
     equipment: list[tuple[str, str]] = field(default_factory=list)
     unknown: list[tuple[str, str, int | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -571,6 +573,7 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                 if equip.kind in ("heat_sink", "double_heat_sink"):
                     n = _items(fn, loc, name, lines, equip.slots, f"{equip.key}")
                     out.sinks += [loc] * n
+                    out.sink_kinds.append((equip.kind, lines[0]))
                 elif equip.kind not in ("jump_jet", "structure", "armor"):
                     out.equipment += [(equip.key, loc)] * _items(
                         fn, loc, name, lines, equip.slots, equip.key)
@@ -676,6 +679,10 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     rating, engine_type, engine_clan = _engine(fn, need("engine"))
     fire = _fire(fn, raw, tech_base)
     engine_sinks, notes = _engine_sinks(fn, raw, hs_count, rating, len(fire.sinks), hs_type)
+    want = "double_heat_sink" if hs_type in ("Double", "Laser") else "heat_sink"
+    notes += [f"{fn}:{line}: a {kind.replace('_', ' ')} slot on a 'Mech whose header says "
+              f"{hs_type} heat sinks; counted as {hs_type}"
+              for kind, line in fire.sink_kinds if kind != want]
     notes += [f"{fn}:{line}: unknown equipment {n!r} in {loc} (not simulated)"
               for n, loc, line in fire.unknown]
     notes += [f"{fn}:{m.line}: weapon {m.name!r} in {m.location} is not in the weapon table"

@@ -269,3 +269,12 @@ def test_heat_sink_count_the_slots_cannot_explain_is_a_note() -> None:
     n = _line(text, "heat sinks:13 Single")
     assert mech.notes == (f"hbk.mtf:{n}: heat sinks: the header says 13 Single, but the slots "
                           "hold 4 and a 200-rated engine at most 8; counted as written (13)",)
+
+
+def test_heat_sink_slots_of_the_other_type_are_a_note() -> None:
+    """A single sink slot on a 'Mech whose header says double sinks is kept as written
+    (header type) and reported, never silently reconciled."""
+    text = _hunchback().replace("heat sinks:13 Single", "heat sinks:13 IS Double")
+    mech = parse_mtf(text, "hbk.mtf")
+    assert mech.heat_sink_type == "Double" and mech.heat_dissipation == 26
+    assert any("a heat sink slot on a 'Mech whose header says Double" in n for n in mech.notes)
