@@ -5,6 +5,17 @@
 :class:`~sim.errors.UserError` naming the file, the line and what was expected, e.g.
 ``Atlas.mtf:42: expected an integer armor value for 'LA armor', got 'x'``.
 
+Weapon fire (issue 11, reference-classic-combat.md 10.1, 13.3): every weapon mount comes
+from the critical-slot blocks (not the ``Weapons:`` list), with its location and rear flag
+(`` (R)``), resolved through the weapon table of :mod:`sim.classic.weapons`; ammunition bins
+(one slot each), heat sinks in slots and in the engine, the engine, and other known equipment.
+Repeated lines of one multi-slot item are one item per ``slots`` lines (``Autocannon/20`` x10
+= one AC/20; three ``Medium Laser`` = three lasers). A slot entry that is neither a system or
+actuator slot, a physical weapon, a known weapon, ammunition nor known equipment is never
+guessed: it is a weapon mount with ``weapon=None`` when the ``Weapons:`` list names it in that
+location (an error only when the unit is asked to fire it, :func:`sim.classic.weapons.require`),
+else an ``unknown_equipment`` entry with its line.
+
 Only biped 'Mechs are supported; quad, tripod, LAM and QuadVee files are recognised and
 rejected with a "not supported yet" error. Internal structure is not stored in the file: it
 comes from the tonnage table (reference 5.1, :mod:`sim.units.tables`).
@@ -17,9 +28,17 @@ from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 
+from sim.classic.weapons import lookup_ammo_bin, lookup_equipment, lookup_weapon
 from sim.errors import UserError
 from sim.units.tables import INTERNAL_STRUCTURE, internal_structure, max_armor
-from sim.units.types import ARM_ACTUATORS, LEG_ACTUATORS, LOCATIONS, ClassicMech
+from sim.units.types import (
+    ARM_ACTUATORS,
+    LEG_ACTUATORS,
+    LOCATIONS,
+    AmmoBin,
+    ClassicMech,
+    WeaponMount,
+)
 
 
 class MtfError(UserError):
@@ -76,7 +95,8 @@ _KNOWN_KEYS = {
 }
 #: Keys that may appear once only (a second one makes the file ambiguous).
 _SINGLE_KEYS = {"chassis", "clanname", "model", "mul id", "config", "techbase", "mass",
-                "myomer", "heat sinks", "walk mp", "jump mp", "weapons", *ARMOR_KEYS}
+                "myomer", "heat sinks", "walk mp", "jump mp", "weapons", "engine",
+                "base chassis heat sinks", *ARMOR_KEYS}
 
 #: Location names used in the ``Weapons:`` list (lower case) -> code.
 _WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
@@ -104,8 +124,24 @@ PHYSICAL_WEAPONS = {
     "mediumshield": "medium_shield", "largeshield": "large_shield",
 }
 
+#: System slots (normalised, see :func:`_norm`): engine, gyro, cockpit, sensors, life support.
+#: MegaMek writes ``Fusion Engine`` in the slots of every engine type (FORMAT.md 1.4).
+SYSTEM_SLOTS = frozenset({
+    "fusionengine", "engine", "xlengine", "xxlengine", "lightengine", "compactengine",
+    "iceengine", "gyro", "compactgyro", "heavydutygyro", "xlgyro", "cockpit", "smallcockpit",
+    "torsomountedcockpit", "sensors", "lifesupport"})
+
 #: Suffixes MegaMek appends to slot entries: rear, pod-mounted, turret, armored, split.
 _SUFFIX_RE = re.compile(r"\s*\((?:R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
+_SUFFIX_CAPTURE = re.compile(r"\s*\((R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
+#: ``engine`` value: ``<rating> <type> Engine[...]`` (``325 XL (Clan) Engine``,
+#: ``180 Fusion Engine(IS)``).
+_ENGINE_RE = re.compile(r"([0-9]{1,4})\s+(.*?)\s*engine\b(.*)", re.IGNORECASE)
+#: Engine type words (lower case) -> the type name ``ClassicMech.engine_type`` uses.
+ENGINE_TYPES = {"fusion": "Fusion", "xl": "XL", "xxl": "XXL", "light": "Light",
+                "compact": "Compact", "ice": "ICE", "i.c.e.": "ICE", "fuel cell": "Fuel Cell",
+                "fuel-cell": "Fuel Cell", "fission": "Fission"}
+_MAX_ENGINE = 500
 #: Names that MegaMek may write with an ``IS``/``CL`` technology prefix (``ISCASE``).
 _PREFIXED = {*PHYSICAL_WEAPONS, "case", "caseii"}
 _INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -374,6 +410,202 @@ def _equipment(slots: dict[str, tuple[str | None, ...]], tech_base: str
     return tuple(physical), tuple(case), tuple(case2)
 
 
+def _split_suffixes(entry: str) -> tuple[str, frozenset[str]]:
+    """Slot entry -> (name without suffixes, upper-case suffix flags such as ``R``)."""
+    name = entry.strip()
+    flags: set[str] = set()
+    while True:
+        m = _SUFFIX_CAPTURE.search(name)
+        if m is None:
+            return name, frozenset(flags)
+        flags.add(m.group(1).upper())
+        name = name[: m.start()].rstrip()
+
+
+def _engine(fn: str, item: _Line) -> tuple[int, str, bool]:
+    """``engine`` value -> (rating, type, Clan engine?)."""
+    m = _ENGINE_RE.fullmatch(item.value.strip())
+    if m is None:
+        raise MtfError(fn, item.line, "an engine line '<rating> <type> Engine' (e.g. "
+                       "'300 Fusion Engine')", item.value)
+    rating = int(m.group(1))
+    if not 10 <= rating <= _MAX_ENGINE:
+        raise MtfError(fn, item.line, f"an engine rating in 10..{_MAX_ENGINE}", m.group(1))
+    kind = m.group(2)
+    clan = "clan" in (kind + m.group(3)).lower()
+    word = " ".join(re.sub(r"\((?:clan|is|inner sphere)\)", " ", kind, flags=re.I).split())
+    word = word.lower().removeprefix("large ").strip()
+    if word not in ENGINE_TYPES:
+        raise MtfError(fn, item.line, "an engine type (" + ", ".join(
+            dict.fromkeys(ENGINE_TYPES.values())) + ")", kind)
+    return rating, ENGINE_TYPES[word], clan
+
+
+def _weapon_list_key(name: str) -> str:
+    """Compare slot names with ``Weapons:`` names: no case, punctuation or IS/Clan prefix."""
+    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    for prefix in ("clan", "cl", "is"):
+        if key.startswith(prefix) and len(key) > len(prefix):
+            return key[len(prefix):]
+    return key
+
+
+@dataclass
+class _Fire:
+    """What weapon fire needs from the slot blocks."""
+
+    mounts: list[WeaponMount] = field(default_factory=list)
+    bins: list[AmmoBin] = field(default_factory=list)
+    sinks: list[str] = field(default_factory=list)
+    #: (equipment key, first line) of every run of heat-sink slots
+    sink_kinds: list[tuple[str, int]] = field(default_factory=list)
+    equipment: list[tuple[str, str]] = field(default_factory=list)
+    unknown: list[tuple[str, str, int | None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _runs(entries: list[_Line]) -> list[tuple[str, bool, list[int]]]:
+    """Consecutive identical slot entries (same name and rear flag) as
+    ``(name, rear, lines)``; empty slots end a run."""
+    runs: list[tuple[str, bool, list[int]]] = []
+    last: tuple[str, bool] | None = None
+    for item in entries:
+        if _is_empty(item.value):
+            last = None
+            continue
+        name, flags = _split_suffixes(item.value)
+        key = (name.lower(), "R" in flags)
+        if key == last:
+            runs[-1][2].append(item.line)
+        else:
+            runs.append((name, "R" in flags, [item.line]))
+            last = key
+    return runs
+
+
+#: Location pairs a split weapon may span (a torso and its neighbour; MegaMek split weapons).
+_SPLIT_PAIRS = {frozenset(p) for p in (("CT", "LT"), ("CT", "RT"), ("LT", "LA"), ("RT", "RA"),
+                                        ("LT", "LL"), ("RT", "RL"))}
+_INNER = {"CT": 0, "LT": 1, "RT": 1, "LA": 2, "RA": 2, "LL": 2, "RL": 2, "HD": 3}
+
+
+@dataclass
+class _Partial:
+    """The part of a run of weapon lines that is not a whole weapon (a split weapon's
+    share of one location)."""
+
+    key: str
+    name: str
+    rear: bool
+    loc: str
+    lines: list[int]
+    slots: int
+
+
+def _items(fn: str, loc: str, name: str, lines: list[int], size: int, what: str) -> int:
+    """How many items of ``size`` slots a run of ``lines`` repeated ``name`` lines holds."""
+    if size <= 0:
+        return 1
+    if len(lines) % size:
+        raise MtfError(fn, lines[0], f"{what} in runs of {size} slot lines in location {loc} "
+                       f"(one per {size} lines)", f"{len(lines)} lines of {name}")
+    return len(lines) // size
+
+
+def _join_splits(fn: str, parts: list[_Partial], listed: set[tuple[str, str]]
+                 ) -> list[WeaponMount]:
+    """Pair the partial runs of split weapons (an AC/20 with 8 slots in RT and 2 in CT is one
+    weapon). Its location is the one the ``Weapons:`` list names, else the inner one; the
+    other is ``split_location``. A part with no partner is an error at its first line."""
+    mounts = []
+    todo = sorted(parts, key=lambda p: p.lines[0])
+    while todo:
+        a = todo.pop(0)
+        b = next((p for p in todo if p.key == a.key and p.rear == a.rear
+                  and frozenset((a.loc, p.loc)) in _SPLIT_PAIRS
+                  and len(a.lines) + len(p.lines) == a.slots), None)
+        if b is None:
+            raise MtfError(fn, a.lines[0], f"{a.key} ({a.slots} critical slots) in runs of "
+                           f"{a.slots} slot lines in location {a.loc}, or split over a torso "
+                           "and a neighbouring location", f"{len(a.lines)} lines of {a.name}")
+        todo.remove(b)
+        pair = sorted((a, b), key=lambda p: (_INNER[p.loc], p.lines[0]))
+        named = [p for p in pair if (p.key, p.loc) in listed]
+        main = named[0] if len(named) == 1 else pair[0]
+        other = b if main is a else a
+        mounts.append(WeaponMount(main.name, main.key, main.loc, main.rear, a.lines[0],
+                                  split_location=other.loc))
+    return mounts
+
+
+def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
+    """Weapons, ammunition, heat sinks, equipment and unknown entries, in file order
+    (reference-classic-combat.md 10.1; FORMAT.md 1.4)."""
+    out = _Fire()
+    listed_names = {(_weapon_list_key(w), loc) for w, loc in raw.weapons}
+    listed_keys = set()
+    for w, loc in raw.weapons:
+        found = lookup_weapon(w, tech_base, display=True)
+        if found is not None:
+            listed_keys.add((found.key, loc))
+    parts: list[_Partial] = []
+    for loc in sorted(raw.blocks, key=raw.block_lines.__getitem__):
+        for name, rear, lines in _runs(raw.blocks[loc][: SLOT_COUNT[loc]]):
+            key = _norm(name)
+            if key in SYSTEM_SLOTS or key in _ACTUATOR_SLOTS or key in PHYSICAL_WEAPONS:
+                continue
+            weapon = lookup_weapon(name, tech_base)
+            if weapon is not None:
+                size = max(weapon.slots, 1)
+                whole, rest = divmod(len(lines), size)
+                out.mounts += [WeaponMount(name, weapon.key, loc, rear, lines[k * size])
+                               for k in range(whole)]
+                if rest:
+                    parts.append(_Partial(weapon.key, name, rear, loc, lines[whole * size:],
+                                          size))
+                continue
+            hit = lookup_ammo_bin(name, tech_base)
+            if hit is not None:
+                out.bins += [AmmoBin(name, hit[0].key, loc, hit[1], ln) for ln in lines]
+                continue
+            equip = lookup_equipment(name, tech_base)
+            if equip is not None:
+                if equip.kind in ("heat_sink", "double_heat_sink"):
+                    n = _items(fn, loc, name, lines, equip.slots, f"{equip.key}")
+                    out.sinks += [loc] * n
+                    out.sink_kinds.append((equip.kind, lines[0]))
+                elif equip.kind not in ("jump_jet", "structure", "armor"):
+                    out.equipment += [(equip.key, loc)] * _items(
+                        fn, loc, name, lines, equip.slots, equip.key)
+                continue
+            if (_weapon_list_key(name), loc) in listed_names:
+                out.mounts.append(WeaponMount(name, None, loc, rear, lines[0]))
+            else:
+                out.unknown.append((name, loc, lines[0]))
+    out.mounts += _join_splits(fn, parts, listed_keys)
+    out.mounts.sort(key=lambda m: m.line or 0)
+    return out
+
+
+def _engine_sinks(fn: str, raw: _Raw, total: int, rating: int, slotted: int,
+                  hs_type: str) -> tuple[int, list[str]]:
+    """Heat sinks inside the engine (reference 13.3, MegaMek ``MtfFile``): the header count
+    minus the sinks in slots, at most rating / 25 (OmniMechs: at most their base chassis
+    heat sinks). A header count the engine and slots cannot explain becomes a note."""
+    capacity = rating // 25
+    base = raw.keys.get("base chassis heat sinks")
+    if base is not None and base.value:
+        capacity = min(capacity, _int(fn, base, "base chassis heat sink count", 0, 100))
+    engine = min(capacity, max(total - slotted, 0))
+    notes = []
+    if engine + slotted != total:
+        line = raw.keys["heat sinks"].line
+        notes.append(f"{fn}:{line}: heat sinks: the header says {total} {hs_type}, but the "
+                     f"slots hold {slotted} and a {rating}-rated engine at most {capacity}; "
+                     f"counted as written ({total})")
+    return engine, notes
+
+
 def _armor(fn: str, raw: _Raw, tons: int) -> dict[str, int]:
     """Armor per location (front and rear), checked against 2 x IS (head 9), reference 5.1."""
     armor: dict[str, int] = {}
@@ -444,6 +676,17 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     slots = _slots(fn, raw)
     actuators = _actuators(fn, raw)
     physical, case, case2 = _equipment(slots, tech_base)
+    rating, engine_type, engine_clan = _engine(fn, need("engine"))
+    fire = _fire(fn, raw, tech_base)
+    engine_sinks, notes = _engine_sinks(fn, raw, hs_count, rating, len(fire.sinks), hs_type)
+    want = "double_heat_sink" if hs_type in ("Double", "Laser") else "heat_sink"
+    notes += [f"{fn}:{line}: a {kind.replace('_', ' ')} slot on a 'Mech whose header says "
+              f"{hs_type} heat sinks; counted as {hs_type}"
+              for kind, line in fire.sink_kinds if kind != want]
+    notes += [f"{fn}:{line}: unknown equipment {n!r} in {loc} (not simulated)"
+              for n, loc, line in fire.unknown]
+    notes += [f"{fn}:{m.line}: weapon {m.name!r} in {m.location} is not in the weapon table"
+              for m in fire.mounts if m.weapon is None]
     name = chassis + (f" ({clan})" if clan else "") + (f" {model}" if model else "")
     return ClassicMech(
         name=name, chassis=chassis, model=model, tons=tons, walk_mp=walk, jump_mp=jump,
@@ -452,6 +695,10 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
         slots=slots, physical_weapons=physical, case_locations=case, case2_locations=case2,
         heat_sinks=hs_count, heat_sink_type=hs_type, weapons=tuple(raw.weapons),
         quirks=tuple(raw.quirks), source=fn, myomer=myomer,
+        weapon_mounts=tuple(fire.mounts), ammo_bins=tuple(fire.bins), engine_rating=rating,
+        engine_type=engine_type, engine_clan=engine_clan, engine_heat_sinks=engine_sinks,
+        heat_sink_locations=tuple(fire.sinks), equipment=tuple(fire.equipment),
+        unknown_equipment=tuple(fire.unknown), notes=tuple(notes),
     )
 
 

@@ -52,7 +52,7 @@ _CODE_RE = re.compile(r"C3[A-Z]*|[A-Z]+(?:-[A-Z]+)*")
 _VALUE_RE = re.compile(r"[0-9]{1,6}")
 
 
-def parse_move(text: str) -> tuple[int, int]:
+def parse_move(text: object) -> tuple[int, int]:
     """Parse an Alpha Strike Move string into (ground inches, jump inches) (FORMAT.md 2.2).
 
     ``6"`` -> (6, 0); ``8"j`` -> (8, 8) (8" that may be jumped); ``14"/10"j`` -> (14, 10).

@@ -12,6 +12,38 @@ LEG_ACTUATORS = ("hip", "upper_leg", "lower_leg", "foot")
 
 
 @dataclass(frozen=True)
+class WeaponMount:
+    """One weapon in a 'Mech's critical slots (reference-classic-combat.md 10.1).
+
+    ``name`` is the slot string with its suffixes stripped (``ISMediumLaser``), ``weapon``
+    the :class:`sim.classic.weapons.Weapon` key (None when the table lacks it), ``rear`` the
+    `` (R)`` flag (fires only into the rear arc), ``line`` the line of its first slot in the
+    source file (None from the catalog). A weapon split over two locations (an AC/20 with
+    8 slots in RT and 2 in CT) has the location the file's ``Weapons:`` list names and the
+    other one in ``split_location``."""
+
+    name: str
+    weapon: str | None
+    location: str
+    rear: bool = False
+    line: int | None = None
+    split_location: str | None = None
+
+
+@dataclass(frozen=True)
+class AmmoBin:
+    """One ammunition bin (one critical slot): ``ammo`` the
+    :class:`sim.classic.weapons.AmmoType` key (None when unknown), ``shots`` in the full bin
+    (half-ton MG bins 100, reference 10.1)."""
+
+    name: str
+    ammo: str | None
+    location: str
+    shots: int
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class ClassicMech:
     """A Classic BattleTech biped 'Mech, with the facts the physical-attack rules need.
 
@@ -48,11 +80,49 @@ class ClassicMech:
     #: myomer type as written in the file ("Standard", "Triple-Strength", ...); ``tsm`` is the
     #: flag the rules read. (Optional field added by the units issue.)
     myomer: str = "Standard"
+    # --- weapon fire (issue 11; CONTRACTS 1). Defaults keep older constructors working. ---
+    #: every weapon from the critical-slot blocks (not the ``Weapons:`` list), in file order
+    weapon_mounts: tuple[WeaponMount, ...] = ()
+    #: every ammunition bin, in file order (the default feed order, reference 10.3)
+    ammo_bins: tuple[AmmoBin, ...] = ()
+    engine_rating: int = 0
+    #: "Fusion", "XL", "Light", "Compact", "XXL", "ICE", "Fuel Cell", "Fission"
+    engine_type: str = "Fusion"
+    #: True for a Clan engine (``325 XL (Clan) Engine``)
+    engine_clan: bool = False
+    #: heat sinks inside the engine (no slot, cannot be hit; reference 13.3)
+    engine_heat_sinks: int = 0
+    #: location of every heat sink that sits in critical slots (one entry per sink; water
+    #: cooling counts the leg-mounted ones, reference 13.3 / C17)
+    heat_sink_locations: tuple[str, ...] = ()
+    #: other known equipment, one ``(key, location)`` per item (``Clan Targeting Computer``,
+    #: ``Clan ECM Suite``, ``IS CASE``...; keys of ``sim/classic/data/equipment.csv``)
+    equipment: tuple[tuple[str, str], ...] = ()
+    #: slot entries the reader does not know: ``(name, location, line)``, one per run of
+    #: identical lines; never guessed
+    unknown_equipment: tuple[tuple[str, str, int | None], ...] = ()
+    #: anything else the reader could not reconcile (e.g. a heat-sink count that the engine
+    #: and the slots do not explain), as one-line messages with file and line
+    notes: tuple[str, ...] = ()
+    #: Classic Battle Value (BV 2.0, gunnery 4 / piloting 5) from ``bv.csv`` when known, with
+    #: the record it was read from and the MUL id of that record
+    bv: int | None = None
+    bv_source: str = ""
+    bv_record: int | None = None
 
     @property
     def run_mp(self) -> int:
         """Run MP = ceil(1.5 x walk MP) (FORMAT.md 1.5)."""
         return (3 * self.walk_mp + 1) // 2
+
+    @property
+    def heat_dissipation(self) -> int:
+        """Heat dissipated per turn by working sinks: count x 1, double (and laser) sinks x 2 (13.3)."""
+        return self.heat_sinks * (2 if self.heat_sink_type in ("Double", "Laser") else 1)
+
+    def has_equipment(self, key: str) -> bool:
+        """True when the design carries equipment ``key`` (e.g. a targeting computer)."""
+        return any(k == key for k, _ in self.equipment)
 
     def has(self, limb: str, actuator: str) -> bool:
         return actuator in self.actuators.get(limb, frozenset())

@@ -8,13 +8,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from units_helpers import AS_CSV, MTF_FILES, SHARED_UNITS, mtf_text, needs_shared
+from units_helpers import AS_CSV, BV_CSV, MTF_FILES, SHARED_UNITS, mtf_text, needs_shared
 
 from sim.errors import UserError
 from sim.units import catalog
+from sim.units.bv import read_bv_csv, with_bv
 from sim.units.catalog import (
     card_from_record,
     card_to_record,
+    catalog_view,
     find,
     get_alphastrike,
     get_classic,
@@ -45,18 +47,39 @@ def _load_tool():
 @needs_shared
 @pytest.mark.parametrize("path", MTF_FILES, ids=[p.stem for p in MTF_FILES])
 def test_catalog_classic_equals_reader(path: Path) -> None:
-    """Every .mtf unit is in the catalog with the same facts (all fields but the slot lists
-    and the source, which the catalog does not store)."""
-    from_file = read_mtf(path)
+    """Every .mtf unit is in the catalog with the same facts (all fields but the slot lists,
+    line numbers and the source, which the catalog does not store), including the weapon
+    mounts, ammunition bins, engine, heat sinks, equipment and the bv.csv Battle Value."""
+    from_file = with_bv(read_mtf(path), read_bv_csv(BV_CSV))
     shipped = get_classic(from_file.name)
-    assert shipped == replace(from_file, slots={}, source=catalog.CATALOG_SOURCE)
+    assert shipped == catalog_view(from_file)
+    assert shipped.weapon_mounts and all(m.line is None for m in shipped.weapon_mounts)
+    assert [(m.weapon, m.location, m.rear) for m in shipped.weapon_mounts] == [
+        (m.weapon, m.location, m.rear) for m in from_file.weapon_mounts]
+    assert shipped.ammo_bins == tuple(replace(b, line=None) for b in from_file.ammo_bins)
 
 
 @needs_shared
 def test_catalog_cards_equal_reader() -> None:
-    """Every alphastrike.csv row is in the catalog with the same card values."""
-    for card in read_alphastrike_csv(AS_CSV):
+    """Every alphastrike.csv row is in the catalog with the same card values, and the
+    catalog has no card the CSV lacks."""
+    cards = read_alphastrike_csv(AS_CSV)
+    for card in cards:
         assert get_alphastrike(card.name) == replace(card, source=catalog.CATALOG_SOURCE)
+    shipped = {e.card.name for e in catalog.entries() if e.card is not None}
+    assert shipped == {c.name for c in cards}
+
+
+@needs_shared
+def test_catalog_bv_equals_bv_csv() -> None:
+    """Issue 9: every bv.csv row is carried by its catalog 'Mech (value, source record, MUL
+    id), and every catalog 'Mech with a row has it."""
+    rows = read_bv_csv(BV_CSV)
+    assert {r.name for r in rows} <= {e.classic.name for e in catalog.entries() if e.classic}
+    for row in rows:
+        mech = get_classic(row.name)
+        assert (mech.bv, mech.bv_source, mech.bv_record) == (row.bv, row.source, row.mul_id)
+        assert mech.mul_id == row.mul_id
 
 
 @needs_shared
@@ -100,15 +123,20 @@ def test_shipped_files_hold_no_mtf_text() -> None:
 # ------------------------------------------------------------------ catalog contents
 
 def test_catalog_covers_issue_units() -> None:
-    """At least the 14 .mtf units (Classic) and the 29 alphastrike.csv rows (AS)."""
+    """Every Classic 'Mech of the catalog also has its own Alpha Strike card (issue 9: every
+    canonical 'Mech has one), joined on the MUL id, and a Battle Value."""
     frame = list_units()
-    assert frame["classic"].sum() >= 14 and frame["alphastrike"].sum() >= 29
     for name in ("Atlas AS7-D", "Hatchetman HCT-3F", "Loki (Hellbringer) Prime",
                  "Mad Cat (Timber Wolf) Prime", "Wolverine WVR-6R", "Locust LCT-1V"):
         assert get_classic(name).name == name
-    both = set(frame.loc[frame["classic"] & frame["alphastrike"], "name"])
-    assert both == {"Atlas AS7-D", "Awesome AWS-8Q", "Catapult CPLT-C1", "Locust LCT-1V",
-                    "Loki (Hellbringer) Prime"}
+    classic = frame.loc[frame["classic"], "name"]
+    assert len(classic) > 0 and bool(frame.loc[frame["classic"], "alphastrike"].all())
+    for entry in catalog.entries():
+        if entry.classic is not None:
+            assert entry.card is not None and entry.card.mul_id == entry.classic.mul_id
+            assert entry.classic.bv is not None and entry.classic.bv > 0
+            assert entry.classic.bv_source
+    assert get_classic("Hatchetman HCT-3F").bv == 854  # SOURCES.md 3 spot check (Sarna)
 
 
 def test_catalog_armor_and_structure_sane() -> None:
@@ -158,8 +186,8 @@ def test_lookup_errors_name_candidates() -> None:
         get_classic("Atlsa AS7-D")
     with pytest.raises(UserError, match=r"no Classic data for 'Assassin ASN-101'"):
         get_classic("Assassin")
-    with pytest.raises(UserError, match=r"no Alpha Strike data for 'Hatchetman HCT-3F'"):
-        get_alphastrike("Hatchetman")
+    with pytest.raises(UserError, match=r"ambiguous"):
+        get_alphastrike("Loki")
     with pytest.raises(UserError, match=r"unknown Classic unit 'zzz'"):
         get_classic("zzz")
     with pytest.raises(UserError):
@@ -199,3 +227,21 @@ def test_list_units_and_find() -> None:
     assert find("timber wolf") == ["Mad Cat (Timber Wolf) Prime", "Mad Cat (Timber Wolf) S"]
     assert list(list_units("LOKI")["name"]) == find("loki")
     assert len(find("")) == len(frame)
+
+
+def test_generator_refuses_bv_rows_without_a_unit(tmp_path: Path) -> None:
+    """A bv.csv row naming no .mtf file stops the generator (nothing silently dropped)."""
+    src = tmp_path / "units"
+    (src / "mtf").mkdir(parents=True)
+    mech = get_classic("Hatchetman HCT-3F")
+    (src / "mtf" / "Hatchetman HCT-3F.mtf").write_text(mtf_text(mech))
+    (src / "alphastrike.csv").write_text(
+        "name,type,size,move,jump,tmm,armor,structure,dmg_s,dmg_m,dmg_l,ov,specials,pv\n")
+    (src / "bv.csv").write_text("name,mul_id,bv,source,second_source,agrees\n"
+                                "Hatchetman HCT-3F,1410,854,s,,\nNobody X-1,5,100,s,,\n")
+    with pytest.raises(SystemExit, match="no .mtf file for Nobody X-1"):
+        _load_tool().build(src)
+    (src / "bv.csv").write_text("name,mul_id,bv,source,second_source,agrees\n"
+                                "Hatchetman HCT-3F,1410,854,s,,\n")
+    text = _load_tool().build(src)[catalog.CLASSIC_FILE]
+    assert "bv = 854" in text and 'bv_source = "s"' in text

@@ -4,6 +4,7 @@ user errors as one stderr line with exit status 2."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -50,11 +51,15 @@ def test_units_json_shape(capsys) -> None:
     assert rc == 0 and json.loads(out) == []
 
 
-def test_units_show_text(capsys) -> None:
+def test_units_show_text(capsys, tmp_path) -> None:
     rc, out, _ = _run(capsys, "units", "show", "Hatchetman HCT-3F")
     assert rc == 0
     assert "physical weapons: hatchet (RA)" in out
-    assert "Alpha Strike: no card in the catalog" in out
+    assert "PV 20" in out  # issue 9: every canonical 'Mech has its own card now
+    path = tmp_path / "No Card.mtf"
+    path.write_text(mtf_text(replace(get_classic("Hatchetman HCT-3F"), mul_id=None)))
+    rc, out, _ = _run(capsys, "units", "show", str(path))
+    assert rc == 0 and "Alpha Strike: no card in the catalog" in out
     rc, out, _ = _run(capsys, "units", "show", "timber wolf prime")
     assert "LA actuators: shoulder, upper_arm, lower_arm (missing: hand)" in out
     rc, out, _ = _run(capsys, "units", "show", "Assassin")

@@ -29,15 +29,18 @@ from sim.units.types import Special
 
 @needs_shared
 def test_every_csv_row_loads() -> None:
-    """Issue 5 proof: every row of alphastrike.csv loads; move/jump agree with the MUL move
-    string and TMM with the AS table (SOURCES.md 2; reference 6.1)."""
+    """Issue 5 proof: every row of alphastrike.csv loads (one card per row, names unique);
+    move/jump agree with the MUL move string and TMM with the AS table (SOURCES.md 2;
+    reference 6.1); size, armor, structure, OV and PV equal the row."""
     cards = read_alphastrike_csv(AS_CSV)
     with AS_CSV.open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert len(cards) == len(rows) == 29
-    assert len({c.name for c in cards}) == 29
+    assert rows and len(cards) == len(rows)
+    assert len({c.name for c in cards}) == len(rows)
     for card, row in zip(cards, rows, strict=True):
         assert card.name == row["name"]
+        assert (card.size, card.armor, card.structure, card.ov, card.pv) == tuple(
+            int(row[k]) for k in ("size", "armor", "structure", "ov", "pv"))
         assert (card.move, card.jump) == parse_move(row["mul_move"])
         assert card.tmm == tmm_from_move(card.move)
         assert card.specials_raw == row["specials"]

@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from sim.classic.weapons import EQUIPMENT, WEAPONS
 from sim.units.types import ARM_ACTUATORS, LEG_ACTUATORS, ClassicMech
 
 #: ../shared/data/units beside the repository (CI clones the repo next to shared/).
 SHARED_UNITS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "units"
 MTF_DIR = SHARED_UNITS / "mtf"
 AS_CSV = SHARED_UNITS / "alphastrike.csv"
+BV_CSV = SHARED_UNITS / "bv.csv"
 MTF_FILES = sorted(MTF_DIR.glob("*.mtf")) if MTF_DIR.is_dir() else []
 
 needs_shared = pytest.mark.skipif(
-    not MTF_FILES or not AS_CSV.is_file(),
+    not MTF_FILES or not AS_CSV.is_file() or not BV_CSV.is_file(),
     reason=f"shared unit data not found at {SHARED_UNITS} (clone shared/ beside the repo)")
 
 BLOCK_NAMES = {"LA": "Left Arm", "RA": "Right Arm", "LT": "Left Torso", "RT": "Right Torso",
@@ -31,21 +33,67 @@ _ARMOR_KEYS = {"LA": "LA", "RA": "RA", "LT": "LT", "RT": "RT", "CT": "CT", "HD":
 
 
 def synthetic_slots(mech: ClassicMech) -> dict[str, list[str]]:
-    """Plausible critical slots for a catalog 'Mech (actuators, physical weapons, CASE/ammo),
-    padded with -Empty- to 12 lines like saved files."""
+    """Plausible critical slots for a catalog 'Mech (actuators, physical weapons, weapon
+    mounts, ammunition bins, heat sinks, equipment, CASE), padded with -Empty- to 12 lines
+    like saved files. A split weapon fills its location and puts the rest in its
+    ``split_location``."""
     clan = mech.tech_base == "Clan"
     slots: dict[str, list[str]] = {
         "HD": ["Life Support", "Sensors", "Cockpit", "-Empty-", "Sensors", "Life Support"],
         "CT": ["Fusion Engine"] * 3 + ["Gyro"] * 4 + ["Fusion Engine"] * 3,
         "LT": [], "RT": [],
     }
+    if mech.engine_type in ("XL", "XXL", "Light"):
+        side = 2 if mech.engine_clan or mech.engine_type == "Light" else 3
+        slots["LT"] += ["Fusion Engine"] * side
+        slots["RT"] += ["Fusion Engine"] * side
     for limb in ("LA", "RA", "LL", "RL"):
         names = ARM_ACTUATORS if limb in ("LA", "RA") else LEG_ACTUATORS
         slots[limb] = [_ACT_SLOT[a] for a in names if mech.has(limb, a)]
+    head_free = [3]  # the head's one free slot sits between Cockpit and Sensors
+
+    def put(loc: str, names: list[str]) -> None:
+        if loc == "HD":
+            for name in names:
+                idx = head_free.pop(0) if head_free else None
+                if idx is not None and slots["HD"][idx] == "-Empty-":
+                    slots["HD"][idx] = name
+                else:
+                    slots["HD"].append(name)
+        else:
+            slots[loc] += names
+
     for weapon, loc in mech.physical_weapons:
-        slots[loc] += [weapon.replace("_", " ").title()] * 3
+        put(loc, [weapon.replace("_", " ").title()] * 3)
+    split = []
+    for m in mech.weapon_mounts:
+        size = WEAPONS[m.weapon].slots if m.weapon in WEAPONS else 1
+        text = m.name + (" (R)" if m.rear else "")
+        if m.split_location is not None:
+            split.append((m, size, text))
+        else:
+            put(m.location, [text] * size)
+    for b in mech.ammo_bins:
+        put(b.location, [b.name])
+    sink = ("Heat Sink", 1) if mech.heat_sink_type != "Double" else (
+        ("CLDoubleHeatSink", 2) if clan else ("ISDoubleHeatSink", 3))
+    for loc in mech.heat_sink_locations:
+        put(loc, [sink[0]] * sink[1])
+    for key, loc in mech.equipment:
+        put(loc, [EQUIPMENT[key].lookups[0]] * max(EQUIPMENT[key].slots, 1))
+    for name, loc, _ in mech.unknown_equipment:
+        put(loc, [name])
+    for m, size, text in split:
+        here = max(1, min(size - 1, 12 - len(slots[m.location])))
+        slots[m.location] += [text] * here
+        assert m.split_location is not None
+        slots[m.split_location] += [text] * (size - here)
+    has_case = any(EQUIPMENT[k].kind == "case" for k, _ in mech.equipment)
     for loc in mech.case_locations:
-        slots[loc] += ["Clan Ammo LRM-20"] if clan else ["IS Ammo AC/20", "ISCASE"]
+        if not mech.ammo_bins:  # older records: a bin so that Clan CASE is derived
+            slots[loc] += ["Clan Ammo LRM-20"] if clan else ["IS Ammo AC/20", "ISCASE"]
+        elif not clan and not has_case:
+            slots[loc].append("ISCASE")
     for loc in mech.case2_locations:
         slots[loc].append("ISCASEII")
     return {loc: v + ["-Empty-"] * (12 - len(v)) for loc, v in slots.items()}
@@ -72,8 +120,9 @@ def mtf_text(mech: ClassicMech, header_case: str = "new", newline: str = "\n") -
               "era:3025", "rules level:1", "role:Brawler", ""]
     lines += [f"quirk:{q}" for q in mech.quirks]
     lines += ["", f"{key('mass', 'Mass')}:{mech.tons}",
-              f"{key('engine', 'Engine')}:{mech.tons * mech.walk_mp} Fusion Engine"
-              + ("(IS)" if old else ""),
+              f"{key('engine', 'Engine')}:{mech.engine_rating or mech.tons * mech.walk_mp} "
+              f"{mech.engine_type}{' (Clan)' if mech.engine_clan else ''} Engine"
+              + ("(IS)" if old and not mech.engine_clan else ""),
               "structure:IS Standard", f"myomer:{mech.myomer}", "",
               f"{key('heat sinks', 'Heat Sinks')}:{mech.heat_sinks} {hs_type}",
               f"{key('walk mp', 'Walk MP')}:{mech.walk_mp}",

@@ -1,0 +1,323 @@
+"""The Classic weapon and ammunition tables (reference-classic-combat.md 10.1-10.3), as data.
+
+One table, one place: ``sim/classic/data/weapons.csv`` (one row per weapon, with the ``.mtf``
+slot name, the other lookup names and a ``source`` per row) and ``sim/classic/data/ammo.csv``
+(one row per ammunition type). This module only loads and checks them.
+
+Columns of ``weapons.csv`` (reference 10.2): ``damage`` per missile for launchers, per shot
+otherwise; ``heat`` per shot (Ultra/Rotary: per shot fired); ``min_range`` 0 = none;
+``short``/``medium``/``long`` the upper bound of each bracket in hexes (AMS: 0, defensive);
+``to_hit_mod`` (pulse -2, MRM +1; 10.3); ``cluster`` missiles per salvo rolled on the cluster
+table (0 = one group); ``group`` damage points per hit-location group (LRM/MRM/ATM 5,
+SRM/Streak 2, 0 = the whole damage one group); ``rate`` shots per turn (Ultra 2, Rotary 6);
+``ammo`` the ammunition family the weapon feeds from (empty: energy); ``explosive`` and
+``explosion_damage`` (Gauss rifles, 10.3); ``tons``/``slots`` (reference only, slots also
+group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target).
+
+Columns of ``ammo.csv``: ``key`` (canonical), ``family`` (= ``Weapon.ammo`` of the weapons
+that use it), ``lookups`` (names in ``.mtf`` slots), ``half_lookups`` (names of half-ton
+bins, which hold half the shots: 10.1 "half-ton MG bins hold 100 shots"),
+``shots_per_ton``, ``damage_per_shot`` (explosion damage per round = damage x missiles,
+14.4), ``cluster``/``group``/``to_hit_mod`` of the ammunition itself (LB-X cluster rounds:
+class, 1, -1; 10.3), ``explosive`` (all but Gauss, 10.3).
+
+Name lookup (10.1, MegaMek ``MtfFile``): the name as written (the slot/internal name or any
+lookup name), then with the prefix ``"IS "`` or ``"Clan "`` chosen from the 'Mech's tech
+base. Matching ignores case, spaces and punctuation (``IS LRM-20`` = ``IS LRM 20``); the
+table is checked at load time so that no two weapons (or ammo types) share a matching name.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from sim.errors import UserError
+
+if TYPE_CHECKING:
+    from sim.units.types import ClassicMech, WeaponMount
+
+WEAPONS_FILE = "weapons.csv"
+AMMO_FILE = "ammo.csv"
+EQUIPMENT_FILE = "equipment.csv"
+#: Allowed values of ``Weapon.tech`` and ``Weapon.family``.
+TECHS = ("IS", "Clan", "Both")
+FAMILIES = ("laser", "pulse", "ppc", "flamer", "mg", "ac", "lbx", "ultra", "rotary", "gauss",
+            "lrm", "srm", "streak", "mrm", "atm", "narc", "tag", "ams")
+
+
+class WeaponTableError(UserError):
+    """A broken row in one of the table files (file, line and what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One row of the weapon table (reference 10.2, special rules 10.3)."""
+
+    key: str
+    name: str
+    tech: str
+    family: str
+    damage: int
+    heat: int
+    min_range: int
+    short: int
+    medium: int
+    long: int
+    to_hit_mod: int
+    cluster: int
+    group: int
+    rate: int
+    ammo: str | None
+    explosive: bool
+    source: str
+    #: the slot / internal name MegaMek writes in ``.mtf`` critical slots
+    slot_name: str = ""
+    #: every name that resolves to this weapon (slot name first)
+    lookups: tuple[str, ...] = ()
+    #: damage to internal structure when a slot of the weapon is hit (Gauss 20 / 16)
+    explosion_damage: int = 0
+    tons: float = 0.0
+    slots: int = 1
+    #: True for AMS: it engages incoming missiles and never fires at a target
+    defensive: bool = False
+
+    @property
+    def deals_damage(self) -> bool:
+        """False for Narc, TAG and AMS (no damage, 10.2)."""
+        return self.damage > 0
+
+    @property
+    def max_salvo_damage(self) -> int:
+        """Damage of one shot when everything hits (cluster weapons: all missiles)."""
+        return self.damage * max(self.cluster, 1)
+
+
+@dataclass(frozen=True)
+class AmmoType:
+    """One row of the ammunition table (reference 10.1-10.3, 14.4)."""
+
+    key: str
+    weapon_family_key: str
+    shots_per_ton: int
+    damage_per_shot: int
+    explosive: bool
+    source: str
+    tech: str = "IS"
+    lookups: tuple[str, ...] = ()
+    half_lookups: tuple[str, ...] = ()
+    cluster: int = 0
+    group: int = 0
+    to_hit_mod: int = 0
+
+    def feeds(self, weapon: Weapon) -> bool:
+        """True when ``weapon`` can fire this ammunition."""
+        return weapon.ammo is not None and weapon.ammo == self.weapon_family_key
+
+
+@dataclass(frozen=True)
+class Equipment:
+    """Known non-weapon equipment that may sit in critical slots (``equipment.csv``): heat
+    sinks, jump jets, CASE, filler slots, targeting computers, ECM, probes, A-Pods. ``slots``
+    is the size of one item (0: variable, one item per run of identical slot lines)."""
+
+    key: str
+    kind: str
+    tech: str
+    slots: int
+    hittable: bool
+    source: str
+    lookups: tuple[str, ...] = ()
+
+
+def norm_name(name: str) -> str:
+    """Lookup form of a name: lower case, letters and digits only."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def tech_prefix(tech_base: str) -> str:
+    """The lookup prefix MegaMek retries with (10.1): ``"Clan "`` for Clan and
+    ``Mixed (Clan Chassis)`` tech bases, ``"IS "`` otherwise."""
+    t = tech_base.strip().lower()
+    return "Clan " if t == "clan" or ("mixed" in t and "clan" in t) else "IS "
+
+
+def _data(filename: str) -> list[dict[str, str]]:
+    text = resources.files("sim.classic").joinpath("data", filename).read_text("utf-8")
+    return list(csv.DictReader(text.splitlines()))
+
+
+def _bool(row: dict[str, str], col: str, where: str) -> bool:
+    val = row[col].strip().lower()
+    if val not in ("true", "false"):
+        raise WeaponTableError(f"{where}: column {col!r} must be true or false, got {row[col]!r}")
+    return val == "true"
+
+
+def _int(row: dict[str, str], col: str, where: str) -> int:
+    try:
+        return int(row[col])
+    except ValueError:
+        raise WeaponTableError(f"{where}: column {col!r} must be an integer, got {row[col]!r}"
+                          ) from None
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(n.strip() for n in text.split("|") if n.strip())
+
+
+def _index(items: Mapping[str, tuple[str, ...]], what: str) -> dict[str, str]:
+    """norm(name) -> key, refusing a name that matches two keys."""
+    out: dict[str, str] = {}
+    for key, names in items.items():
+        for n in names:
+            k = norm_name(n)
+            if out.get(k, key) != key:
+                raise WeaponTableError(f"{what}: name {n!r} matches both {out[k]!r} and {key!r}")
+            out[k] = key
+    return out
+
+
+@cache
+def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
+    table: dict[str, Weapon] = {}
+    for k, row in enumerate(_data(WEAPONS_FILE), 2):
+        where = f"{WEAPONS_FILE}:{k}"
+        if row["key"] in table:
+            raise WeaponTableError(f"{where}: duplicate key {row['key']!r}")
+        if row["tech"] not in TECHS or row["family"] not in FAMILIES:
+            raise WeaponTableError(f"{where}: tech must be one of {TECHS} and family one of "
+                              f"{FAMILIES}, got {row['tech']!r} / {row['family']!r}")
+        ints = {c: _int(row, c, where) for c in (
+            "damage", "heat", "min_range", "short", "medium", "long", "to_hit_mod",
+            "cluster", "group", "rate", "explosion_damage", "slots")}
+        table[row["key"]] = Weapon(
+            key=row["key"], name=row["name"], tech=row["tech"], family=row["family"],
+            ammo=row["ammo"] or None, explosive=_bool(row, "explosive", where),
+            source=row["source"], slot_name=row["slot_name"],
+            lookups=(row["slot_name"], *_names(row["lookups"])), tons=float(row["tons"]),
+            defensive=_bool(row, "defensive", where), **ints)
+    index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
+    return table, index
+
+
+@cache
+def _ammo() -> tuple[dict[str, AmmoType], dict[str, str], dict[str, str]]:
+    table: dict[str, AmmoType] = {}
+    for k, row in enumerate(_data(AMMO_FILE), 2):
+        where = f"{AMMO_FILE}:{k}"
+        if row["key"] in table:
+            raise WeaponTableError(f"{where}: duplicate key {row['key']!r}")
+        table[row["key"]] = AmmoType(
+            key=row["key"], weapon_family_key=row["family"], tech=row["tech"],
+            lookups=_names(row["lookups"]), half_lookups=_names(row["half_lookups"]),
+            shots_per_ton=_int(row, "shots_per_ton", where),
+            damage_per_shot=_int(row, "damage_per_shot", where),
+            cluster=_int(row, "cluster", where), group=_int(row, "group", where),
+            to_hit_mod=_int(row, "to_hit_mod", where),
+            explosive=_bool(row, "explosive", where), source=row["source"])
+    full = _index({k: (a.key, *a.lookups) for k, a in table.items()}, AMMO_FILE)
+    half = _index({k: a.half_lookups for k, a in table.items()}, AMMO_FILE)
+    clash = sorted(set(full) & set(half))
+    if clash:
+        raise WeaponTableError(f"{AMMO_FILE}: {clash[0]!r} is both a full-ton and a half-ton name")
+    return table, full, half
+
+
+@cache
+def _equipment() -> tuple[dict[str, Equipment], dict[str, str]]:
+    table: dict[str, Equipment] = {}
+    for k, row in enumerate(_data(EQUIPMENT_FILE), 2):
+        where = f"{EQUIPMENT_FILE}:{k}"
+        if row["key"] in table:
+            raise WeaponTableError(f"{where}: duplicate key {row['key']!r}")
+        table[row["key"]] = Equipment(
+            key=row["key"], kind=row["kind"], tech=row["tech"], slots=_int(row, "slots", where),
+            hittable=_bool(row, "hittable", where), source=row["source"],
+            lookups=_names(row["lookups"]))
+    return table, _index({k: (e.key, *e.lookups) for k, e in table.items()}, EQUIPMENT_FILE)
+
+
+WEAPONS: Mapping[str, Weapon] = MappingProxyType(_weapons()[0])
+AMMO: Mapping[str, AmmoType] = MappingProxyType(_ammo()[0])
+EQUIPMENT: Mapping[str, Equipment] = MappingProxyType(_equipment()[0])
+
+
+def _resolve(name: str, tech_base: str, index: Mapping[str, str],
+             display: bool = False) -> str | None:
+    """10.1: the name as written, then with the tech-base prefix (``display``: the other
+    way round, C20)."""
+    order = (name, tech_prefix(tech_base) + name)
+    for candidate in (order[::-1] if display else order):
+        key = index.get(norm_name(candidate))
+        if key is not None:
+            return key
+    return None
+
+
+def lookup_weapon(name: str, tech_base: str = "Inner Sphere", *,
+                  display: bool = False) -> Weapon | None:
+    """The weapon a slot or display name means (10.1), or None when the table lacks it.
+
+    ``lookup_weapon("CLLRM20")`` is the Clan LRM 20, ``lookup_weapon("ER Medium Laser",
+    "Clan")`` the Clan ER medium laser (retried as ``Clan ER Medium Laser``). A name that is
+    itself an IS name resolves to the IS weapon on any tech base, as in MegaMek
+    (``"LRM 20"`` is the IS launcher's internal name).
+
+    ``display=True`` is for display names only (the ``Weapons:`` list, user input): the
+    tech-base prefix is tried first, so ``"LRM 20"`` on a Clan 'Mech is the Clan launcher
+    (C20: IS/Clan from the tech base when only a display name is available)."""
+    key = _resolve(name, tech_base, _weapons()[1], display)
+    return WEAPONS[key] if key is not None else None
+
+
+def lookup_ammo(name: str, tech_base: str = "Inner Sphere") -> AmmoType | None:
+    """The ammunition type a slot name means (full- or half-ton bin), or None."""
+    hit = lookup_ammo_bin(name, tech_base)
+    return hit[0] if hit is not None else None
+
+
+def lookup_ammo_bin(name: str, tech_base: str = "Inner Sphere") -> tuple[AmmoType, int] | None:
+    """(ammo type, shots in a full bin of that slot) for a slot name, or None. Half-ton bins
+    (``IS Ammo MG - Half``) hold half the shots of a ton (10.1: 100 MG rounds)."""
+    _, full, half = _ammo()
+    key = _resolve(name, tech_base, full)
+    if key is not None:
+        return AMMO[key], AMMO[key].shots_per_ton
+    key = _resolve(name, tech_base, half)
+    if key is not None:
+        return AMMO[key], AMMO[key].shots_per_ton // 2
+    return None
+
+
+def lookup_equipment(name: str, tech_base: str = "Inner Sphere") -> Equipment | None:
+    """Known non-weapon equipment for a slot name (same lookup order as weapons), or None."""
+    key = _resolve(name, tech_base, _equipment()[1])
+    return EQUIPMENT[key] if key is not None else None
+
+
+def ammo_for(weapon: Weapon) -> tuple[AmmoType, ...]:
+    """Every ammunition type the weapon can fire (LB-X: slug and cluster)."""
+    return tuple(a for a in AMMO.values() if a.feeds(weapon))
+
+
+def require(mech: ClassicMech, mounts: tuple[WeaponMount, ...] | None = None
+            ) -> tuple[tuple[WeaponMount, Weapon], ...]:
+    """The weapon of every mount of ``mech`` (or of ``mounts``), for a caller about to fire
+    them. Raises :class:`UserError` naming the first weapon the table lacks (issue 11: a
+    missing weapon is an error only when the unit is asked to fire it)."""
+    out = []
+    for m in mech.weapon_mounts if mounts is None else mounts:
+        weapon = WEAPONS.get(m.weapon) if m.weapon is not None else None
+        if weapon is None:
+            where = f"{m.location}" + (f", line {m.line}" if m.line is not None else "")
+            raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in btsim's "
+                            "weapon table (sim/classic/data/weapons.csv); it cannot fire")
+        out.append((m, weapon))
+    return tuple(out)
