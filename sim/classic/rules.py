@@ -22,6 +22,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "tmm_table": ("tw", "old"),
     "psr_modifiers": ("cumulative", "own"),
     "club_table": ("standard", "punch", "kick"),
+    "immobile_psr": ("auto-fail", "roll"),
 }
 #: Allowed ranges for the int-valued options.
 INT_RANGES: dict[str, tuple[int, int]] = {
@@ -82,6 +83,10 @@ class ClassicRules:
     #: (default, as MegaMek's optional rule is off by default); True = a punch by a unit with
     #: the ``no_arms`` quirk is impossible (MegaMek with quirks on). Other quirks: not covered.
     quirks: bool = False
+    #: D22: PSRs of a shut-down 'Mech or one with an unconscious pilot (reference 4.1).
+    #: "auto-fail" = it fails every PSR automatically (TW, MegaMek; default); "roll" = it rolls
+    #: normally (this reference before 2026-11-30, btsim 0.1.0). Other immobile targets roll.
+    immobile_psr: str = "auto-fail"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

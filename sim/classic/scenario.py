@@ -8,14 +8,20 @@ Parameters (experiment-grid keys; the CLI options are the same names with dashes
 hatchet), ``damaged`` / ``missing`` (actuators, see below), ``moved`` (stand/walk/run/jump;
 default stand, jump for a DFA; a charge walks, or runs when an attacker unit's walk MP is
 short of ``hexes + 1``), ``target_hexes`` (0-40), ``target_jumped``,
-``terrain`` (clear/light-woods/heavy-woods), ``target_prone``, ``target_immobile``, ``side``
+``terrain`` (clear/light-woods/heavy-woods), ``target_prone``, ``target_immobile`` (false, or
+why the target is immobile: ``shutdown``, ``unconscious`` or ``other``; ``true`` means
+``other``. All give -4 to hit; a shut-down target or one with an unconscious pilot fails every
+PSR automatically, reference 4.1 and D22, the others roll), ``side``
 (front/left/right/rear), ``hexes`` (charge only, and required there: hexes moved, not counting
-the target hex), ``tsm``, ``rules`` (default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
+the target hex), ``tsm`` (triple-strength myomer active: it works only at heat 9 or more, so it
+is off unless given, also for an attacker unit with TSM; the notes say which), ``rules``
+(default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
 plus every :class:`~sim.classic.rules.ClassicRules` field name as an override, plus these
 extensions: ``target_damaged`` (target leg actuators / gyro, for its PSRs), ``target_level``
 (-1, 0, 1: target hex level relative to the attacker), ``target_partial_cover`` (depth-1 water),
 ``fired`` (limbs that fired weapons this turn: left-arm, right-arm, left-leg, right-leg, torso),
-``attacker_prone``, ``displacement_prohibited``, ``mutual_push``.
+``attacker_prone``, ``displacement_prohibited``, ``mutual_push``, ``target_immobile_cause``
+(the cause alone; what :meth:`Scenario.params` reports beside the ``target_immobile`` flag).
 
 Actuators: ``shoulder upper-arm lower-arm hand hip upper-leg lower-leg foot gyro`` (and
 ``hatchet`` for a damaged hatchet in ``damaged``), each optionally prefixed ``left-`` or
@@ -36,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.classic import tables as T
+from sim.classic.psr import IMMOBILE_CAUSES
 from sim.classic.rules import OPTION_NAMES, RULE_SETS, ClassicRules, rules_from
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
 
@@ -48,6 +55,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "moved", "target_hexes", "target_jumped", "terrain", "target_prone", "target_immobile",
     "side", "hexes", "tsm", "rules", "attacker", "target", "target_damaged", "target_level",
     "target_partial_cover", "fired", "attacker_prone", "displacement_prohibited", "mutual_push",
+    "target_immobile_cause",
 )
 ALLOWED_KEYS: tuple[str, ...] = PARAM_NAMES + OPTION_NAMES
 
@@ -114,6 +122,8 @@ class Scenario:
     unit_impossible: str | None = None
     #: informational notes from the units (design quirks not simulated, reference D21)
     unit_notes: tuple[str, ...] = ()
+    #: why the target is immobile (``psr.IMMOBILE_CAUSES``), None when it is not
+    target_immobile_cause: str | None = None
 
     def bad(self, side: str, act: str) -> bool:
         """Actuator destroyed (damaged) or missing by design."""
@@ -135,7 +145,8 @@ class Scenario:
             "arm": self.arm, "damaged": dmg, "missing": acts(self.missing), "moved": self.moved,
             "target_hexes": self.target_hexes, "target_jumped": self.target_jumped,
             "terrain": self.terrain, "target_prone": self.target_prone,
-            "target_immobile": self.target_immobile, "side": self.side,
+            "target_immobile": self.target_immobile,
+            "target_immobile_cause": self.target_immobile_cause, "side": self.side,
             "hexes": self.hexes if self.attack == "charge" else None,
             "tsm": self.tsm, "rules": self.rules_name, "attacker": self.attacker,
             "target": self.target, "target_damaged": tdmg, "target_level": self.target_level,
@@ -227,6 +238,37 @@ def unit_defaults(mech: Any) -> dict[str, Any]:
             "name": mech.name, "quirks": tuple(getattr(mech, "quirks", ()) or ())}
 
 
+_IMMOBILE_ALLOWED = ("true, false, or why the target is immobile: "
+                     + ", ".join(IMMOBILE_CAUSES) + " (true = other)")
+
+
+def _immobile(value: Any, cause: Any) -> tuple[bool, str | None]:
+    """``target_immobile`` (bool or cause) and ``target_immobile_cause`` -> (flag, cause).
+
+    ``true`` keeps its old meaning, an immobile target of no stated cause (``other``: it
+    still rolls its PSRs); only ``shutdown`` and ``unconscious`` fall for sure (D22)."""
+    if cause is not None:
+        cause = check_choice("target_immobile_cause", cause, IMMOBILE_CAUSES)
+    if value is None:
+        return (cause is not None), cause
+    if isinstance(value, str) and value.strip().lower() in IMMOBILE_CAUSES:
+        kind = value.strip().lower()
+        if cause is not None and cause != kind:
+            raise ConfigError("target_immobile_cause", cause,
+                              f"{kind!r} (the cause given by target_immobile) or nothing")
+        return True, kind
+    try:
+        flag = check_bool("target_immobile", value)
+    except ConfigError:
+        raise ConfigError("target_immobile", value, _IMMOBILE_ALLOWED) from None
+    if not flag:
+        if cause is not None:
+            raise ConfigError("target_immobile_cause", cause,
+                              "nothing when target_immobile is false")
+        return False, None
+    return True, cause or "other"
+
+
 def build(params: Mapping[str, Any]) -> Scenario:
     """Validate ``params`` and return a :class:`Scenario` (ConfigError for bad input)."""
     for key in params:
@@ -294,8 +336,10 @@ def build(params: Mapping[str, Any]) -> Scenario:
     target_hexes = check_int("target_hexes", p.get("target_hexes", 0), 0, 40)
     terrain = check_choice("terrain", p.get("terrain", "clear"), tuple(T.TERRAIN))
     side = check_choice("side", p.get("side", "front"), T.SIDES)
-    tsm_default = att["tsm"] if att else False
-    tsm = check_bool("tsm", p.get("tsm", tsm_default))
+    # TSM works only at heat 9 or more (reference 2): never assumed from the unit (issue 9)
+    tsm = check_bool("tsm", p.get("tsm", False))
+    immobile, immobile_cause = _immobile(p.get("target_immobile"),
+                                         p.get("target_immobile_cause"))
     target_level = check_int("target_level", p.get("target_level", 0), -1, 1)
     fired = set()
     for f in _as_list("fired", p.get("fired")):
@@ -326,6 +370,10 @@ def build(params: Mapping[str, Any]) -> Scenario:
             unit_notes.append(f"attacker {att['name']} has the no_arms design quirk: it cannot "
                               "punch (rule option quirks, as MegaMek; reference D21)")
     info: list[str] = []
+    if att is not None and att["tsm"]:
+        info.append(f"attacker {att['name']} TSM active: tsm given (heat 9 or more)" if tsm
+                    else f"attacker {att['name']} TSM inactive: heat below 9; pass --tsm "
+                    "(tsm=true) when its heat is 9 or more")
     for who, unit in (("attacker", att), ("target", tgt)):
         if unit is None:
             continue
@@ -343,7 +391,7 @@ def build(params: Mapping[str, Any]) -> Scenario:
         target_jumped=check_bool("target_jumped", p.get("target_jumped", False)),
         terrain=terrain,
         target_prone=check_bool("target_prone", p.get("target_prone", False)),
-        target_immobile=check_bool("target_immobile", p.get("target_immobile", False)),
+        target_immobile=immobile, target_immobile_cause=immobile_cause,
         side=side, hexes=hexes, tsm=tsm, rules_name=rules_name, rules=rules,
         target_damaged=frozenset(tdamaged), target_gyro_hits=tgyro, target_level=target_level,
         target_partial_cover=check_bool("target_partial_cover",
