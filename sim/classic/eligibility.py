@@ -4,7 +4,7 @@ or None when the attack (or that arm) may be made. Never raises."""
 
 from __future__ import annotations
 
-from sim.classic.attacks import ATTACK_LIST, ATTACK_SPECS, LimbRule, spec
+from sim.classic.attacks import ATTACK_LIST, LimbRule, spec
 from sim.classic.scenario import Scenario
 
 _WHERE = {0: "at the same level", 1: "one level higher", -1: "one level lower"}
@@ -42,7 +42,7 @@ def common(s: Scenario) -> str | None:
 def limb_reason(s: Scenario, side: str | None = None) -> str | None:
     """The first limb requirement of the attack's ``limb_rule`` the attacker fails, with the
     reason. ``side`` checks one arm (each arm of a two-arm punch is checked on its own)."""
-    rule = ATTACK_SPECS[s.attack].limb_rule
+    rule = spec(s.attack).limb_rule
     if rule is None:
         return None
     own = side or s.arm
