@@ -184,6 +184,7 @@ eligibility = st.fixed_dictionaries({
                                        "torso"]), max_size=2, unique=True),
     "attacker_prone": st.sampled_from([False, False, False, True]),
     "hexes": st.integers(1, 6),
+    "target_damaged": st.just([]),
 })
 
 
@@ -192,9 +193,11 @@ eligibility = st.fixed_dictionaries({
 def test_oracle_decides_eligibility_on_its_own(params: dict) -> None:
     """The oracle's own reading of reference 1.2.1/1.3/2.2 (plain Python, none of the product's
     eligibility code) agrees with the plan on which attacks are impossible."""
-    p = _fix(params)
-    if p["attack"] == "hatchet":
-        p["arm"] = "right" if p["arm"] == "both" else p["arm"]
+    p = dict(params)  # no _fix: impossible movement must be caught too
+    if p["attack"] in ("kick", "hatchet") and p["arm"] == "both":
+        p["arm"] = "right"
+    if p["attack"] != "charge":
+        del p["hexes"]
     plan = MODEL.scenario(p)
     assert (oracle_impossible(plan.scenario) is None) == (plan.impossible is None), (
         p, plan.impossible, oracle_impossible(plan.scenario))
