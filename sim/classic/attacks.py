@@ -96,6 +96,12 @@ class Attack:
     missing_pair_option: str | None = None
     #: one to-hit roll per chosen arm (``arm both`` = two rolls), labelled by the arm
     per_arm: bool = False
+    #: what the ``arm`` parameter picks when it must be one side (``arm both`` is then an
+    #: error): "the kicking leg", "the hatchet arm"; None = any value
+    arm_means: str | None = None
+    #: damage depends on the hexes moved: the ``hexes`` parameter is required (and only
+    #: allowed for such attacks), and an attacker unit must have the MP for hexes + 1
+    needs_hexes: bool = False
     # --- eligibility (reference 1.3) ---
     #: target levels (relative to the attacker) it can reach standing / prone
     standing_levels: tuple[int, ...] = (-1, 0, 1)
@@ -108,6 +114,9 @@ class Attack:
     move_rules: tuple[tuple[str, str], ...] = ()
     #: reason it is impossible after firing any weapon this turn (None: firing allowed)
     no_fire: str | None = None
+    #: design quirks of the attacker that make it impossible with the rule option ``quirks``
+    #: (D21: MegaMek bars a punch by a ``no_arms`` unit)
+    barred_by_quirks: tuple[str, ...] = ()
     # --- damage (reference 2, 2.1, 2.2) ---
     damage: DamageFn | None = None
     #: actuators of the strike's limb whose destruction halves the damage
@@ -145,6 +154,11 @@ class Attack:
         """Label of the base modifier in a TN breakdown."""
         return self.base_label or self.name
 
+    def allowed_moves(self) -> tuple[str, ...]:
+        """Attacker movements it may be made after (reference 1.2.1, 1.3), in MOVES order."""
+        barred = {m for m, _ in self.move_rules}
+        return tuple(m for m in T.MOVES if m not in barred)
+
 
 def _halved(s: Scenario, limb: str, acts: tuple[str, ...]) -> int:
     return sum(s.bad(limb, a) for a in acts)
@@ -178,7 +192,7 @@ ATTACK_LIST: tuple[Attack, ...] = (
            actuator_mods=(*_ARM_MODS, ("hand", 1)), mod_limbs="own",
            missing_pair=("lower-arm", "hand"),
            missing_pair_option="hand_and_lower_arm_missing_mod",
-           standing_levels=(0, 1),
+           barred_by_quirks=("no_arms",), standing_levels=(0, 1),
            standing_reason="a standing target one level lower cannot be punched "
                            "(reference 2.2)",
            prone_levels=(1,), limb_rule=LimbRule("arm", "own", intact=("shoulder",),
@@ -186,7 +200,7 @@ ATTACK_LIST: tuple[Attack, ...] = (
            damage=_punch, halving=("upper-arm", "lower-arm"), grouping="one",
            table="punch", table_rules=(("higher-prone", "standard", None),
                                        ("higher", "kick", None))),
-    Attack("kick", "kick", base_mod=-2,
+    Attack("kick", "kick", base_mod=-2, arm_means="the kicking leg",
            actuator_mods=(("upper-leg", 2), ("lower-leg", 2), ("foot", 1)), mod_limbs="own",
            standing_levels=(-1, 0),
            standing_reason="a target standing one level higher cannot be kicked "
@@ -200,6 +214,7 @@ ATTACK_LIST: tuple[Attack, ...] = (
            limb_rule=LimbRule("arm", "both", intact=("shoulder", "hand"), what="club attack"),
            damage=_club, grouping="one", table="standard", aimable=True),
     Attack("hatchet", "hatchet", base_mod=-1, actuator_mods=_ARM_MODS, mod_limbs="own",
+           arm_means="the hatchet arm",
            prone_levels=(1,),
            limb_rule=LimbRule("arm", "own", intact=("shoulder", "hand"),
                               what="hatchet swing"),
@@ -211,7 +226,7 @@ ATTACK_LIST: tuple[Attack, ...] = (
            limb_rule=LimbRule("arm", "both", present=("shoulder",), what="push"),
            grouping="none", table="standard", psr_hit_target=P.PUSHED,
            displace_target_on_hit=True, counter=True),
-    Attack("charge", "charge", label_param="hexes", piloting_difference=True,
+    Attack("charge", "charge", label_param="hexes", piloting_difference=True, needs_hexes=True,
            move_rules=(("jump", "no jumping during a charge (reference 1.3)"),
                        ("stand", "a charge moves into the target hex: moved must be walk or "
                                  "run")),
@@ -238,6 +253,8 @@ ATTACK_LIST: tuple[Attack, ...] = (
 ATTACK_SPECS: dict[str, Attack] = {a.name: a for a in ATTACK_LIST}
 #: Attack names in order (``sim.classic.tables.ATTACKS`` is this tuple).
 ATTACKS: tuple[str, ...] = tuple(ATTACK_SPECS)
+#: Design quirks some attack simulates (with the rule option ``quirks``, D21).
+SIMULATED_QUIRKS: frozenset[str] = frozenset(q for a in ATTACK_LIST for q in a.barred_by_quirks)
 #: Report labels in order (``punch``, ``punch ×2``, ..., ``DFA``).
 LABEL_ORDER: tuple[str, ...] = tuple(
     x for a in ATTACK_LIST for x in (a.label, a.label_both) if x is not None)

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.classic import tables as T
+from sim.classic.attacks import ATTACK_LIST, SIMULATED_QUIRKS, spec
 from sim.classic.psr import IMMOBILE_CAUSES
 from sim.classic.rules import OPTION_NAMES, RULE_SETS, ClassicRules, rules_from
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
@@ -147,7 +148,7 @@ class Scenario:
             "terrain": self.terrain, "target_prone": self.target_prone,
             "target_immobile": self.target_immobile,
             "target_immobile_cause": self.target_immobile_cause, "side": self.side,
-            "hexes": self.hexes if self.attack == "charge" else None,
+            "hexes": self.hexes if spec(self.attack).needs_hexes else None,
             "tsm": self.tsm, "rules": self.rules_name, "attacker": self.attacker,
             "target": self.target, "target_damaged": tdmg, "target_level": self.target_level,
             "target_partial_cover": self.target_partial_cover,
@@ -231,9 +232,12 @@ def unit_defaults(mech: Any) -> dict[str, Any]:
     for limb in ("LA", "RA", "LL", "RL"):
         for act in mech.missing_actuators(limb):
             missing.append(f"{_LIMB_SIDE[limb]}-{_UNIT_ACT[act]}")
-    loc = mech.physical_weapon_location("hatchet")
+    sides = {}
+    for w in {a.weapon for a in ATTACK_LIST if a.weapon}:
+        loc = mech.physical_weapon_location(w)
+        sides[w] = _LIMB_SIDE.get(loc) if loc else None
     return {"tons": mech.tons, "missing": missing, "tsm": bool(mech.tsm),
-            "hatchet_side": _LIMB_SIDE.get(loc) if loc else None,
+            "weapon_sides": sides, "hatchet_side": sides.get("hatchet"),
             "jump_mp": mech.jump_mp, "walk_mp": mech.walk_mp, "run_mp": mech.run_mp,
             "name": mech.name, "quirks": tuple(getattr(mech, "quirks", ()) or ())}
 
@@ -297,13 +301,12 @@ def build(params: Mapping[str, Any]) -> Scenario:
                             p.get("target_tons", tgt["tons"] if tgt else 50), 20, 100, multiple=5)
     target_piloting = check_int("target_piloting", p.get("target_piloting", 5), 0, 8)
 
-    hatchet_side = att["hatchet_side"] if att else None
-    arm_default = hatchet_side if (attack == "hatchet" and hatchet_side) else "right"
+    atk = spec(attack)
+    weapon_side = att["weapon_sides"].get(atk.weapon) if (att and atk.weapon) else None
+    arm_default = weapon_side or "right"
     arm = check_choice("arm", p.get("arm", arm_default), ("left", "right", "both"))
-    if arm == "both" and attack in ("kick", "hatchet"):
-        allowed = "'left' or 'right' for a " + attack + (" (the kicking leg)" if attack == "kick"
-                                                         else " (the hatchet arm)")
-        raise ConfigError("arm", arm, allowed)
+    if arm == "both" and atk.arm_means:
+        raise ConfigError("arm", arm, f"'left' or 'right' for a {attack} ({atk.arm_means})")
     sides = SIDES2 if arm == "both" else (arm,)
 
     damaged, gyro, hatchet_dmg = _parse_acts("damaged", p.get("damaged"), sides,
@@ -319,18 +322,20 @@ def build(params: Mapping[str, Any]) -> Scenario:
     tdamaged, tgyro, _ = _parse_acts("target_damaged", p.get("target_damaged"), ("right",),
                                      T.LEG_ACTS + ("gyro",))
 
-    if attack == "charge":
+    with_hexes = " or ".join(x.name for x in ATTACK_LIST if x.needs_hexes)
+    if atk.needs_hexes:
         if "hexes" not in p:
-            raise ConfigError("hexes", None, "an integer in [1, 40] for a charge (hexes moved, "
-                              "not counting the target hex)")
+            raise ConfigError("hexes", None, f"an integer in [1, 40] for a {attack} (hexes "
+                              "moved, not counting the target hex)")
         hexes = check_int("hexes", p["hexes"], 1, 40)
     elif "hexes" in p:
-        raise ConfigError("hexes", p["hexes"], "given only for a charge (hexes moved before "
-                          "charging)")
+        raise ConfigError("hexes", p["hexes"], f"given only for a {with_hexes} (hexes moved "
+                          "before charging)")
     else:
         hexes = 0
-    moved_default = {"charge": "walk", "dfa": "jump"}.get(attack, "stand")
-    if attack == "charge" and att is not None and att["walk_mp"] < hexes + 1:
+    moved_default = atk.allowed_moves()[0]
+    if atk.needs_hexes and att is not None and att["walk_mp"] < hexes + 1 \
+            and "run" in atk.allowed_moves():
         moved_default = "run"  # the unit cannot walk that far: it runs (MP checked below)
     moved = check_choice("moved", p.get("moved", moved_default), T.MOVES)
     target_hexes = check_int("target_hexes", p.get("target_hexes", 0), 0, 40)
@@ -351,24 +356,25 @@ def build(params: Mapping[str, Any]) -> Scenario:
 
     # unit-derived impossibilities (reference 1.3; issue 5)
     if att is not None:
-        if attack == "hatchet":
-            if hatchet_side is None:
-                unit_notes.append(f"attacker {att['name']} has no hatchet")
-            elif arm != hatchet_side:
-                unit_notes.append(f"attacker {att['name']} has no hatchet in the {arm} arm "
-                                  f"(it is in the {hatchet_side} arm)")
-        if attack == "dfa" and att["jump_mp"] <= 0:
-            unit_notes.append(f"attacker {att['name']} has no jump MP: a DFA is a jump")
-        if attack == "charge" and moved in ("walk", "run"):
+        if atk.weapon is not None:
+            if weapon_side is None:
+                unit_notes.append(f"attacker {att['name']} has no {atk.weapon}")
+            elif arm != weapon_side:
+                unit_notes.append(f"attacker {att['name']} has no {atk.weapon} in the {arm} arm "
+                                  f"(it is in the {weapon_side} arm)")
+        if atk.allowed_moves() == ("jump",) and att["jump_mp"] <= 0:
+            unit_notes.append(f"attacker {att['name']} has no jump MP: a {atk.label} is a jump")
+        if atk.needs_hexes and moved in ("walk", "run"):
             mp = att["walk_mp"] if moved == "walk" else att["run_mp"]
             if hexes + 1 > mp:
                 how = "walking" if moved == "walk" else "running"
-                unit_notes.append(f"a {how} charge over {hexes} hexes needs {hexes + 1} MP "
+                unit_notes.append(f"a {how} {attack} over {hexes} hexes needs {hexes + 1} MP "
                                   f"(the target hex included); {att['name']} has {mp} {moved} "
                                   "MP")
-        if rules.quirks and attack == "punch" and "no_arms" in att["quirks"]:
-            unit_notes.append(f"attacker {att['name']} has the no_arms design quirk: it cannot "
-                              "punch (rule option quirks, as MegaMek; reference D21)")
+        for q in atk.barred_by_quirks if rules.quirks else ():
+            if q in att["quirks"]:
+                unit_notes.append(f"attacker {att['name']} has the {q} design quirk: it cannot "
+                                  f"{attack} (rule option quirks, as MegaMek; reference D21)")
     info: list[str] = []
     if att is not None and att["tsm"]:
         info.append(f"attacker {att['name']} TSM active: tsm given (heat 9 or more)" if tsm
@@ -378,7 +384,7 @@ def build(params: Mapping[str, Any]) -> Scenario:
         if unit is None:
             continue
         qs = [q for q in unit["quirks"] if not (rules.quirks and who == "attacker"
-                                                 and q == "no_arms")]
+                                                 and q in SIMULATED_QUIRKS)]
         if qs:
             info.append(f"{who} {unit['name']} design quirks not simulated (reference D21): "
                         + ", ".join(qs))
