@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.classic import tables as T
-from sim.classic.attacks import ATTACK_LIST, SIMULATED_QUIRKS, spec
+from sim.classic.attacks import ATTACK_LIST, ATTACKS, SIMULATED_QUIRKS, spec
 from sim.classic.psr import IMMOBILE_CAUSES
 from sim.classic.rules import OPTION_NAMES, RULE_SETS, ClassicRules, rules_from
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
@@ -279,7 +279,7 @@ def build(params: Mapping[str, Any]) -> Scenario:
         if key not in ALLOWED_KEYS:
             raise UnknownParameterError(str(key), params[key])
     p = {k: v for k, v in params.items() if v is not None}
-    attack = check_choice("attack", p.get("attack"), T.ATTACKS)
+    attack = check_choice("attack", p.get("attack"), ATTACKS)
 
     unit_notes: list[str] = []
     att = tgt = None

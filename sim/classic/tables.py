@@ -8,6 +8,8 @@ facings, and ``MISS`` (no damage). Hit-location tables are ``uint8`` arrays inde
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sim.units.tables import HEAD_MAX_ARMOR, INTERNAL_STRUCTURE
@@ -103,7 +105,7 @@ def location_probabilities(table: int, side: int) -> np.ndarray:
     return out
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """Views derived from the attack declarations (:mod:`sim.classic.attacks`), kept here for
     compatibility: ``ATTACKS`` (names in order) and ``BASE_MOD`` (reference 1.1)."""
     if name == "ATTACKS":
