@@ -28,6 +28,11 @@ Where head hits vary per trial (charge, DFA), the fallers are the first trials o
 head-hit array, which is exact in distribution because trials are exchangeable and the PSR
 rolls independent of the location rolls.
 
+The path is chosen from the plan's shape (:func:`choose_path`), and a plan that does not fit
+the chosen path (:func:`path_misfit`: e.g. two strikes with 5-point groups, self-damage on a
+miss, a counter-strike that deals damage) raises :class:`PlanPathError` instead of being
+sampled wrongly; a new attack of a new shape needs a new path here.
+
 No per-trial Python loops; temporaries are bounded by ``n`` (the engine's chunk). Everything
 that depends on the plan only (tables, value matrices) is computed once per plan and cached.
 """
