@@ -4,6 +4,7 @@ or None when the attack (or that arm) may be made. Never raises."""
 
 from __future__ import annotations
 
+from sim.classic import attacks as A
 from sim.classic.attacks import ATTACK_LIST, LimbRule, spec
 from sim.classic.scenario import Scenario
 
@@ -30,7 +31,7 @@ def common(s: Scenario) -> str | None:
         return "attacker is prone: no physical attack from prone (reference 1.2.1)"
     a = spec(s.attack)
     if s.target_prone and s.target_level not in a.prone_levels:
-        allowed = PRONE_ALLOWED[s.target_level]
+        allowed = [x.name for x in A.ATTACK_SPECS.values() if s.target_level in x.prone_levels]
         return (f"a prone target {_WHERE[s.target_level]} can only be attacked by "
                 + " or ".join(allowed) + " (BMM, reference 1.3)")
     if not s.target_prone and s.target_level not in a.standing_levels:
