@@ -41,8 +41,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sim.classic import attacks as A
 from sim.classic import tables as T
-from sim.classic.attacks import ATTACK_LIST, ATTACKS, SIMULATED_QUIRKS, spec
+from sim.classic.attacks import ATTACK_LIST, SIMULATED_QUIRKS, spec
 from sim.classic.psr import IMMOBILE_CAUSES
 from sim.classic.rules import OPTION_NAMES, RULE_SETS, ClassicRules, rules_from
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
@@ -279,7 +280,7 @@ def build(params: Mapping[str, Any]) -> Scenario:
         if key not in ALLOWED_KEYS:
             raise UnknownParameterError(str(key), params[key])
     p = {k: v for k, v in params.items() if v is not None}
-    attack = check_choice("attack", p.get("attack"), ATTACKS)
+    attack = check_choice("attack", p.get("attack"), A.ATTACKS)
 
     unit_notes: list[str] = []
     att = tgt = None
