@@ -7,7 +7,9 @@ run and on this machine:
 * the same trials through the engine on one core, giving the engine overhead;
 * the engine on all cores (joblib loky), giving the parallel efficiency
   ``rate_all / (cores * rate_one)``;
-* the scalar-Python oracle of the same rule (the one the tests use), and the speed-up;
+* the scalar-Python oracle of the same rule (the one the tests use), and the speed-up; the
+  benchmark links a model to its oracle (:data:`sim.oracles.SCALAR_BASELINES`), so products
+  never import their test oracles;
 * the exact computation of one scenario (median of repeats, caches cleared when the model
   offers ``clear_cache``).
 
@@ -32,6 +34,7 @@ import numpy as np
 
 from sim import __version__, dice, engine
 from sim.models import MODULES, get_model
+from sim.oracles import scalar_baseline
 
 
 def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
@@ -136,11 +139,12 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
         "cores": cores,
         "parallel_efficiency": efficiency,
     }
-    if case.scalar is not None:
+    scalar = case.scalar or scalar_baseline(model.name)
+    if scalar is not None:
         rng = np.random.default_rng(0)
         n = max(200, 20_000 // k)
         t0 = time.perf_counter()
-        case.scalar(case.params, rng, n)
+        scalar(case.params, rng, n)
         scalar_rate = n * k / (time.perf_counter() - t0)
         row["rate_scalar_python"] = scalar_rate
         row["speedup_vs_scalar"] = one * k / scalar_rate

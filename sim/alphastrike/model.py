@@ -60,12 +60,6 @@ def _metrics() -> tuple[Metric, ...]:
     )
 
 
-def _oracle(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> Any:
-    from sim.oracles.alphastrike import run_oracle
-
-    return run_oracle(params, rng, n)
-
-
 class HeatModel(Model):
     """Alpha Strike heat cycles with attacks, incoming fire and critical hits."""
 
@@ -74,7 +68,7 @@ class HeatModel(Model):
             name="heat",
             description="Alpha Strike overheat, shutdown, cooling and critical hits per turn.",
             metrics=_metrics(),
-            bench_cases=(BenchCase("heat", BENCH_PARAMS, scalar=_oracle, unit="unit-turns",
+            bench_cases=(BenchCase("heat", BENCH_PARAMS, unit="unit-turns",
                                    per_trial=BENCH_PARAMS["turns"]),),
         )
 

@@ -3,6 +3,8 @@
 Rules: ``../shared/rules/reference.md`` sections 1-4 and 8 and the seed page
 ``seed-classic-physical-attacks.txt``. Layout:
 
+* :mod:`sim.classic.attacks` -- every attack declared once (to-hit, eligibility, damage,
+  tables, PSRs, self-damage, displacement, labels): rule code looks the declarations up;
 * :mod:`sim.classic.tables` -- every rules table as data (one table in one place);
 * :mod:`sim.classic.rules` -- :class:`ClassicRules`, one field per discrepancy option (D-numbers);
 * :mod:`sim.classic.scenario` -- parameter validation and the unit (``.mtf``/catalog) mapping;

@@ -4,13 +4,23 @@ or None when the attack (or that arm) may be made. Never raises."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from sim.classic import attacks as A
+from sim.classic.attacks import ATTACK_LIST, LimbRule, spec
 from sim.classic.scenario import Scenario
 
+_WHERE = {0: "at the same level", 1: "one level higher", -1: "one level lower"}
+
 #: Prone target: allowed attacks by the target's level relative to the attacker (BMM 7th
-#: printing, reference 1.3 table).
-PRONE_ALLOWED = {0: ("kick", "dfa"), 1: ("punch", "club", "hatchet", "dfa"), -1: ("dfa",)}
+#: printing, reference 1.3 table), derived from the declarations' ``prone_levels``.
+PRONE_ALLOWED: dict[int, tuple[str, ...]] = {
+    lv: tuple(a.name for a in ATTACK_LIST if lv in a.prone_levels) for lv in (0, 1, -1)}
+
+#: Reference 1.3 limb requirements by attack (a view of the declarations' ``limb_rule``).
+LIMB_RULES: dict[str, LimbRule] = {
+    a.name: a.limb_rule for a in ATTACK_LIST if a.limb_rule is not None}
+
+__all__ = ["LIMB_RULES", "PRONE_ALLOWED", "LimbRule", "attack_reason", "common", "limb_reason",
+           "tn_reason"]
 
 
 def common(s: Scenario) -> str | None:
@@ -19,52 +29,21 @@ def common(s: Scenario) -> str | None:
         return s.unit_impossible
     if s.attacker_prone:
         return "attacker is prone: no physical attack from prone (reference 1.2.1)"
-    if s.target_prone and s.attack not in PRONE_ALLOWED[s.target_level]:
-        where = {0: "at the same level", 1: "one level higher", -1: "one level lower"}
-        return (f"a prone target {where[s.target_level]} can only be attacked by "
-                + " or ".join(PRONE_ALLOWED[s.target_level]) + " (BMM, reference 1.3)")
-    if not s.target_prone:
-        if s.attack == "punch" and s.target_level == -1:
-            return "a standing target one level lower cannot be punched (reference 2.2)"
-        if s.attack == "kick" and s.target_level == 1:
-            return "a target standing one level higher cannot be kicked (reference 2.2)"
-        if s.attack == "push" and s.target_level != 0:
-            return "push needs the target at the same elevation (reference 1.3)"
+    a = spec(s.attack)
+    if s.target_prone and s.target_level not in a.prone_levels:
+        allowed = [x.name for x in A.ATTACK_SPECS.values() if s.target_level in x.prone_levels]
+        return (f"a prone target {_WHERE[s.target_level]} can only be attacked by "
+                + " or ".join(allowed) + " (BMM, reference 1.3)")
+    if not s.target_prone and s.target_level not in a.standing_levels:
+        return a.standing_reason or (f"a standing target {_WHERE[s.target_level]} cannot be "
+                                     f"attacked by a {a.name} (reference 1.3)")
     return None
 
 
-@dataclass(frozen=True)
-class LimbRule:
-    """What an attack needs from the attacker's limbs (reference 1.3 restriction lists).
-
-    ``limbs``: "own" (the punching/swinging arm or kicking leg) or "both" (both arms/legs).
-    ``intact``: actuators that must be present and undamaged; ``present``: actuators that must
-    exist (a destroyed one only costs to-hit); ``fired``: whether those limbs must not have
-    fired a weapon this turn. ``what`` names the attack in the reason.
-    """
-
-    part: str
-    limbs: str
-    intact: tuple[str, ...] = ()
-    present: tuple[str, ...] = ()
-    fired: bool = True
-    what: str = ""
-
-
-#: Reference 1.3, one row per attack that uses its limbs. Punch is checked per arm.
-LIMB_RULES: dict[str, LimbRule] = {
-    "punch": LimbRule("arm", "own", intact=("shoulder",), what="punch"),
-    "kick": LimbRule("leg", "both", intact=("hip",), what="kick"),
-    "club": LimbRule("arm", "both", intact=("shoulder", "hand"), what="club attack"),
-    "hatchet": LimbRule("arm", "own", intact=("shoulder", "hand"), what="hatchet swing"),
-    "push": LimbRule("arm", "both", present=("shoulder",), what="push"),
-}
-
-
 def limb_reason(s: Scenario, side: str | None = None) -> str | None:
-    """The first limb requirement of :data:`LIMB_RULES` the attacker fails, with the reason.
-    ``side`` checks one arm (each arm of a two-arm punch is checked on its own)."""
-    rule = LIMB_RULES.get(s.attack)
+    """The first limb requirement of the attack's ``limb_rule`` the attacker fails, with the
+    reason. ``side`` checks one arm (each arm of a two-arm punch is checked on its own)."""
+    rule = spec(s.attack).limb_rule
     if rule is None:
         return None
     own = side or s.arm
@@ -87,30 +66,21 @@ def limb_reason(s: Scenario, side: str | None = None) -> str | None:
 
 
 def attack_reason(s: Scenario) -> str | None:
-    """Attack-specific restrictions (reference 1.3). Punch arms are checked per arm."""
-    a = s.attack
-    if a == "hatchet" and s.hatchet_damaged:
-        return "the hatchet has taken a critical hit (destroyed)"
-    if a in LIMB_RULES and a != "punch":
+    """Attack-specific restrictions (reference 1.3) from the declaration: a destroyed
+    physical weapon, limbs (per-arm attacks are checked per arm when the strikes are built),
+    the attacker's movement, weapons fired this turn."""
+    a = spec(s.attack)
+    if a.weapon is not None and getattr(s, f"{a.weapon}_damaged"):
+        return f"the {a.weapon} has taken a critical hit (destroyed)"
+    if not a.per_arm:
         why = limb_reason(s)
         if why:
             return why
-    if a == "push" and s.target_prone:
-        return "push is impossible against a prone target"
-    if a == "charge":
-        if s.moved == "jump":
-            return "no jumping during a charge (reference 1.3)"
-        if s.moved == "stand":
-            return "a charge moves into the target hex: moved must be walk or run"
-        if s.fired:
-            return "a charging unit fires no weapons this turn"
-        if s.target_prone:
-            return "target is prone: the charge cannot be made (reference 1.3)"
-    elif a == "dfa":
-        if s.moved != "jump":
-            return "a death from above is a jump: moved must be jump"
-        if s.fired:
-            return "a DFA attacker fires no weapons this turn"
+    for moved, why in a.move_rules:
+        if s.moved == moved:
+            return why
+    if a.no_fire is not None and s.fired:
+        return a.no_fire
     return None
 
 

@@ -28,6 +28,11 @@ Where head hits vary per trial (charge, DFA), the fallers are the first trials o
 head-hit array, which is exact in distribution because trials are exchangeable and the PSR
 rolls independent of the location rolls.
 
+The path is chosen from the plan's shape (:func:`choose_path`), and a plan that does not fit
+the chosen path (:func:`path_misfit`: e.g. two strikes with 5-point groups, self-damage on a
+miss, a counter-strike that deals damage) raises :class:`PlanPathError` instead of being
+sampled wrongly; a new attack of a new shape needs a new path here.
+
 No per-trial Python loops; temporaries are bounded by ``n`` (the engine's chunk). Everything
 that depends on the plan only (tables, value matrices) is computed once per plan and cached.
 """
@@ -657,8 +662,6 @@ class _Multi:
 def _prep_multi(plan: Plan) -> _Multi:
     st = plan.strikes[0]
     sizes = st.groups
-    if tuple(sizes) != D.groups(sum(sizes)):  # head groups are counted as ceil(d / 5)
-        raise ValueError(f"unexpected damage groups {sizes}")
     lanes = _make_lanes(_byte_locations(st.table, st.side), set(sizes), sum(sizes))
     o = plan.outcomes[1]
     self_hd = None
@@ -735,19 +738,86 @@ _CACHE_BY_ID: dict[int, tuple[Plan, Any]] = {}
 _CACHE: dict[Plan, Any] = {}
 
 
+class PlanPathError(ValueError):
+    """A plan whose shape the kernel's chosen code path cannot sample exactly."""
+
+
+def _fall_fits(o: Any) -> str | None:
+    for unit in UNITS:
+        u: UnitFall = getattr(o, unit)
+        if u.tns and (u.groups != D.groups(u.damage) or u.damage > 30
+                      or (u.column is not None and not 0 <= u.column < len(T.SIDES))):
+            return (f"{unit} fall of {u.damage} points in groups {u.groups}: the fall lanes "
+                    "take 5-point groups of at most 30 points")
+    return None
+
+
+def path_misfit(plan: Plan, path: str) -> str | None:
+    """Why ``plan`` does not fit the kernel path ``path`` ("one", "single", "multi"), or None.
+
+    * ``one``: exactly one strike by the attacker, at most one damage group, no self-damage;
+    * ``single``: every strike at most one damage group (a target's counter-strike none), no
+      self-damage;
+    * ``multi``: exactly one strike by the attacker, its groups the 5-point groups of its
+      damage (head hits are counted as ceil(head damage / 5)), self-damage only on a hit.
+    Every path: falls in 5-point groups of at most 30 points (the fall lanes)."""
+    strikes = plan.strikes
+    outs = plan.outcomes
+    if any(st.who == "target" and st.groups for st in strikes):
+        return "a target's counter-strike deals damage: only hit/miss counter-strikes are drawn"
+    if path in ("one", "multi"):
+        if len(strikes) != 1 or strikes[0].who != "attacker":
+            return f"{len(strikes)} strikes: this path draws exactly one attacker strike"
+    if path in ("one", "single"):
+        if any(len(st.groups) > 1 for st in strikes):
+            return "a strike with several damage groups: this path draws one location roll"
+        if any(o.self_groups for o in outs):
+            return "self-damage groups: this path draws no location rolls for the attacker"
+    if path == "multi":
+        st = strikes[0]
+        if tuple(st.groups) != D.groups(sum(st.groups)):
+            return (f"damage groups {st.groups} are not the 5-point groups of "
+                    f"{sum(st.groups)} points")
+        if outs[0].self_groups:
+            return "self-damage on a miss: this path draws self-damage locations on hits only"
+        if any(g > 5 for g in outs[-1].self_groups):
+            return f"self-damage groups {outs[-1].self_groups} larger than 5 points"
+    if path not in ("one", "single", "multi"):
+        return f"unknown kernel path {path!r}"
+    for o in outs:
+        why = _fall_fits(o)
+        if why:
+            return why
+    return None
+
+
+def choose_path(plan: Plan) -> str:
+    """The kernel path for ``plan``: "one", "single" or "multi" (module docstring)."""
+    single = (all(len(st.groups) <= 1 for st in plan.strikes)
+              and not any(o.self_groups for o in plan.outcomes))
+    if single and len(plan.strikes) == 1:
+        return "one"
+    return "single" if single else "multi"
+
+
+_PREP = {"one": lambda p: _prep_one(p), "single": lambda p: _prep_single(p),
+         "multi": lambda p: _prep_multi(p)}
+
+
 def _prepared(plan: Plan) -> Any:
-    """The plan's tables, computed once (by identity, then by value; both bounded)."""
+    """The plan's tables, computed once (by identity, then by value; both bounded). A plan
+    that does not fit the chosen path raises :class:`PlanPathError` (never sampled wrongly)."""
     hit = _CACHE_BY_ID.get(id(plan))
     if hit is not None and hit[0] is plan:
         return hit[1]
     prep = _CACHE.get(plan)
     if prep is None:
-        single = (all(len(st.groups) <= 1 for st in plan.strikes)
-                  and not any(o.self_groups for o in plan.outcomes))
-        if single and len(plan.strikes) == 1:
-            prep = _prep_one(plan)
-        else:
-            prep = _prep_single(plan) if single else _prep_multi(plan)
+        path = choose_path(plan)
+        why = path_misfit(plan, path)
+        if why is not None:
+            raise PlanPathError(f"the attack kernel cannot sample this {plan.scenario.attack} "
+                                f"plan on its {path!r} path: {why}")
+        prep = _PREP[path](plan)
         if len(_CACHE) >= 512:
             _CACHE.clear()
         _CACHE[plan] = prep

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from sim.classic.attacks import ATTACK_LIST
 from sim.classic.tables import LOCATIONS
 from sim.model import Metric
+
+#: Attacks that damage the attacker on a hit (from the declarations): "charge, DFA".
+_SELF = ", ".join(a.label for a in ATTACK_LIST if a.self_damage is not None)
 
 LOC_METRICS: tuple[str, ...] = tuple(f"expected_damage_{x}" for x in LOCATIONS)
 
@@ -30,7 +34,7 @@ METRICS: tuple[Metric, ...] = (
            "structure): 12+ points to the head", "probability"),
     Metric("p_tac", "chance of at least one through-armor critical roll (a 2 on the 2D6 table)",
            "probability"),
-    Metric("self_damage", "damage to the attacker given a hit (charge, DFA)", "mean", "points"),
+    Metric("self_damage", f"damage to the attacker given a hit ({_SELF})", "mean", "points"),
     Metric("expected_self_damage", "expected damage to the attacker per attack", "mean",
            "points"),
     Metric("p_target_falls", "chance that the target falls (fails a PSR; a prone target cannot "

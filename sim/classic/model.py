@@ -66,17 +66,14 @@ class AttackModel(Model):
 
 
 def _bench_cases() -> tuple[BenchCase, ...]:
-    from sim.oracles.classic import scalar_trials
-
+    """Kernels ``btsim bench`` times; their scalar baseline is linked by the benchmark
+    (:data:`sim.oracles.SCALAR_BASELINES`): the product never imports its test oracle."""
     return (
-        BenchCase("punch", {"attack": "punch", "tons": 70, "piloting": 4}, scalar=scalar_trials,
-                  unit="attacks"),
-        BenchCase("kick", {"attack": "kick", "tons": 70, "piloting": 4}, scalar=scalar_trials,
-                  unit="attacks"),
+        BenchCase("punch", {"attack": "punch", "tons": 70, "piloting": 4}, unit="attacks"),
+        BenchCase("kick", {"attack": "kick", "tons": 70, "piloting": 4}, unit="attacks"),
         BenchCase("charge", {"attack": "charge", "tons": 65, "hexes": 5, "target_tons": 70},
-                  scalar=scalar_trials, unit="attacks"),
-        BenchCase("dfa", {"attack": "dfa", "tons": 55, "target_tons": 50},
-                  scalar=scalar_trials, unit="attacks"),
+                  unit="attacks"),
+        BenchCase("dfa", {"attack": "dfa", "tons": 55, "target_tons": 50}, unit="attacks"),
     )
 
 

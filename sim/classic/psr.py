@@ -23,6 +23,12 @@ MADE_DFA = 4
 DAMAGE_20 = 1
 AUTO = 99  # automatic fall: TN clipped to 13
 
+#: Why a target is immobile (reference 1.2.2: all give the -4 to-hit modifier). A shut-down
+#: 'Mech or one with an unconscious pilot fails every PSR automatically (reference 4.1, D22);
+#: a 'Mech immobile for another reason (e.g. destroyed legs, conscious pilot) still rolls.
+IMMOBILE_CAUSES: tuple[str, ...] = ("shutdown", "unconscious", "other")
+AUTO_FAIL_CAUSES: tuple[str, ...] = ("shutdown", "unconscious")
+
 
 def preexisting_mod(bad: Iterable[tuple[str, str]], gyro_hits: int) -> int:
     """Pre-existing damage modifier (reference 4.2): per leg a destroyed hip +2 and the rest of
@@ -41,8 +47,9 @@ def roll_tns(piloting: int, pre: int, triggers: list[int], mode: str,
              gyro_destroyed: bool = False) -> list[int]:
     """TNs of the rolls of one unit in one phase (reference 4.1, D19). TN is clipped to 13.
 
-    A 'Mech with a destroyed gyro (2 hits) cannot stand (reference 4.2): every roll it has to
-    make is an automatic fall (TN 13)."""
+    A 'Mech with a destroyed gyro (2 hits) cannot stand (reference 4.2), and a shut-down
+    'Mech or one with an unconscious pilot cannot keep its balance (reference 4.1, D22): pass
+    ``gyro_destroyed=True`` and every roll it has to make is an automatic fall (TN 13)."""
     if not triggers:
         return []
     if gyro_destroyed:

@@ -8,14 +8,20 @@ Parameters (experiment-grid keys; the CLI options are the same names with dashes
 hatchet), ``damaged`` / ``missing`` (actuators, see below), ``moved`` (stand/walk/run/jump;
 default stand, jump for a DFA; a charge walks, or runs when an attacker unit's walk MP is
 short of ``hexes + 1``), ``target_hexes`` (0-40), ``target_jumped``,
-``terrain`` (clear/light-woods/heavy-woods), ``target_prone``, ``target_immobile``, ``side``
+``terrain`` (clear/light-woods/heavy-woods), ``target_prone``, ``target_immobile`` (false, or
+why the target is immobile: ``shutdown``, ``unconscious`` or ``other``; ``true`` means
+``other``. All give -4 to hit; a shut-down target or one with an unconscious pilot fails every
+PSR automatically, reference 4.1 and D22, the others roll), ``side``
 (front/left/right/rear), ``hexes`` (charge only, and required there: hexes moved, not counting
-the target hex), ``tsm``, ``rules`` (default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
+the target hex), ``tsm`` (triple-strength myomer active: it works only at heat 9 or more, so it
+is off unless given, also for an attacker unit with TSM; the notes say which), ``rules``
+(default/seed/megamek), ``attacker`` / ``target`` (unit name or .mtf path),
 plus every :class:`~sim.classic.rules.ClassicRules` field name as an override, plus these
 extensions: ``target_damaged`` (target leg actuators / gyro, for its PSRs), ``target_level``
 (-1, 0, 1: target hex level relative to the attacker), ``target_partial_cover`` (depth-1 water),
 ``fired`` (limbs that fired weapons this turn: left-arm, right-arm, left-leg, right-leg, torso),
-``attacker_prone``, ``displacement_prohibited``, ``mutual_push``.
+``attacker_prone``, ``displacement_prohibited``, ``mutual_push``, ``target_immobile_cause``
+(the cause alone; what :meth:`Scenario.params` reports beside the ``target_immobile`` flag).
 
 Actuators: ``shoulder upper-arm lower-arm hand hip upper-leg lower-leg foot gyro`` (and
 ``hatchet`` for a damaged hatchet in ``damaged``), each optionally prefixed ``left-`` or
@@ -36,7 +42,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim import options
+from sim.classic import attacks as A
 from sim.classic import tables as T
+from sim.classic.attacks import ATTACK_LIST, SIMULATED_QUIRKS, spec
+from sim.classic.psr import IMMOBILE_CAUSES
 from sim.classic.rules import OPTION_NAMES, ClassicRules
 from sim.errors import ConfigError, UserError, check_bool, check_choice, check_int
 
@@ -49,6 +58,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "moved", "target_hexes", "target_jumped", "terrain", "target_prone", "target_immobile",
     "side", "hexes", "tsm", "rules", "attacker", "target", "target_damaged", "target_level",
     "target_partial_cover", "fired", "attacker_prone", "displacement_prohibited", "mutual_push",
+    "target_immobile_cause",
 )
 ALLOWED_KEYS: tuple[str, ...] = PARAM_NAMES + OPTION_NAMES
 
@@ -115,6 +125,8 @@ class Scenario:
     unit_impossible: str | None = None
     #: informational notes from the units (design quirks not simulated, reference D21)
     unit_notes: tuple[str, ...] = ()
+    #: why the target is immobile (``psr.IMMOBILE_CAUSES``), None when it is not
+    target_immobile_cause: str | None = None
 
     def bad(self, side: str, act: str) -> bool:
         """Actuator destroyed (damaged) or missing by design."""
@@ -136,8 +148,9 @@ class Scenario:
             "arm": self.arm, "damaged": dmg, "missing": acts(self.missing), "moved": self.moved,
             "target_hexes": self.target_hexes, "target_jumped": self.target_jumped,
             "terrain": self.terrain, "target_prone": self.target_prone,
-            "target_immobile": self.target_immobile, "side": self.side,
-            "hexes": self.hexes if self.attack == "charge" else None,
+            "target_immobile": self.target_immobile,
+            "target_immobile_cause": self.target_immobile_cause, "side": self.side,
+            "hexes": self.hexes if spec(self.attack).needs_hexes else None,
             "tsm": self.tsm, "rules": self.rules_name, "attacker": self.attacker,
             "target": self.target, "target_damaged": tdmg, "target_level": self.target_level,
             "target_partial_cover": self.target_partial_cover,
@@ -221,11 +234,45 @@ def unit_defaults(mech: Any) -> dict[str, Any]:
     for limb in ("LA", "RA", "LL", "RL"):
         for act in mech.missing_actuators(limb):
             missing.append(f"{_LIMB_SIDE[limb]}-{_UNIT_ACT[act]}")
-    loc = mech.physical_weapon_location("hatchet")
+    sides = {}
+    for w in {a.weapon for a in ATTACK_LIST if a.weapon}:
+        loc = mech.physical_weapon_location(w)
+        sides[w] = _LIMB_SIDE.get(loc) if loc else None
     return {"tons": mech.tons, "missing": missing, "tsm": bool(mech.tsm),
-            "hatchet_side": _LIMB_SIDE.get(loc) if loc else None,
+            "weapon_sides": sides, "hatchet_side": sides.get("hatchet"),
             "jump_mp": mech.jump_mp, "walk_mp": mech.walk_mp, "run_mp": mech.run_mp,
             "name": mech.name, "quirks": tuple(getattr(mech, "quirks", ()) or ())}
+
+
+_IMMOBILE_ALLOWED = ("true, false, or why the target is immobile: "
+                     + ", ".join(IMMOBILE_CAUSES) + " (true = other)")
+
+
+def _immobile(value: Any, cause: Any) -> tuple[bool, str | None]:
+    """``target_immobile`` (bool or cause) and ``target_immobile_cause`` -> (flag, cause).
+
+    ``true`` keeps its old meaning, an immobile target of no stated cause (``other``: it
+    still rolls its PSRs); only ``shutdown`` and ``unconscious`` fall for sure (D22)."""
+    if cause is not None:
+        cause = check_choice("target_immobile_cause", cause, IMMOBILE_CAUSES)
+    if value is None:
+        return (cause is not None), cause
+    if isinstance(value, str) and value.strip().lower() in IMMOBILE_CAUSES:
+        kind = value.strip().lower()
+        if cause is not None and cause != kind:
+            raise ConfigError("target_immobile_cause", cause,
+                              f"{kind!r} (the cause given by target_immobile) or nothing")
+        return True, kind
+    try:
+        flag = check_bool("target_immobile", value)
+    except ConfigError:
+        raise ConfigError("target_immobile", value, _IMMOBILE_ALLOWED) from None
+    if not flag:
+        if cause is not None:
+            raise ConfigError("target_immobile_cause", cause,
+                              "nothing when target_immobile is false")
+        return False, None
+    return True, cause or "other"
 
 
 def build(params: Mapping[str, Any]) -> Scenario:
@@ -234,7 +281,7 @@ def build(params: Mapping[str, Any]) -> Scenario:
         if key not in ALLOWED_KEYS:
             raise UnknownParameterError(str(key), params[key])
     p = {k: v for k, v in params.items() if v is not None}
-    attack = check_choice("attack", p.get("attack"), T.ATTACKS)
+    attack = check_choice("attack", p.get("attack"), A.ATTACKS)
 
     unit_notes: list[str] = []
     att = tgt = None
@@ -256,13 +303,12 @@ def build(params: Mapping[str, Any]) -> Scenario:
                             p.get("target_tons", tgt["tons"] if tgt else 50), 20, 100, multiple=5)
     target_piloting = check_int("target_piloting", p.get("target_piloting", 5), 0, 8)
 
-    hatchet_side = att["hatchet_side"] if att else None
-    arm_default = hatchet_side if (attack == "hatchet" and hatchet_side) else "right"
+    atk = spec(attack)
+    weapon_side = att["weapon_sides"].get(atk.weapon) if (att and atk.weapon) else None
+    arm_default = weapon_side or "right"
     arm = check_choice("arm", p.get("arm", arm_default), ("left", "right", "both"))
-    if arm == "both" and attack in ("kick", "hatchet"):
-        allowed = "'left' or 'right' for a " + attack + (" (the kicking leg)" if attack == "kick"
-                                                         else " (the hatchet arm)")
-        raise ConfigError("arm", arm, allowed)
+    if arm == "both" and atk.arm_means:
+        raise ConfigError("arm", arm, f"'left' or 'right' for a {attack} ({atk.arm_means})")
     sides = SIDES2 if arm == "both" else (arm,)
 
     damaged, gyro, hatchet_dmg = _parse_acts("damaged", p.get("damaged"), sides,
@@ -278,25 +324,29 @@ def build(params: Mapping[str, Any]) -> Scenario:
     tdamaged, tgyro, _ = _parse_acts("target_damaged", p.get("target_damaged"), ("right",),
                                      T.LEG_ACTS + ("gyro",))
 
-    if attack == "charge":
+    with_hexes = " or ".join(x.name for x in ATTACK_LIST if x.needs_hexes)
+    if atk.needs_hexes:
         if "hexes" not in p:
-            raise ConfigError("hexes", None, "an integer in [1, 40] for a charge (hexes moved, "
-                              "not counting the target hex)")
+            raise ConfigError("hexes", None, f"an integer in [1, 40] for a {attack} (hexes "
+                              "moved, not counting the target hex)")
         hexes = check_int("hexes", p["hexes"], 1, 40)
     elif "hexes" in p:
-        raise ConfigError("hexes", p["hexes"], "given only for a charge (hexes moved before "
-                          "charging)")
+        raise ConfigError("hexes", p["hexes"], f"given only for a {with_hexes} (hexes moved "
+                          "before charging)")
     else:
         hexes = 0
-    moved_default = {"charge": "walk", "dfa": "jump"}.get(attack, "stand")
-    if attack == "charge" and att is not None and att["walk_mp"] < hexes + 1:
+    moved_default = atk.allowed_moves()[0]
+    if atk.needs_hexes and att is not None and att["walk_mp"] < hexes + 1 \
+            and "run" in atk.allowed_moves():
         moved_default = "run"  # the unit cannot walk that far: it runs (MP checked below)
     moved = check_choice("moved", p.get("moved", moved_default), T.MOVES)
     target_hexes = check_int("target_hexes", p.get("target_hexes", 0), 0, 40)
     terrain = check_choice("terrain", p.get("terrain", "clear"), tuple(T.TERRAIN))
     side = check_choice("side", p.get("side", "front"), T.SIDES)
-    tsm_default = att["tsm"] if att else False
-    tsm = check_bool("tsm", p.get("tsm", tsm_default))
+    # TSM works only at heat 9 or more (reference 2): never assumed from the unit (issue 9)
+    tsm = check_bool("tsm", p.get("tsm", False))
+    immobile, immobile_cause = _immobile(p.get("target_immobile"),
+                                         p.get("target_immobile_cause"))
     target_level = check_int("target_level", p.get("target_level", 0), -1, 1)
     fired = set()
     for f in _as_list("fired", p.get("fired")):
@@ -308,30 +358,35 @@ def build(params: Mapping[str, Any]) -> Scenario:
 
     # unit-derived impossibilities (reference 1.3; issue 5)
     if att is not None:
-        if attack == "hatchet":
-            if hatchet_side is None:
-                unit_notes.append(f"attacker {att['name']} has no hatchet")
-            elif arm != hatchet_side:
-                unit_notes.append(f"attacker {att['name']} has no hatchet in the {arm} arm "
-                                  f"(it is in the {hatchet_side} arm)")
-        if attack == "dfa" and att["jump_mp"] <= 0:
-            unit_notes.append(f"attacker {att['name']} has no jump MP: a DFA is a jump")
-        if attack == "charge" and moved in ("walk", "run"):
+        if atk.weapon is not None:
+            if weapon_side is None:
+                unit_notes.append(f"attacker {att['name']} has no {atk.weapon}")
+            elif arm != weapon_side:
+                unit_notes.append(f"attacker {att['name']} has no {atk.weapon} in the {arm} arm "
+                                  f"(it is in the {weapon_side} arm)")
+        if atk.allowed_moves() == ("jump",) and att["jump_mp"] <= 0:
+            unit_notes.append(f"attacker {att['name']} has no jump MP: a {atk.label} is a jump")
+        if atk.needs_hexes and moved in ("walk", "run"):
             mp = att["walk_mp"] if moved == "walk" else att["run_mp"]
             if hexes + 1 > mp:
                 how = "walking" if moved == "walk" else "running"
-                unit_notes.append(f"a {how} charge over {hexes} hexes needs {hexes + 1} MP "
+                unit_notes.append(f"a {how} {attack} over {hexes} hexes needs {hexes + 1} MP "
                                   f"(the target hex included); {att['name']} has {mp} {moved} "
                                   "MP")
-        if rules.quirks and attack == "punch" and "no_arms" in att["quirks"]:
-            unit_notes.append(f"attacker {att['name']} has the no_arms design quirk: it cannot "
-                              "punch (rule option quirks, as MegaMek; reference D21)")
+        for q in atk.barred_by_quirks if rules.quirks else ():
+            if q in att["quirks"]:
+                unit_notes.append(f"attacker {att['name']} has the {q} design quirk: it cannot "
+                                  f"{attack} (rule option quirks, as MegaMek; reference D21)")
     info: list[str] = []
+    if att is not None and att["tsm"]:
+        info.append(f"attacker {att['name']} TSM active: tsm given (heat 9 or more)" if tsm
+                    else f"attacker {att['name']} TSM inactive: heat below 9; pass --tsm "
+                    "(tsm=true) when its heat is 9 or more")
     for who, unit in (("attacker", att), ("target", tgt)):
         if unit is None:
             continue
         qs = [q for q in unit["quirks"] if not (rules.quirks and who == "attacker"
-                                                 and q == "no_arms")]
+                                                 and q in SIMULATED_QUIRKS)]
         if qs:
             info.append(f"{who} {unit['name']} design quirks not simulated (reference D21): "
                         + ", ".join(qs))
@@ -344,7 +399,7 @@ def build(params: Mapping[str, Any]) -> Scenario:
         target_jumped=check_bool("target_jumped", p.get("target_jumped", False)),
         terrain=terrain,
         target_prone=check_bool("target_prone", p.get("target_prone", False)),
-        target_immobile=check_bool("target_immobile", p.get("target_immobile", False)),
+        target_immobile=immobile, target_immobile_cause=immobile_cause,
         side=side, hexes=hexes, tsm=tsm, rules_name=rules_name, rules=rules,
         target_damaged=frozenset(tdamaged), target_gyro_hits=tgyro, target_level=target_level,
         target_partial_cover=check_bool("target_partial_cover",

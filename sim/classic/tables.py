@@ -8,6 +8,8 @@ facings, and ``MISS`` (no damage). Hit-location tables are ``uint8`` arrays inde
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sim.units.tables import HEAD_MAX_ARMOR, INTERNAL_STRUCTURE
@@ -23,7 +25,6 @@ HD = LOC["HD"]
 SIDES: tuple[str, ...] = ("front", "left", "right", "rear")
 SIDE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 
-ATTACKS: tuple[str, ...] = ("punch", "kick", "club", "hatchet", "push", "charge", "dfa")
 
 
 def _table(rows: dict[str, list[str]], first: int) -> np.ndarray:
@@ -76,11 +77,6 @@ MOVES: tuple[str, ...] = tuple(ATTACKER_MOVEMENT)
 #: Target terrain modifier (reference 1.2.3).
 TERRAIN: dict[str, int] = {"clear": 0, "light-woods": 1, "heavy-woods": 2}
 
-#: Base to-hit modifier on top of Piloting (reference 1.1); charge/DFA add the piloting
-#: difference (and DFA +3 for the jump) in :mod:`sim.classic.to_hit`.
-BASE_MOD: dict[str, int] = {"punch": 0, "kick": -2, "club": -1, "hatchet": -1, "push": -1,
-                            "charge": 0, "dfa": 3}
-
 #: Target movement modifier by hexes moved (reference 1.2.2, D16): (upper bound, modifier).
 TMM_TW: tuple[tuple[int, int], ...] = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
 TMM_TW_MAX = 6
@@ -107,3 +103,17 @@ def location_probabilities(table: int, side: int) -> np.ndarray:
     np.add.at(out, t.astype(np.intp), p[: t.size])
     out[MISS] = 0.0
     return out
+
+
+def __getattr__(name: str) -> Any:
+    """Views derived from the attack declarations (:mod:`sim.classic.attacks`), kept here for
+    compatibility: ``ATTACKS`` (names in order) and ``BASE_MOD`` (reference 1.1)."""
+    if name == "ATTACKS":
+        from sim.classic.attacks import ATTACKS
+
+        return ATTACKS
+    if name == "BASE_MOD":
+        from sim.classic.attacks import ATTACK_LIST
+
+        return {a.name: a.base_mod for a in ATTACK_LIST}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,8 +4,8 @@
       [--target-tons T] [--target-piloting P] [--arm left|right|both]
       [--damaged ACT,...] [--missing ACT,...]
       [--moved stand|walk|run|jump] [--target-hexes N] [--target-jumped]
-      [--terrain clear|light-woods|heavy-woods] [--target-prone] [--target-immobile]
-      [--side front|left|right|rear] [--hexes N] [--tsm] [--rules default|seed|megamek]
+      [--terrain clear|light-woods|heavy-woods] [--target-prone] [--target-immobile [CAUSE]]
+      [--side front|left|right|rear] [--hexes N] [--tsm|--no-tsm] [--rules default|seed|megamek]
       [--trials N --seed S] [--json]
 
 Extensions: ``--attacker/--target NAME|FILE.mtf``, ``--target-damaged``, ``--target-level``,
@@ -49,12 +49,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--target-jumped", action="store_true", default=None)
     p.add_argument("--terrain", help="clear|light-woods|heavy-woods (target hex)")
     p.add_argument("--target-prone", action="store_true", default=None)
-    p.add_argument("--target-immobile", action="store_true", default=None)
+    p.add_argument("--target-immobile", nargs="?", const="other", default=None,
+                   metavar="CAUSE",
+                   help="target immobile (-4 to hit); CAUSE shutdown|unconscious (fails every "
+                   "PSR, rule immobile_psr, D22) or other (the default: still rolls)")
     p.add_argument("--side", help="front|left|right|rear (attack direction / table column)")
     p.add_argument("--hexes", help="charge only, and required there: hexes moved, not "
                    "counting the target hex")
     p.add_argument("--tsm", action=argparse.BooleanOptionalAction, default=None,
-                   help="triple-strength myomer active (doubles punch/kick/club/hatchet)")
+                   help="triple-strength myomer active: heat 9 or more (doubles punch/kick/"
+                   "club/hatchet); off by default, also for an --attacker with TSM")
     add_rule_flags(p, "attack")
     p.add_argument("--attacker", help="attacker unit: catalog name or .mtf file")
     p.add_argument("--target", help="target unit: catalog name or .mtf file")

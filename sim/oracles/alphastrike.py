@@ -1,8 +1,10 @@
 """Scalar-Python oracle of the Alpha Strike heat model: one unit, one turn at a time.
 
-Written from the rules reference (sections 6.1-6.6) in plain ``if`` statements, independently
+Written from the rules reference (sections 6.1-6.7) in plain ``if`` statements, independently
 of the vectorized kernel (it shares only the validated scenario: card numbers, lookup tables
-of movement modifiers, rule options). Tests compare it with the exact chain; ``btsim bench``
+of movement modifiers, rule options; attack target numbers and physical damage it derives
+itself, :func:`attack_bases`). The Alpha Strike heat model has no impossible scenarios (bad
+input is a ConfigError), so there is no eligibility to decide. Tests compare it with the exact chain; ``btsim bench``
 times it as the scalar baseline.
 """
 
@@ -67,9 +69,28 @@ def _heat_update(s: Any, heat: int, fired: bool, ov: int, engine: bool, ht: int)
     return max(0, min(new, 4))
 
 
+#: Reference 6.1 range modifiers and 6.7 physical attack modifiers (D13 readings), transcribed
+#: here so that the oracle does not reuse the scenario's derived target numbers.
+RANGE_MOD = {"short": 0, "medium": 2, "long": 4, "extreme": 6}
+PHYS_MOD = {"asce": {"standard": 0, "melee": 0}, "as2013": {"standard": 0, "melee": 1}}
+
+
+def attack_bases(s: Any) -> tuple[int, int, int]:
+    """(weapon TN base, physical TN base, physical damage) from the scenario's plain inputs
+    (reference 6.1 SATOR: Skill + Range + Target + Other; immobile -4 replaces the TMM; 6.7:
+    physical damage = Size, +1 for a MEL unit's melee attack)."""
+    target = -4 if s.target_immobile else s.target_tmm + (1 if s.target_jumped else 0)
+    weapon = s.skill + RANGE_MOD[s.range] + target + s.attack_mod
+    kind = "standard" if s.physical == "none" else s.physical
+    phys = s.skill + PHYS_MOD[s.rules.physical_mods][kind] + target + s.attack_mod
+    dmg = s.size + (1 if kind == "melee" and s.mel else 0)
+    return weapon, phys, dmg
+
+
 def one_unit(s: Any, rand: Callable[[], float]) -> dict[str, list[float]]:
     """Play one unit through ``s.turns`` turns (``rand``: uniform [0, 1) floats); per-turn
     observations."""
+    tn_weapon_base, tn_phys_base, phys_dmg = attack_bases(s)
     heat, eng, fc, wh, mp, taken = s.start_heat, 0, 0, 0, 0, 0
     alive, ever = True, False
     total = s.armor + s.structure
@@ -85,13 +106,13 @@ def one_unit(s: Any, rand: Callable[[], float]) -> dict[str, list[float]]:
             ov = min(max(req, 0), s.ov_cap) if fired else 0
             phys = (not fired) and s.physical != "none"
             if fired:
-                tn = s.tn_weapon_base + amod + heat + 2 * fc
+                tn = tn_weapon_base + amod + heat + 2 * fc
                 dmg = max(level - 1, 0) + ov
                 if level == 1 and s.rules.minimal_damage == "one":
                     dmg += 1
             elif phys:
-                tn = s.tn_phys_base + amod + (heat if s.rules.physical_heat else 0)
-                dmg = s.phys_dmg
+                tn = tn_phys_base + amod + (heat if s.rules.physical_heat else 0)
+                dmg = phys_dmg
             if fired or phys:
                 if _roll2(rand) >= tn:
                     dealt = dmg

@@ -2,9 +2,11 @@
 again in plain Python, one trial at a time, with its own transcription of the tables.
 
 It shares nothing with the vectorized kernel except the validated scenario values
-(:class:`sim.classic.scenario.Scenario`): to-hit numbers, damage, tables, PSR modifiers and
-falls are re-derived here. Tests compare it with the kernel and the exact engine; ``btsim
-bench`` times it beside the kernel (``scalar_trials``).
+(:class:`sim.classic.scenario.Scenario`, including the unit facts the scenario read from unit
+files: ``unit_impossible``): eligibility (:func:`impossible`), to-hit numbers, damage, tables,
+PSR modifiers and falls are re-derived here. Tests compare it with the kernel and the exact
+engine; ``btsim bench`` times it beside the kernel (``scalar_trials``, linked to the model by
+:mod:`sim.oracles`, never imported by the product).
 """
 
 from __future__ import annotations
@@ -58,6 +60,64 @@ def _tmm(h: int, jumped: bool, table: str) -> int:
     else:
         m = 6
     return m + int(jumped)
+
+
+def impossible(sc: Any) -> str | None:
+    """Why no attack can be made (reference 1.2.1 prone attacker, 1.3 restrictions and the
+    prone-target table, 2.2 levels), written again from the reference; None when the attack
+    (or, for a punch, at least one arm) may be made. Unit facts come from the scenario."""
+    a = sc.attack
+    if sc.unit_impossible:
+        return sc.unit_impossible
+    if sc.attacker_prone:
+        return "attacker prone"
+    lv = sc.target_level
+    if sc.target_prone:
+        allowed = {0: ["kick", "dfa"], 1: ["punch", "club", "hatchet", "dfa"], -1: ["dfa"]}[lv]
+        if a not in allowed:
+            return "prone target out of reach"
+    else:
+        if a == "punch" and lv == -1:
+            return "standing target one level lower"
+        if a == "kick" and lv == 1:
+            return "standing target one level higher"
+        if a == "push" and lv != 0:
+            return "push needs the same level"
+
+    def gone(side: str, act: str) -> bool:  # destroyed or missing
+        return (side, act) in sc.damaged or (side, act) in sc.missing
+
+    if a == "kick":
+        if gone("left", "hip") or gone("right", "hip"):
+            return "a kick needs both hips"
+        if f"{sc.arm}-leg" in sc.fired:
+            return "kicking leg fired"
+    elif a == "club":
+        for side in ("left", "right"):
+            if gone(side, "shoulder") or gone(side, "hand") or f"{side}-arm" in sc.fired:
+                return "a club needs both shoulders and hands, arms not fired"
+    elif a == "hatchet":
+        if sc.hatchet_damaged:
+            return "hatchet destroyed"
+        if gone(sc.arm, "shoulder") or gone(sc.arm, "hand") or f"{sc.arm}-arm" in sc.fired:
+            return "the hatchet arm needs shoulder and hand, not fired"
+    elif a == "push":
+        for side in ("left", "right"):
+            if (side, "shoulder") in sc.missing or f"{side}-arm" in sc.fired:
+                return "a push needs both arms, not fired"
+    elif a == "charge":
+        if sc.moved not in ("walk", "run"):
+            return "a charge walks or runs"
+        if sc.fired:
+            return "a charger fires nothing"
+    elif a == "dfa":
+        if sc.moved != "jump":
+            return "a DFA jumps"
+        if sc.fired:
+            return "a DFA attacker fires nothing"
+    if not strikes(sc):
+        return "no arm can punch, or the target number is 13 or more"
+    return None
 
 
 def strikes(sc: Any) -> list[dict]:
@@ -182,12 +242,13 @@ def _pre(bad: set, gyro: int) -> int:
 
 
 def _psr(rnd: random.Random, piloting: int, pre: int, triggers: list[int | str], mode: str,
-         gyro_hits: int = 0) -> tuple[bool, int]:
+         gyro_hits: int = 0, helpless: bool = False) -> tuple[bool, int]:
     """Roll a unit's PSRs; returns (fell, TN of the failed roll). A destroyed gyro (2 hits)
-    cannot keep the 'Mech standing: its first roll is an automatic fall (reference 4.2)."""
+    cannot keep the 'Mech standing (reference 4.2), nor can a ``helpless`` one (shut down or
+    unconscious pilot, reference 4.1, D22): its first roll is an automatic fall."""
     situ = sum(t for t in triggers if t != "auto")
     for t in triggers:
-        if t == "auto" or gyro_hits >= 2:
+        if t == "auto" or gyro_hits >= 2 or helpless:
             return True, 13
         tn = piloting + pre + (situ if mode == "cumulative" else t)
         if rnd.randint(1, 6) + rnd.randint(1, 6) < min(tn, 13):
@@ -276,7 +337,9 @@ def one_trial(sc: Any, rnd: random.Random, sts: list[dict] | None = None) -> dic
             ("a", a_tr, sc.piloting, apre, sc.tons, sc.gyro_hits)):
         if not tr:
             continue
-        fell, failed_tn = _psr(rnd, pil, pre, tr, mode, gy)
+        helpless = (who == "t" and r.immobile_psr == "auto-fail"
+                    and sc.target_immobile_cause in ("shutdown", "unconscious"))
+        fell, failed_tn = _psr(rnd, pil, pre, tr, mode, gy, helpless)
         if not fell:
             continue
         res[f"{who}_fell"] = True
@@ -311,11 +374,12 @@ def one_trial(sc: Any, rnd: random.Random, sts: list[dict] | None = None) -> dic
 LOCS = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CTR", "LTR", "RTR")
 
 
-def run(sc: Any, n: int, seed: int = 0, impossible: bool = False) -> dict[str, float]:
+def run(sc: Any, n: int, seed: int = 0) -> dict[str, float]:
     """Run ``n`` oracle trials; return the mean of every metric (same names as the model;
-    conditional metrics NaN when nothing hit). ``impossible`` scenarios make no attack."""
+    conditional metrics NaN when nothing hit). Scenarios the oracle finds impossible
+    (:func:`impossible`) make no attack."""
     rnd = random.Random(seed)
-    sts = [] if impossible else strikes(sc)
+    sts = [] if impossible(sc) else strikes(sc)
     keys = ["p_hit", "expected_hits", "expected_damage", "p_head_hit", "p_head_destroyed",
             "p_tac", "expected_self_damage", "p_target_falls", "p_attacker_falls",
             "expected_fall_damage_target", "expected_fall_damage_attacker",
@@ -362,10 +426,8 @@ def run(sc: Any, n: int, seed: int = 0, impossible: bool = False) -> dict[str, f
 
 
 def scalar_trials(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, float]:
-    """BenchCase oracle: ``n`` scalar trials of the scenario ``params`` (means by metric)."""
-    from sim.classic.eligibility import attack_reason, common
+    """Scalar baseline of the ``attack`` model: ``n`` trials of the scenario ``params``
+    (means by metric)."""
     from sim.classic.scenario import build
 
-    sc = build(params)
-    return run(sc, n, seed=int(rng.integers(2**62)),
-               impossible=bool(common(sc) or attack_reason(sc)))
+    return run(build(params), n, seed=int(rng.integers(2**62)))

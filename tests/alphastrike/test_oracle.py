@@ -12,7 +12,8 @@ from as_helpers import LOKI, card
 from sim.alphastrike.markov import curves
 from sim.alphastrike.model import BENCH_PARAMS, MODEL
 from sim.alphastrike.scenario import build_scenario
-from sim.oracles.alphastrike import run_oracle
+from sim.oracles import scalar_baseline
+from sim.oracles.alphastrike import attack_bases, run_oracle
 
 CASES: list[dict[str, Any]] = [
     dict(BENCH_PARAMS),
@@ -39,11 +40,24 @@ def test_oracle_matches_exact(params: dict[str, Any]) -> None:
     assert np.all(np.abs(got["expected_damage"] - e) <= 4 * np.sqrt(e * 10 / n) + 1e-12)
 
 
+@pytest.mark.parametrize("params", CASES, ids=range(len(CASES)))
+def test_oracle_derives_target_numbers_itself(params: dict[str, Any]) -> None:
+    """The oracle's own reading of 6.1/6.7 gives the scenario's target numbers and damage."""
+    s = build_scenario(params)
+    assert attack_bases(s) == (s.tn_weapon_base, s.tn_phys_base, s.phys_dmg)
+    for extra in ({"target_immobile": True}, {"physical": "standard", "range": "long"},
+                  {"target_tmm": 3, "target_jumped": True, "attack_mod": 2}):
+        s = build_scenario({**params, **extra})
+        assert attack_bases(s) == (s.tn_weapon_base, s.tn_phys_base, s.phys_dmg), extra
+
+
 def test_bench_case_is_exposed() -> None:
+    """The benchmark links the heat model to its oracle; the model does not import it."""
     (case,) = MODEL.bench_cases
     assert case.label == "heat" and case.unit == "unit-turns"
-    assert case.params["incoming"] and case.scalar is not None
-    out = case.scalar(case.params, np.random.default_rng(0), 50)
+    scalar = scalar_baseline(MODEL.name)
+    assert case.params["incoming"] and scalar is run_oracle
+    out = scalar(case.params, np.random.default_rng(0), 50)
     assert set(out) >= {"p_heat_4", "expected_damage"}
     # the bench case can produce critical hits (its attacker reaches structure)
     scn = build_scenario(case.params)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sim.classic.api import attack, monte_carlo, summarize
 from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS, METRICS
 from sim.classic.model import MODEL
+from sim.oracles.classic import impossible as oracle_impossible
 from sim.oracles.classic import run as oracle_run
 from sim.oracles.classic import strikes as oracle_strikes
 
@@ -30,7 +31,8 @@ scenarios = st.fixed_dictionaries({
     "damaged": st.lists(st.sampled_from(ACTS), max_size=2),
     "target_damaged": st.lists(st.sampled_from(["hip", "lower-leg", "gyro"]), max_size=2),
     "target_prone": st.booleans(),
-    "target_immobile": st.booleans(),
+    "target_immobile": st.sampled_from([False, True, "shutdown", "unconscious"]),
+    "immobile_psr": st.sampled_from(["auto-fail", "roll"]),
     "tsm": st.booleans(),
     "hexes": st.integers(1, 12),
     "moved": st.sampled_from(["stand", "walk", "run", "jump"]),
@@ -135,6 +137,9 @@ def test_mc_within_4se_of_exact(params: dict, seed: int) -> None:
     {"attack": "dfa", "tons": 100, "target_tons": 70, "piloting": 3, "rules": "megamek",
      "psr_modifiers": "own"},
     {"attack": "dfa", "tons": 55, "target_prone": True, "damaged": "left-hip,gyro"},
+    {"attack": "kick", "tons": 60, "target_immobile": "shutdown"},
+    {"attack": "charge", "tons": 80, "hexes": 4, "target_immobile": "unconscious",
+     "target_piloting": 2},
 ])
 def test_oracle_agrees_with_exact(params: dict) -> None:
     """The scalar oracle (independent re-implementation) matches the exact engine within
@@ -144,7 +149,8 @@ def test_oracle_agrees_with_exact(params: dict) -> None:
     assert [(s["tn"], s["damage"]) for s in oracle_strikes(sc)] == [
         (s.tn, s.damage) for s in plan.strikes if s.who == "attacker"]
     n = 12_000
-    o = oracle_run(sc, n, seed=7, impossible=plan.impossible is not None)
+    assert (oracle_impossible(sc) is None) == (plan.impossible is None)
+    o = oracle_run(sc, n, seed=7)
     ex = {k: float(v[0]) for k, v in MODEL.exact(plan).items() if k != "damage_dist"}
     # SE from the MC kernel's own variance (same distribution)
     mc = summarize(monte_carlo(MODEL, plan, 200_000, 1))
@@ -160,12 +166,50 @@ def test_oracle_agrees_with_exact(params: dict) -> None:
         assert abs(v - e) <= 5 * se + 1e-9, (k, v, e, se)
 
 
+eligibility = st.fixed_dictionaries({
+    "attack": st.sampled_from(["punch", "kick", "club", "hatchet", "push", "charge", "dfa"]),
+    "tons": st.sampled_from([20, 55, 100]),
+    "piloting": st.integers(0, 8),
+    "target_piloting": st.integers(0, 8),
+    "target_hexes": st.integers(0, 12),
+    "arm": st.sampled_from(["left", "right", "both"]),
+    "damaged": st.lists(st.sampled_from(ACTS + ["left-shoulder", "hatchet", "left-foot"]),
+                        max_size=2, unique=True),
+    "missing": st.lists(st.sampled_from(["hand", "lower-arm", "left-shoulder",
+                                         "right-hand"]), max_size=1),
+    "moved": st.sampled_from(["stand", "walk", "run", "jump"]),
+    "target_prone": st.booleans(),
+    "target_level": st.integers(-1, 1),
+    "fired": st.lists(st.sampled_from(["left-arm", "right-arm", "left-leg", "right-leg",
+                                       "torso"]), max_size=2, unique=True),
+    "attacker_prone": st.sampled_from([False, False, False, True]),
+    "hexes": st.integers(1, 6),
+    "target_damaged": st.just([]),
+})
+
+
+@settings(max_examples=150, deadline=None)
+@given(eligibility)
+def test_oracle_decides_eligibility_on_its_own(params: dict) -> None:
+    """The oracle's own reading of reference 1.2.1/1.3/2.2 (plain Python, none of the product's
+    eligibility code) agrees with the plan on which attacks are impossible."""
+    p = dict(params)  # no _fix: impossible movement must be caught too
+    if p["attack"] in ("kick", "hatchet") and p["arm"] == "both":
+        p["arm"] = "right"
+    if p["attack"] != "charge":
+        del p["hexes"]
+    plan = MODEL.scenario(p)
+    assert (oracle_impossible(plan.scenario) is None) == (plan.impossible is None), (
+        p, plan.impossible, oracle_impossible(plan.scenario))
+
+
 @settings(max_examples=60, deadline=None)
 @given(scenarios)
 def test_oracle_facts_match(params: dict) -> None:
     """Deterministic cross-check over random scenarios: oracle TNs and damage == plan's."""
     p = _fix(params)
     plan = MODEL.scenario(p)
+    assert (oracle_impossible(plan.scenario) is None) == (plan.impossible is None), p
     if plan.impossible is not None:
         return
     assert [(s["tn"], s["damage"], tuple(s["groups"])) for s in oracle_strikes(plan.scenario)] \

@@ -66,8 +66,11 @@ def test_punch_without_shoulder_impossible(catalog) -> None:
 
 
 def test_tsm_and_jump(catalog) -> None:
-    """TSM comes from the unit; a DFA needs jump MP; a charge needs the MP for hexes + 1."""
-    assert plan(attack="kick", attacker="Tsm").strikes[0].damage == 28
+    """TSM works at heat 9+ only: a unit's TSM is inactive unless ``tsm`` says so (issue 9);
+    a DFA needs jump MP; a charge needs the MP for hexes + 1."""
+    assert plan(attack="kick", attacker="Tsm").strikes[0].damage == 14
+    assert "TSM inactive" in plan(attack="kick", attacker="Tsm").notes[0]
+    assert plan(attack="kick", attacker="Tsm", tsm=True).strikes[0].damage == 28
     assert plan(attack="kick", attacker="Tsm", tsm=False).strikes[0].damage == 14
     assert "jump MP" in plan(attack="dfa", attacker="Tsm").impossible
     assert plan(attack="dfa", attacker="Hatch").impossible is None
