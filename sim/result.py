@@ -1,0 +1,127 @@
+"""The one result type of the Python API: every ``sim.*`` call returns a :class:`Result`.
+
+* ``.frame``: a pandas DataFrame, one row per scenario row (the engine's summary layout:
+  parameters, facts, ``metric``, ``metric_se``, ``metric_exact`` ...);
+* ``.to_dict()``: the JSON view, exactly what the CLI's ``--json`` prints (NaN as None);
+* ``.metadata``: model, params, effective rule options, mode (``exact`` / ``monte-carlo``),
+  trials, seed, chunk size, jobs, btsim version;
+* ``.notes``: every note a user needs to trust the numbers (also in ``to_dict()["notes"]``
+  where the JSON contract has room, and in ``metadata["notes"]``).
+
+For backwards compatibility a result still answers the way the old return values did:
+``res["p_hit"]`` reads the dict view of ``sim.attack`` (it returned a dict), and
+``res["turn"]``, ``res.iloc[0]``, ``len(res)`` reach the frame of ``sim.heat``/``sim.run``
+(they returned DataFrames).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+
+def jsonable(x: Any) -> Any:
+    """Plain JSON values: NaN -> None, numpy scalars and arrays -> Python numbers and lists."""
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float):
+        return None if math.isnan(x) else x
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, list | tuple | np.ndarray):
+        return [jsonable(v) for v in x]
+    return x
+
+
+@dataclass
+class Result:
+    """A scenario's (or an experiment's) results; see the module docstring."""
+
+    frame: pd.DataFrame
+    metadata: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    #: the model's own dict view (the ``--json`` document before NaN -> None); None for
+    #: results whose JSON view is the generic one (metadata, notes and the frame's rows)
+    data: dict[str, Any] | None = None
+    #: where ``res[key]`` looks: ``data`` (``sim.attack`` returned a dict) or ``frame``
+    legacy: Literal["data", "frame"] = "frame"
+
+    # -- views ----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON view (what ``--json`` prints): strict JSON values, NaN as None."""
+        if self.data is not None:
+            out = jsonable(self.data)
+            if isinstance(out.get("rule_options"), str):  # the frame keeps it as JSON text
+                out["rule_options"] = json.loads(out["rule_options"])
+            return dict(out)
+        return {"metadata": jsonable(self.metadata), "notes": list(self.notes),
+                "rows": jsonable(self.frame.to_dict(orient="records"))}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @property
+    def mode(self) -> str:
+        """``exact`` or ``monte-carlo``."""
+        return str(self.metadata.get("mode", ""))
+
+    # -- backwards compatibility ------------------------------------------------------------
+    def _target(self) -> Any:
+        return self.data if self.legacy == "data" and self.data is not None else self.frame
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._target()[key]
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._target()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._target())
+
+    def __len__(self) -> int:
+        return len(self._target())
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """``dict.get`` / ``DataFrame.get`` on the legacy view."""
+        return self._target().get(key, default)
+
+    def keys(self) -> Any:
+        """Keys of the legacy view (dict keys, or the frame's columns)."""
+        return self._target().keys()
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for names a Result lacks: DataFrame methods (iloc, columns...) of the
+        # frame, so code written when sim.heat/sim.run returned a DataFrame keeps working
+        if name.startswith("_") or name in ("frame", "metadata", "notes", "data", "legacy"):
+            raise AttributeError(name)
+        return getattr(self.frame, name)
+
+    # -- display ------------------------------------------------------------------------------
+    def _headline(self) -> str:
+        meta = self.metadata
+        bits = [f"model {meta.get('model', '?')}", str(meta.get("mode", ""))]
+        if meta.get("mode") == "monte-carlo":
+            bits.append(f"{meta.get('trials')} trials, seed {meta.get('seed')}, "
+                        f"chunk {meta.get('chunk_size')}")
+        return "Result(" + ", ".join(b for b in bits if b) + f", {len(self.frame)} row(s))"
+
+    def __repr__(self) -> str:
+        lines = [self._headline()]
+        lines += [f"note: {n}" for n in self.notes]
+        with pd.option_context("display.max_columns", 12, "display.width", 120):
+            lines.append(repr(self.frame))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        return (f"<div><p><b>{html.escape(self._headline())}</b></p>"
+                + (f"<ul>{notes}</ul>" if notes else "")
+                + self.frame.to_html(max_rows=40, max_cols=20) + "</div>")
