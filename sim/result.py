@@ -40,7 +40,7 @@ def jsonable(x: Any) -> Any:
     return x
 
 
-@dataclass
+@dataclass(eq=False)
 class Result:
     """A scenario's (or an experiment's) results; see the module docstring."""
 
@@ -73,7 +73,20 @@ class Result:
         """``exact`` or ``monte-carlo``."""
         return str(self.metadata.get("mode", ""))
 
-    # -- backwards compatibility ------------------------------------------------------------
+    # -- comparison and backwards compatibility --------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        """Same numbers: equal dict views (``sim.attack``) or equal frames and notes. The
+        metadata (jobs, backend) is not compared: it does not change the numbers."""
+        if isinstance(other, dict):
+            return self.data is not None and self.data == other
+        if not isinstance(other, Result):
+            return NotImplemented
+        if self.data is not None or other.data is not None:
+            return self.data == other.data
+        return bool(self.frame.equals(other.frame)) and self.notes == other.notes
+
+    __hash__ = None  # type: ignore[assignment]
+
     def _target(self) -> Any:
         return self.data if self.legacy == "data" and self.data is not None else self.frame
 
