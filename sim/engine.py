@@ -30,7 +30,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,7 +161,7 @@ def _dask_client(scheduler: str | None) -> Iterator[Any]:
 
 def _parallel_results(model: Model, scenarios: Sequence[Any], tasks: list[_Task], seed: int,
                       n_jobs: int, backend: str, scheduler: str | None,
-                      progress: bool) -> Iterator[tuple[_Task, Aggregate]]:
+                      progress: bool) -> Generator[tuple[_Task, Aggregate], None, None]:
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed) for t in tasks)

@@ -115,7 +115,7 @@ def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
         dec = decide(tu, scn, t + 1)
         idx = tab.index(tu)
         pk = packed.take(idx).view(np.uint8).reshape(n, 4)
-        thr = dec.fired * pk[:, 0]
+        thr: np.ndarray = dec.fired * pk[:, 0]
         if scn.physical != "none":
             thr = thr + dec.phys * pk[:, 1]
         hit = hits_2d6(rng, thr)   # thr = 0 where the unit makes no attack

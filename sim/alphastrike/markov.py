@@ -290,7 +290,7 @@ def _curves(scn: HeatScenario, lay: tuple[Layout, Layout]) -> dict[str, np.ndarr
             key = _pack(nxt, lay[0])
             uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
             states = _take(nxt, first)
-            pi = np.bincount(inv, weights=w, minlength=uk.size)
+            pi = np.bincount(inv, weights=w, minlength=uk.size).astype(np.float64)
             _observe(states, pi, out, t)
     out["expected_cumulative_damage"] = np.cumsum(out["expected_damage"])
     not_yet = 1.0 - out["p_shutdown_by"]

@@ -96,6 +96,13 @@ def _int(name: str, value: str | None) -> int | None:
         raise ConfigError(name, value, "an integer") from None
 
 
+def _req_int(name: str, value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(name, value, "an integer") from None
+
+
 def run(args: argparse.Namespace) -> int:
     opts: dict[str, Any] = {}
     for item in args.rule:
@@ -119,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         target_immobile=args.target_immobile, side=args.side, hexes=_int("hexes", args.hexes),
         tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
         trials=_int("trials", args.trials), seed=_int("seed", args.seed),
-        n_jobs=_int("jobs", args.jobs), chunk_size=_int("chunk_size", args.chunk_size),
+        n_jobs=_req_int("jobs", args.jobs), chunk_size=_int("chunk_size", args.chunk_size),
         progress=args.progress,
         target_damaged=args.target_damaged,
         target_level=_int("target_level", args.target_level),
