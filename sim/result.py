@@ -40,6 +40,16 @@ def jsonable(x: Any) -> Any:
     return x
 
 
+_SUFFIXES = ("se", "ci_low", "ci_high", "n", "exact")
+
+
+def _varies(col: pd.Series) -> bool:
+    try:
+        return bool(col.nunique(dropna=False) > 1)
+    except TypeError:  # unhashable cells (histograms)
+        return False
+
+
 @dataclass(eq=False)
 class Result:
     """A scenario's (or an experiment's) results; see the module docstring."""
@@ -126,15 +136,35 @@ class Result:
                         f"chunk {meta.get('chunk_size')}")
         return "Result(" + ", ".join(b for b in bits if b) + f", {len(self.frame)} row(s))"
 
+    def _metric_view(self) -> pd.DataFrame | pd.Series:
+        """What a notebook shows: a one-row result as a column of its metric values (mean,
+        standard error, exact where present), a longer one as its frame."""
+        kinds: dict[str, str] = dict(self.frame.attrs.get("metric_kinds", {}))
+        if not kinds:
+            return self.frame
+        if len(self.frame) != 1:  # the columns that vary (row index, scenario) and the means
+            cols = [c for c in self.frame.columns if c in kinds and kinds[c] != "hist"
+                    or c not in kinds and _varies(self.frame[c])]
+            return self.frame[[c for c in cols if not any(
+                c.startswith(m + "_") and c != m and c[len(m) + 1:] in _SUFFIXES
+                for m in kinds)]]
+        row = self.frame.iloc[0]
+        table = {name: {col: row[name + suffix] for col, suffix in
+                        (("value", ""), ("se", "_se"), ("exact", "_exact"))
+                        if name + suffix in row.index}
+                 for name, kind in kinds.items() if kind != "hist" and name in row.index}
+        return pd.DataFrame.from_dict(table, orient="index")
+
     def __repr__(self) -> str:
         lines = [self._headline()]
         lines += [f"note: {n}" for n in self.notes]
-        with pd.option_context("display.max_columns", 12, "display.width", 120):
-            lines.append(repr(self.frame))
+        with pd.option_context("display.max_columns", 12, "display.width", 120,
+                               "display.max_rows", 60):
+            lines.append(repr(self._metric_view()))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
         return (f"<div><p><b>{html.escape(self._headline())}</b></p>"
                 + (f"<ul>{notes}</ul>" if notes else "")
-                + self.frame.to_html(max_rows=40, max_cols=20) + "</div>")
+                + self._metric_view().to_html(max_rows=60, max_cols=20) + "</div>")
