@@ -287,7 +287,21 @@ def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
         frames.append(_blank_if_impossible(model, scn, cols, k))
     out = pd.concat(frames, ignore_index=True)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in _selected(model, metrics)}
+    _annotate(out, model, scenarios)
     return out
+
+
+def _annotate(frame: pd.DataFrame, model: Model, scenarios: Sequence[Any]) -> None:
+    """Record in ``frame.attrs`` what a results folder must keep beside the numbers: the
+    notes a user needs (``notes``, each once) and every scenario's effective rule options
+    (``options``, one dict per scenario)."""
+    from sim.result import jsonable
+
+    notes: list[str] = []
+    for scn in scenarios:
+        notes += [n for n in model.notes(scn) if n not in notes]
+    frame.attrs["notes"] = notes
+    frame.attrs["options"] = [jsonable(model.options(scn)) for scn in scenarios]
 
 
 # -- the metric contract ------------------------------------------------------------------------
@@ -424,6 +438,7 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
         frames.append(_blank_if_impossible(model, scn, cols, k))
     out = pd.concat(frames, ignore_index=True)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in chosen}
+    _annotate(out, model, scenarios)
     return out
 
 

@@ -148,3 +148,17 @@ def test_heat_exact_too_large_is_a_user_error(capsys, monkeypatch):
     assert len(err) == 1 and "--trials" in err[0]
     assert main(["heat", "--ov", "2", "--turns", "2", "--incoming", "tn=8,dmg=3",
                  "--trials", "500"]) == 0
+
+
+def test_run_records_notes_and_every_effective_option(tmp_path):
+    """A heat run with an override keeps the note and every effective option (defaults
+    included) in its Result and in the saved summary's attributes."""
+    exp = {"name": "h", "model": "heat", "trials": 200,
+           "fixed": {"unit": "Loki (Hellbringer) Prime", "turns": 2, "heat_tmm_threshold": 3}}
+    res = sim.run(exp, out=tmp_path, progress="never")
+    (opts,) = res.metadata["options"]
+    assert opts["heat_tmm_threshold"] == 3 and "ht_cap" in opts
+    assert any(n.startswith("specials not simulated") for n in res.notes)
+    saved, _ = results.read(tmp_path / "h")
+    assert saved.attrs["notes"] == res.notes
+    assert saved.attrs["options"][0]["heat_tmm_threshold"] == 3
