@@ -6,7 +6,12 @@
       [--moved stand|walk|run|jump] [--target-hexes N] [--target-jumped]
       [--terrain clear|light-woods|heavy-woods] [--target-prone] [--target-immobile]
       [--side front|left|right|rear] [--hexes N] [--tsm] [--rules default|seed|megamek]
-      [--trials N --seed S] [--json]
+      [--trials N --seed S [--chunk-size C] [--jobs J]] [--progress auto|always|never]
+      [--json]
+
+Monte Carlo runs go through the engine (:func:`sim.api.run_scenario`): the same seed, trials
+and chunk size give the same bits as ``sim.attack`` and ``btsim run``. ``--json`` prints
+:meth:`sim.result.Result.to_dict`.
 
 Extensions: ``--attacker/--target NAME|FILE.mtf``, ``--target-damaged``, ``--target-level``,
 ``--target-partial-cover``, ``--fired``, ``--attacker-prone``, ``--displacement-prohibited``,
