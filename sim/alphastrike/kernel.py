@@ -27,6 +27,7 @@ from sim.alphastrike.turn import (
     start_turn,
 )
 from sim.dice import SORTED_OUTCOMES, d6, draw_lut, make_lut, roll_2d6_at_least, success_bytes
+from sim.errors import ConfigError
 
 #: Byte table straight to a crit result: 2D6 outcome (in the byte order of :mod:`sim.dice`)
 #: -> 'Mech crit table (ref 6.6).
@@ -82,12 +83,25 @@ def _threshold_table(scn: HeatScenario, tab: Tables) -> np.ndarray:
     return t.view(np.uint32).ravel()
 
 
+def check_pending_fits(scn: HeatScenario) -> None:
+    """One turn's pending damage must fit the kernel's ``pend`` dtype (uint8 or int16): a
+    ConfigError up front (naming ``incoming``) instead of a silent wrap-around."""
+    worst = scn.max_damage + sum(i.hit_dmg for i in scn.incoming)
+    if scn.ammo_mode == "case":
+        worst += scn.rules.case_damage * scn.structure
+    if worst > np.iinfo(scn.pend_dtype).max:
+        raise ConfigError("incoming", len(scn.incoming),
+                          "attackers whose damage in one turn stays below "
+                          f"{np.iinfo(scn.pend_dtype).max - scn.max_damage} points")
+
+
 def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
     """Run ``n`` units for ``scn.turns`` turns; return per-turn and per-run aggregates.
 
     Draws per turn: one attack roll for the unit's own attack, one 1D6 per 0* hit under the
     ``roll`` rule, one attack roll per incoming attacker, one 2D6 per critical-hit roll.
     """
+    check_pending_fits(scn)
     tab = Tables.of(scn)
     packed = _threshold_table(scn, tab)
     extra = [threshold(tab.tmod + inc.base) for inc in scn.incoming[2:]]

@@ -162,3 +162,10 @@ def test_run_records_notes_and_every_effective_option(tmp_path):
     saved, _ = results.read(tmp_path / "h")
     assert saved.attrs["notes"] == res.notes
     assert saved.attrs["options"][0]["heat_tmm_threshold"] == 3
+
+
+def test_heat_kernel_refuses_pending_damage_it_cannot_hold():
+    from sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="'incoming'"):
+        sim.heat(ov=2, turns=1, incoming=["tn=2,dmg=30"] * 1100, trials=10)
