@@ -1,6 +1,7 @@
 # btsim: two commands do all set-up on a fresh machine with Python 3.11+ and make.
 #   make report   create .venv, install btsim, run the default experiment suite into results/
 #   make test     create .venv, install btsim with test extras, run ruff and pytest
+#   make typecheck  mypy over sim/ (pandas stubs from the dev extra)
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	&& { echo $$p; break; }; done)
@@ -10,7 +11,7 @@ JOBS ?= -1
 TRIALS ?=
 RUN_FLAGS := --jobs $(JOBS) $(if $(TRIALS),--trials $(TRIALS),)
 
-.PHONY: report test lint bench clean install
+.PHONY: report test lint typecheck bench clean install
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is required" >&2; exit 2; }
@@ -37,6 +38,10 @@ test: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check sim tests tools
+
+# mypy (with pandas-stubs) over sim/, configured in pyproject.toml [tool.mypy]
+typecheck: $(VENV)/.installed-test
+	$(BIN)/python -m mypy sim
 
 bench: $(VENV)/.installed
 	$(BIN)/btsim bench

@@ -1,6 +1,7 @@
 """btsim: a Monte Carlo balance simulator for BattleTech.
 
-The notebook API::
+The notebook API (every call returns a :class:`sim.result.Result`: ``.frame``,
+``.to_dict()``, ``.metadata``, ``.notes``)::
 
     import sim
     sim.attack("punch", tons=70, damaged=["upper-arm"], terrain="light-woods")  # exact
@@ -11,29 +12,9 @@ The notebook API::
 
 from __future__ import annotations
 
-from typing import Any
-
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "attack", "heat", "run"]
+from sim.api import attack, heat, run  # noqa: E402  (needs __version__ above)
+from sim.result import Result  # noqa: E402
 
-
-def run(*args: Any, **kwargs: Any) -> Any:
-    """Run an experiment (TOML path or dict); see :func:`sim.experiment.run`."""
-    from sim.experiment import run as _run
-
-    return _run(*args, **kwargs)
-
-
-def attack(*args: Any, **kwargs: Any) -> Any:
-    """One Classic physical attack scenario; see :func:`sim.classic.api.attack`."""
-    from sim.classic.api import attack as _attack
-
-    return _attack(*args, **kwargs)
-
-
-def heat(*args: Any, **kwargs: Any) -> Any:
-    """Alpha Strike heat curves; see :func:`sim.alphastrike.api.heat`."""
-    from sim.alphastrike.api import heat as _heat
-
-    return _heat(*args, **kwargs)
+__all__ = ["Result", "__version__", "attack", "heat", "run"]

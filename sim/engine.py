@@ -30,7 +30,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ import pandas as pd
 
 from sim.aggregate import Aggregate
 from sim.errors import ConfigError, UserError, check_choice, check_int
-from sim.model import Model
+from sim.model import Metric, MetricContractError, Model
 
 #: Trials per chunk (one SeedSequence child each). Chosen by measurement (``btsim bench
 #: --sweep``, README "Performance"): at 2**18 the per-chunk costs (seeding, merging) are a
@@ -161,7 +161,7 @@ def _dask_client(scheduler: str | None) -> Iterator[Any]:
 
 def _parallel_results(model: Model, scenarios: Sequence[Any], tasks: list[_Task], seed: int,
                       n_jobs: int, backend: str, scheduler: str | None,
-                      progress: bool) -> Iterator[tuple[_Task, Aggregate]]:
+                      progress: bool) -> Generator[tuple[_Task, Aggregate], None, None]:
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed) for t in tasks)
@@ -175,16 +175,34 @@ def _parallel_results(model: Model, scenarios: Sequence[Any], tasks: list[_Task]
     yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(calls)
 
 
-def _progress_bar(total: int, enabled: bool | None) -> Any:
-    """A tqdm bar on stderr that appears only after ~2 s; off when stderr is not a terminal."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
+#: ``progress`` modes: ``auto`` draws a bar after ~2 s when stderr is a terminal, ``always``
+#: draws it at once (terminal or not), ``never`` draws none.
+PROGRESS_MODES = ("auto", "always", "never")
+#: Seconds an ``auto`` bar waits before it appears (short runs stay quiet).
+PROGRESS_DELAY = 2.0
+
+
+def check_progress(progress: bool | str | None) -> str:
+    """Normalize a ``progress`` argument to one of :data:`PROGRESS_MODES`.
+
+    ``None`` is ``auto``, ``True`` is ``always`` and ``False`` is ``never`` (the older
+    boolean spelling)."""
+    if progress is None:
+        return "auto"
+    if isinstance(progress, bool):
+        return "always" if progress else "never"
+    return check_choice("progress", progress, PROGRESS_MODES)
+
+
+def _progress_bar(total: int, progress: bool | str | None) -> Any:
+    """A tqdm bar on stderr (see :data:`PROGRESS_MODES`), or None."""
+    mode = check_progress(progress)
+    if mode == "never" or (mode == "auto" and not sys.stderr.isatty()):
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="trials", unit_scale=True, delay=2.0, file=sys.stderr,
-                leave=False)
+    return tqdm(total=total, unit="trials", unit_scale=True,
+                delay=PROGRESS_DELAY if mode == "auto" else 0.0, file=sys.stderr, leave=False)
 
 
 # -- public API -------------------------------------------------------------------------------
@@ -204,18 +222,16 @@ def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
     return trials, seed, n_jobs, backend, chunk
 
 
-def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int, seed: int,
-             n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
-             progress: bool | None = None, scheduler: str | None = None,
-             metrics: Sequence[str] | None = None, with_exact: bool = True) -> pd.DataFrame:
-    """Run ``trials`` Monte Carlo trials of every scenario and summarise them.
-
-    Returns one row per scenario row with the parameters, the model's facts and, for every
-    metric ``m``: ``m`` (mean), ``m_se``, ``m_ci_low``, ``m_ci_high``, ``m_n`` (observations)
-    and ``m_exact`` where the model has an exact value (``with_exact``).
-    """
+def sample_scenarios(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
+                     n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
+                     progress: bool | str | None = None,
+                     scheduler: str | None = None) -> dict[int, Aggregate]:
+    """Run ``trials`` trials of every (already built) scenario; the merged aggregates by
+    scenario index. This is the one Monte Carlo loop of btsim: :func:`simulate`, ``sim.run``,
+    ``sim.attack``, ``sim.heat`` and the CLI all come through here, so the same seed, trials
+    and chunk size give the same bits by every door. Every aggregate is checked against the
+    model's declared metrics (:func:`check_sample`)."""
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
-    scenarios = [model.scenario(p) for p in params_list]
     tasks = _plan(len(scenarios), trials, chunk)
     folds = [_OrderedFold() for _ in scenarios]
     bar = _progress_bar(trials * len(scenarios), progress)
@@ -232,6 +248,27 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
         if bar is not None:
             bar.close()
     parts = {s: f.total for s, f in enumerate(folds)}
+    for agg in parts.values():
+        check_sample(model, agg)
+    return parts
+
+
+def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int, seed: int,
+             n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
+             progress: bool | str | None = None, scheduler: str | None = None,
+             metrics: Sequence[str] | None = None, with_exact: bool = True) -> pd.DataFrame:
+    """Run ``trials`` Monte Carlo trials of every scenario and summarise them.
+
+    Returns one row per scenario row with the parameters, the model's facts and, for every
+    metric ``m``: ``m`` (mean), ``m_se``, ``m_ci_low``, ``m_ci_high``, ``m_n`` (observations)
+    and ``m_exact`` where the model has an exact value (``with_exact``). ``progress``:
+    ``auto`` (default; a bar after ~2 s when stderr is a terminal), ``always`` or ``never``.
+    """
+    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
+    check_progress(progress)
+    scenarios = [model.scenario(p) for p in params_list]
+    parts = sample_scenarios(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
+                             chunk_size=chunk, progress=progress, scheduler=scheduler)
     return summarize(model, scenarios, parts, metrics=metrics, with_exact=with_exact,
                      trials=trials)
 
@@ -243,15 +280,70 @@ def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
     frames = []
     for scn in scenarios:
         cols, k = _base_columns(model, scn)
-        ex = model.exact(scn) or {}
+        ex = _exact(model, scn) or {}
         for m in _selected(model, metrics):
             if m.name in ex:
                 _put(cols, k, m.name, ex[m.name], m.kind == "hist")
         frames.append(_blank_if_impossible(model, scn, cols, k))
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["metric_kinds"] = {m.name: m.kind for m in _selected(model, metrics)}
+    _annotate(out, model, scenarios)
+    return out
 
 
-def _selected(model: Model, metrics: Sequence[str] | None) -> list:
+def _annotate(frame: pd.DataFrame, model: Model, scenarios: Sequence[Any]) -> None:
+    """Record in ``frame.attrs`` what a results folder must keep beside the numbers: the
+    notes a user needs (``notes``, each once) and every scenario's effective rule options
+    (``options``, one dict per scenario)."""
+    from sim.result import jsonable
+
+    notes: list[str] = []
+    for scn in scenarios:
+        notes += [n for n in model.notes(scn) if n not in notes]
+    frame.attrs["notes"] = notes
+    frame.attrs["options"] = [jsonable(model.options(scn)) for scn in scenarios]
+
+
+# -- the metric contract ------------------------------------------------------------------------
+def _mismatch(model: Model, what: str, got: set[str], want: set[str]) -> None:
+    extra, missing = sorted(got - want), sorted(want - got)
+    if extra or missing:
+        parts = []
+        if extra:
+            parts.append("undeclared metric(s) " + ", ".join(extra))
+        if missing:
+            parts.append("missing declared metric(s) " + ", ".join(missing))
+        raise MetricContractError(f"model {model.name!r}: {what} returned "
+                                  + "; ".join(parts))
+
+
+def check_sample(model: Model, agg: Aggregate) -> None:
+    """Fail loudly (:class:`~sim.model.MetricContractError`, naming the model and metric)
+    unless ``sample`` produced exactly the declared metrics (hists as hists)."""
+    declared = {m.name for m in model.metrics}
+    _mismatch(model, "sample()", set(agg.stats) | set(agg.hists), declared)
+    for m in model.metrics:
+        if (m.kind == "hist") != (m.name in agg.hists):
+            raise MetricContractError(
+                f"model {model.name!r}: sample() returned metric {m.name!r} as "
+                f"{'a histogram' if m.name in agg.hists else 'a mean'}, declared {m.kind!r}")
+
+
+def check_exact(model: Model, values: Mapping[str, Any] | None) -> None:
+    """Fail loudly unless ``exact`` returned None (no exact path for this scenario) or exactly
+    the metrics declared with ``exact=True``."""
+    if values is None:
+        return
+    _mismatch(model, "exact()", set(values), {m.name for m in model.metrics if m.exact})
+
+
+def _exact(model: Model, scn: Any) -> dict[str, Any] | None:
+    ex = model.exact(scn)
+    check_exact(model, ex)
+    return ex
+
+
+def _selected(model: Model, metrics: Sequence[str] | None) -> list[Metric]:
     if metrics is None:
         return list(model.metrics)
     known = {m.name for m in model.metrics}
@@ -326,7 +418,7 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
         agg = parts[s]
         cols, k = _base_columns(model, scn)
         cols["trials"] = [agg.n if trials is None else trials] * k
-        ex = (model.exact(scn) or {}) if with_exact else {}
+        ex = (_exact(model, scn) or {}) if with_exact else {}
         for m in chosen:
             if m.kind == "hist":
                 if m.name in agg.hists:
@@ -346,6 +438,7 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
         frames.append(_blank_if_impossible(model, scn, cols, k))
     out = pd.concat(frames, ignore_index=True)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in chosen}
+    _annotate(out, model, scenarios)
     return out
 
 

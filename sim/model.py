@@ -13,6 +13,7 @@ side in one tidy DataFrame. Models register themselves in :mod:`sim.models`.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,6 +24,11 @@ import pandas as pd
 from sim.aggregate import Aggregate
 
 MetricKind = Literal["probability", "mean", "hist"]
+
+
+class MetricContractError(RuntimeError):
+    """A model's ``sample`` or ``exact`` returned metrics other than the declared ones (a bug
+    in the model, not bad user input)."""
 
 
 @dataclass(frozen=True)
@@ -61,14 +67,16 @@ class BenchCase:
 
 
 @dataclass
-class Model:
-    """Base class for models. Subclasses override the methods below."""
+class Model(ABC):
+    """Base class for models: subclasses implement ``scenario``, ``params`` and ``sample``
+    (abstract) and may override ``rows``, ``facts`` and ``exact``."""
 
     name: str = ""
     description: str = ""
     metrics: tuple[Metric, ...] = ()
     bench_cases: tuple[BenchCase, ...] = field(default_factory=tuple)
 
+    @abstractmethod
     def scenario(self, params: Mapping[str, Any]) -> Any:
         """Validate ``params`` (unknown keys included) and return a scenario object.
 
@@ -76,6 +84,7 @@ class Model:
         """
         raise NotImplementedError
 
+    @abstractmethod
     def params(self, scenario: Any) -> dict[str, Any]:
         """The normalized parameters as flat JSON-able scalars (columns of the summary)."""
         raise NotImplementedError
@@ -88,6 +97,7 @@ class Model:
         """Deterministic per-scenario columns (``target_number``, ``impossible``, rule set...)."""
         return {}
 
+    @abstractmethod
     def sample(self, scenario: Any, rng: np.random.Generator, n: int) -> Aggregate:
         """Run ``n`` vectorized trials and return their aggregate."""
         raise NotImplementedError
@@ -96,7 +106,40 @@ class Model:
         """Exact metric values: name -> array of shape (rows,) or (rows, bins) for hists."""
         return None
 
+    def notes(self, scenario: Any) -> list[str]:
+        """Every note a user needs to trust this scenario's numbers (``Result.notes``, the
+        ``--json`` ``notes`` and the results metadata). Default: the facts ``notes``
+        (a string, ``;``-separated, or a list) and ``specials_not_simulated``."""
+        facts = self.facts(scenario)
+        out: list[str] = []
+        raw = facts.get("notes")
+        if isinstance(raw, str):
+            out += [n.strip() for n in raw.split(";") if n.strip()]
+        elif isinstance(raw, list | tuple):
+            out += [str(n) for n in raw if n]
+        if facts.get("specials_not_simulated"):
+            out.append(f"specials not simulated: {facts['specials_not_simulated']}")
+        return out
+
+    def options(self, scenario: Any) -> dict[str, Any]:
+        """The effective rule options of a scenario (every option, defaults included).
+        Default: the ``rule_options`` fact (a dict or JSON text), else the scenario's
+        ``rules`` dataclass, else none."""
+        import dataclasses
+        import json
+
+        raw = self.facts(scenario).get("rule_options")
+        if isinstance(raw, str):
+            return dict(json.loads(raw))
+        if isinstance(raw, Mapping):
+            return dict(raw)
+        rules = getattr(scenario, "rules", None)
+        if dataclasses.is_dataclass(rules) and not isinstance(rules, type):
+            return dataclasses.asdict(rules)
+        return {}
+
     def metric(self, name: str) -> Metric:
+        """The declared metric called ``name`` (KeyError if none)."""
         for m in self.metrics:
             if m.name == name:
                 return m

@@ -20,7 +20,11 @@ def get_model(name: str) -> Model:
     """Return the model registered under ``name``; ConfigError for an unknown name."""
     if name not in MODULES:
         raise ConfigError("model", name, "one of " + ", ".join(repr(m) for m in MODULES))
-    return importlib.import_module(MODULES[name]).MODEL
+    model = importlib.import_module(MODULES[name]).MODEL
+    if not isinstance(model, Model):
+        raise TypeError(f"{MODULES[name]}.MODEL must be a sim.model.Model instance "
+                        f"(the checked contract); got {type(model).__name__}")
+    return model
 
 
 def available() -> list[str]:

@@ -102,6 +102,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "wall_time_s": round(wall_time_s, 4),
         "rule_sets": rule_sets(model, exp.scenarios(), frame),
         "metric_kinds": frame.attrs.get("metric_kinds", {}),
+        "notes": list(frame.attrs.get("notes", [])),
         "python": platform.python_version(),
         "numpy": np.__version__,
         "pandas": pd.__version__,

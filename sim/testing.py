@@ -15,15 +15,19 @@ import numpy as np
 import pandas as pd
 
 from sim.engine import zscores
+from sim.result import Result
 
 
-def assert_mc_matches_exact(frame: pd.DataFrame, z: float = 4.0,
+def assert_mc_matches_exact(frame: pd.DataFrame | Result, z: float = 4.0,
                             metrics: Sequence[str] | None = None) -> pd.DataFrame:
     """Assert every Monte Carlo mean lies within ``z`` standard errors of its exact value.
 
+    ``frame``: an engine summary frame or a :class:`~sim.result.Result` (its ``.frame``).
     Returns the z-score table; raises ``AssertionError`` listing the offending rows.
     Hist metrics (distributions) are compared bin by bin, each bin as a proportion.
     """
+    if isinstance(frame, Result):
+        frame = frame.frame
     table = zscores(frame, metrics)
     hist_cols = [c[: -len("_exact")] for c in frame.columns if c.endswith("_exact")
                  and c[: -len("_exact")] in frame.columns

@@ -96,3 +96,43 @@ def test_make_lut_validates():
         dice.make_lut(np.arange(256))
     with pytest.raises(ValueError):
         dice.make_lut([255])
+
+
+def test_one_byte_convention_for_every_draw():
+    """One convention (issue 9): accepted bytes map monotonically to faces and sorted 2D6
+    outcomes, so value draws, raw byte draws and threshold tests agree roll for roll."""
+    assert (dice.SORTED_2D6 == np.repeat(np.sort(dice.TWO_D6_OUTCOMES), 7)).all()
+    assert (dice.FACE_1D6 == np.arange(252) // 42 + 1).all()
+    assert (dice.LUT_2D6[:252] == dice.SORTED_2D6).all()
+    assert (dice.LUT_1D6[:252] == dice.FACE_1D6).all()
+    assert (dice.THR_2D6 == 252 - dice.SUCCESS_BYTES).all()
+    assert (dice.SUCCESS_BYTES == 7 * dice.AT_LEAST_36).all()
+    for t in range(15):  # b >= THR_2D6[t] is exactly "the roll's total >= t"
+        assert ((dice.SORTED_2D6 >= t) == (np.arange(252) >= dice.THR_2D6[t])).all()
+    a = dice.two_d6(np.random.Generator(np.random.PCG64DXSM(3)), 5000)
+    b = dice.die_bytes(np.random.Generator(np.random.PCG64DXSM(3)), 5000)
+    assert (a == dice.SORTED_2D6[b]).all()
+    c = dice.d6(np.random.Generator(np.random.PCG64DXSM(3)), 5000)
+    assert (c == dice.FACE_1D6[b]).all()
+
+
+def test_one_clamp_for_target_numbers():
+    assert dice.clip_tn([-5, 0, 2, 7, 13, 14, 99]).tolist() == [0, 0, 2, 7, 13, 14, 14]
+    assert dice.thr_2d6(-3) == dice.thr_2d6(2) == 0 and dice.thr_2d6(40) == 252
+    assert dice.success_bytes(np.array([1, 7, 13])).tolist() == [252, 7 * 21, 0]
+
+
+def test_roll_2d6_at_least_is_exact():
+    rng = np.random.Generator(np.random.PCG64DXSM(11))
+    n = 400_000
+    for tn in (2, 5, 8, 12, 13):
+        hits = dice.roll_2d6_at_least(rng, np.full(n, dice.success_bytes(tn), dtype=np.uint8))
+        p = float(dice.p_2d6_at_least_exact(tn))
+        assert stats.binomtest(int(hits.sum()), n, p).pvalue > ALPHA if 0 < p < 1 else (
+            hits.mean() == p)
+
+
+def test_fastdice_is_the_same_convention():
+    from sim.classic import fastdice
+
+    assert fastdice.SORTED_2D6 is dice.SORTED_2D6 and fastdice.thr_2d6 is dice.thr_2d6

@@ -1,44 +1,64 @@
-"""``sim.heat(...)``: Alpha Strike heat curves from Python, one row per turn."""
+"""``sim.heat(...)`` support: the ``btsim heat --json`` view of an Alpha Strike heat result.
+
+:func:`sim.heat` is defined in :mod:`sim.api` (re-exported here) and runs through the engine
+like every other door.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
 
+from sim.api import heat
+from sim.result import Result
 
-def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns: int = 10,
-         start_heat: int = 0, water: bool = False, range: str = "medium",
-         skill: int | None = None, incoming: Any = (), rules: str = "default",
-         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
-         **options: Any) -> pd.DataFrame:
-    """Per-turn overheat risk curves of one unit (see :mod:`sim.alphastrike.model`).
+__all__ = ["heat", "result_view", "to_json"]
 
-    ``unit``: a unit name (catalog), a card path or an :class:`~sim.units.types.ASCard`;
-    ``None`` uses the generic 'Mech with overheat value ``ov``. ``policy``: ``hold``,
-    ``never``, ``max``, ``fixed:K``, ``below:H`` or a callable ``f(heat, turn, state)``.
-    ``incoming``: attackers as ``"tn=8,dmg=3,ht=1"`` strings or dicts. ``options``: other
-    scenario parameters (``water_depth``, ``movement``, ``target_tmm``, ``physical``...) and
-    rule options by field name (:class:`~sim.alphastrike.rules.ASRules`).
+_ROW_METRICS = ("p_shutdown", "p_shutdown_by", "mean_heat", "expected_damage",
+                "expected_cumulative_damage", "p_destroyed_by")
+_RUN_METRICS = ("expected_first_shutdown_turn", "p_ever_shutdown", "expected_turns_survived")
 
-    With ``trials=None`` the values are exact (Markov chain); otherwise a Monte Carlo run of
-    ``trials`` units with ``seed``, exact values beside it in ``*_exact`` columns.
-    """
-    from sim import engine
-    from sim.alphastrike.model import MODEL
 
-    params: dict[str, Any] = {"unit": unit, "ov": ov, "policy": policy, "turns": turns,
-                              "start_heat": start_heat, "water": water, "range": range,
-                              "skill": skill, "incoming": list(incoming) if isinstance(
-                                  incoming, list | tuple) else incoming, "rules": rules}
-    params.update(options)
-    if trials is None:
-        scn = MODEL.scenario(params)
-        if MODEL.exact(scn) is None:
-            from sim.errors import UserError
+def _num(x: Any) -> float | None:
+    v = float(x)
+    return None if math.isnan(v) else v
 
-            raise UserError("this scenario's state space is too large for the exact chain; "
-                            "pass trials= and seed= for a Monte Carlo run")
-        return engine.exact_frame(MODEL, [params])
-    return engine.simulate(MODEL, [params], trials=trials, seed=0 if seed is None else seed,
-                           n_jobs=n_jobs)
+
+def to_json(frame: pd.DataFrame, params: dict[str, Any], mc: bool) -> dict[str, Any]:
+    """The ``--json`` document: ``{"turns": [...], ...per-run values, params}``."""
+    turns = []
+    heat_cols = [f"p_heat_{k}" for k in range(5)]
+    for _, r in frame.iterrows():
+        row: dict[str, Any] = {"turn": int(r["turn"]),
+                               "p_heat": [_num(r[c]) for c in heat_cols]}
+        if mc:
+            row["p_heat_se"] = [_num(r[c + "_se"]) for c in heat_cols]
+            row["p_heat_exact"] = [_num(r[c + "_exact"]) for c in heat_cols
+                                   if c + "_exact" in frame]
+        for m in _ROW_METRICS:
+            row[m] = _num(r[m])
+            if mc:
+                row[m + "_se"] = _num(r[m + "_se"])
+                if m + "_exact" in frame:
+                    row[m + "_exact"] = _num(r[m + "_exact"])
+        turns.append(row)
+    doc: dict[str, Any] = {"turns": turns}
+    first = frame.iloc[0]
+    for m in _RUN_METRICS:
+        doc[m] = _num(first[m])
+        if mc:
+            doc[m + "_se"] = _num(first[m + "_se"])
+    doc["mode"] = "monte-carlo" if mc else "exact"
+    if mc:
+        doc["trials"] = int(first["trials"])
+    doc["params"] = params
+    return doc
+
+
+def result_view(res: Result) -> dict[str, Any]:
+    """The ``btsim heat --json`` document of a heat result, with its ``notes`` (a list)."""
+    doc = to_json(res.frame, res.metadata["params"], res.metadata["mode"] == "monte-carlo")
+    doc["notes"] = list(res.notes)
+    return doc

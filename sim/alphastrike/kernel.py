@@ -4,7 +4,8 @@ runs over turns, attackers and CASE re-rolls only, never over trials).
 Speed notes (measured on the 2-core box): ``np.where`` on a random mask and ``take`` cost
 20-100x a plain uint8 add, so the turn is written with masks and arithmetic; each turn does
 one ``take`` (a packed table of to-hit thresholds by profile index). Attack rolls that only
-decide hit or miss are drawn as exact threshold tests on raw bytes (:func:`hits_2d6`);
+decide hit or miss are drawn as exact threshold tests on raw bytes (:func:`hits_2d6`, the
+byte convention of :mod:`sim.dice`);
 critical-hit rolls draw the crit result directly through a byte table (2D6 outcome ->
 'Mech crit table) with :func:`sim.dice.draw_lut`, only for the units that roll.
 """
@@ -25,37 +26,24 @@ from sim.alphastrike.turn import (
     initial_state,
     start_turn,
 )
-from sim.dice import ACCEPT, AT_LEAST_36, TWO_D6_OUTCOMES, d6, draw_lut, make_lut, raw_bytes
+from sim.dice import SORTED_OUTCOMES, d6, draw_lut, make_lut, roll_2d6_at_least, success_bytes
+from sim.errors import ConfigError
 
-#: Byte table straight to a crit result: 2D6 outcome -> 'Mech crit table (ref 6.6).
-_CRIT_LUT = make_lut(T.CRIT_MECH[TWO_D6_OUTCOMES])
-
-#: Accepted bytes per 2D6 outcome: 252 = 7 x 36 bytes are accepted, the rest re-drawn.
-_BYTES_PER_OUTCOME = ACCEPT // 36
-_ACCEPT = ACCEPT
+#: Byte table straight to a crit result: 2D6 outcome (in the byte order of :mod:`sim.dice`)
+#: -> 'Mech crit table (ref 6.6).
+_CRIT_LUT = make_lut(T.CRIT_MECH[SORTED_OUTCOMES])
 
 
 def threshold(tn: np.ndarray) -> np.ndarray:
-    """Byte threshold for "2D6 >= TN": ``7 x #outcomes >= TN`` (TN <= 2: 252, 13+: 0)."""
-    t = np.clip(np.asarray(tn, dtype=np.int64), 0, 14)
-    return (_BYTES_PER_OUTCOME * AT_LEAST_36[t]).astype(np.uint8)
+    """Accepted bytes on which "2D6 >= TN" (:func:`sim.dice.success_bytes`: TN <= 2: 252,
+    13+: 0), as uint8; 0 also stands for "makes no attack"."""
+    return success_bytes(tn)
 
 
 def hits_2d6(rng: np.random.Generator, thr: np.ndarray) -> np.ndarray:
-    """One 2D6 attack roll per unit, returned as hit/miss: exact.
-
-    A raw byte ``b < 252`` stands for one of the 36 ordered 2D6 outcomes, 7 bytes each,
-    sorted by total from 12 down; so "total >= TN" is exactly ``b < threshold(TN)``. Bytes
-    252..255 are rejected and re-drawn (a loop over the rare rejections, not over units).
-    """
-    b = raw_bytes(rng, thr.shape[0])
-    hit = b < thr
-    bad = np.flatnonzero(b >= _ACCEPT)
-    while bad.size:
-        nb = raw_bytes(rng, bad.size)
-        hit[bad] = nb < thr[bad]
-        bad = bad[nb >= _ACCEPT]
-    return hit
+    """One 2D6 attack roll per unit, returned as hit/miss, exact
+    (:func:`sim.dice.roll_2d6_at_least`); ``thr`` from :func:`threshold`, 0 = no attack."""
+    return roll_2d6_at_least(rng, thr)
 
 
 _CRIT_KEYS = ("eng", "fc", "wh", "mp", "dmg", "pend", "killed")
@@ -95,12 +83,25 @@ def _threshold_table(scn: HeatScenario, tab: Tables) -> np.ndarray:
     return t.view(np.uint32).ravel()
 
 
+def check_pending_fits(scn: HeatScenario) -> None:
+    """One turn's pending damage must fit the kernel's ``pend`` dtype (uint8 or int16): a
+    ConfigError up front (naming ``incoming``) instead of a silent wrap-around."""
+    worst = scn.max_damage + sum(i.hit_dmg for i in scn.incoming)
+    if scn.ammo_mode == "case":
+        worst += scn.rules.case_damage * scn.structure
+    if worst > np.iinfo(scn.pend_dtype).max:
+        raise ConfigError("incoming", len(scn.incoming),
+                          "attackers whose damage in one turn stays below "
+                          f"{np.iinfo(scn.pend_dtype).max - scn.max_damage} points")
+
+
 def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
     """Run ``n`` units for ``scn.turns`` turns; return per-turn and per-run aggregates.
 
     Draws per turn: one attack roll for the unit's own attack, one 1D6 per 0* hit under the
     ``roll`` rule, one attack roll per incoming attacker, one 2D6 per critical-hit roll.
     """
+    check_pending_fits(scn)
     tab = Tables.of(scn)
     packed = _threshold_table(scn, tab)
     extra = [threshold(tab.tmod + inc.base) for inc in scn.incoming[2:]]
@@ -115,7 +116,7 @@ def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
         dec = decide(tu, scn, t + 1)
         idx = tab.index(tu)
         pk = packed.take(idx).view(np.uint8).reshape(n, 4)
-        thr = dec.fired * pk[:, 0]
+        thr: np.ndarray = dec.fired * pk[:, 0]
         if scn.physical != "none":
             thr = thr + dec.phys * pk[:, 1]
         hit = hits_2d6(rng, thr)   # thr = 0 where the unit makes no attack

@@ -40,14 +40,47 @@ from sim.alphastrike.turn import (
 )
 from sim.dice import p_2d6_at_least
 
-#: Bit layout of a state key (field, bits); ``src`` is appended for transition rows.
-_STATE_BITS = (("heat", 3), ("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("dmg", 7),
-               ("alive", 1), ("ever", 1))
-_TURN_BITS = (("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("pend", 8), ("ht", 4),
-              ("killed", 1))
+Layout = tuple[tuple[str, int], ...]
+
+#: Minimum bit layout of a state key (field, bits); ``src`` is appended for transition rows.
+#: :func:`layouts` widens the fields a scenario needs wider (many incoming attackers pend
+#: more damage in one turn than 8 bits hold), computed up front from its parameters.
+_STATE_BITS: Layout = (("heat", 3), ("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("dmg", 7),
+                       ("alive", 1), ("ever", 1))
+_TURN_BITS: Layout = (("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("pend", 8), ("ht", 4),
+                      ("killed", 1))
 _SRC_BITS = 24
+_KEY_BITS = 64
 #: Largest state space the dense matrix is built for.
 MAX_STATES = 2500
+
+
+class TooLarge(OverflowError):
+    """The exact computation of a scenario outgrows its limits (more than 2**24 rows in one
+    turn, or more than :data:`MAX_STATES` states for the dense matrix). A value outside its
+    key field is a bug and raises a plain OverflowError instead."""
+
+
+def _width(largest: int) -> int:
+    return max(1, int(largest).bit_length())
+
+
+def layouts(scn: HeatScenario) -> tuple[Layout, Layout] | None:
+    """The key layouts (state, turn scratch) wide enough for every value ``scn`` can reach,
+    or None when they do not fit a 64-bit key with the source index (the exact chain cannot
+    hold this scenario; a Monte Carlo run can)."""
+    worst_pend = sum(i.hit_dmg for i in scn.incoming)
+    if scn.ammo_mode == "case":
+        worst_pend += scn.rules.case_damage * scn.structure
+    worst_ht = scn.rules.ht_cap + max((i.hit_heat for i in scn.incoming), default=0)
+    need = {"fc": scn.fc_cap, "wh": scn.wh_cap, "mp": scn.mp_cap, "dmg": scn.max_damage,
+            "pend": scn.max_damage + worst_pend, "ht": worst_ht}
+    state = tuple((k, max(b, _width(need.get(k, 0)))) for k, b in _STATE_BITS)
+    turn = tuple((k, max(b, _width(need.get(k, 0)))) for k, b in _TURN_BITS)
+    if (sum(b for _, b in state) + _SRC_BITS > _KEY_BITS
+            or sum(b for _, b in turn) + 1 + _SRC_BITS > _KEY_BITS):
+        return None
+    return state, turn
 
 
 def _pack(tu: dict[str, np.ndarray], layout: tuple[tuple[str, int], ...],
@@ -62,7 +95,7 @@ def _pack(tu: dict[str, np.ndarray], layout: tuple[tuple[str, int], ...],
         shift += bits
     if src is not None:
         if src.size and src.max() >= 1 << _SRC_BITS:
-            raise OverflowError("exact chain: more source states than the key can hold")
+            raise TooLarge("exact chain: more source states than the key can hold")
         key |= src.astype(np.uint64) << np.uint64(shift)
     return key
 
@@ -83,13 +116,15 @@ def _merge(tu: dict[str, np.ndarray], w: np.ndarray, src: np.ndarray, key: np.nd
     return _take(tu, first), np.bincount(inv, weights=w, minlength=uk.size), src[first]
 
 
-def expand(states: dict[str, np.ndarray], scn: HeatScenario, tab: Tables, turn: int
+def expand(states: dict[str, np.ndarray], scn: HeatScenario, tab: Tables, turn: int,
+           lay: tuple[Layout, Layout] | None = None
            ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray, np.ndarray]:
     """One turn from each of ``m`` states: returns ``(src, next_states, prob, own_damage)``.
 
     ``src[j]`` is the index of the state row ``j`` came from, ``prob[j]`` its transition
     probability, ``own_damage[i]`` the unit's expected damage dealt this turn from state i.
     """
+    state_bits, turn_bits = lay or layouts(scn) or (_STATE_BITS, _TURN_BITS)
     m = states["heat"].shape[0]
     tu = {k: v.copy() for k, v in states.items()}
     dec = decide(tu, scn, turn)
@@ -122,14 +157,14 @@ def expand(states: dict[str, np.ndarray], scn: HeatScenario, tab: Tables, turn: 
             need = crit(tu, scn, code, np.arange(order.size) >= rest.size)
             # keep the pending re-roll flags through the merge by packing them in the key
             tu["_need"] = need
-            tu, w, src = _merge(tu, w, src, _pack(tu, _TURN_BITS + (("_need", 1),), src))
+            tu, w, src = _merge(tu, w, src, _pack(tu, turn_bits + (("_need", 1),), src))
             need = tu.pop("_need")
         tu["ht"] = np.minimum(tu["ht"], scn.rules.ht_cap).astype(np.uint8)
-        tu, w, src = _merge(tu, w, src, _pack(tu, _TURN_BITS, src))
+        tu, w, src = _merge(tu, w, src, _pack(tu, turn_bits, src))
     end_phase(tu, scn)
     canonical_dead(tu)
     nxt = {k: tu[k] for k in STATE_KEYS}
-    nxt, w, src = _merge(nxt, w, src, _pack(nxt, _STATE_BITS, src))
+    nxt, w, src = _merge(nxt, w, src, _pack(nxt, state_bits, src))
     return src, nxt, w, own
 
 
@@ -145,18 +180,22 @@ class Chain:
 
 def build_chain(scn: HeatScenario) -> Chain:
     """Find the reachable states from the start state and build the dense matrix ``P``."""
+    lay = layouts(scn)
+    if lay is None:
+        raise TooLarge("exact chain: the state does not fit a 64-bit key")
+    state_bits = lay[0]
     tab = Tables.of(scn)
     s0 = initial_state(scn, 1)
-    keys = {int(_pack(s0, _STATE_BITS)[0]): 0}
+    keys = {int(_pack(s0, state_bits)[0]): 0}
     rows: list[dict[str, np.ndarray]] = [s0]
     frontier = s0
     base = 0
     triples = []
     owns = []
     while frontier["heat"].size:
-        src, nxt, w, own = expand(frontier, scn, tab, 1)
+        src, nxt, w, own = expand(frontier, scn, tab, 1, lay)
         owns.append(own)
-        nk = _pack(nxt, _STATE_BITS)
+        nk = _pack(nxt, state_bits)
         dst = np.empty(nk.size, dtype=np.int64)
         new_rows = []
         for j, k in enumerate(nk.tolist()):
@@ -166,7 +205,7 @@ def build_chain(scn: HeatScenario) -> Chain:
                 new_rows.append(j)
             dst[j] = idx
         if len(keys) > MAX_STATES:
-            raise OverflowError(f"more than {MAX_STATES} states")
+            raise TooLarge(f"more than {MAX_STATES} states")
         triples.append((src + base, dst, w))
         base += frontier["heat"].size
         frontier = _take(nxt, np.array(new_rows, dtype=np.int64))
@@ -209,8 +248,20 @@ def _observe(states: dict[str, np.ndarray], pi: np.ndarray, out: dict[str, np.nd
     out["mean_heat"][t] = (pi[alive] * heat[alive]).sum() / pa if pa > 0 else np.nan
 
 
-def curves(scn: HeatScenario) -> dict[str, np.ndarray]:
-    """Exact per-turn metrics (arrays of length T) and per-run metrics (length 1)."""
+def curves(scn: HeatScenario) -> dict[str, np.ndarray] | None:
+    """Exact per-turn metrics (arrays of length T) and per-run metrics (length 1); None when
+    the scenario's state does not fit the chain's key (:func:`layouts`: decided up front) or
+    a turn branches into more than 2**24 rows (then a Monte Carlo run is the answer)."""
+    lay = layouts(scn)
+    if lay is None:
+        return None
+    try:
+        return _curves(scn, lay)
+    except TooLarge:
+        return None
+
+
+def _curves(scn: HeatScenario, lay: tuple[Layout, Layout]) -> dict[str, np.ndarray]:
     steps = scn.turns
     names = ("p_heat_0", "p_heat_1", "p_heat_2", "p_heat_3", "p_heat_4", "p_shutdown",
              "p_shutdown_by", "p_destroyed_by", "mean_heat", "expected_damage")
@@ -219,7 +270,7 @@ def curves(scn: HeatScenario) -> dict[str, np.ndarray]:
     if scn.policy.time_homogeneous:
         try:
             ch = chain_for(scn)
-        except OverflowError:   # too many states for a dense matrix: push forward instead
+        except TooLarge:   # too many states for a dense matrix: push forward instead
             ch = None
     if ch is not None:
         pi = np.zeros(ch.P.shape[0])
@@ -233,13 +284,13 @@ def curves(scn: HeatScenario) -> dict[str, np.ndarray]:
         states = initial_state(scn, 1)
         pi = np.ones(1)
         for t in range(steps):
-            src, nxt, w, own = expand(states, scn, tab, t + 1)
+            src, nxt, w, own = expand(states, scn, tab, t + 1, lay)
             out["expected_damage"][t] = pi @ own
             w = w * pi[src]
-            key = _pack(nxt, _STATE_BITS)
+            key = _pack(nxt, lay[0])
             uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
             states = _take(nxt, first)
-            pi = np.bincount(inv, weights=w, minlength=uk.size)
+            pi = np.bincount(inv, weights=w, minlength=uk.size).astype(np.float64)
             _observe(states, pi, out, t)
     out["expected_cumulative_damage"] = np.cumsum(out["expected_damage"])
     not_yet = 1.0 - out["p_shutdown_by"]

@@ -1,8 +1,9 @@
-"""``sim.attack(...)``: one Classic physical-attack scenario from Python (the CLI uses it too).
+"""``sim.attack(...)`` support: the dict view of one Classic physical-attack result.
 
-Exact when ``trials`` is None, Monte Carlo otherwise (chunks of 2**17 seeded exactly like the
-engine: ``Generator(PCG64DXSM(SeedSequence(seed, spawn_key=(0, chunk))))``, so results do not
-depend on ``n_jobs``). Both return the same metric names.
+:func:`sim.attack` (defined in :mod:`sim.api`, re-exported here) runs through the engine like
+every other door; this module turns its :class:`~sim.result.Result` into the ``btsim attack
+--json`` document (:func:`result_view`) and keeps two helpers the tests use:
+:func:`monte_carlo` (the engine's loop for one built scenario) and :func:`summarize`.
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from sim.aggregate import Aggregate
+from sim.api import attack
 from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS, METRICS
 from sim.classic.tables import LOCATIONS
-from sim.errors import ConfigError, check_int
+from sim.model import Model
+from sim.result import Result
 
-CHUNK = 2**17
+__all__ = ["NESTED", "attack", "monte_carlo", "nest", "result_view", "summarize"]
+
 #: nested JSON groups: key -> flat metric names (location order HD, CT, ...)
 NESTED = {
     "expected_damage_by_location": LOC_METRICS,
@@ -26,27 +28,17 @@ NESTED = {
 }
 
 
-def _chunk(model: Any, scn: Any, seed: int, j: int, n: int) -> Aggregate:
-    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed,
-                                                                         spawn_key=(0, j))))
-    return model.sample(scn, rng, n)
+def monte_carlo(model: Model, scn: Any, trials: int, seed: int, n_jobs: int = 1,
+                chunk: int | None = None) -> Aggregate:
+    """``trials`` trials of one built scenario through the engine's loop
+    (:func:`sim.engine.sample_scenarios`, scenario index 0): the merged aggregate."""
+    from sim import engine
+
+    return engine.sample_scenarios(model, [scn], trials, seed, n_jobs=n_jobs,
+                                   chunk_size=chunk, progress="never")[0]
 
 
-def monte_carlo(model: Any, scn: Any, trials: int, seed: int, n_jobs: int = 1,
-                chunk: int = CHUNK) -> Aggregate:
-    """Run ``trials`` trials of one scenario in chunks; merge the aggregates in chunk order."""
-    sizes = [min(chunk, trials - i) for i in range(0, trials, chunk)]
-    if n_jobs == 1 or len(sizes) == 1:
-        parts = [_chunk(model, scn, seed, j, n) for j, n in enumerate(sizes)]
-    else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=n_jobs)(delayed(_chunk)(model, scn, seed, j, n)
-                                        for j, n in enumerate(sizes))
-    return Aggregate.merge_all(parts)
-
-
-def summarize(agg: Aggregate) -> dict[str, float]:
+def summarize(agg: Aggregate) -> dict[str, Any]:
     """Means and standard errors (``name``, ``name_se``) of every metric, hist as a list."""
     out: dict[str, Any] = {}
     for name, st in agg.stats.items():
@@ -74,60 +66,28 @@ def nest(flat: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
-           target_tons: int | None = None, target_piloting: int | None = None,
-           arm: str | None = None, damaged: Any = None, missing: Any = None,
-           moved: str | None = None, target_hexes: int | None = None,
-           target_jumped: bool | None = None, terrain: str | None = None,
-           target_prone: bool | None = None, target_immobile: bool | str | None = None,
-           side: str | None = None, hexes: int | None = None, tsm: bool | None = None,
-           rules: str | None = None, attacker: str | None = None, target: str | None = None,
-           trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
-           flat: bool = False, **options: Any) -> dict[str, Any]:
-    """Resolve one physical attack scenario; exact if ``trials`` is None, else Monte Carlo.
+def _float(v: Any) -> float:
+    return math.nan if v is None else float(v)
 
-    Keyword names are the experiment-grid parameters (see :mod:`sim.classic.scenario`);
-    ``**options`` takes the extension parameters and any :class:`~sim.classic.rules.ClassicRules`
-    field as an override. Returns a dict: ``params``, facts (``target_number``,
-    ``target_number_left``/``_right``, ``impossible``, ``notes``, ``damage_on_hit``, ``rules``,
-    ``rule_options``), ``mode`` ("exact" or "monte-carlo"), every metric by name (Monte Carlo:
-    also ``<name>_se`` and ``trials``, ``seed``), ``damage_dist`` as a list of probabilities,
-    and per-location metrics nested under ``expected_damage_by_location`` etc. (``flat=True``
-    keeps them as ``expected_damage_HD`` ...). Impossible scenarios never raise: they give the
-    reason in ``impossible``, ``damage_on_hit`` None, every metric NaN (standard errors too)
-    and ``damage_dist`` None. ``n_jobs``: worker processes (>= 1, or -1 for all cores).
-    """
-    from sim.classic.model import MODEL
 
-    params = dict(attack=kind, tons=tons, piloting=piloting, target_tons=target_tons,
-                  target_piloting=target_piloting, arm=arm, damaged=damaged, missing=missing,
-                  moved=moved, target_hexes=target_hexes, target_jumped=target_jumped,
-                  terrain=terrain, target_prone=target_prone, target_immobile=target_immobile,
-                  side=side, hexes=hexes, tsm=tsm, rules=rules, attacker=attacker,
-                  target=target, **options)
-    params = {k: v for k, v in params.items() if v is not None}
-    n_jobs = check_int("jobs", n_jobs, lo=-1)
-    if n_jobs == 0:
-        raise ConfigError("jobs", 0, "a positive worker count, or -1 for all cores")
-    scn = MODEL.scenario(params)
-    res: dict[str, Any] = {"params": MODEL.params(scn), **MODEL.facts(scn)}
-    if trials is None:
-        ex = MODEL.exact(scn)
-        res["mode"] = "exact"
-        for m in METRICS:
-            v = ex[m.name]
-            res[m.name] = v[0].tolist() if m.kind == "hist" else float(v[0])
-    else:
-        trials = check_int("trials", trials, 1)
-        seed = check_int("seed", 0 if seed is None else seed, 0)
-        agg = monte_carlo(MODEL, scn, trials, seed, n_jobs=n_jobs)
-        res["mode"] = "monte-carlo"
-        res["trials"] = trials
-        res["seed"] = seed
-        res.update(summarize(agg))
-    if scn.impossible is not None:  # no attack is made: no metric has a value
-        for m in METRICS:
-            for key in (m.name, m.name + "_se"):
-                if key in res:
-                    res[key] = None if m.kind == "hist" else math.nan
-    return res if flat else nest(res)
+def result_view(res: Result, flat: bool = False) -> dict[str, Any]:
+    """The dict of one attack result (``btsim attack --json`` before NaN -> null): ``params``,
+    the facts, ``mode``, (``trials``, ``seed``), every metric (``<name>_se`` for Monte Carlo)
+    and, unless ``flat``, per-location metrics nested by location."""
+    meta = res.metadata
+    mc = meta["mode"] == "monte-carlo"
+    out: dict[str, Any] = {"params": meta["params"], **meta["facts"], "mode": meta["mode"]}
+    if mc:
+        out["trials"] = meta["trials"]
+        out["seed"] = meta["seed"]
+    row = res.frame.iloc[0]
+    impossible = meta["facts"].get("impossible") is not None
+    for m in METRICS:
+        v = row[m.name] if m.name in row.index else None
+        if m.kind == "hist":
+            out[m.name] = None if impossible or v is None else [float(x) for x in v]
+            continue
+        out[m.name] = math.nan if impossible else _float(v)
+        if mc:
+            out[m.name + "_se"] = math.nan if impossible else _float(row[m.name + "_se"])
+    return out if flat else nest(out)

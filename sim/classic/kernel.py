@@ -1,7 +1,7 @@
 """Vectorized Monte Carlo kernel of the ``attack`` model.
 
 One call resolves ``n`` attacks of one plan and returns an :class:`~sim.aggregate.Aggregate`.
-Dice come from the caller's ``numpy.random.Generator`` through :mod:`sim.classic.fastdice`:
+Dice come from the caller's ``numpy.random.Generator`` through :mod:`sim.dice`:
 every draw is an exact uniform choice by rejection (raw bytes below 252, or 16-bit words
 below a multiple of the joint outcome count), mapped monotonically or through small tables.
 
@@ -45,9 +45,9 @@ from typing import Any
 
 import numpy as np
 
+from sim import dice as F
 from sim.aggregate import Aggregate
 from sim.classic import damage as D
-from sim.classic import fastdice as F
 from sim.classic import tables as T
 from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS, METRIC_NAMES
 from sim.classic.plan import Plan, UnitFall
@@ -55,7 +55,7 @@ from sim.classic.plan import Plan, UnitFall
 NL = T.N_LOC          # 11 locations; strike outcome codes: loc + 12 * tac, MISS = 11
 UNITS = ("target", "attacker")
 
-_TWO = F.TWO
+_TWO = F.TWO_D6_OUTCOMES
 _ROW = {name: i for i, name in enumerate(METRIC_NAMES)}
 _LOC_ROWS = np.array([_ROW[m] for m in LOC_METRICS])
 _FALL_LOC_ROWS = {u: np.array([_ROW[m] for m in FALL_LOC_METRICS[u]]) for u in UNITS}

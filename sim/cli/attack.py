@@ -6,7 +6,12 @@
       [--moved stand|walk|run|jump] [--target-hexes N] [--target-jumped]
       [--terrain clear|light-woods|heavy-woods] [--target-prone] [--target-immobile [CAUSE]]
       [--side front|left|right|rear] [--hexes N] [--tsm|--no-tsm] [--rules default|seed|megamek]
-      [--trials N --seed S] [--json]
+      [--rule NAME=VALUE] [--trials N --seed S [--chunk-size C] [--jobs J]]
+      [--progress auto|always|never] [--json]
+
+Monte Carlo runs go through the engine (:func:`sim.api.run_scenario`): the same seed, trials
+and chunk size give the same bits as ``sim.attack`` and ``btsim run``. ``--json`` prints
+:meth:`sim.result.Result.to_dict`.
 
 Extensions: ``--attacker/--target NAME|FILE.mtf``, ``--target-damaged``, ``--target-level``,
 ``--target-partial-cover``, ``--fired``, ``--attacker-prone``, ``--displacement-prohibited``,
@@ -22,10 +27,15 @@ import math
 import sys
 from typing import Any
 
+import pandas as pd
+
+from sim.api import attack
 from sim.classic import tables as T
-from sim.classic.api import NESTED, attack
+from sim.classic.api import NESTED
 from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.progress import add_progress
 from sim.errors import ConfigError
+from sim.result import Result
 
 HELP_ACTS = "comma-separated: " + " ".join(T.ACTUATORS) + " (optionally left-/right-)"
 
@@ -77,6 +87,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", help="random seed (with --trials; default 0)")
     p.add_argument("--jobs", default="1",
                    help="worker processes for --trials (default 1; -1 = all cores)")
+    p.add_argument("--chunk-size", help="trials per seeded chunk for --trials (default 2**18; "
+                   "the same seed, trials and chunk size give the same bits as btsim run)")
+    add_progress(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (indented by 2, like btsim heat --json)")
     p.set_defaults(func=run)
@@ -85,6 +98,13 @@ def register(subparsers: Any) -> None:
 def _int(name: str, value: str | None) -> int | None:
     if value is None:
         return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(name, value, "an integer") from None
+
+
+def _req_int(name: str, value: str) -> int:
     try:
         return int(value)
     except ValueError:
@@ -105,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
         target_immobile=args.target_immobile, side=args.side, hexes=_int("hexes", args.hexes),
         tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
         trials=_int("trials", args.trials), seed=_int("seed", args.seed),
-        n_jobs=_int("jobs", args.jobs),
+        n_jobs=_req_int("jobs", args.jobs), chunk_size=_int("chunk_size", args.chunk_size),
+        progress=args.progress,
         target_damaged=args.target_damaged,
         target_level=_int("target_level", args.target_level),
         target_partial_cover=args.target_partial_cover, fired=args.fired,
@@ -113,30 +134,18 @@ def run(args: argparse.Namespace) -> int:
         displacement_prohibited=args.displacement_prohibited, mutual_push=args.mutual_push,
         **opts)
     if args.json:
-        print(json.dumps(to_json(res), indent=2))
+        print(json.dumps(res.to_dict(), indent=2))
     else:
         print(format_table(res))
     return 0
 
 
-def to_json(res: dict[str, Any]) -> dict[str, Any]:
-    """The ``--json`` document: the result with NaN as null and ``rule_options`` as an object
-    (the summary frame keeps it as a JSON string)."""
-    out = _jsonable(res)
-    if isinstance(out.get("rule_options"), str):
-        out["rule_options"] = json.loads(out["rule_options"])
-    return out
-
-
-def _jsonable(x: Any) -> Any:
-    """NaN -> null (strict JSON)."""
-    if isinstance(x, float):
-        return None if math.isnan(x) else x
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_jsonable(v) for v in x]
-    return x
+def to_json(res: Result | dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` document: :meth:`sim.result.Result.to_dict` (NaN as null,
+    ``rule_options`` as an object)."""
+    if isinstance(res, Result):
+        return res.to_dict()
+    return Result(frame=pd.DataFrame(), data=dict(res), legacy="data").to_dict()
 
 
 def _fmt(v: Any) -> str:
@@ -153,9 +162,11 @@ def _unit(name: str | None, tons: Any, piloting: Any) -> str:
     return f"a {tons} t 'Mech (piloting {piloting})"
 
 
-def format_table(res: dict[str, Any]) -> str:
+def format_table(result: Result | dict[str, Any]) -> str:
     """A readable two-column table (with ± standard error for Monte Carlo). An impossible
     attack says so on the second line and shows every metric as ``-``."""
+    res = result.data if isinstance(result, Result) else result
+    assert res is not None, "an attack result carries its dict view"
     p = res["params"]
     head = (f"{p['attack']} by {_unit(p.get('attacker'), p['tons'], p['piloting'])} at "
             f"{_unit(p.get('target'), p['target_tons'], p['target_piloting'])}, "

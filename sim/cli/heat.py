@@ -9,7 +9,8 @@ from typing import Any
 
 from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
 from sim.cli.common import add_rule_flags, rule_overrides
-from sim.errors import ConfigError, UserError
+from sim.cli.progress import add_progress
+from sim.errors import ConfigError
 
 EPILOG = f"""\
 Without --unit the unit is a {GENERIC_DESCRIPTION.replace("OV K", "OV K (--ov, default "
@@ -69,6 +70,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--trials", type=int, metavar="N", help="Monte Carlo units")
     p.add_argument("--seed", type=int, metavar="S", help="root seed for --trials (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="workers for Monte Carlo (default 1)")
+    p.add_argument("--chunk-size", type=int, metavar="N", help="trials per seeded chunk for "
+                   "--trials (default 2**18; same seed, trials and chunk size give the same "
+                   "bits as btsim run)")
+    add_progress(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=main)
 
@@ -89,68 +94,18 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def _num(x: Any) -> float | None:
-    v = float(x)
-    return None if math.isnan(v) else v
-
-
 def main(args: argparse.Namespace) -> int:
-    from sim import engine
-    from sim.alphastrike.model import MODEL
+    from sim.api import heat
 
     params = _params(args)
-    scn = MODEL.scenario(params)  # validates: ConfigError -> exit 2
-    if args.trials is None:
-        if MODEL.exact(scn) is None:
-            raise UserError("the exact chain cannot handle this scenario (too many states); "
-                            "use --trials N --seed S")
-        frame = engine.exact_frame(MODEL, [params])
-        mc = False
-    else:
-        frame = engine.simulate(MODEL, [params], trials=args.trials, seed=args.seed or 0,
-                                n_jobs=args.jobs, progress=False)
-        mc = True
+    res = heat(**params, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
+               chunk_size=args.chunk_size, progress=args.progress)
     if args.json:
-        print(json.dumps(to_json(frame, MODEL.params(scn), mc), indent=2))
+        print(json.dumps(res.to_dict(), indent=2))
     else:
-        print(to_table(frame, MODEL.facts(scn), MODEL.params(scn), mc))
+        meta = res.metadata
+        print(to_table(res.frame, meta["facts"], meta["params"], meta["mode"] != "exact"))
     return 0
-
-
-_ROW_METRICS = ("p_shutdown", "p_shutdown_by", "mean_heat", "expected_damage",
-                "expected_cumulative_damage", "p_destroyed_by")
-_RUN_METRICS = ("expected_first_shutdown_turn", "p_ever_shutdown", "expected_turns_survived")
-
-
-def to_json(frame: Any, params: dict[str, Any], mc: bool) -> dict[str, Any]:
-    """The ``--json`` document: ``{"turns": [...], ...per-run values, params}``."""
-    turns = []
-    heat_cols = [f"p_heat_{k}" for k in range(5)]
-    for _, r in frame.iterrows():
-        row: dict[str, Any] = {"turn": int(r["turn"]),
-                               "p_heat": [_num(r[c]) for c in heat_cols]}
-        if mc:
-            row["p_heat_se"] = [_num(r[c + "_se"]) for c in heat_cols]
-            row["p_heat_exact"] = [_num(r[c + "_exact"]) for c in heat_cols
-                                   if c + "_exact" in frame]
-        for m in _ROW_METRICS:
-            row[m] = _num(r[m])
-            if mc:
-                row[m + "_se"] = _num(r[m + "_se"])
-                if m + "_exact" in frame:
-                    row[m + "_exact"] = _num(r[m + "_exact"])
-        turns.append(row)
-    doc: dict[str, Any] = {"turns": turns}
-    first = frame.iloc[0]
-    for m in _RUN_METRICS:
-        doc[m] = _num(first[m])
-        if mc:
-            doc[m + "_se"] = _num(first[m + "_se"])
-    doc["mode"] = "monte-carlo" if mc else "exact"
-    if mc:
-        doc["trials"] = int(first["trials"])
-    doc["params"] = params
-    return doc
 
 
 def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool) -> str:

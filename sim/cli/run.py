@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.progress import add_progress
 from sim.engine import BACKENDS
 
 
@@ -30,16 +31,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="joblib backend: " + ", ".join(BACKENDS) + " (default loky)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler address for --backend dask (default: a LocalCluster)")
-    p.add_argument("--chunk-size", type=int, help="trials per seeded chunk (default 2**17)")
+    p.add_argument("--chunk-size", type=int, help="trials per seeded chunk (default 2**18)")
     p.add_argument("--out", default="results", help="results folder (default results/)")
     p.add_argument("--exact", action="store_true",
                    help="compute exact values only, no Monte Carlo")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, no summary lines")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (--progress never), "
+                   "no summary lines")
     add_rule_flags(p, None, preset=False)
+    add_progress(p)
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
+    from sim.api import progress_flag
     from sim.experiment import load, run, validate_all, with_rule_overrides
 
     overrides = rule_overrides(args, None)  # each: an option of some game
@@ -49,7 +53,7 @@ def main(args: argparse.Namespace) -> int:
         frame = run(exp, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
                     backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,
                     exact_only=args.exact, out=args.out,
-                    progress=False if args.quiet else None)
+                    progress=progress_flag("never" if args.quiet else args.progress))
         if not args.quiet:
             print(f"{Path(args.out) / exp.name}: {len(frame)} rows", file=sys.stdout)
     return 0

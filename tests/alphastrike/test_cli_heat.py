@@ -89,6 +89,6 @@ def test_seed_without_trials_and_depth_without_water_are_errors():
 
     for args in (["--ov", "2", "--seed", "3"], ["--ov", "2", "--water-depth", "3"]):
         res = subprocess.run([sys.executable, "-m", "sim", "heat", *args], capture_output=True,
-                             text=True, timeout=60)
+                             text=True)
         assert res.returncode == 2
         assert len(res.stderr.strip().splitlines()) == 1

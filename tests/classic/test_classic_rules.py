@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
 from sim.classic.api import attack
@@ -415,12 +416,12 @@ def test_unknown_key_config_error() -> None:
     assert "target_tons" in str(e.value)
 
 
-def test_exact_speed() -> None:
-    """Exact single scenario well under a few ms (target < 1 ms; loose bound for CI)."""
-    import time
+def test_exact_is_repeatable() -> None:
+    """The exact path is a pure function of the plan (its speed is measured by ``btsim
+    bench``, not asserted here: no test depends on how fast the machine is)."""
     plan = make_plan(build({"attack": "charge", "tons": 65, "hexes": 5}))
-    exact_metrics(plan)
-    t = time.perf_counter()
-    for _ in range(50):
-        exact_metrics(plan)
-    assert (time.perf_counter() - t) / 50 < 0.01
+    first = exact_metrics(plan)
+    again = exact_metrics(plan)
+    assert first.keys() == again.keys()
+    for k in first:
+        np.testing.assert_array_equal(first[k], again[k])

@@ -21,7 +21,7 @@ def test_readme_experiment_runs_quietly(tmp_path):
     exp.write_text(_toml_example())
     res = subprocess.run([sys.executable, "-m", "sim", "run", str(exp), "--trials", "2000",
                           "--out", str(tmp_path / "res"), "--quiet"],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stderr == ""
     assert (tmp_path / "res" / "punch_vs_kick" / "summary.parquet").exists()
