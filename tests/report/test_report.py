@@ -16,6 +16,7 @@ from PIL import Image
 from report_synth import EXPERIMENTS, make_results
 
 from sim import report as R
+from sim.report import rendering
 from sim.cli import main
 from sim.results import read, write
 
@@ -151,7 +152,7 @@ def test_failed_build_keeps_the_previous_report(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("render failed")
 
-    monkeypatch.setattr(R, "render_markdown", boom)
+    monkeypatch.setattr(rendering, "render_markdown", boom)
     with pytest.raises(RuntimeError):
         R.build_report(root, title="changed")
     assert (root / "report.html").read_bytes() == before
