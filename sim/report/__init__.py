@@ -17,7 +17,8 @@ Layout
 * :mod:`~sim.report.rendering` -- HTML and Markdown;
 * :mod:`~sim.report.registry` -- the ``@section("name")`` decorator and the lookup;
 * :mod:`~sim.report.sections` -- one module per section, found automatically;
-* :mod:`~sim.report.build` -- loading results and writing the report.
+* :mod:`~sim.report.build` -- loading results and writing the report;
+* :mod:`~sim.report.classic`, :mod:`~sim.report.figures` -- helpers the sections share.
 
 An experiment names its section with ``report = "name"`` (default ``"generic"``); the name is
 checked when the experiment is loaded and recorded in the results' metadata.
@@ -54,7 +55,7 @@ from sim.report.classic import (
     tick_label,
 )
 from sim.report.formatting import exact_of, fmt_num, fmt_pct, footnote_text, grid_text, mc_ci, value
-from sim.report.registry import DEFAULT, SectionSpec, names, section, sections
+from sim.report.registry import DEFAULT, SectionSpec, names, section
 from sim.report.rendering import render_html, render_markdown
 from sim.report.types import (
     ColumnTable,
@@ -72,6 +73,6 @@ __all__ = [
     "attack_label", "build_report", "build_section", "cell_label", "check_findings",
     "exact_of", "fmt_num", "fmt_pct", "footnote_text", "grid_text", "load_results", "mc_ci",
     "missing_text", "names", "ordered_attacks", "reason_text", "render_html",
-    "render_markdown", "risk_ratio", "section", "sections", "self_risk", "tick_label",
+    "render_markdown", "risk_ratio", "section", "self_risk", "tick_label",
     "value",
 ]
