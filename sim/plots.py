@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -96,10 +97,11 @@ def pyplot() -> ModuleType:
 def style() -> Iterator[None]:
     """Context manager applying :data:`STYLE` (and nothing global after it exits)."""
     import matplotlib
+    from cycler import cycler
 
     pyplot()
-    with matplotlib.rc_context({**STYLE,
-                                "axes.prop_cycle": matplotlib.cycler(color=list(PALETTE))}):
+    rc: Any = {**STYLE, "axes.prop_cycle": cycler(color=list(PALETTE))}
+    with matplotlib.rc_context(rc):
         yield
 
 
@@ -303,8 +305,8 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
         cb.outline.set_visible(False)
 
 
-def curve(ax: Axes, x: Sequence[float], y: Sequence[float], *, lo: Sequence[float] | None = None,
-          hi: Sequence[float] | None = None, exact: Sequence[float] | None = None,
+def curve(ax: Axes, x: ArrayLike, y: ArrayLike, *, lo: ArrayLike | None = None,
+          hi: ArrayLike | None = None, exact: ArrayLike | None = None,
           label: str | None = None, color_: str | None = None, marker: str = "o",
           step: bool = False) -> None:
     """One Monte Carlo curve with a shaded 95% CI band, and its exact twin as a dashed line.
@@ -327,7 +329,7 @@ def curve(ax: Axes, x: Sequence[float], y: Sequence[float], *, lo: Sequence[floa
                     drawstyle=ds, zorder=4, label="_exact_line")
 
 
-def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, Sequence[float]],
+def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, ArrayLike],
                  *, ylabel: str = "", title: str = "", legend_title: str | None = None,
                  colors: Sequence[str] | None = None, horizontal: bool = False,
                  totals_fmt: str | None = None, legend: bool = True) -> None:

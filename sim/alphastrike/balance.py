@@ -45,7 +45,7 @@ def survival(frame: pd.DataFrame) -> pd.Series:
     return 1 - estimate(frame, "p_destroyed_by")
 
 
-def turns_gained(turns: pd.Series, base: object) -> pd.Series:
+def turns_gained(turns: pd.Series, base: str) -> pd.Series:
     """Expected turns survived gained over the row labelled ``base`` of ``turns`` (a Series
     of ``expected_turns_survived`` indexed by e.g. the protection)."""
     return turns - turns.loc[base]

@@ -38,7 +38,7 @@ def attack_label(row: pd.Series) -> str:
     if a == "punch" and str(row.get("arm", "")) == "both":
         return "punch ×2"
     if a == "charge":
-        h = row.get("hexes")
+        h: Any = row.get("hexes")
         return f"charge ({int(h)} hexes)" if finite(h) else "charge"
     return attack_name(a)
 

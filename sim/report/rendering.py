@@ -75,7 +75,7 @@ def html_table(t: Table) -> str:
     for r in d.index:
         cells = "".join(f"<td>{html.escape(str(d.loc[r, c]))}</td>" for c in d.columns)
         rows.append(f"<tr><td>{html.escape(str(r))}</td>{cells}</tr>")
-    cap = html.escape(d.index.name or "")
+    cap = html.escape(str(d.index.name or ""))
     out = (f"<h3>{html.escape(t.title)}</h3><table><thead><tr><th>{cap}</th>{head}</tr>"
            f"</thead><tbody>{''.join(rows)}</tbody></table>")
     if t.note:

@@ -3,7 +3,7 @@ saved figure, one experiment's section and the whole report."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,7 +106,7 @@ class ColumnTable(Table):
     """A table with one number format per column (``col_fmt``; others use ``fmt``)."""
 
     def __init__(self, key: str, title: str, values: pd.DataFrame,
-                 col_fmt: dict[str, Callable[[float], str]], index_name: str = "",
+                 col_fmt: Mapping[str, Callable[[float], str]], index_name: str = "",
                  note: str = "", fmt: Callable[[float], str] | None = None) -> None:
         super().__init__(key, title, values, fmt or fmt_num, None, note, index_name)
         self.col_fmt = col_fmt
