@@ -280,13 +280,14 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
     ax.grid(False)
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
-    norm = im.norm
+    cnorm = im.norm
     for (r, c), v in np.ndenumerate(vals):
-        label = text[r, c] if text is not None else (fmt.format(v) if np.isfinite(v) else "")
+        label = str(text[r, c]) if text is not None else (fmt.format(v) if np.isfinite(v)
+                                                          else "")
         if not label:
             continue
         if np.isfinite(v):
-            rgba = cm(norm(v))
+            rgba = cm(cnorm(v))
             lum = 0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]
             tc = "black" if lum > 0.45 else "white"
         else:
@@ -411,7 +412,8 @@ def save(fig: Figure, stem: Path) -> tuple[Path, Path]:
     try:
         fig.set_dpi(DPI)
         fig.canvas.draw()
-        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.12)
+        renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg canvas
+        bbox = fig.get_tightbbox(renderer).padded(0.12)
         fig.set_layout_engine("none")
         _atomic_savefig(fig, png, "png", bbox)
         _atomic_savefig(fig, svg, "svg", bbox)

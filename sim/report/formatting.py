@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from sim.report.types import Result
 
 __all__ = ["LEGEND_NOTES", "and_list", "column_of", "exact_of", "finite", "fmt_num", "fmt_pct",
-           "footnote_text", "grid_text", "is_mc", "mc_ci", "middle", "pick", "possible",
+           "footnote_text", "grid_text", "is_mc", "mc_ci", "middle", "num", "pick", "possible",
            "rule_options_text", "rules_text", "short_unit", "std_error", "two_lines", "value"]
 
 
@@ -37,7 +37,12 @@ def finite(v: Any) -> bool:
         return False
 
 
-def fmt_pct(v: float) -> str:
+def num(v: Any) -> float:
+    """A table cell or scalar as a float (a typed ``float(v)`` for pandas scalars)."""
+    return float(v)
+
+
+def fmt_pct(v: Any) -> str:
     """A probability as a percentage: 1 decimal, more for small non-zero values."""
     if not finite(v):
         return "–"
@@ -51,7 +56,7 @@ def fmt_pct(v: float) -> str:
     return f"{p:.1f}%"
 
 
-def fmt_num(v: float) -> str:
+def fmt_num(v: Any) -> str:
     """A mean value (damage points, turns): 2 decimals."""
     return "–" if not finite(v) else f"{float(v):.2f}"
 

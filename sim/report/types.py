@@ -92,6 +92,13 @@ class Table:
         """The display string of number ``v`` in column ``col`` (findings quote it)."""
         return self.fmt(v)
 
+    @property
+    def label_frame(self) -> pd.DataFrame:
+        """The cell labels (ValueError for a table built without labels)."""
+        if self.labels is None:
+            raise ValueError(f"table {self.key!r} has no labels")
+        return self.labels
+
     def display(self) -> pd.DataFrame:
         """All cells as strings."""
         out = pd.DataFrame(index=self.values.index, columns=self.values.columns, dtype=object)

@@ -23,6 +23,7 @@ from sim.report.formatting import (
     fmt_pct,
     footnote_text,
     mc_ci,
+    num,
     short_unit,
     std_error,
     value,
@@ -164,8 +165,8 @@ def build(res: Result) -> Section:
     for p in prots:
         g = f[(f[pc] == p) & (f["turn"] == last)]
         if len(g):
-            tv.loc[p, cols[0]] = float(AB.survival(g).iloc[0])
-            tv.loc[p, cols[1]] = float(value(g, "expected_turns_survived").iloc[0])
+            tv.loc[p, cols[0]] = num(AB.survival(g).iloc[0])
+            tv.loc[p, cols[1]] = num(value(g, "expected_turns_survived").iloc[0])
     if base:
         tv[cols[2]] = AB.turns_gained(tv[cols[1]], base)
     tab = ColumnTable("survival", f"Survival of {unit} by ammo protection", tv,
@@ -176,7 +177,7 @@ def build(res: Result) -> Section:
                        f"still operational after turn {last} counts {last}).")
     sec.tables.append(tab)
     if base and gained:
-        best = tv.loc[gained, cols[1]].idxmax()
+        best = str(tv.loc[gained, cols[1]].idxmax())
         a, b, gain = tv.loc[base, cols[1]], tv.loc[best, cols[1]], tv.loc[best, cols[2]]
         if finite(a) and finite(b):
             sa, sb, sg = fmt_num(a), fmt_num(b), fmt_num(gain)
@@ -187,9 +188,9 @@ def build(res: Result) -> Section:
             sec.findings.append(Finding(
                 res.name, f"{why}{unit} survives {sa} turns on average unprotected and {sb} "
                 f"with {best}, {sg} turns more, under the same incoming fire.",
-                [("survival", base, cols[1], float(a), sa),
-                 ("survival", best, cols[1], float(b), sb),
-                 ("survival", best, cols[2], float(gain), sg)]))
+                [("survival", base, cols[1], num(a), sa),
+                 ("survival", best, cols[1], num(b), sb),
+                 ("survival", best, cols[2], num(gain), sg)]))
         if "CASE" in tv.index:
             c = tv.loc["CASE", cols[0]]
             n0 = tv.loc[base, cols[0]]
@@ -198,6 +199,6 @@ def build(res: Result) -> Section:
                 sec.findings.append(Finding(
                     res.name, f"The chance to survive all {last} turns is {sn} without "
                     f"protection and {sc} with CASE.",
-                    [("survival", "CASE", cols[0], float(c), sc),
-                     ("survival", base, cols[0], float(n0), sn)], lead=False))
+                    [("survival", "CASE", cols[0], num(c), sc),
+                     ("survival", base, cols[0], num(n0), sn)], lead=False))
     return sec

@@ -19,6 +19,7 @@ from sim.report.formatting import (
     footnote_text,
     grid_text,
     middle,
+    num,
     possible,
     value,
 )
@@ -64,7 +65,7 @@ def build(res: Result) -> Section:
                               "Chance one attack destroys a fresh head (9 armor + 3 structure)")):
         v = pd.DataFrame(index=attacks, columns=[f"{t} t" for t in tons_all], dtype=float)
         for (a, t), g in f[f["possible"]].groupby(["attack_label", "tons"]):
-            v.loc[a, f"{t} t"] = float(value(g, metric).iloc[0])
+            v.loc[a, f"{t} t"] = num(value(g, metric).iloc[0])
         tabs[key] = Table(key, ttl, v, fmt_pct, index_name="attack")
     # summary table per attack
     summ = pd.DataFrame(index=attacks, columns=["max head hit", "max head kill",
@@ -74,7 +75,7 @@ def build(res: Result) -> Section:
     for a in attacks:
         summ.loc[a, "max head hit"] = hh.loc[a].max()
         summ.loc[a, "max head kill"] = hd.loc[a].max()
-        kill = [int(c.split()[0]) for c in hd.columns if finite(hd.loc[a, c]) and hd.loc[a, c] > 0]
+        kill = [int(c.split()[0]) for c in hd.columns if finite(hd.loc[a, c]) and num(hd.loc[a, c]) > 0]
         labs.loc[a, "lightest head-killer"] = f"{min(kill)} t" if kill else "never"
     summ["lightest head-killer"] = np.nan
 
@@ -141,16 +142,16 @@ def build(res: Result) -> Section:
             + ", ".join(never) + ".", []))
     if np.isfinite(hd.to_numpy(float)).any() and np.nanmax(hd.to_numpy(float)) > 0:
         r, c = np.unravel_index(np.nanargmax(hd.to_numpy(float)), hd.shape)
-        a, t = hd.index[r], hd.columns[c]
+        a, t = hd.index[int(r)], hd.columns[int(c)]
         d = fmt_pct(hd.loc[a, t])
         sec.findings.append(Finding(
             res.name, f"The highest one-attack head-kill chance is {d}, for a {a} by a {t} "
-            f"attacker.", [("head_destroyed", a, t, float(hd.loc[a, t]), d)]))
+            f"attacker.", [("head_destroyed", a, t, num(hd.loc[a, t]), d)]))
     if np.isfinite(hh.to_numpy(float)).any():
         r, c = np.unravel_index(np.nanargmax(hh.to_numpy(float)), hh.shape)
-        a, t = hh.index[r], hh.columns[c]
+        a, t = hh.index[int(r)], hh.columns[int(c)]
         d = fmt_pct(hh.loc[a, t])
         sec.findings.append(Finding(
             res.name, f"A {a} by a {t} attacker strikes the head most often: {d} of attacks.",
-            [("head_hit", a, t, float(hh.loc[a, t]), d)], lead=False))
+            [("head_hit", a, t, num(hh.loc[a, t]), d)], lead=False))
     return sec

@@ -24,6 +24,7 @@ from sim.report.formatting import (
     fmt_pct,
     footnote_text,
     mc_ci,
+    num,
     short_unit,
     two_lines,
     value,
@@ -114,7 +115,8 @@ def build(res: Result) -> Section:
                     ex = exact_of(g, metric)
                     if complement:
                         mean = 1 - mean
-                        lo, hi = (None, None) if lo is None else (1 - hi, 1 - lo)
+                        if lo is not None and hi is not None:
+                            lo, hi = 1 - hi, 1 - lo
                         ex = None if ex is None else 1 - ex
                     plots.curve(ax, g["turn"], mean * scale,
                                 lo=None if lo is None else lo * scale,
@@ -221,9 +223,9 @@ def build(res: Result) -> Section:
             if g.empty:
                 continue
             key = f"{short_unit(u)} / {p}"
-            tv.loc[key, cols[0]] = float(value(g, "expected_cumulative_damage").iloc[0])
-            tv.loc[key, cols[1]] = float(value(g, "p_shutdown_by").iloc[0])
-            tv.loc[key, cols[2]] = float(value(g, "expected_first_shutdown_turn").iloc[0])
+            tv.loc[key, cols[0]] = num(value(g, "expected_cumulative_damage").iloc[0])
+            tv.loc[key, cols[1]] = num(value(g, "p_shutdown_by").iloc[0])
+            tv.loc[key, cols[2]] = num(value(g, "expected_first_shutdown_turn").iloc[0])
     sec.tables.append(ColumnTable(
         "policies", f"Policies compared ({base_cond})", tv,
         {cols[0]: fmt_num, cols[1]: fmt_pct, cols[2]: fmt_num}, index_name="unit / policy",
@@ -243,7 +245,7 @@ def build(res: Result) -> Section:
                         g = end[(end["unit"] == u) & (end["policy"] == p)
                                 & (end["condition"] == cnd)]
                         if len(g):
-                            cv.loc[f"{short_unit(u)} / {p}", cnd] = float(
+                            cv.loc[f"{short_unit(u)} / {p}", cnd] = num(
                                 value(g, metric).iloc[0])
             sec.tables.append(Table(key, ttl + " by condition", cv, fmt,
                                     index_name="unit / policy"))
@@ -254,11 +256,11 @@ def build(res: Result) -> Section:
         dmg = tv.loc[rows, cols[0]]
         if not dmg.notna().any():
             continue
-        kb = dmg.idxmax()
+        kb = str(dmg.idxmax())
         best_pol = kb.split(" / ", 1)[1]
-        quotes = [("policies", kb, cols[0], float(tv.loc[kb, cols[0]]),
+        quotes = [("policies", kb, cols[0], num(tv.loc[kb, cols[0]]),
                    fmt_num(tv.loc[kb, cols[0]])),
-                  ("policies", kb, cols[1], float(tv.loc[kb, cols[1]]),
+                  ("policies", kb, cols[1], num(tv.loc[kb, cols[1]]),
                    fmt_pct(tv.loc[kb, cols[1]]))]
         text = (f"{short_unit(u)}: over {last} turns policy '{best_pol}' deals the most "
                 f"expected damage, {quotes[0][4]}, with a {quotes[1][4]} chance of having shut "
@@ -266,8 +268,8 @@ def build(res: Result) -> Section:
         km = f"{short_unit(u)} / {policies[-1]}"
         if km != kb and finite(tv.loc[km, cols[0]]):
             dm, pm = fmt_num(tv.loc[km, cols[0]]), fmt_pct(tv.loc[km, cols[1]])
-            quotes += [("policies", km, cols[0], float(tv.loc[km, cols[0]]), dm),
-                       ("policies", km, cols[1], float(tv.loc[km, cols[1]]), pm)]
+            quotes += [("policies", km, cols[0], num(tv.loc[km, cols[0]]), dm),
+                       ("policies", km, cols[1], num(tv.loc[km, cols[1]]), pm)]
             text += f"; '{policies[-1]}' deals {dm} and shuts down with probability {pm}"
         sec.findings.append(Finding(res.name, text + ".", quotes, lead=i == 0))
     wet = "no attacker, in water"
@@ -275,7 +277,8 @@ def build(res: Result) -> Section:
         cd = sec.table("conditions_damage")
         u0 = short_unit(units[0])
         rows = [r for r in cd.values.index if r.startswith(u0 + " / ")]
-        kd, kw = cd.values.loc[rows, base_cond].idxmax(), cd.values.loc[rows, wet].idxmax()
+        kd = str(cd.values.loc[rows, base_cond].idxmax())
+        kw = str(cd.values.loc[rows, wet].idxmax())
         dd, dw = cd.values.loc[kd, base_cond], cd.values.loc[kw, wet]
         if finite(dd) and finite(dw):
             sd, sw = fmt_num(dd), fmt_num(dw)
@@ -287,8 +290,8 @@ def build(res: Result) -> Section:
                     f"{last} out of water, {sw} in water.")
             sec.findings.append(Finding(
                 res.name, text,
-                [("conditions_damage", kd, base_cond, float(dd), sd),
-                 ("conditions_damage", kw, wet, float(dw), sw)]))
+                [("conditions_damage", kd, base_cond, num(dd), sd),
+                 ("conditions_damage", kw, wet, num(dw), sw)]))
     if len(conds) > 1:
         ct = sec.table("conditions").values
         for other, what in (("no attacker, in water", "standing in water"),
@@ -298,15 +301,15 @@ def build(res: Result) -> Section:
             diff = (ct[other] - ct[base_cond]).abs()
             if not diff.notna().any() or diff.max() == 0:
                 continue
-            k = diff.idxmax()
-            a_, b_ = ct.loc[k, base_cond], ct.loc[k, other]
+            kx = str(diff.idxmax())
+            a_, b_ = ct.loc[kx, base_cond], ct.loc[kx, other]
             sa, sb = fmt_pct(a_), fmt_pct(b_)
-            unit_k, pol_k = k.split(" / ", 1)
+            unit_k, pol_k = kx.split(" / ", 1)
             sec.findings.append(Finding(
                 res.name, f"{what[0].upper() + what[1:]} matters most for the {unit_k} with "
                 f"policy "
                 f"'{pol_k}': it has shut down by turn {last} with probability {sb}, against "
                 f"{sa} with no attacker, out of water.",
-                [("conditions", k, base_cond, float(a_), sa),
-                 ("conditions", k, other, float(b_), sb)], lead=other.startswith("HT")))
+                [("conditions", kx, base_cond, num(a_), sa),
+                 ("conditions", kx, other, num(b_), sb)], lead=other.startswith("HT")))
     return sec

@@ -32,6 +32,7 @@ from sim.report.formatting import (
     footnote_text,
     grid_text,
     middle,
+    num,
     pick,
     possible,
 )
@@ -130,7 +131,7 @@ def build(res: Result) -> Section:
         for (t, p), g in sub.groupby(["tons", "piloting"]):
             g = g.sort_values([crit, "ev"], ascending=False)
             r = g.iloc[0]
-            vals.loc[f"{t} t", f"piloting {p}"] = float(r[crit])
+            vals.loc[f"{t} t", f"piloting {p}"] = num(r[crit])
             lab = str(r["attack_label"])
             labs.loc[f"{t} t", f"piloting {p}"] = lab + (NO_RISK if r["risk"] <= 0 else "")
         return vals, labs
@@ -165,7 +166,7 @@ def build(res: Result) -> Section:
             for t in tons_pick:
                 g = rr[(rr["attack_label"] == a) & (rr["tons"] == t)]
                 if len(g):
-                    tv.loc[a, f"{t} t"] = float(g[colname].iloc[0])
+                    tv.loc[a, f"{t} t"] = num(g[colname].iloc[0])
         sec.tables.append(Table(key, ttl, tv, fmt_num, index_name="attack"))
 
     def heat_fig(key: str, panels: Sequence[tuple[str, str, str]], title: str, fig_title: str,
@@ -175,7 +176,7 @@ def build(res: Result) -> Section:
                                          height=0.42 * len(tons_all) + 2.4)
             for k, (tkey, ttl, cb) in enumerate(panels):
                 t = sec.table(tkey)
-                text = np.array([[(f"{cell_label(t.labels.loc[r, c])}\n"
+                text = np.array([[(f"{cell_label(t.label_frame.loc[r, c])}\n"
                                    f"{t.fmt(t.values.loc[r, c])}"
                                    if finite(t.values.loc[r, c]) else "")
                                   for c in t.values.columns] for r in t.values.index],
@@ -217,28 +218,28 @@ def build(res: Result) -> Section:
     t0 = sec.table(f"best_damage_{int(still)}")
     vals = t0.values
     r, c = np.unravel_index(np.nanargmax(vals.to_numpy(float)), vals.shape)
-    row, col = vals.index[r], vals.columns[c]
+    row, col = vals.index[int(r)], vals.columns[int(c)]
     d = t0.fmt(vals.loc[row, col])
     sec.findings.append(Finding(
-        res.name, f"The most damaging physical attack is a {t0.labels.loc[row, col]} by a "
+        res.name, f"The most damaging physical attack is a {t0.label_frame.loc[row, col]} by a "
         f"{row} attacker with {col}: {d} points expected per attack against a target that "
-        f"stood still.", [(t0.key, row, col, float(vals.loc[row, col]), d)]))
+        f"stood still.", [(t0.key, row, col, num(vals.loc[row, col]), d)]))
     light = vals.index[0]
     pc = f"piloting {pil}"
     if pc in vals.columns and finite(vals.loc[light, pc]):
         d = t0.fmt(vals.loc[light, pc])
         sec.findings.append(Finding(
             res.name, f"For the lightest attacker ({light}, {pc}) the best attack is a "
-            f"{t0.labels.loc[light, pc]} at {d} expected points.",
-            [(t0.key, light, pc, float(vals.loc[light, pc]), d)], lead=False))
+            f"{t0.label_frame.loc[light, pc]} at {d} expected points.",
+            [(t0.key, light, pc, num(vals.loc[light, pc]), d)], lead=False))
     tn, tb = sec.table("best_net"), sec.table("best_ratio")
     heavy = tn.values.index[-1]
     if pc in tn.values.columns and finite(tn.values.loc[heavy, pc]) \
             and finite(tb.values.loc[heavy, pc]):
         dn, dr = tn.fmt(tn.values.loc[heavy, pc]), tb.fmt(tb.values.loc[heavy, pc])
         dd = t0.fmt(t0.values.loc[heavy, pc])
-        a_d = str(t0.labels.loc[heavy, pc])
-        a_n, a_r = str(tn.labels.loc[heavy, pc]), str(tb.labels.loc[heavy, pc])
+        a_d = str(t0.label_frame.loc[heavy, pc])
+        a_n, a_r = str(tn.label_frame.loc[heavy, pc]), str(tb.label_frame.loc[heavy, pc])
         net_txt = (f"net of its self-risk the {a_d} stays best ({dn} points)"
                    if a_n.replace(NO_RISK, "") == a_d else
                    f"net of its self-risk a {risk_label(a_n)} is better ({dn} points)")
@@ -249,10 +250,10 @@ def build(res: Result) -> Section:
         sec.findings.append(Finding(
             res.name, f"Weighing damage against self-risk, for a {heavy} attacker with {pc}: "
             f"a {a_d} deals the most ({dd} points); {net_txt}; {rat_txt}.",
-            [(t0.key, heavy, pc, float(t0.values.loc[heavy, pc]), dd),
-             (tn.key, heavy, pc, float(tn.values.loc[heavy, pc]), dn),
-             (tb.key, heavy, pc, float(tb.values.loc[heavy, pc]), dr)]))
-    counts = tb.labels.stack().map(lambda s: str(s).replace(NO_RISK, "")).value_counts()
+            [(t0.key, heavy, pc, num(t0.values.loc[heavy, pc]), dd),
+             (tn.key, heavy, pc, num(tn.values.loc[heavy, pc]), dn),
+             (tb.key, heavy, pc, num(tb.values.loc[heavy, pc]), dr)]))
+    counts = tb.label_frame.stack().map(lambda s: str(s).replace(NO_RISK, "")).value_counts()
     if len(counts):
         top = counts.index[0]
         sec.findings.append(Finding(

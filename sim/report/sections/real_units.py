@@ -5,6 +5,8 @@ the targets, and the attacks a unit cannot make with the model's reason.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pandas as pd
 
@@ -23,6 +25,7 @@ from sim.report.formatting import (
     finite,
     fmt_num,
     footnote_text,
+    num,
     possible,
     short_unit,
     two_lines,
@@ -56,7 +59,7 @@ def build(res: Result) -> Section:
     ln = pd.DataFrame(index=attackers, columns=targets, dtype=object)
     for (a, t), g in ok.groupby([att_col, tgt_col], sort=False):
         g = g.sort_values(["net", "ev"], ascending=False)
-        vn.loc[a, t] = float(g["net"].iloc[0])
+        vn.loc[a, t] = num(g["net"].iloc[0])
         ln.loc[a, t] = g["attack_label"].iloc[0]
 
     # per unit: the best legal attack, averaged over the targets
@@ -68,10 +71,10 @@ def build(res: Result) -> Section:
         if a not in per.index.get_level_values(0):
             bl.loc[a, cols[0]] = bl.loc[a, cols[1]] = "no legal attack"
             continue
-        g = per.loc[a]
+        g = cast(pd.DataFrame, per.loc[a])
         for col, crit, other in ((cols[0], "ev", "net"), (cols[1], "net", "ev")):
             k = g.sort_values([crit, other], ascending=False).index[0]
-            bu.loc[a, col] = float(g.loc[k, crit])
+            bu.loc[a, col] = num(g.loc[k, crit])
             bl.loc[a, col] = k
     sec.tables.append(Table("best_per_unit", f"Best legal attack of each unit, averaged over "
                             f"the {n_t} targets", bu, fmt_num, bl, index_name="attacker",
@@ -90,15 +93,16 @@ def build(res: Result) -> Section:
     leg = pd.DataFrame(index=attackers, columns=attacks, dtype=float)
     leg_l = pd.DataFrame(index=attackers, columns=attacks, dtype=object)
     why: dict[tuple[str, str], list[str]] = {}
-    for (a, lab), g in f.groupby([att_col, "attack_label"], sort=False):
+    for (a_, lab_), g in f.groupby([att_col, "attack_label"], sort=False):
+        a, lab = str(a_), str(lab_)
         good = g[g["possible"]]
         if len(good):
-            leg.loc[a, lab] = float(good["ev"].mean())
+            leg.loc[a, lab] = num(good["ev"].mean())
             continue
         leg_l.loc[a, lab] = "impossible"
-        r = g["impossible"].dropna().astype(str)
+        reasons = g["impossible"].dropna().astype(str)
         miss = g["missing"].iloc[0] if "missing" in g.columns else ""
-        text = reason_text(r.iloc[0], a, miss) if len(r) else "not allowed"
+        text = reason_text(reasons.iloc[0], a, miss) if len(reasons) else "not allowed"
         why.setdefault((lab, text), []).append(a)
     sec.tables.append(Table("legal_attacks", f"Expected damage of each legal attack, averaged "
                             f"over the {n_t} targets", leg, fmt_num, leg_l,
@@ -120,11 +124,11 @@ def build(res: Result) -> Section:
     with plots.style():
         fig, axes = plots.new_figure(1, 1, width=2.8 + 1.5 * len(targets),
                                      height=1.8 + 0.62 * len(attackers))
-        text = np.array([[(f"{cell_label(ln.loc[r, c])}\n{fmt_num(vn.loc[r, c])}"
-                           if finite(vn.loc[r, c]) else "none") for c in vn.columns]
-                         for r in vn.index], dtype=object)
+        cells = np.array([[(f"{cell_label(ln.loc[r, c])}\n{fmt_num(vn.loc[r, c])}"
+                            if finite(vn.loc[r, c]) else "none") for c in vn.columns]
+                          for r in vn.index], dtype=object)
         plots.heatmap(axes[0, 0], vn.to_numpy(float), [short_unit(a) for a in vn.index],
-                      [two_lines(short_unit(t)) for t in vn.columns], text=text,
+                      [two_lines(short_unit(t)) for t in vn.columns], text=cells,
                       cbar_label="net damage (points)", xlabel="target", ylabel="attacker",
                       title="Best legal physical attack by net damage", fontsize=7.5)
         plots.footnote(fig, foot)
@@ -135,7 +139,7 @@ def build(res: Result) -> Section:
 
     def tons_of(name: str) -> float:
         g = f[f[tgt_col] == name]
-        return float(g["target_tons"].iloc[0]) if "target_tons" in g.columns else 0.0
+        return num(g["target_tons"].iloc[0]) if "target_tons" in g.columns else 0.0
 
     pick = sorted(targets, key=tons_of)
     pick = [pick[0], pick[-1]] if len(pick) > 1 else pick
@@ -179,7 +183,7 @@ def build(res: Result) -> Section:
         for a in attackers:
             if finite(v[a]):
                 groups.setdefault(str(bl.loc[a, col]), []).append(a)
-        hi, lo = v.idxmax(), v.idxmin()
+        hi, lo = str(v.idxmax()), str(v.idxmin())
         dh, dl = tab.fmt(v[hi]), tab.fmt(v[lo])
         if len(groups) == 1:
             who = f"of every unit is a {next(iter(groups))}"
@@ -188,26 +192,26 @@ def build(res: Result) -> Section:
                                 for lab, us in groups.items()])
         text = (f"Averaged over the {n_t} targets, the {what} {who}: from {dh} points "
                 f"({short_unit(hi)}) down to {dl} ({short_unit(lo)}).")
-        quotes = [("best_per_unit", hi, col, float(v[hi]), dh),
-                  ("best_per_unit", lo, col, float(v[lo]), dl)]
+        quotes = [("best_per_unit", hi, col, num(v[hi]), dh),
+                  ("best_per_unit", lo, col, num(v[lo]), dl)]
         if col == cols[1]:
             # match-ups where the target changes that choice
             odd = [(a, t) for a in attackers for t in targets
-                   if isinstance(ln.loc[a, t], str) and ln.loc[a, t] != bl.loc[a, col]]
+                   if isinstance(ln.loc[a, t], str) and ln.loc[a, t] != str(bl.loc[a, col])]
             if odd:
-                a, t = max(odd, key=lambda at: vn.loc[at[0], at[1]])
+                a, t = max(odd, key=lambda at: num(vn.loc[at[0], at[1]]))
                 d = fmt_num(vn.loc[a, t])
                 text += (f" The target can change the choice: against the {short_unit(t)} "
-                         f"the {short_unit(a)} does best with a {ln.loc[a, t]} ({d} net).")
-                quotes.append(("best_net", a, t, float(vn.loc[a, t]), d))
+                         f"the {short_unit(a)} does best with a {str(ln.loc[a, t])} ({d} net).")
+                quotes.append(("best_net", a, t, num(vn.loc[a, t]), d))
         sec.findings.append(Finding(res.name, text, quotes))
 
     # findings: which attacks are impossible for whom, and which pairs cannot fight
     if why:
         parts = []
-        for lab, r in sorted(why, key=lambda k: (attack_sort_key(k[0]), k[1])):
-            us = why[(lab, r)]
-            parts.append(f"{lab} for the {and_list([short_unit(u) for u in us])} ({r})")
+        for lab, reason in sorted(why, key=lambda k: (attack_sort_key(k[0]), k[1])):
+            us = why[(lab, reason)]
+            parts.append(f"{lab} for the {and_list([short_unit(u) for u in us])} ({reason})")
         sec.findings.append(Finding(res.name, "Impossible attacks: " + "; ".join(parts) + ".",
                                     []))
     none = [(a, t) for a in attackers for t in targets if not finite(vn.loc[a, t])]
