@@ -24,9 +24,12 @@ from sim.summary import exact_of, mc_ci, std_error
 if TYPE_CHECKING:
     from sim.report.types import Result
 
-__all__ = ["LEGEND_NOTES", "and_list", "column_of", "exact_of", "finite", "fmt_num", "fmt_pct",
-           "footnote_text", "grid_text", "is_mc", "mc_ci", "middle", "num", "pick", "possible",
-           "rule_options_text", "rules_text", "short_unit", "std_error", "two_lines", "value"]
+__all__ = [
+    "LEGEND_NOTES", "and_list", "column_of", "exact_of", "finite", "fmt_num", "fmt_pct",
+    "footnote_text", "grid_text", "incoming_text", "is_mc", "mc_ci", "middle", "num",
+    "pick", "possible", "rule_options_text", "rules_text", "short_unit", "std_error",
+    "two_lines", "value",
+]
 
 
 def finite(v: Any) -> bool:
@@ -194,3 +197,17 @@ def two_lines(name: str) -> str:
     ``"Grand Titan T-IT-N10M"`` -> ``"Grand Titan\\nT-IT-N10M"``."""
     head, _, tail = str(name).rpartition(" ")
     return f"{head}\n{tail}" if head else tail
+
+
+def incoming_text(value: Any) -> str:
+    """``"tn=6,dmg=1;tn=6,dmg=1"`` -> ``"2 × (tn=6,dmg=1)"``; empty -> ``"none"``."""
+    if isinstance(value, list | tuple | np.ndarray):
+        items = [str(v) for v in value]
+    else:
+        items = [x for x in str(value or "").split(";") if x.strip()]
+    if not items:
+        return "none"
+    counts = dict.fromkeys(items, 0)
+    for x in items:
+        counts[x] += 1
+    return " + ".join(f"{n} × ({x})" if n > 1 else f"({x})" for x, n in counts.items())

@@ -22,6 +22,7 @@ from sim.report.formatting import (
     fmt_num,
     fmt_pct,
     footnote_text,
+    incoming_text,
     mc_ci,
     num,
     short_unit,
@@ -29,7 +30,6 @@ from sim.report.formatting import (
     value,
 )
 from sim.report.registry import section
-from sim.report.sections.heat_curves import incoming_text
 from sim.report.types import ColumnTable, Finding, Result, Section
 
 #: how the report shows the model's "the card's own specials" protection value

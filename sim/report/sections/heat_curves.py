@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,20 +40,6 @@ def _condition(row: pd.Series) -> str:
         row.get("water"), bool | np.bool_) else False
     a = "HT attacker" if has_inc else "no attacker"
     return f"{a}, {'in water' if water else 'dry'}"
-
-
-def incoming_text(value: Any) -> str:
-    """``"tn=6,dmg=1;tn=6,dmg=1"`` -> ``"2 × (tn=6,dmg=1)"``; empty -> ``"none"``."""
-    if isinstance(value, list | tuple | np.ndarray):
-        items = [str(v) for v in value]
-    else:
-        items = [x for x in str(value or "").split(";") if x.strip()]
-    if not items:
-        return "none"
-    counts = dict.fromkeys(items, 0)
-    for x in items:
-        counts[x] += 1
-    return " + ".join(f"{n} × ({x})" if n > 1 else f"({x})" for x, n in counts.items())
 
 
 CONDITION_ORDER = ("no attacker, dry", "no attacker, in water", "HT attacker, dry",
