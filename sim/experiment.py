@@ -10,6 +10,8 @@ Format::
     seed = 1
     exact = true                    # also compute exact values (columns <metric>_exact)
     metrics = ["p_hit", "expected_damage"]   # optional subset of the model's metrics
+    report = "physical-damage"      # the report section that shows it (default "generic");
+                                    # one module in sim/report/sections/ per section
 
     [fixed]                         # parameters shared by every scenario
     target_tons = 50
@@ -50,7 +52,7 @@ from sim.errors import ConfigError, UserError, check_bool, check_int
 from sim.models import get_model
 
 KEYS = ("name", "title", "question", "model", "trials", "seed", "exact", "metrics", "fixed",
-        "grid", "cases", "description", "rule_overrides")
+        "grid", "cases", "description", "rule_overrides", "report")
 
 
 @dataclass
@@ -66,6 +68,7 @@ class Experiment:
     question: str = ""
     description: str = ""
     metrics: list[str] | None = None
+    report: str = "generic"
     fixed: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
     cases: list[dict[str, Any]] = field(default_factory=list)
@@ -95,6 +98,13 @@ def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name or any(c in name for c in "/\\") or name[0] == ".":
         raise ConfigError("name", name, "a non-empty folder name without slashes")
     return name
+
+
+def _check_report(value: Any) -> str:
+    """The experiment's ``report`` key: a registered report section (ConfigError otherwise)."""
+    from sim.report.registry import check_name
+
+    return check_name(value)
 
 
 def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
@@ -135,6 +145,7 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
     if metrics is not None and (not isinstance(metrics, list)
                                 or not all(isinstance(m, str) for m in metrics)):
         raise ConfigError("metrics", metrics, "a list of metric names")
+    report = _check_report(data.get("report", "generic"))
     return Experiment(
         name=_check_name(data.get("name", "experiment")),
         model=data["model"],
@@ -145,6 +156,7 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         question=str(data.get("question", "")),
         description=str(data.get("description", "")),
         metrics=metrics,
+        report=report,
         fixed=dict(fixed),
         grid={k: list(v) for k, v in grid.items()},
         cases=[dict(c) for c in cases],

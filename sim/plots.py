@@ -11,29 +11,31 @@ panels out in one figure. The conventions, one place for all of them:
 * **Footnote**: every figure carries the sample size and seed (:func:`footnote`).
 * **Files**: :func:`save` writes PNG at 150 dpi and SVG side by side, atomically.
 
-The Agg backend is selected on import, so nothing here needs a display.
+Matplotlib is imported on first use, not on import (so the report's section registry and
+``sim.experiment.load`` stay light), and the Agg backend is selected then: nothing here needs a
+display.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
+import numpy as np
+from numpy.typing import ArrayLike
 
-matplotlib.use("Agg")
+if TYPE_CHECKING:
+    from types import ModuleType
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402,F401  (re-exported for callers)
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
+    from matplotlib.figure import Figure
 
 #: Okabe & Ito (2008) colour-blind-safe palette, black first dropped (black marks exact values).
 PALETTE: tuple[str, ...] = (
@@ -73,17 +75,33 @@ STYLE: dict[str, Any] = {
     "axes.axisbelow": True,
     "grid.color": "#d9d9d9",
     "grid.linewidth": 0.6,
-    "axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)),
     "savefig.dpi": DPI,
     "svg.fonttype": "none",  # keep text as text: smaller, selectable SVG
     "svg.hashsalt": "btsim",  # deterministic ids in SVG output
 }
+# plus "axes.prop_cycle" = PALETTE, added by style() (a cycler needs Matplotlib)
+
+
+@functools.cache
+def pyplot() -> ModuleType:
+    """``matplotlib.pyplot``, imported on first use with the Agg backend (no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 @contextmanager
 def style() -> Iterator[None]:
     """Context manager applying :data:`STYLE` (and nothing global after it exits)."""
-    with matplotlib.rc_context(STYLE):
+    import matplotlib
+    from cycler import cycler
+
+    pyplot()
+    rc: Any = {**STYLE, "axes.prop_cycle": cycler(color=list(PALETTE))}
+    with matplotlib.rc_context(rc):
         yield
 
 
@@ -92,13 +110,27 @@ def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+def colormap(name: str = SEQUENTIAL_CMAP) -> Any:
+    """A Matplotlib colour map by name (call it with a number in [0, 1] for a colour)."""
+    import matplotlib
+
+    return matplotlib.colormaps[name]
+
+
+def integer_ticks(axis: Axis) -> None:
+    """Put ticks on whole numbers only on ``axis`` (e.g. ``ax.xaxis`` for turns)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def new_figure(nrows: int = 1, ncols: int = 1, *, width: float = 9.0, height: float = 4.5,
                sharex: bool = False, sharey: bool = False) -> tuple[Figure, np.ndarray]:
     """A figure with a grid of axes (always returned as a 2-D array) and constrained layout.
 
     Call inside :func:`style` so the rc settings apply to the new artists.
     """
-    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False,
+    fig, axes = pyplot().subplots(nrows, ncols, figsize=(width, height), squeeze=False,
                              sharex=sharex, sharey=sharey, layout="constrained")
     return fig, axes
 
@@ -192,6 +224,8 @@ def grouped_bars(ax: Axes, categories: Sequence[str], series: Mapping[str, Mappi
 
 def legend_entries(ax: Axes, exact_label: str = "exact value") -> tuple[list[Any], list[str]]:
     """The axes' legend handles, plus one entry for exact markers/lines if any are drawn."""
+    from matplotlib.lines import Line2D
+
     handles, labels = ax.get_legend_handles_labels()
     keep = [(h, lab) for h, lab in zip(handles, labels, strict=True)
             if not lab.startswith("_")]
@@ -226,6 +260,9 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
     NaN cells are left blank (grey). ``log=True`` uses a logarithmic colour scale (for ratios
     spanning orders of magnitude; needs positive values).
     """
+    import matplotlib
+    import matplotlib.colors
+
     vals = np.asarray(values, dtype=float)
     masked = np.ma.masked_invalid(vals)
     cm = matplotlib.colormaps[cmap].with_extremes(bad="#eeeeee")
@@ -243,13 +280,14 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
     ax.grid(False)
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
-    norm = im.norm
+    cnorm = im.norm
     for (r, c), v in np.ndenumerate(vals):
-        label = text[r, c] if text is not None else (fmt.format(v) if np.isfinite(v) else "")
+        label = str(text[r, c]) if text is not None else (fmt.format(v) if np.isfinite(v)
+                                                          else "")
         if not label:
             continue
         if np.isfinite(v):
-            rgba = cm(norm(v))
+            rgba = cm(cnorm(v))
             lum = 0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]
             tc = "black" if lum > 0.45 else "white"
         else:
@@ -268,8 +306,8 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
         cb.outline.set_visible(False)
 
 
-def curve(ax: Axes, x: Sequence[float], y: Sequence[float], *, lo: Sequence[float] | None = None,
-          hi: Sequence[float] | None = None, exact: Sequence[float] | None = None,
+def curve(ax: Axes, x: ArrayLike, y: ArrayLike, *, lo: ArrayLike | None = None,
+          hi: ArrayLike | None = None, exact: ArrayLike | None = None,
           label: str | None = None, color_: str | None = None, marker: str = "o",
           step: bool = False) -> None:
     """One Monte Carlo curve with a shaded 95% CI band, and its exact twin as a dashed line.
@@ -292,7 +330,7 @@ def curve(ax: Axes, x: Sequence[float], y: Sequence[float], *, lo: Sequence[floa
                     drawstyle=ds, zorder=4, label="_exact_line")
 
 
-def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, Sequence[float]],
+def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, ArrayLike],
                  *, ylabel: str = "", title: str = "", legend_title: str | None = None,
                  colors: Sequence[str] | None = None, horizontal: bool = False,
                  totals_fmt: str | None = None, legend: bool = True) -> None:
@@ -374,10 +412,11 @@ def save(fig: Figure, stem: Path) -> tuple[Path, Path]:
     try:
         fig.set_dpi(DPI)
         fig.canvas.draw()
-        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.12)
+        renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg canvas
+        bbox = fig.get_tightbbox(renderer).padded(0.12)
         fig.set_layout_engine("none")
         _atomic_savefig(fig, png, "png", bbox)
         _atomic_savefig(fig, svg, "svg", bbox)
     finally:
-        plt.close(fig)
+        pyplot().close(fig)
     return png, svg

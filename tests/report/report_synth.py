@@ -52,15 +52,19 @@ def add_metric(frame: pd.DataFrame, name: str, exact: np.ndarray, kind: str,
 
 
 def meta(name: str, model: str, frame: pd.DataFrame, kinds: dict[str, str],
-         title: str) -> dict[str, Any]:
+         title: str, section: str | None = None) -> dict[str, Any]:
+    """Metadata as ``btsim run`` records it; ``section`` is the experiment's ``report`` key
+    (None: a result saved before experiments named their section)."""
+    exp: dict[str, Any] = {"name": name, "model": model, "fixed": {"target_tons": 50}}
+    if section is not None:
+        exp["report"] = section
     return {
         "name": name, "title": title, "question": f"What does {name} show?", "model": model,
         "model_description": f"synthetic {model}", "btsim_version": "0.1.0",
         "git_commit": "0123456789abcdef", "seed": 7, "trials": TRIALS, "exact_only": False,
         "scenarios": int(frame.shape[0]), "chunk_size": 131072, "backend": "loky", "jobs": 2,
         "cores": 2, "wall_time_s": 1.25, "rule_sets": {"rules": ["default"]},
-        "metric_kinds": kinds, "experiment": {"name": name, "model": model,
-                                              "fixed": {"target_tons": 50}},
+        "metric_kinds": kinds, "experiment": exp,
     }
 
 
@@ -188,10 +192,27 @@ EXPERIMENTS = {
     "ammo_protection": ("heat", "Ammo protection", ammo_frame),
 }
 
+#: the report section each synthetic experiment names (its ``report`` key). A new section
+#: adds its synthetic experiment above and its line here: tests/report renders every
+#: registered section from these results.
+SECTIONS = {
+    "physical_damage": "physical-damage",
+    "head_risk": "head-risk",
+    "real_units_melee": "real-units",
+    "overheat_curves": "heat-curves",
+    "ammo_protection": "ammo-protection",
+}
 
-def make_results(root: Path, names: list[str] | None = None) -> Path:
-    """Write synthetic results folders for ``names`` (default: the whole suite) under root."""
+
+def make_results(root: Path, names: list[str] | None = None, *,
+                 sections: dict[str, str | None] | None = None, legacy: bool = False) -> Path:
+    """Write synthetic results folders for ``names`` (default: the whole suite) under root.
+
+    Each records its section from ``sections`` (default :data:`SECTIONS`); with ``legacy``
+    none is recorded, as in results saved before experiments named their section.
+    """
     rng = np.random.default_rng(11)
+    chosen = {**SECTIONS, **(sections or {})}
     for name in names or list(EXPERIMENTS):
         model, title, fn = EXPERIMENTS[name]
         with warnings.catch_warnings():  # column-by-column building fragments the frame
@@ -199,5 +220,6 @@ def make_results(root: Path, names: list[str] | None = None) -> Path:
             frame, kinds = fn(rng)
         frame = frame.copy()
         frame.attrs["metric_kinds"] = kinds
-        write(root / name, frame, meta(name, model, frame, kinds, title))
+        section = None if legacy else chosen.get(name)
+        write(root / name, frame, meta(name, model, frame, kinds, title, section))
     return root

@@ -17,6 +17,7 @@ from report_synth import EXPERIMENTS, make_results
 
 from sim import report as R
 from sim.cli import main
+from sim.report import rendering
 from sim.results import read, write
 
 SECTIONS = list(EXPERIMENTS)
@@ -151,17 +152,20 @@ def test_failed_build_keeps_the_previous_report(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("render failed")
 
-    monkeypatch.setattr(R, "render_markdown", boom)
+    monkeypatch.setattr(rendering, "render_markdown", boom)
     with pytest.raises(RuntimeError):
         R.build_report(root, title="changed")
     assert (root / "report.html").read_bytes() == before
 
 
 def test_unknown_experiment_gets_a_generic_section(tmp_path):
+    """An experiment that names no section (and is not one of the suite's, saved before the
+    ``report`` key existed) gets the generic section, placed after the suite."""
     root = make_results(tmp_path / "g", ["ammo_protection"])
     shutil.copytree(root / "ammo_protection", root / "my_study")
     frame, meta = read(root / "my_study")
     meta["name"] = "my_study"
+    del meta["experiment"]["report"]
     write(root / "my_study", frame, meta)
     rep = R.build_report(root)
     names = [s.result.name for s in rep.sections]

@@ -1,0 +1,54 @@
+"""Reading numbers back from a summary frame (the one-row-per-scenario table ``btsim run``
+writes): the best estimate of a metric, its Monte Carlo interval and its exact value.
+
+The engine writes, per metric ``m``: the Monte Carlo mean ``m`` with ``m_se``,
+``m_ci_low``/``m_ci_high`` and ``m_n``, and, where the model has an exact path, ``m_exact``.
+These helpers are shared by the model-side balance metrics (:mod:`sim.classic.balance`,
+:mod:`sim.alphastrike.balance`) and the report, so both read a frame the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def estimate(frame: pd.DataFrame, metric: str) -> pd.Series:
+    """The best estimate of ``metric`` per row: the exact value where the model computed one
+    (column ``<metric>_exact``), else the Monte Carlo mean; NaN when the frame has neither."""
+    if metric not in frame.columns and metric + "_exact" not in frame.columns:
+        return pd.Series(np.nan, index=frame.index, dtype=float)
+    mc = pd.to_numeric(frame[metric], errors="coerce") if metric in frame.columns else None
+    if metric + "_exact" in frame.columns:
+        ex = pd.to_numeric(frame[metric + "_exact"], errors="coerce")
+        return ex.where(ex.notna(), mc) if mc is not None else ex
+    assert mc is not None
+    return mc.astype(float)
+
+
+def mc_ci(frame: pd.DataFrame, metric: str) -> tuple[np.ndarray, np.ndarray | None,
+                                                     np.ndarray | None]:
+    """Monte Carlo mean and 95% interval bounds (bounds None when the run was exact-only)."""
+    if metric not in frame.columns:
+        return estimate(frame, metric).to_numpy(float), None, None
+    mean = pd.to_numeric(frame[metric], errors="coerce").to_numpy(float)
+    lo = hi = None
+    if metric + "_ci_low" in frame.columns:
+        lo = pd.to_numeric(frame[metric + "_ci_low"], errors="coerce").to_numpy(float)
+        hi = pd.to_numeric(frame[metric + "_ci_high"], errors="coerce").to_numpy(float)
+    return mean, lo, hi
+
+
+def exact_of(frame: pd.DataFrame, metric: str) -> np.ndarray | None:
+    """The exact values of ``metric`` (None when the model has no exact path for it)."""
+    col = metric + "_exact"
+    if col not in frame.columns:
+        return None
+    return pd.to_numeric(frame[col], errors="coerce").to_numpy(float)
+
+
+def std_error(frame: pd.DataFrame, metric: str) -> np.ndarray | None:
+    """The Monte Carlo standard errors of ``metric`` (None for an exact-only run)."""
+    col = metric + "_se"
+    return pd.to_numeric(frame[col], errors="coerce").to_numpy(float) \
+        if col in frame.columns else None
