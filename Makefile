@@ -1,6 +1,6 @@
 # btsim: two commands do all set-up on a fresh machine with Python 3.11+ and make.
 #   make report   create .venv, install btsim, run the default experiment suite into results/
-#   make test     create .venv, install btsim with test extras, run ruff and pytest
+#   make test     create .venv, install btsim with test extras, run ruff, mypy and pytest
 #   make typecheck  mypy over sim/ (pandas stubs from the dev extra)
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -34,6 +34,7 @@ report: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check sim tests tools
+	$(BIN)/python -m mypy sim
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-test

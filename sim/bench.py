@@ -161,7 +161,10 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
     return row
 
 
-def chunk_sweep(model: Any, case: Any, sizes: tuple[int, ...] = tuple(2**e for e in range(12, 21)),
+SWEEP_SIZES: tuple[int, ...] = tuple(2**k for k in range(12, 21))
+
+
+def chunk_sweep(model: Any, case: Any, sizes: tuple[int, ...] = SWEEP_SIZES,
                 seconds: float = 0.3) -> dict[int, float]:
     """Kernel rate (trials/s, one core) at several chunk sizes: how DEFAULT_CHUNK was chosen."""
     scn = model.scenario(case.params)

@@ -248,7 +248,7 @@ def names(target: str | type | None = None) -> tuple[str, ...]:
     if isinstance(target, str):
         _game(target)
         return tuple(n for n, s in _SPECS.items() if s.game == target)
-    return tuple(f.name for f in dataclasses.fields(target))  # type: ignore[arg-type]
+    return tuple(f.name for f in dataclasses.fields(target))
 
 
 def models_of(game: str) -> tuple[str, ...]:

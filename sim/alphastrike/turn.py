@@ -19,6 +19,7 @@ once). Turn scratch: ``pend`` (pending damage), ``ht`` (HT heat received), ``kil
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -66,12 +67,12 @@ class Tables:
         """The profile index of each unit (uint8 or uint16 arithmetic, ready for ``take``)."""
         if self.size <= 5:   # no MP or Fire Control hit can matter
             return tu["heat"]
-        dt = np.uint8 if self.size <= 256 else np.uint16
-        idx = tu["heat"].astype(dt)
+        dt: type[np.unsignedinteger[Any]] = np.uint8 if self.size <= 256 else np.uint16
+        idx: np.ndarray = tu["heat"].astype(dt)
         if self.mp_mult * (self.fc_mult // self.mp_mult) > 5:
-            idx = idx + tu["mp"].astype(dt) * dt(self.mp_mult)
+            idx = idx + tu["mp"].astype(dt) * np.asarray(self.mp_mult, dtype=dt)
         if self.size > self.fc_mult:
-            idx = idx + tu["fc"].astype(dt) * dt(self.fc_mult)
+            idx = idx + tu["fc"].astype(dt) * np.asarray(self.fc_mult, dtype=dt)
         return idx
 
 

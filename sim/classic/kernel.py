@@ -39,6 +39,7 @@ that depends on the plan only (tables, value matrices) is computed once per plan
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -289,6 +290,7 @@ def _fall_lanes(rng: np.random.Generator, u: UnitFall, ks: list[int], pilot_tns:
     e_sum = e_sq = 0
     off = 0
     for k, ptn in zip(ks, pilot_tns, strict=True):
+        per_col: Iterable[tuple[int, Any]]
         if u.column is None:
             per_col = zip(_FALL_COL_ORDER, F.range_counts(rng, k, _FALL_COL_EDGES),
                           strict=True)
@@ -372,16 +374,16 @@ def _fall_batch(rng: np.random.Generator, u: UnitFall, k: int, pilot_tn: int, h:
         a, b, es, eq = _fall_lanes(rng, u, [k], [pilot_tn], base, pilot)
         return a, b, float(es), float(eq)
     v = _draw_codes(fc, rng, k).astype(np.float64) @ fc.V
-    es, e2 = v[2 * NL], v[2 * NL + 1]
     if not pilot:
-        es = e2 = 0.0
-    return v[:NL], v[NL: 2 * NL], es, e2 + 2 * h * es
+        return v[:NL], v[NL: 2 * NL], 0.0, 0.0
+    es2, e22 = float(v[2 * NL]), float(v[2 * NL + 1])
+    return v[:NL], v[NL: 2 * NL], es2, e22 + 2 * h * es2
 
 
 # ------------------------------------------------------------------------------------------
 # single-group path
 # ------------------------------------------------------------------------------------------
-def _set_partitions(items: list[int]):
+def _set_partitions(items: list[int]) -> Iterator[list[list[int]]]:
     if not items:
         yield []
         return
@@ -459,16 +461,16 @@ def _prep_single(plan: Plan) -> _Single:
     heads = np.zeros(ncode)
     headdmg = np.zeros(ncode)
     tac = np.zeros(ncode, dtype=bool)
-    for i, st in enumerate(plan.strikes):
+    for i, strike in enumerate(plan.strikes):
         code = states[i][digits[i]].astype(np.intp)
         hit = code != T.MISS
         pattern |= hit.astype(np.intp) << i
-        if st.who != "attacker" or not st.groups:
+        if strike.who != "attacker" or not strike.groups:
             continue
         loc = np.where(hit, code % (NL + 1), NL)
-        locdmg[np.arange(ncode), loc] += st.damage * hit
+        locdmg[np.arange(ncode), loc] += strike.damage * hit
         heads += hit & (loc == T.HD)
-        headdmg += st.damage * (hit & (loc == T.HD))
+        headdmg += strike.damage * (hit & (loc == T.HD))
         tac |= hit & (code > NL)
     pmat, pix = _pattern_columns(plan)
     cols = [pmat[pattern], locdmg[:, :NL], locdmg[:, :NL] ** 2,
@@ -484,11 +486,12 @@ def _prep_single(plan: Plan) -> _Single:
     for unit, tu in (("target", tt), ("attacker", ta)):
         first = np.full(ncode, -1)
         for s in range(tt.shape[1]):
-            if slot_comp[s] is None:
+            comp = slot_comp[s]
+            if comp is None:
                 continue
             tn = tu[pattern, s]
             j = np.searchsorted(np.array(slot_thr[s]), tn)   # index of tn among thresholds
-            fail = (tn > 0) & (digits[slot_comp[s]] <= j)
+            fail = (tn > 0) & (digits[comp] <= j)
             first = np.where((first < 0) & fail, s, first)
         own0 = off if unit == "attacker" else 0
         base = heads.astype(np.intp) if unit == "target" else np.zeros(ncode, dtype=np.intp)

@@ -23,4 +23,4 @@ def p_fall_locations() -> np.ndarray:
 
 
 _P = [[T.location_probabilities(t, s) for s in range(len(T.SIDES))] for t in range(3)]
-_P_FALL = sum(_P[T.TABLE_STANDARD][int(T.FALL_COLUMN[f])] for f in range(1, 7)) / 6.0
+_P_FALL: np.ndarray = np.sum([_P[T.TABLE_STANDARD][int(T.FALL_COLUMN[f])] for f in range(1, 7)], axis=0) / 6.0

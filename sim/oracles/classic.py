@@ -165,10 +165,10 @@ def strikes(sc: Any) -> list[dict]:
                 mod += 2 if bad(arm, "lower-arm") else 0
                 mod += 1 if bad(arm, "hand") else 0
             n = int(bad(arm, "upper-arm")) + int(bad(arm, "lower-arm"))
-            dmg = _ceil10(sc.tons) * (2 if sc.tsm else 1)
+            half: float = _ceil10(sc.tons) * (2 if sc.tsm else 1)
             for _ in range(n):
-                dmg = dmg / 2
-            dmg = max(r.punch_min_damage, math.floor(dmg))
+                half = half / 2
+            dmg = max(r.punch_min_damage, math.floor(half))
             out.append(dict(label=arm, tn=common + mod, damage=dmg, groups=[dmg], table=table,
                             col=col))
     elif a == "kick":
@@ -246,9 +246,9 @@ def _psr(rnd: random.Random, piloting: int, pre: int, triggers: list[int | str],
     """Roll a unit's PSRs; returns (fell, TN of the failed roll). A destroyed gyro (2 hits)
     cannot keep the 'Mech standing (reference 4.2), nor can a ``helpless`` one (shut down or
     unconscious pilot, reference 4.1, D22): its first roll is an automatic fall."""
-    situ = sum(t for t in triggers if t != "auto")
+    situ = sum(t for t in triggers if isinstance(t, int))
     for t in triggers:
-        if t == "auto" or gyro_hits >= 2 or helpless:
+        if not isinstance(t, int) or gyro_hits >= 2 or helpless:  # "auto": a certain fall
             return True, 13
         tn = piloting + pre + (situ if mode == "cumulative" else t)
         if rnd.randint(1, 6) + rnd.randint(1, 6) < min(tn, 13):

@@ -32,7 +32,7 @@ def attack_name(attack: str) -> str:
 def attack_label(row: pd.Series) -> str:
     """A short readable name of one attack scenario: ``punch``, ``punch ×2``, ``charge (5
     hexes)``, ``DFA``."""
-    return A.attack_label(row)
+    return A.attack_label({str(k): v for k, v in row.items()})
 
 
 def tick_label(label: str) -> str:
