@@ -15,8 +15,22 @@ import sys
 from sim import __version__
 from sim.errors import UserError
 
-#: subcommand modules, in the order ``--help`` lists them
-COMMANDS = ("run", "attack", "heat", "rules", "units", "report", "bench")
+#: the order ``--help`` lists the subcommands in; a module of ``sim.cli`` that defines
+#: ``register`` and is not named here is found anyway and listed after these (so a new
+#: command is one new module, see docs/architecture.md)
+ORDER = ("run", "attack", "heat", "fire", "profile", "hit", "duel", "compare", "sensitivity",
+         "rules", "units", "cache", "report", "bench")
+
+
+def commands() -> tuple[str, ...]:
+    """Names of the subcommand modules: every module of ``sim.cli`` with a ``register``
+    function (helpers such as ``common`` and ``progress`` have none), in :data:`ORDER`."""
+    import pkgutil
+
+    found = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    known = [n for n in ORDER if n in found]
+    return tuple(known + sorted(n for n in found if n not in ORDER))
+
 
 EPILOG = """examples:
   btsim attack punch --tons 70 --damaged upper-arm --terrain light-woods
@@ -47,14 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"btsim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
-        try:
-            mod = importlib.import_module(f"sim.cli.{name}")
-        except ModuleNotFoundError as exc:  # a subcommand not installed yet
-            if exc.name != f"sim.cli.{name}":
-                raise
-            continue
-        mod.register(sub)
+    for name in commands():
+        mod = importlib.import_module(f"sim.cli.{name}")
+        if hasattr(mod, "register"):
+            mod.register(sub)
     return parser
 
 
