@@ -1,0 +1,229 @@
+"""Monte Carlo kernel of the ``fire`` model: ``n`` 'Mechs through ``T`` turns, vectorized over
+trials (the Python loops run over turns, weapons and damage groups, never over trials).
+
+Per turn (reference part 2, 12-13, 15): decide what fires (policy), roll each weapon's to-hit
+(one accepted byte per roll, monotone in the 2D6 total: :mod:`sim.classic.fastdice`), jams
+on the same unmodified roll, the cluster roll, one location roll per damage group on the
+standard table's front column (12.2), ammunition and heat per shot; then the heat phase
+(13.4): build-up, dissipation, restart / shutdown rolls, the ammunition explosion roll
+(C8 bin choice; contained when every bin of that ammunition sits behind CASE / CASE II:
+that ammunition is lost; otherwise the 'Mech is out and fires no more).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.aggregate import Aggregate
+from sim.classic import tables as CT
+from sim.classic.fastdice import SORTED_2D6, THR_2D6, die_bytes
+from sim.classic.fire import heat as H
+from sim.classic.fire.policies import Decider
+from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+
+#: Front-column location (0..7 = HD CT LT RT LA RA LL RL) of an accepted byte (12.2).
+FRONT_LOC = CT.STANDARD[CT.SIDE["front"]][SORTED_2D6].astype(np.intp)
+#: Location names of the damage-by-location metrics.
+LOCS = CT.LOCATIONS[:8]
+
+
+class _GunTables:
+    """Per-gun byte tables, built once per scenario."""
+
+    def __init__(self, scn: FireScenario) -> None:
+        self.thr = []       # (steps, ACTIVE_HEATS) uint8 thresholds: hit iff byte >= thr
+        self.hits = []      # (rate + 1, 252) hits by cluster byte, flattened
+        self.dmg = []       # (rate + 1, kmax + 1) total damage of k hits, flattened
+        self.grp = []       # (rate + 1, kmax + 1, gmax) group damages
+        self.jam = []       # (rate + 1,) byte thresholds: jam iff byte < jam
+        self.clustered = []
+        for g in scn.guns:
+            self.thr.append(THR_2D6[np.clip(g.tn, 0, 14)].astype(np.uint8))
+            kmax = max(len(x) for x in g.groups) - 1
+            gmax = max(1, max(len(t) for x in g.groups for t in x))
+            hits = np.zeros((g.rate + 1, 252), dtype=np.int64)
+            dmg = np.zeros((g.rate + 1, kmax + 1), dtype=np.int64)
+            grp = np.zeros((g.rate + 1, kmax + 1, gmax), dtype=np.int64)
+            for s in range(1, g.rate + 1):
+                hits[s] = g.hits[s][SORTED_2D6]
+                for k, t in enumerate(g.groups[s]):
+                    dmg[s, k] = sum(t)
+                    grp[s, k, : len(t)] = t
+            self.hits.append(hits.ravel())
+            self.dmg.append(dmg)
+            self.grp.append(grp)
+            self.jam.append(np.array([THR_2D6[j + 1] if j else 0 for j in g.jam_le],
+                                     dtype=np.int64))
+            self.clustered.append(bool((hits[1:] != hits[1:, :1]).any()))
+
+
+def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
+             locations: bool = True) -> Aggregate:
+    """Run ``n`` trials of ``scn``; return per-turn sums (see :mod:`sim.classic.fire.model`)."""
+    tabs = _GunTables(scn)
+    dec = Decider(scn)
+    guns = scn.guns
+    ng = len(guns)
+    pools = scn.unit.pools
+    npool = len(pools)
+    T = scn.turns
+    heat = np.full(n, scn.start_heat, dtype=np.int64)
+    shut = np.zeros(n, dtype=bool)
+    out = np.zeros(n, dtype=bool)
+    ever_shut = np.zeros(n, dtype=bool)
+    ever_expl = np.zeros(n, dtype=bool)
+    jam = np.zeros((ng, n), dtype=bool)
+    ammo = np.array([np.full(n, p.shots, dtype=np.int64) for p in pools]).reshape(npool, n)
+    cum = np.zeros(n, dtype=np.int64)
+    variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
+    nvar = len(variable)
+    size = ACTIVE_HEATS << nvar
+    tables: dict[int, np.ndarray] = {}
+    expl_pools = [i for i in scn.explosive_pools()]
+    # C8 order: damage per round, then rounds left; exact ties -> first pool
+    score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
+    contained = np.array([pools[i].contained for i in expl_pools], dtype=bool)
+    hb, db = scn.heat_bins, scn.damage_bins
+    st = np.zeros((T, 12))
+    loc_s = np.zeros((T, 8))
+    loc_q = np.zeros((T, 8))
+    dmg_hist = np.zeros((T, db), dtype=np.int64)
+    heat_hist = np.zeros((T, hb), dtype=np.int64)
+    idx8 = np.arange(n, dtype=np.intp) * 8
+    for t in range(T):
+        r = scn.steps[t]
+        active = ~shut & ~out
+        hact = np.minimum(heat, ACTIVE_HEATS - 1)
+        avail = np.ones((ng, n), dtype=bool)
+        for g, gun in enumerate(guns):
+            if gun.pool >= 0:
+                avail[g] = ammo[gun.pool] > 0
+            if any(gun.jam_le):
+                avail[g] &= ~jam[g]
+        fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
+        build = np.where(active, scn.move_heat[hact], 0)
+        dmg = np.zeros(n, dtype=np.int64)
+        locd = np.zeros(n * 8) if locations else None
+        for g, gun in enumerate(guns):
+            f = fire[g] & avail[g] & active
+            if not f.any():
+                continue
+            if gun.pool >= 0 and not gun.streak:   # rounds left cap the shots (10.3)
+                s = np.where(f, np.minimum(gun.rate, ammo[gun.pool]), 0)
+            else:
+                s = np.full(n, gun.rate, dtype=np.int64)
+            b = die_bytes(rng, n)
+            hit = f & (b >= tabs.thr[g][r].take(hact))
+            if tabs.jam[g].any():
+                jam[g] |= f & (b < tabs.jam[g].take(s))
+            if tabs.clustered[g]:
+                k = tabs.hits[g].take(s * 252 + die_bytes(rng, n))
+            else:
+                k = tabs.hits[g].take(s * 252)
+            kk = s * tabs.dmg[g].shape[1] + k
+            dmg += hit * tabs.dmg[g].ravel().take(kk)
+            if locations:
+                grp = tabs.grp[g]
+                flat = grp.reshape(-1, grp.shape[2])
+                for j in range(grp.shape[2]):
+                    d = hit * flat[:, j].take(kk)
+                    loc = FRONT_LOC.take(die_bytes(rng, n))
+                    locd += np.bincount(idx8 + loc, weights=d, minlength=n * 8)
+            if gun.streak:
+                build += hit * gun.heat_per_shot * gun.rate
+                if gun.pool >= 0:
+                    ammo[gun.pool] -= hit
+            else:
+                build += f * gun.heat_per_shot * s
+                if gun.pool >= 0:
+                    ammo[gun.pool] -= f * s
+        # heat phase (13.4)
+        heat = H.apply_heat(heat, build, scn.dissipation)
+        row = np.minimum(heat, H.HEAT_TOP)
+        b = die_bytes(rng, n)
+        avoid_restart = H.SHUTDOWN_AVOID[row]
+        restart = shut & ((heat < H.AUTO_RESTART_BELOW)
+                          | ((heat < H.AUTO_SHUTDOWN) & (b >= THR_2D6[avoid_restart])))
+        avoid = H.shutdown_avoid(row, scn.rules.tacops_shutdown, scn.rules.piloting)
+        goes = active & (heat >= 14) & ((heat >= H.AUTO_SHUTDOWN)
+                                       | (b < THR_2D6[np.clip(avoid, 0, 14)]))
+        shut = (shut & ~restart) | goes
+        ever_shut |= goes
+        if expl_pools:
+            may = ~out & (heat >= H.AMMO_CHECK_FROM)
+            if not scn.rules.explosion_while_shutdown:
+                may &= ~shut
+            b2 = die_bytes(rng, n)
+            boom = may & (b2 < THR_2D6[H.AMMO_AVOID[row]])
+            left = np.array([ammo[i] for i in expl_pools])
+            has = left > 0
+            boom &= has.any(axis=0)
+            if boom.any():
+                score = np.where(has, score_dps[:, None] * 100000 + left, -1)
+                which = np.argmax(score, axis=0)
+                for j, i in enumerate(expl_pools):
+                    hitj = boom & (which == j)
+                    if contained[j]:
+                        ammo[i] = np.where(hitj, 0, ammo[i])
+                    else:
+                        out |= hitj
+                ever_expl |= boom
+                shut &= ~out
+        cum += dmg
+        total_ammo = ammo.sum(axis=0) if npool else np.zeros(n, dtype=np.int64)
+        st[t] = (dmg.sum(), (dmg * dmg).sum(), cum.sum(), (cum * cum).sum(),
+                 heat.sum(), (heat * heat).sum(), np.count_nonzero(shut),
+                 np.count_nonzero(ever_shut), np.count_nonzero(ever_expl),
+                 total_ammo.sum(), (total_ammo * total_ammo).sum(), np.count_nonzero(out))
+        dmg_hist[t] = np.bincount(dmg, minlength=db)[:db]
+        heat_hist[t] = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
+        if locations:
+            ld = locd.reshape(n, 8)
+            loc_s[t] = ld.sum(axis=0)
+            loc_q[t] = (ld * ld).sum(axis=0)
+    agg = Aggregate(n)
+    nn = np.full(T, float(n))
+    for name, c in (("expected_damage", 0), ("expected_cumulative_damage", 2),
+                    ("mean_heat", 4), ("expected_ammo_left", 9)):
+        agg.add_counts(name, nn, st[:, c], st[:, c + 1])
+    for name, c in (("p_shutdown", 6), ("p_shutdown_by", 7), ("p_ammo_explosion_by", 8),
+                    ("p_out_by", 11)):
+        agg.add_counts(name, nn, st[:, c], st[:, c])
+    if locations:
+        for i, loc in enumerate(LOCS):
+            agg.add_counts(f"expected_damage_{loc}", nn, loc_s[:, i], loc_q[:, i])
+    agg.add_hist_counts("damage_hist", dmg_hist)
+    agg.add_hist_counts("heat_hist", heat_hist)
+    return agg
+
+
+def _decide(scn: FireScenario, dec: Decider, tables: dict[int, np.ndarray], r: int, t: int,
+            hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
+            size: int, ammo: np.ndarray) -> np.ndarray:
+    """Fire decisions (guns, n) bool for this turn."""
+    ng, n = avail.shape
+    if scn.policy.kind == "callable":
+        assert scn.policy.fn is not None
+        out = np.asarray(scn.policy.fn(hact.copy(), t + 1, {"avail": avail.T.copy(),
+                                                            "ammo": ammo.T.copy()}))
+        out = np.broadcast_to(out.astype(bool), (n, ng)).T
+        tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
+        return out & tn_ok
+    key = hact << len(variable)
+    for j, g in enumerate(variable):
+        key = key | (avail[g].astype(np.int64) << j)
+    table = tables.get(r)
+    if table is None:
+        table = np.full(size, -1, dtype=np.int64)
+        tables[r] = table
+    present = np.flatnonzero(np.bincount(key[active], minlength=size))
+    for k in present[table[present] < 0]:
+        h = int(k) >> len(variable)
+        bits = int(k) & ((1 << len(variable)) - 1)
+        am = (1 << ng) - 1
+        for j, g in enumerate(variable):
+            if not (bits >> j) & 1:
+                am &= ~(1 << g)
+        table[k] = dec.mask(r, h, am)
+    masks = table.take(key)
+    return np.array([(masks >> g) & 1 for g in range(ng)], dtype=bool).reshape(ng, n)
