@@ -12,6 +12,8 @@ that ammunition is lost; otherwise the 'Mech is out and fires no more).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sim.aggregate import Aggregate
@@ -25,6 +27,12 @@ from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
 FRONT_LOC = CT.STANDARD[CT.SIDE["front"]][SORTED_2D6].astype(np.intp)
 #: Location names of the damage-by-location metrics.
 LOCS = CT.LOCATIONS[:8]
+#: Damage by location is accumulated per trial in one uint64 holding 8 lanes of 8 bits
+#: (HD..RL): a group adds ``damage << LANE_SHIFT[byte]``. Exact while one turn's damage stays
+#: below 256 (checked per scenario; otherwise 16-bit lanes in two words).
+LANE_SHIFT8 = (FRONT_LOC * 8).astype(np.uint64)
+LANE_SHIFT16 = ((FRONT_LOC % 4) * 16).astype(np.uint64)
+LANE_HIGH16 = FRONT_LOC >= 4
 
 
 class _GunTables:
@@ -55,6 +63,25 @@ class _GunTables:
             self.jam.append(np.array([THR_2D6[j + 1] if j else 0 for j in g.jam_le],
                                      dtype=np.int64))
             self.clustered.append(bool((hits[1:] != hits[1:, :1]).any()))
+        # bytes drawn per turn: per gun one to-hit byte, one cluster byte if clustered, one
+        # location byte per damage group
+        self.offset = []
+        k = 0
+        for g in range(len(scn.guns)):
+            self.offset.append(k)
+            k += 1 + int(self.clustered[g]) + self.grp[g].shape[2]
+        self.bytes_per_turn = k
+        # shots never vary: energy weapons, Streaks, single-shot guns alone on their pool
+        feeds = [sum(1 for x in scn.guns if x.pool == g.pool) for g in scn.guns]
+        self.scalar_shots = [g.pool < 0 or g.streak or (g.rate == 1 and feeds[i] == 1)
+                             for i, g in enumerate(scn.guns)]
+        self.hits_s = [h.reshape(-1, 252).astype(np.uint8) for h in self.hits]
+        self.grp_u64 = [x.astype(np.uint64) for x in self.grp]
+        self.dmg_s = [x.astype(np.int32) for x in self.dmg]
+        # per (gun, shots, group): (hits, byte) -> group damage shifted into its lane
+        self.lane_lut = [[[(x[sh, :, j][:, None] << LANE_SHIFT8[None, :]).ravel()
+                           for j in range(x.shape[2])] for sh in range(x.shape[0])]
+                         for x in self.grp_u64]
 
 
 def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
@@ -67,18 +94,19 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
     pools = scn.unit.pools
     npool = len(pools)
     T = scn.turns
-    heat = np.full(n, scn.start_heat, dtype=np.int64)
+    heat = np.full(n, scn.start_heat, dtype=np.int32)
     shut = np.zeros(n, dtype=bool)
     out = np.zeros(n, dtype=bool)
     ever_shut = np.zeros(n, dtype=bool)
     ever_expl = np.zeros(n, dtype=bool)
     jam = np.zeros((ng, n), dtype=bool)
-    ammo = np.array([np.full(n, p.shots, dtype=np.int64) for p in pools]).reshape(npool, n)
-    cum = np.zeros(n, dtype=np.int64)
+    ammo = np.array([np.full(n, p.shots, dtype=np.int32) for p in pools],
+                    dtype=np.int32).reshape(npool, n)
+    cum = np.zeros(n, dtype=np.int32)
     variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
     nvar = len(variable)
     size = ACTIVE_HEATS << nvar
-    tables: dict[int, np.ndarray] = {}
+    tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     expl_pools = [i for i in scn.explosive_pools()]
     # C8 order: damage per round, then rounds left; exact ties -> first pool
     score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
@@ -89,7 +117,7 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
     loc_q = np.zeros((T, 8))
     dmg_hist = np.zeros((T, db), dtype=np.int64)
     heat_hist = np.zeros((T, hb), dtype=np.int64)
-    idx8 = np.arange(n, dtype=np.intp) * 8
+    narrow = scn.damage_bins <= 256
     for t in range(T):
         r = scn.steps[t]
         active = ~shut & ~out
@@ -101,42 +129,43 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
             if any(gun.jam_le):
                 avail[g] &= ~jam[g]
         fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
-        build = np.where(active, scn.move_heat[hact], 0)
-        dmg = np.zeros(n, dtype=np.int64)
-        locd = np.zeros(n * 8) if locations else None
+        fire &= avail
+        fire &= active
+        build = np.where(active, scn.move_heat.astype(np.int32)[hact], np.int32(0))
+        dmg = np.zeros(n, dtype=np.int32)
+        lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
+        draws = die_bytes(rng, (tabs.bytes_per_turn, n))
         for g, gun in enumerate(guns):
-            f = fire[g] & avail[g] & active
+            f = fire[g]
             if not f.any():
                 continue
-            if gun.pool >= 0 and not gun.streak:   # rounds left cap the shots (10.3)
-                s = np.where(f, np.minimum(gun.rate, ammo[gun.pool]), 0)
-            else:
-                s = np.full(n, gun.rate, dtype=np.int64)
-            b = die_bytes(rng, n)
-            hit = f & (b >= tabs.thr[g][r].take(hact))
+            o = tabs.offset[g]
+            if tabs.scalar_shots[g]:
+                _fire_fixed(tabs, g, gun, r, f, hact, draws, o, jam, ammo, dmg, build,
+                            lanes if locations else None, narrow)
+                continue
+            # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
+            s = np.where(f, np.minimum(gun.rate, ammo[gun.pool]), 0)
+            b = draws[o]
+            o += 1
+            hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
             if tabs.jam[g].any():
-                jam[g] |= f & (b < tabs.jam[g].take(s))
+                jam[g] |= f & (b < tabs.jam[g].take(s, mode="clip"))
             if tabs.clustered[g]:
-                k = tabs.hits[g].take(s * 252 + die_bytes(rng, n))
+                k = tabs.hits[g].take(s * 252 + draws[o], mode="clip")
+                o += 1
             else:
-                k = tabs.hits[g].take(s * 252)
+                k = tabs.hits[g].take(s * 252, mode="clip")
             kk = s * tabs.dmg[g].shape[1] + k
-            dmg += hit * tabs.dmg[g].ravel().take(kk)
+            dmg += hit * tabs.dmg[g].ravel().take(kk, mode="clip")
             if locations:
                 grp = tabs.grp[g]
-                flat = grp.reshape(-1, grp.shape[2])
+                flat = grp.reshape(-1, grp.shape[2]).astype(np.uint64)
                 for j in range(grp.shape[2]):
-                    d = hit * flat[:, j].take(kk)
-                    loc = FRONT_LOC.take(die_bytes(rng, n))
-                    locd += np.bincount(idx8 + loc, weights=d, minlength=n * 8)
-            if gun.streak:
-                build += hit * gun.heat_per_shot * gun.rate
-                if gun.pool >= 0:
-                    ammo[gun.pool] -= hit
-            else:
-                build += f * gun.heat_per_shot * s
-                if gun.pool >= 0:
-                    ammo[gun.pool] -= f * s
+                    _add_lane(lanes, flat[:, j].take(kk, mode="clip") * hit, draws[o + j],
+                              narrow)
+            build += f * gun.heat_per_shot * s
+            ammo[gun.pool] -= f * s
         # heat phase (13.4)
         heat = H.apply_heat(heat, build, scn.dissipation)
         row = np.minimum(heat, H.HEAT_TOP)
@@ -158,29 +187,37 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
             left = np.array([ammo[i] for i in expl_pools])
             has = left > 0
             boom &= has.any(axis=0)
-            if boom.any():
-                score = np.where(has, score_dps[:, None] * 100000 + left, -1)
+            rows = np.flatnonzero(boom)
+            if rows.size:
+                sub = left[:, rows]
+                score = np.where(sub > 0, score_dps[:, None] * 100000 + sub, -1)
                 which = np.argmax(score, axis=0)
                 for j, i in enumerate(expl_pools):
-                    hitj = boom & (which == j)
+                    hitj = rows[which == j]
                     if contained[j]:
-                        ammo[i] = np.where(hitj, 0, ammo[i])
+                        ammo[i, hitj] = 0
                     else:
-                        out |= hitj
-                ever_expl |= boom
+                        out[hitj] = True
+                ever_expl[rows] = True
                 shut &= ~out
         cum += dmg
         total_ammo = ammo.sum(axis=0) if npool else np.zeros(n, dtype=np.int64)
-        st[t] = (dmg.sum(), (dmg * dmg).sum(), cum.sum(), (cum * cum).sum(),
+        c64 = cum.astype(np.int64)
+        st[t] = (dmg.sum(), (dmg * dmg).sum(), c64.sum(), (c64 * c64).sum(),
                  heat.sum(), (heat * heat).sum(), np.count_nonzero(shut),
                  np.count_nonzero(ever_shut), np.count_nonzero(ever_expl),
                  total_ammo.sum(), (total_ammo * total_ammo).sum(), np.count_nonzero(out))
         dmg_hist[t] = np.bincount(dmg, minlength=db)[:db]
         heat_hist[t] = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
         if locations:
-            ld = locd.reshape(n, 8)
-            loc_s[t] = ld.sum(axis=0)
-            loc_q[t] = (ld * ld).sum(axis=0)
+            for i in range(8):
+                if narrow:
+                    v = ((lanes[0] >> np.uint64(8 * i)) & np.uint64(255)).astype(np.int64)
+                else:
+                    v = ((lanes[i // 4] >> np.uint64(16 * (i % 4)))
+                         & np.uint64(65535)).astype(np.int64)
+                loc_s[t, i] = v.sum()
+                loc_q[t, i] = (v * v).sum()
     agg = Aggregate(n)
     nn = np.full(T, float(n))
     for name, c in (("expected_damage", 0), ("expected_cumulative_damage", 2),
@@ -197,7 +234,57 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
     return agg
 
 
-def _decide(scn: FireScenario, dec: Decider, tables: dict[int, np.ndarray], r: int, t: int,
+def _add_lane(lanes: list[np.ndarray], d: np.ndarray, lb: np.ndarray, narrow: bool) -> None:
+    """Add one damage group per trial to the packed damage-by-location lanes."""
+    if narrow:
+        lanes[0] += d << LANE_SHIFT8.take(lb, mode="clip")
+    else:
+        hi = LANE_HIGH16.take(lb, mode="clip")
+        sh = LANE_SHIFT16.take(lb, mode="clip")
+        lanes[0] += (d * ~hi) << sh
+        lanes[1] += (d * hi) << sh
+
+
+def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact: np.ndarray,
+                draws: np.ndarray, o: int, jam: np.ndarray, ammo: np.ndarray,
+                dmg: np.ndarray, build: np.ndarray, lanes: list[np.ndarray] | None,
+                narrow: bool) -> None:
+    """One gun whose shots per firing never change (energy, single-feed ammunition,
+    Streak): scalar tables, no per-trial shot counts. Misses index row 0 (no damage) of
+    every table, so no multiplication by the hit mask is needed."""
+    s = gun.rate
+    b = draws[o]
+    o += 1
+    hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
+    h8 = hit.view(np.uint8)
+    if tabs.jam[g][s]:
+        jam[g] |= f & (b < tabs.jam[g][s])
+    if tabs.clustered[g]:
+        k = tabs.hits_s[g][s].take(draws[o], mode="clip") * h8
+        o += 1
+    else:
+        k = h8 * np.uint8(tabs.hits_s[g][s][0])
+    dmg += tabs.dmg_s[g][s].take(k, mode="clip")
+    if lanes is not None:
+        grp = tabs.grp_u64[g][s]
+        k16 = k.astype(np.uint16) * np.uint16(252)
+        for j in range(grp.shape[1]):
+            if narrow:
+                lanes[0] += tabs.lane_lut[g][s][j].take(k16 + draws[o + j], mode="clip")
+            else:
+                _add_lane(lanes, grp[:, j].take(k, mode="clip"), draws[o + j], narrow)
+    if gun.streak:
+        build += h8 * np.int32(gun.heat_of(s))
+        if gun.pool >= 0:
+            ammo[gun.pool] -= h8
+    else:
+        build += f.view(np.uint8) * np.int32(gun.heat_of(s))
+        if gun.pool >= 0:
+            ammo[gun.pool] -= f.view(np.uint8)
+
+
+def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray, np.ndarray]],
+            r: int, t: int,
             hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
             size: int, ammo: np.ndarray) -> np.ndarray:
     """Fire decisions (guns, n) bool for this turn."""
@@ -209,21 +296,24 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, np.ndarray], r: i
         out = np.broadcast_to(out.astype(bool), (n, ng)).T
         tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
         return out & tn_ok
-    key = hact << len(variable)
+    nv = len(variable)
+    key = hact << np.int32(nv)
     for j, g in enumerate(variable):
-        key = key | (avail[g].astype(np.int64) << j)
-    table = tables.get(r)
-    if table is None:
-        table = np.full(size, -1, dtype=np.int64)
-        tables[r] = table
+        key += avail[g].view(np.uint8) * np.int32(1 << j)
+    entry = tables.get(r)
+    if entry is None:
+        entry = (np.zeros((ng, size), dtype=bool), np.zeros(size, dtype=bool))
+        tables[r] = entry
+    table, done = entry
     present = np.flatnonzero(np.bincount(key[active], minlength=size))
-    for k in present[table[present] < 0]:
-        h = int(k) >> len(variable)
-        bits = int(k) & ((1 << len(variable)) - 1)
+    for k in present[~done[present]]:
+        h = int(k) >> nv
+        bits = int(k) & ((1 << nv) - 1)
         am = (1 << ng) - 1
         for j, g in enumerate(variable):
             if not (bits >> j) & 1:
                 am &= ~(1 << g)
-        table[k] = dec.mask(r, h, am)
-    masks = table.take(key)
-    return np.array([(masks >> g) & 1 for g in range(ng)], dtype=bool).reshape(ng, n)
+        m = dec.mask(r, h, am)
+        table[:, k] = [(m >> g) & 1 for g in range(ng)]
+        done[k] = True
+    return np.take(table, key, axis=1, mode="clip")
