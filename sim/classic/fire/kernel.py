@@ -12,6 +12,7 @@ that ammunition is lost; otherwise the 'Mech is out and fires no more).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -84,11 +85,28 @@ class _GunTables:
                          for x in self.grp_u64]
 
 
+#: Trials per block inside a chunk: the kernel's temporaries (about 40 arrays of up to 8
+#: bytes per trial) stay in cache; measured 15-20% faster than whole 2**18 chunks.
+BLOCK = 2**16
+
+
 def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
              locations: bool = True) -> Aggregate:
-    """Run ``n`` trials of ``scn``; return per-turn sums (see :mod:`sim.classic.fire.model`)."""
+    """Run ``n`` trials of ``scn`` in blocks of :data:`BLOCK`; return per-turn sums (see
+    :mod:`sim.classic.fire.model`)."""
     tabs = _GunTables(scn)
     dec = Decider(scn)
+    tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    agg = Aggregate(0)
+    for start in range(0, n, BLOCK):
+        agg.merge(_block(scn, tabs, dec, tables, rng, min(BLOCK, n - start), locations))
+    return agg
+
+
+def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
+           tables: dict[int, tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, n: int,
+           locations: bool) -> Aggregate:
+    """One block of trials through every turn."""
     guns = scn.guns
     ng = len(guns)
     pools = scn.unit.pools
@@ -106,7 +124,6 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
     variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
     nvar = len(variable)
     size = ACTIVE_HEATS << nvar
-    tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     expl_pools = [i for i in scn.explosive_pools()]
     # C8 order: damage per round, then rounds left; exact ties -> first pool
     score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
@@ -117,7 +134,16 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
     loc_q = np.zeros((T, 8))
     dmg_hist = np.zeros((T, db), dtype=np.int64)
     heat_hist = np.zeros((T, hb), dtype=np.int64)
-    narrow = scn.damage_bins <= 256
+    narrow = scn.damage_bins <= 256 and sys.byteorder == "little"
+    rows_h = np.arange(H.HEAT_TOP + 1)
+    restart_thr = np.where(rows_h < H.AUTO_RESTART_BELOW, 0,
+                           THR_2D6[H.SHUTDOWN_AVOID]).astype(np.uint8)
+    avoid = H.shutdown_avoid(rows_h, scn.rules.tacops_shutdown, scn.rules.piloting)
+    shutdown_thr = np.where(rows_h < 14, 0, THR_2D6[np.clip(avoid, 0, 14)]).astype(np.uint8)
+    ammo_thr = np.where(rows_h < H.AMMO_CHECK_FROM, 0, THR_2D6[H.AMMO_AVOID]).astype(np.uint8)
+    lane_off = (np.arange(8, dtype=np.uint16) * 256)[None, :]
+    vals = np.arange(256, dtype=np.int64)
+    vals2 = vals * vals
     for t in range(T):
         r = scn.steps[t]
         active = ~shut & ~out
@@ -134,7 +160,7 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
         build = np.where(active, scn.move_heat.astype(np.int32)[hact], np.int32(0))
         dmg = np.zeros(n, dtype=np.int32)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
-        draws = die_bytes(rng, (tabs.bytes_per_turn, n))
+        draws = die_bytes(rng, (tabs.bytes_per_turn + 2, n))
         for g, gun in enumerate(guns):
             f = fire[g]
             if not f.any():
@@ -169,21 +195,18 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
         # heat phase (13.4)
         heat = H.apply_heat(heat, build, scn.dissipation)
         row = np.minimum(heat, H.HEAT_TOP)
-        b = die_bytes(rng, n)
-        avoid_restart = H.SHUTDOWN_AVOID[row]
-        restart = shut & ((heat < H.AUTO_RESTART_BELOW)
-                          | ((heat < H.AUTO_SHUTDOWN) & (b >= THR_2D6[avoid_restart])))
-        avoid = H.shutdown_avoid(row, scn.rules.tacops_shutdown, scn.rules.piloting)
-        goes = active & (heat >= 14) & ((heat >= H.AUTO_SHUTDOWN)
-                                       | (b < THR_2D6[np.clip(avoid, 0, 14)]))
+        b = draws[-2]
+        # restart: auto below 14, else 2D6 >= avoid (never at 30+); shutdown: auto at 30+,
+        # else a failed avoid roll from 14 (byte thresholds per heat row, 13.1)
+        restart = shut & (b >= restart_thr.take(row, mode="clip"))
+        goes = active & (b < shutdown_thr.take(row, mode="clip"))
         shut = (shut & ~restart) | goes
         ever_shut |= goes
         if expl_pools:
             may = ~out & (heat >= H.AMMO_CHECK_FROM)
             if not scn.rules.explosion_while_shutdown:
                 may &= ~shut
-            b2 = die_bytes(rng, n)
-            boom = may & (b2 < THR_2D6[H.AMMO_AVOID[row]])
+            boom = may & (draws[-1] < ammo_thr.take(row, mode="clip"))
             left = np.array([ammo[i] for i in expl_pools])
             has = left > 0
             boom &= has.any(axis=0)
@@ -209,7 +232,12 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
                  total_ammo.sum(), (total_ammo * total_ammo).sum(), np.count_nonzero(out))
         dmg_hist[t] = np.bincount(dmg, minlength=db)[:db]
         heat_hist[t] = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
-        if locations:
+        if locations and narrow:
+            lv = lanes[0].view(np.uint8).reshape(n, 8)       # little-endian lanes HD..RL
+            cnt = np.bincount((lv + lane_off).ravel(), minlength=8 * 256).reshape(8, 256)
+            loc_s[t] = cnt @ vals
+            loc_q[t] = cnt @ vals2
+        elif locations:
             for i in range(8):
                 if narrow:
                     v = ((lanes[0] >> np.uint64(8 * i)) & np.uint64(255)).astype(np.int64)
