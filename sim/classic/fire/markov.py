@@ -71,11 +71,7 @@ class _Chain:
             out = np.zeros(1)
             out[0] = 1.0
             for g, tn, s in fired:
-                d = self.scn.guns[g].damage_pmf(tn, s)
-                v = np.zeros(max(d) + 1)
-                for k, p in d.items():
-                    v[k] += float(p)
-                out = np.convolve(out, v)
+                out = np.convolve(out, self.scn.guns[g].damage_pmf_float(tn, s))
             self.pmf_cache[fired] = out
         return out
 

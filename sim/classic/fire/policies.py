@@ -73,24 +73,33 @@ def parse_policy(value: Any) -> Policy:
     raise ConfigError("policy", value, _ALLOWED)
 
 
-def _knapsack(values: list[float], weights: list[int], cap: int) -> tuple[float, int, int]:
-    """Best (value, heat, mask) with total weight <= cap (exact DP over weights)."""
-    if cap < 0:
-        return 0.0, 0, 0
-    top = cap + 1
+def _exact_weights(values: list[float], weights: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """0/1 knapsack over exact total weight: ``best[b]`` = most value with weight exactly
+    ``b`` (-1 if no subset weighs b), ``mask[b]`` = the first subset found reaching it."""
+    top = sum(w for v, w in zip(values, weights, strict=True) if v > 0) + 1
     best = np.full(top, -1.0)
     mask = np.zeros(top, dtype=np.int64)
     best[0] = 0.0
+    idx = np.arange(top)
     for i, (v, w) in enumerate(zip(values, weights, strict=True)):
-        if v <= 0 or w > cap:
+        if v <= 0:
             continue
         cand = np.full(top, -1.0)
-        cand[w:] = np.where(best[: top - w] >= 0, best[: top - w] + v, -1.0)
+        prev = best[: top - w] if w else best
+        cand[w:] = np.where(prev >= 0, prev + v, -1.0)
         better = cand > best + 1e-12
         best = np.where(better, cand, best)
-        mask = np.where(better, mask[np.maximum(np.arange(top) - w, 0)] | (1 << i), mask)
-    b = int(np.argmax(best >= best.max() - 1e-12))
-    return float(best[b]), b, int(mask[b])
+        mask = np.where(better, mask[np.maximum(idx - w, 0)] | (1 << i), mask)
+    return best, mask
+
+
+def _under(best: np.ndarray, mask: np.ndarray, cap: int) -> tuple[float, int, int]:
+    """Best (value, weight, mask) with weight <= cap; ties to the least weight."""
+    if cap < 0:
+        return 0.0, 0, 0
+    b = best[: cap + 1]
+    i = int(np.argmax(b >= b.max() - 1e-12))
+    return float(b[i]), i, int(mask[i])
 
 
 class Decider:
@@ -100,17 +109,23 @@ class Decider:
         self.scn = scn
         self.policy = scn.policy
         self.cache: dict[tuple[int, int, int], int] = {}
-        self._edmg: dict[tuple[int, int], float] = {}
         self.explosive = bool(scn.explosive_pools())
+        self._dp: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+        # expected damage given a hit, per gun at full rate
+        self._given_hit = [float(g.damage_given_hit(g.rate) @ np.arange(
+            g.damage_given_hit(g.rate).size)) for g in scn.guns]
 
     def expected(self, g: int, tn: int) -> float:
         """Expected damage of gun ``g`` fired at full rate at ``tn``."""
-        key = (g, tn)
-        if key not in self._edmg:
-            gun = self.scn.guns[g]
-            self._edmg[key] = float(sum(d * p for d, p in gun.damage_pmf(tn).items())) \
-                if tn <= 12 else 0.0
-        return self._edmg[key]
+        return float(P_2D6_AT_LEAST[max(0, tn)]) * self._given_hit[g] if tn <= 12 else 0.0
+
+    def dp(self, r: int, h: int, avail: int) -> tuple[np.ndarray, np.ndarray]:
+        key = (r, h, avail)
+        out = self._dp.get(key)
+        if out is None:
+            out = _exact_weights(*self._items(r, h, avail))
+            self._dp[key] = out
+        return out
 
     def _items(self, r: int, h: int, avail: int) -> tuple[list[float], list[int]]:
         vals, wts = [], []
@@ -139,21 +154,20 @@ class Decider:
         if kind == "all":
             return sum(1 << g for g, v in enumerate(vals) if v > 0)
         if kind == "neutral":
-            return _knapsack(vals, wts, scn.dissipation - mv)[2]
+            return _under(*self.dp(r, h, avail), scn.dissipation - mv)[2]
         if kind == "below":
-            return _knapsack(vals, wts, self.policy.arg - h - mv + scn.dissipation)[2]
+            return _under(*self.dp(r, h, avail), self.policy.arg - h - mv + scn.dissipation)[2]
         if kind == "max-expected":
-            return self._lookahead(r, h, avail, vals, wts, mv)
+            return self._lookahead(r, h, avail, mv)
         raise AssertionError(kind)
 
-    def _lookahead(self, r: int, h: int, avail: int, vals: list[float], wts: list[int],
-                   mv: int) -> int:
+    def _lookahead(self, r: int, h: int, avail: int, mv: int) -> int:
         scn = self.scn
         best = (-1.0, 0, 0)
-        total = sum(w for v, w in zip(vals, wts, strict=True) if v > 0)
-        for cap in range(total + 1):
-            v, used, m = _knapsack(vals, wts, cap)
-            if used != cap:
+        vals_b, masks_b = self.dp(r, h, avail)
+        for cap in range(vals_b.size):
+            v, m = float(vals_b[cap]), int(masks_b[cap])
+            if v < 0:
                 continue
             h2 = max(0, h + mv + cap - scn.dissipation)
             p_ok = 1.0 if h2 < 14 else float(P_2D6_AT_LEAST[min(14, int(
@@ -164,9 +178,9 @@ class Decider:
                 p_ok *= float(P_2D6_AT_LEAST[int(H.ammo_avoid(h2))])
             nxt = 0.0
             if p_ok > 0:
-                v2, w2 = self._items(r, h2, avail)
-                mv2 = int(scn.move_heat[min(h2, H.AUTO_SHUTDOWN - 1)])
-                nxt = _knapsack(v2, w2, scn.dissipation - mv2)[0]
+                h3 = min(h2, H.AUTO_SHUTDOWN - 1)
+                mv2 = int(scn.move_heat[h3])
+                nxt = _under(*self.dp(r, h3, avail), scn.dissipation - mv2)[0]
             value = v + p_ok * nxt
             if value > best[0] + 1e-12:
                 best = (value, cap, m)

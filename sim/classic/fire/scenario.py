@@ -24,7 +24,7 @@ from sim.classic.fire.policies import Policy, parse_policy
 from sim.classic.fire.rules import OPTION_NAMES, FireRules, rules_from
 from sim.classic.fire.unit import FireUnit, Mount, fire_unit
 from sim.classic.weapons import Weapon
-from sim.dice import PMF_2D6
+from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 from sim.errors import ConfigError, check_bool, check_choice, check_int
 from sim.units.types import ClassicMech
 
@@ -68,6 +68,23 @@ class Gun:
     def max_damage(self, shots: int | None = None) -> int:
         s = self.rate if shots is None else shots
         return max(sum(g) for g in self.groups[s])
+
+    def damage_given_hit(self, shots: int) -> np.ndarray:
+        """Float distribution of the damage given a hit with ``shots`` shots (index = points;
+        the cluster roll is a second, independent 2D6)."""
+        out = np.zeros(self.max_damage(shots) + 1 if shots else 1)
+        for t2 in range(2, 13):
+            k = int(self.hits[shots][t2])
+            out[sum(self.groups[shots][k])] += float(PMF_2D6[t2])
+        return out
+
+    def damage_pmf_float(self, tn: int, shots: int | None = None) -> np.ndarray:
+        """Float distribution of this weapon's damage when fired at ``tn`` (index = points)."""
+        s = self.rate if shots is None else shots
+        p = float(P_2D6_AT_LEAST[max(0, min(14, tn))]) if tn <= TH.MAX_TN else 0.0
+        out = p * self.damage_given_hit(s)
+        out[0] += 1.0 - p
+        return out
 
     def damage_pmf(self, tn: int, shots: int | None = None) -> dict[int, Fraction]:
         """Exact distribution of this weapon's damage when fired at ``tn`` with ``shots``."""
