@@ -158,11 +158,17 @@ def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def _split_tech(n: str) -> tuple[str | None, str]:
+def _splits(n: str) -> list[tuple[str | None, str]]:
+    """Every reading of a normalized name as (tech prefix, rest); "clantimissilesystem" is
+    both "clan"+"timissile..." and "cl"+"antimissile...", so callers try them all."""
+    out: list[tuple[str | None, str]] = []
     for prefix, tech in (("clan", "Clan"), ("cl", "Clan"), ("is", "IS")):
         if n.startswith(prefix):
-            return tech, n[len(prefix):]
-    return None, n
+            out.append((tech, n[len(prefix):]))
+    return out + [(None, n)]
+
+
+_SUFFIXES = re.compile(r"\s*\((R|OMNIPOD|T)\)", re.I)
 
 
 _WALIAS: dict[tuple[str, str], str] = {}
@@ -198,36 +204,38 @@ def lookup_weapon(name: str, tech_base: str = "Inner Sphere") -> Weapon | None:
     An explicit prefix (``IS``, ``CL``, ``Clan``) picks the tech; otherwise ``tech_base``
     (``"Clan"`` or anything else for Inner Sphere), then the other tech (C20; one MegaMek
     class serves both techs for e.g. the Small Laser)."""
-    text = re.sub(r"\s*\((R|OMNIPOD|T)\)\s*$", "", name.strip(), flags=re.I)
+    text = _SUFFIXES.sub("", name).strip()
     if text in WEAPONS:
         return WEAPONS[text]
-    n = _norm(text)
-    tech, rest = _split_tech(n)
-    first = tech or ("Clan" if tech_base.strip().lower() == "clan" else "IS")
-    for t in (first, "IS" if first == "Clan" else "Clan"):
-        key = _WALIAS.get((t, rest if tech else n))
-        if key:
-            return WEAPONS[key]
+    base = "Clan" if tech_base.strip().lower() == "clan" else "IS"
+    for tech, rest in _splits(_norm(text)):
+        first = tech or base
+        for t in (first, "IS" if first == "Clan" else "Clan"):
+            key = _WALIAS.get((t, rest))
+            if key:
+                return WEAPONS[key]
     return None
 
 
 def lookup_ammo(name: str, tech_base: str = "Inner Sphere") -> AmmoType | None:
     """The ammunition type of an ammo slot string (``IS Ammo AC/20``, ``Clan Streak SRM 6
     Ammo``, ``IS Ammo MG - Full``...); ``None`` if not ammunition or unknown."""
-    if name in AMMO:
-        return AMMO[name]
-    n = _norm(name)
+    text = _SUFFIXES.sub("", name).strip()
+    if text in AMMO:
+        return AMMO[text]
+    n = _norm(text)
     if "ammo" not in n:
         return None
     cluster = "cluster" in n
     n = n.replace("ammo", "").replace("full", "").replace("half", "").replace("cluster", "")
-    tech, rest = _split_tech(n)
-    tech = tech or ("Clan" if tech_base.strip().lower() == "clan" else "IS")
-    rest = rest.replace("machinegun", "mg").replace("autocannon", "ac")
-    for a in AMMO.values():
-        if not a.key.startswith(tech + " ") or a.key.endswith("Cluster") != cluster:
-            continue
-        fam = _norm(a.key.split(" Ammo ", 1)[1].replace(" Cluster", ""))
-        if rest in (fam, fam + "ac", fam.replace("lb10x", "lb10xac")):
-            return a
+    base = "Clan" if tech_base.strip().lower() == "clan" else "IS"
+    for tech, rest in _splits(n):
+        tech = tech or base
+        rest = rest.replace("machinegun", "mg").replace("autocannon", "ac")
+        for a in AMMO.values():
+            if not a.key.startswith(tech + " ") or a.key.endswith("Cluster") != cluster:
+                continue
+            fam = _norm(a.key.split(" Ammo ", 1)[1].replace(" Cluster", ""))
+            if rest in (fam, fam + "ac", fam.replace("lb10x", "lb10xac")):
+                return a
     return None

@@ -77,7 +77,11 @@ def _clean(name: str) -> tuple[str, bool]:
 
 
 def _mounts_from_slots(mech: ClassicMech) -> list[Mount]:
+    """Mounts from slot runs: a run of ``k`` identical weapon slots in one location is
+    ``k // slots`` mounts there; the partial runs of a weapon (a split weapon, e.g. an AC/20
+    across RT and RA) make ``ceil(sum / slots)`` more mounts, placed where most of it sits."""
     out: list[Mount] = []
+    partial: dict[tuple[str, bool], list[tuple[str, int, Weapon]]] = {}
     for loc in LOCATIONS:
         entries = list(mech.slots.get(loc, ()))
         i = 0
@@ -94,9 +98,16 @@ def _mounts_from_slots(mech: ClassicMech) -> list[Mount]:
             j = i
             while j < len(entries) and entries[j] == e:
                 j += 1
-            for _ in range(math.ceil((j - i) / max(1, getattr(w, "slots", 1)))):
-                out.append(Mount(clean, w, loc, rear))
+            full, rest = divmod(j - i, max(1, getattr(w, "slots", 1)))
+            out.extend(Mount(clean, w, loc, rear) for _ in range(full))
+            if rest:
+                partial.setdefault((w.key, rear), []).append((loc, rest, w))
             i = j
+    for (_, rear), parts in partial.items():
+        w = parts[0][2]
+        loc = max(parts, key=lambda x: x[1])[0]
+        n = math.ceil(sum(x[1] for x in parts) / max(1, getattr(w, "slots", 1)))
+        out.extend(Mount(w.name, w, loc, rear) for _ in range(n))
     return out
 
 
