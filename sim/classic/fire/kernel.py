@@ -83,6 +83,9 @@ class _GunTables:
         self.lane_lut = [[[(x[sh, :, j][:, None] << LANE_SHIFT8[None, :]).ravel()
                            for j in range(x.shape[2])] for sh in range(x.shape[0])]
                          for x in self.grp_u64]
+        # the same over every shot count: index ((shots * (kmax + 1) + hits) * 252 + byte)
+        self.lane_all = [[np.concatenate([self.lane_lut[g][sh][j] for sh in range(x.shape[0])])
+                          for j in range(x.shape[2])] for g, x in enumerate(self.grp_u64)]
 
 
 #: Trials per block inside a chunk: the kernel's temporaries (about 40 arrays of up to 8
@@ -144,6 +147,10 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     lane_off = (np.arange(8, dtype=np.uint16) * 256)[None, :]
     vals = np.arange(256, dtype=np.int64)
     vals2 = vals * vals
+    dvals = np.arange(db, dtype=np.int64)
+    dvals2 = dvals * dvals
+    hvals = np.arange(hb, dtype=np.int64)
+    hvals2 = hvals * hvals
     for t in range(T):
         r = scn.steps[t]
         active = ~shut & ~out
@@ -171,7 +178,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                             lanes if locations else None, narrow)
                 continue
             # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
-            s = np.where(f, np.minimum(gun.rate, ammo[gun.pool]), 0)
+            s = np.minimum(ammo[gun.pool], gun.rate) * f.view(np.uint8)
             b = draws[o]
             o += 1
             hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
@@ -182,16 +189,21 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 o += 1
             else:
                 k = tabs.hits[g].take(s * 252, mode="clip")
-            kk = s * tabs.dmg[g].shape[1] + k
-            dmg += hit * tabs.dmg[g].ravel().take(kk, mode="clip")
+            # (shots, hits) row; a miss reads row 0 (no damage, no groups)
+            kk = (s * tabs.dmg[g].shape[1] + k) * hit.view(np.uint8)
+            dmg += tabs.dmg[g].ravel().take(kk, mode="clip").astype(np.int32)
             if locations:
                 grp = tabs.grp[g]
-                flat = grp.reshape(-1, grp.shape[2]).astype(np.uint64)
+                kb = kk * 252
                 for j in range(grp.shape[2]):
-                    _add_lane(lanes, flat[:, j].take(kk, mode="clip") * hit, draws[o + j],
-                              narrow)
-            build += f * gun.heat_per_shot * s
-            ammo[gun.pool] -= f * s
+                    if narrow:
+                        lanes[0] += tabs.lane_all[g][j].take(kb + draws[o + j], mode="clip")
+                    else:
+                        flat = grp.reshape(-1, grp.shape[2]).astype(np.uint64)
+                        _add_lane(lanes, flat[:, j].take(kk, mode="clip"), draws[o + j],
+                                  narrow)
+            build += s * np.int32(gun.heat_per_shot)
+            ammo[gun.pool] -= s
         # heat phase (13.4)
         heat = H.apply_heat(heat, build, scn.dissipation)
         row = np.minimum(heat, H.HEAT_TOP)
@@ -226,12 +238,14 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
         cum += dmg
         total_ammo = ammo.sum(axis=0) if npool else np.zeros(n, dtype=np.int64)
         c64 = cum.astype(np.int64)
-        st[t] = (dmg.sum(), (dmg * dmg).sum(), c64.sum(), (c64 * c64).sum(),
-                 heat.sum(), (heat * heat).sum(), np.count_nonzero(shut),
+        dh = np.bincount(dmg, minlength=db)[:db]
+        hh = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
+        st[t] = (dh @ dvals, dh @ dvals2, c64.sum(), (c64 * c64).sum(),
+                 hh @ hvals, hh @ hvals2, np.count_nonzero(shut),
                  np.count_nonzero(ever_shut), np.count_nonzero(ever_expl),
                  total_ammo.sum(), (total_ammo * total_ammo).sum(), np.count_nonzero(out))
-        dmg_hist[t] = np.bincount(dmg, minlength=db)[:db]
-        heat_hist[t] = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
+        dmg_hist[t] = dh
+        heat_hist[t] = hh
         if locations and narrow:
             lv = lanes[0].view(np.uint8).reshape(n, 8)       # little-endian lanes HD..RL
             cnt = np.bincount((lv + lane_off).ravel(), minlength=8 * 256).reshape(8, 256)
