@@ -123,7 +123,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     jam = np.zeros((ng, n), dtype=bool)
     ammo = np.array([np.full(n, p.shots, dtype=np.int32) for p in pools],
                     dtype=np.int32).reshape(npool, n)
-    cum = np.zeros(n, dtype=np.int32)
+    cum = np.zeros(n, dtype=np.int64)
     variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
     nvar = len(variable)
     size = ACTIVE_HEATS << nvar
@@ -162,8 +162,6 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             if any(gun.jam_le):
                 avail[g] &= ~jam[g]
         fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
-        fire &= avail
-        fire &= active
         build = np.where(active, scn.move_heat.astype(np.int32)[hact], np.int32(0))
         dmg = np.zeros(n, dtype=np.int32)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
@@ -215,16 +213,16 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
         shut = (shut & ~restart) | goes
         ever_shut |= goes
         if expl_pools:
-            may = ~out & (heat >= H.AMMO_CHECK_FROM)
+            boom = draws[-1] < ammo_thr.take(row, mode="clip")     # 0 below heat 19
+            boom &= ~out
             if not scn.rules.explosion_while_shutdown:
-                may &= ~shut
-            boom = may & (draws[-1] < ammo_thr.take(row, mode="clip"))
-            left = np.array([ammo[i] for i in expl_pools])
-            has = left > 0
-            boom &= has.any(axis=0)
+                boom &= ~shut
             rows = np.flatnonzero(boom)
             if rows.size:
-                sub = left[:, rows]
+                sub = ammo[expl_pools][:, rows]
+                rows = rows[(sub > 0).any(axis=0)]          # nothing left: no explosion
+                sub = ammo[expl_pools][:, rows]
+            if rows.size:
                 score = np.where(sub > 0, score_dps[:, None] * 100000 + sub, -1)
                 which = np.argmax(score, axis=0)
                 for j, i in enumerate(expl_pools):
@@ -237,7 +235,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 shut &= ~out
         cum += dmg
         total_ammo = ammo.sum(axis=0) if npool else np.zeros(n, dtype=np.int64)
-        c64 = cum.astype(np.int64)
+        c64 = cum
         dh = np.bincount(dmg, minlength=db)[:db]
         hh = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
         st[t] = (dh @ dvals, dh @ dvals2, c64.sum(), (c64 * c64).sum(),
@@ -337,17 +335,19 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
                                                             "ammo": ammo.T.copy()}))
         out = np.broadcast_to(out.astype(bool), (n, ng)).T
         tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
-        return out & tn_ok
+        return out & tn_ok & avail & active
     nv = len(variable)
     key = hact << np.int32(nv)
     for j, g in enumerate(variable):
         key += avail[g].view(np.uint8) * np.int32(1 << j)
+    key[~active] = size                      # column `size` never fires (inactive 'Mechs)
     entry = tables.get(r)
     if entry is None:
-        entry = (np.zeros((ng, size), dtype=bool), np.zeros(size, dtype=bool))
+        entry = (np.zeros((ng, size + 1), dtype=bool), np.zeros(size + 1, dtype=bool))
+        entry[1][size] = True
         tables[r] = entry
     table, done = entry
-    present = np.flatnonzero(np.bincount(key[active], minlength=size))
+    present = np.flatnonzero(np.bincount(key, minlength=size + 1))
     for k in present[~done[present]]:
         h = int(k) >> nv
         bits = int(k) & ((1 << nv) - 1)
