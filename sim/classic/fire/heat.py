@@ -3,6 +3,15 @@ vectorized functions.
 
 Tables are indexed by heat level 0..HEAT_TOP (heat above HEAT_TOP reads the HEAT_TOP row; the
 TW scale has no rows above 30). "Avoid" numbers are 2D6 targets; 0 = no roll needed.
+
+Phase order (13.4), as the kernel (:mod:`.kernel`), the chain (:mod:`.markov`) and the
+oracle (:mod:`sim.oracles.fire`) apply it: (1) build-up = weapons fired (Streak only on a
+hit) + movement (a shut-down or exploded 'Mech adds none); (2) heat += build-up, then
+-= min(heat, dissipation); (3) a shut-down 'Mech restarts below 14 or on 2D6 >= the avoid
+number (never at 30+; C3: no TacOps modifier on restart); a running one shuts down at 30+
+or on a failed avoid roll from 14 (one that restarted this phase does not roll); (4) from
+19, a failed ammunition roll explodes a bin (C8 order; C27: also while shut down); (5) pilot
+damage needs a destroyed life-support slot, which this model never has (C1 reported only).
 """
 
 from __future__ import annotations

@@ -3,6 +3,15 @@ that weapon fire and the heat phase use, plus the fire model's own choices.
 
 Until the ``options`` helper's registry is merged these live here (CONTRACTS 2); every field
 carries its reference number, its readings and the default in a comment.
+
+Section-16 options the fire model does not need a field for: C1 (life-support pilot damage:
+the firing 'Mech takes no damage here), C2 (restart in the heat phase or the next end phase:
+both lose the same turn and read the same heat in this model), C8 (exploding bin: the
+TW/MegaMek order -- most damage per round, then most rounds left -- is applied per
+ammunition type; an exact tie between two types goes to the first, as MegaMek, rather than
+at random), C22 (engine-critical heat: no engine criticals here), C6/C7/C9-C12/C15/C16/
+C21/C23/C25/C28-C30 (damage, criticals, ATM, AMS: outside weapon fire at an undamaged
+'Mech).
 """
 
 from __future__ import annotations
