@@ -59,6 +59,28 @@ def test_mc_matches_exact(params: dict[str, Any]) -> None:
             assert np.all(np.abs(mc - ex) <= 4 * se + 3 / n), (name, i)
 
 
+def monster():
+    """Over 255 damage in one turn (16-bit location lanes) and 13 ammunition-fed guns (the
+    decision table falls back to distinct keys)."""
+    from sim.classic.fire.synthetic import synthetic_unit
+
+    return synthetic_unit([("IS AC/20", "RT")] * 11 + [("IS LRM 20", "LT")] * 2,
+                          [("IS Ammo AC/20", "RT", 200), ("IS Ammo LRM-20", "LT", 60)],
+                          sinks=60, double=True, walk=3, name="Monster")
+
+
+def test_wide_lanes_and_many_variable_guns() -> None:
+    import sim.classic.fire.kernel as K
+
+    params = {"unit": monster(), "range": 5, "policy": "neutral", "turns": 3}
+    scn = MODEL.scenario(params)
+    assert scn.damage_bins > 256 and sum(g.pool >= 0 for g in scn.guns) == 13
+    assert K.ACTIVE_HEATS << 13 > K.MAX_TABLE
+    frame = engine.simulate(MODEL, [params], trials=3000, seed=4, backend="sequential")
+    testing.assert_mc_matches_exact(frame, metrics=[m.name for m in MODEL.metrics
+                                                    if m.kind != "hist"])
+
+
 def test_frame_consistency() -> None:
     ex = engine.exact_frame(MODEL, [SCENARIOS[6]])
     np.testing.assert_allclose(ex["expected_cumulative_damage"],

@@ -126,7 +126,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     cum = np.zeros(n, dtype=np.int64)
     variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
     nvar = len(variable)
-    size = ACTIVE_HEATS << nvar
+    size = ACTIVE_HEATS << nvar   # decision keys: heat x availability of variable guns
     expl_pools = [i for i in scn.explosive_pools()]
     # C8 order: damage per round, then rounds left; exact ties -> first pool
     score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
@@ -323,6 +323,23 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
             ammo[gun.pool] -= f.view(np.uint8)
 
 
+#: Largest dense decision table (heat levels x variable-gun availability patterns).
+MAX_TABLE = 2**16
+
+
+def _avail_mask(key: int, nv: int, variable: list[int], ng: int) -> int:
+    """Availability bit mask over all guns from a decision key's variable-gun bits."""
+    am = (1 << ng) - 1
+    for j, g in enumerate(variable):
+        if not (key >> j) & 1:
+            am &= ~(1 << g)
+    return am
+
+
+def _unpack(mask: int, ng: int) -> list[bool]:
+    return [bool((mask >> g) & 1) for g in range(ng)]
+
+
 def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray, np.ndarray]],
             r: int, t: int,
             hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
@@ -341,6 +358,14 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
     for j, g in enumerate(variable):
         key += avail[g].view(np.uint8) * np.int32(1 << j)
     key[~active] = size                      # column `size` never fires (inactive 'Mechs)
+    if size > MAX_TABLE:                     # many variable guns: decide per distinct key
+        uniq, inv = np.unique(key, return_inverse=True)
+        cols = np.zeros((ng, uniq.size), dtype=bool)
+        for c, k in enumerate(uniq.tolist()):
+            if k < size:
+                cols[:, c] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)),
+                                     ng)
+        return np.take(cols, inv.ravel(), axis=1)
     entry = tables.get(r)
     if entry is None:
         entry = (np.zeros((ng, size + 1), dtype=bool), np.zeros(size + 1, dtype=bool))
@@ -348,14 +373,7 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
         tables[r] = entry
     table, done = entry
     present = np.flatnonzero(np.bincount(key, minlength=size + 1))
-    for k in present[~done[present]]:
-        h = int(k) >> nv
-        bits = int(k) & ((1 << nv) - 1)
-        am = (1 << ng) - 1
-        for j, g in enumerate(variable):
-            if not (bits >> j) & 1:
-                am &= ~(1 << g)
-        m = dec.mask(r, h, am)
-        table[:, k] = [(m >> g) & 1 for g in range(ng)]
+    for k in present[~done[present]].tolist():
+        table[:, k] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
         done[k] = True
     return np.take(table, key, axis=1, mode="clip")
