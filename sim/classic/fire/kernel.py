@@ -302,17 +302,20 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
     if tabs.clustered[g]:
         k = tabs.hits_s[g][s].take(draws[o], mode="clip") * h8
         o += 1
-    else:
-        k = h8 * np.uint8(tabs.hits_s[g][s][0])
-    dmg += tabs.dmg_s[g][s].take(k, mode="clip")
+        dmg += tabs.dmg_s[g][s].take(k, mode="clip")
+        k16 = k.astype(np.uint16) * np.uint16(252)
+    else:   # one outcome on a hit: damage and row index are hit x constants
+        k0 = int(tabs.hits_s[g][s][0])
+        dmg += h8 * np.int32(tabs.dmg_s[g][s][k0])
+        k16 = h8 * np.uint16(252 * k0)
     if lanes is not None:
         grp = tabs.grp_u64[g][s]
-        k16 = k.astype(np.uint16) * np.uint16(252)
         for j in range(grp.shape[1]):
             if narrow:
                 lanes[0] += tabs.lane_lut[g][s][j].take(k16 + draws[o + j], mode="clip")
             else:
-                _add_lane(lanes, grp[:, j].take(k, mode="clip"), draws[o + j], narrow)
+                kj = (k16 // np.uint16(252)).astype(np.intp)
+                _add_lane(lanes, grp[:, j].take(kj, mode="clip"), draws[o + j], narrow)
     if gun.streak:
         build += h8 * np.int32(gun.heat_of(s))
         if gun.pool >= 0:
