@@ -24,7 +24,7 @@ import numpy as np
 from sim.classic import tables as CT
 from sim.classic.fire import heat as H
 from sim.classic.fire.policies import Decider
-from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+from sim.classic.fire.scenario import FireScenario
 from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 
 #: Bound on the number of distinct states in one turn (exact path refused above it).
@@ -268,10 +268,3 @@ def curves(scn: FireScenario) -> dict[str, np.ndarray] | None:
         out[f"expected_damage_{loc}"] = locs[:, i]
     return out
 
-
-def n_states_bound() -> int:
-    """The state bound of the exact chain (states per turn)."""
-    return MAX_STATES
-
-
-__all__ = ["ACTIVE_HEATS", "MAX_STATES", "curves", "tracked_pools"]

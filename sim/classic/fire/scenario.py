@@ -92,16 +92,13 @@ class Gun:
         out: dict[int, Fraction] = {}
         for total in range(2, 13):
             p = PMF_2D6[total]
-            hit = tn <= 2 or total >= tn
-            d = 0
-            if hit and tn <= TH.MAX_TN:
+            if tn <= TH.MAX_TN and (tn <= 2 or total >= tn):
                 # the cluster roll is a second, independent 2D6
                 for t2 in range(2, 13):
-                    k = int(self.hits[s][t2])
-                    dd = sum(self.groups[s][k])
+                    dd = sum(self.groups[s][int(self.hits[s][t2])])
                     out[dd] = out.get(dd, Fraction(0)) + p * PMF_2D6[t2]
-                continue
-            out[d] = out.get(d, Fraction(0)) + p
+            else:
+                out[0] = out.get(0, Fraction(0)) + p
         return out
 
 
@@ -274,8 +271,9 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
     heat_bins = max(ACTIVE_HEATS, start_heat + 1) + heat_turn + 1
     damage_bins = sum(g.max_damage() for g in guns) + 1
     if water:
-        notes.append("standing in depth-1 water (partial cover and its leg-hit rule apply "
-                     "to the target only when it stands in water; not simulated)")
+        notes.append("the firing 'Mech stands in depth-1 water: extra cooling per C17; the "
+                     "partial cover the water gives it only matters to attacks on it (not "
+                     "simulated)")
     notes.append("not simulated: damage to the firing 'Mech (criticals, life support, "
                  "engine heat), pilot damage, the +3 PSR on shutdown, external heat")
     return FireScenario(
