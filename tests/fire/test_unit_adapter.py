@@ -1,0 +1,56 @@
+"""The firing view of a 'Mech: weapon names from slot strings (10.1), mounts from slot runs,
+rear mounts, ammunition pools, leg sinks; all 14 shared ``.mtf`` files."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from fire_helpers import MTF_DIR, needs_shared
+
+from sim.classic.fire.unit import fire_unit
+from sim.classic.weapons import lookup_ammo, lookup_weapon
+
+
+@pytest.mark.parametrize(("text", "tech", "key"), [
+    ("ISMediumLaser", "Inner Sphere", "IS Medium Laser"),
+    ("Medium Laser", "Clan", "IS Medium Laser"),           # as written: the IS class
+    ("Medium Laser (R)", "Inner Sphere", "IS Medium Laser"),
+    ("LRM 20", "Clan", "Clan LRM 20"),                     # C20: display name + tech base
+    ("CLLRM20 (OMNIPOD)", "Clan", "Clan LRM 20"),
+    ("Autocannon/20", "Inner Sphere", "IS AC/20"),
+    ("AC/20", "Inner Sphere", "IS AC/20"),
+    ("CLAntiMissileSystem (OMNIPOD)", "Clan", "Clan Anti-Missile System"),
+    ("ClSmall Laser", "Clan", "IS Small Laser"),           # one MegaMek class for both
+    ("ISUltraAC5", "Inner Sphere", "IS Ultra AC/5"),
+    ("CLStreakSRM6", "Clan", "Clan Streak SRM 6"),
+])
+def test_weapon_names(text: str, tech: str, key: str) -> None:
+    w = lookup_weapon(text, tech)
+    assert w is not None and w.key == key
+
+
+def test_ammo_names() -> None:
+    assert lookup_ammo("Clan Machine Gun Ammo - Half (OMNIPOD)", "Clan").key == "Clan Ammo MG"
+    assert lookup_ammo("CLAMS Ammo", "Clan").key == "Clan Ammo AMS"
+    assert lookup_ammo("IS LB 10-X Cluster Ammo").weapon_family_key == "IS Ammo LB 10-X"
+    assert lookup_ammo("Heat Sink") is None and lookup_weapon("Phaser Bank") is None
+
+
+@needs_shared
+@pytest.mark.parametrize("path", sorted(MTF_DIR.glob("*.mtf")) if MTF_DIR.is_dir() else [],
+                         ids=lambda p: p.stem)
+def test_every_shared_mtf_reads_its_weapons(path) -> None:
+    from sim.units.mtf import read_mtf
+
+    mech = read_mtf(path)
+    unit = fire_unit(mech)
+    got = Counter(m.weapon.key for m in unit.mounts)
+    want = Counter(lookup_weapon(n, mech.tech_base).key for n, _ in mech.weapons)
+    assert got == want
+    rear = [m for m in unit.mounts if m.rear]
+    assert len(rear) == (2 if mech.model == "AS7-D" else 0)
+    if mech.model == "HBK-4G":
+        assert unit.leg_sinks == 4 and [p.shots for p in unit.pools] == [10]
+    if mech.tech_base == "Clan":
+        assert all(p.contained for p in unit.pools)   # Clan CASE (10.1)
