@@ -2,9 +2,12 @@
 
     btsim fire UNIT [--gunnery 4] [--range 6 | --ranges 3,6,9] [--moved stand|walk|run|jump]
       [--target-hexes H] [--target-jumped] [--terrain T] [--policy P] [--turns 10]
-      [--start-heat H] [--water] [--rule NAME=VALUE] [--trials N --seed S] [--json]
+      [--start-heat H] [--water] [--rule NAME=VALUE]
+      [--trials N --seed S [--chunk-size C] [--jobs J]] [--progress MODE] [--json]
 
-Exact (Markov chain) by default; Monte Carlo with ``--trials``.
+Exact (Markov chain) by default; Monte Carlo with ``--trials`` through the one door
+(:func:`sim.api.run_scenario`): the same seed, trials and chunk size give the same bits as
+``sim.fire`` and ``btsim run`` of an experiment with the ``fire`` model.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import json
 import sys
 from typing import Any
 
+from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 
 EPILOG = """\
@@ -46,13 +51,21 @@ def register(sub: Any) -> None:
     p.add_argument("--turns", default="10", help="turns (default 10)")
     p.add_argument("--start-heat", default="0", help="heat at the start (default 0)")
     p.add_argument("--water", action="store_true", help="the 'Mech stands in depth-1 water")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="rule option (FireRules field), repeatable")
-    p.add_argument("--trials", default=None, help="Monte Carlo trials (omit for exact)")
-    p.add_argument("--seed", default=None, help="random seed with --trials (default 0)")
-    p.add_argument("--jobs", default="1", help="workers for Monte Carlo (default 1)")
+    add_mc_flags(p, "fire")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+
+
+def add_mc_flags(p: argparse.ArgumentParser, model: str) -> None:
+    """``--rule``, ``--trials``, ``--seed``, ``--chunk-size``, ``--jobs``, ``--progress``."""
+    add_rule_flags(p, model, preset=False)
+    p.add_argument("--trials", default=None, help="Monte Carlo trials (omit for exact)")
+    p.add_argument("--seed", default=None, help="random seed with --trials (default 0)")
+    p.add_argument("--chunk-size", default=None, help="trials per seeded chunk for --trials "
+                   "(default 2**18; the same seed, trials and chunk size give the same bits "
+                   "as btsim run)")
+    p.add_argument("--jobs", default="1", help="workers for Monte Carlo (default 1)")
+    add_progress(p)
 
 
 def int_arg(name: str, value: str | None) -> int | None:
@@ -64,23 +77,8 @@ def int_arg(name: str, value: str | None) -> int | None:
         raise ConfigError(name, value, "an integer") from None
 
 
-def rule_args(items: list[str]) -> dict[str, Any]:
-    from sim.classic.fire.rules import OPTION_NAMES
-
-    out: dict[str, Any] = {}
-    for item in items:
-        k, sep, v = item.partition("=")
-        k = k.strip().replace("-", "_")
-        if not sep or k not in OPTION_NAMES:
-            raise ConfigError("rule", item, "NAME=VALUE with NAME one of "
-                              + ", ".join(OPTION_NAMES))
-        v = v.strip()
-        out[k] = int(v) if v.lstrip("-").isdigit() else v
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
-    from sim.classic.fire.api import run_fire
+    from sim.classic.fire.api import fire_result
 
     params: dict[str, Any] = {
         "unit": args.unit, "gunnery": int_arg("gunnery", args.gunnery), "moved": args.moved,
@@ -88,15 +86,18 @@ def run(args: argparse.Namespace) -> int:
         "target_jumped": bool(args.target_jumped), "terrain": args.terrain,
         "policy": args.policy, "turns": int_arg("turns", args.turns),
         "start_heat": int_arg("start_heat", args.start_heat), "water": bool(args.water),
-        **rule_args(args.rule)}
+        **rule_overrides(args, "fire")}
     if args.ranges is not None:
         params["ranges"] = args.ranges
     else:
         params["range"] = int_arg("range", args.range) if args.range is not None else 6
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "given only with --trials")
-    doc = run_fire(params, int_arg("trials", args.trials), int_arg("seed", args.seed),
-                   int_arg("jobs", args.jobs) or 1)
+    res = fire_result(params, trials=int_arg("trials", args.trials),
+                      seed=int_arg("seed", args.seed), n_jobs=int_arg("jobs", args.jobs) or 1,
+                      chunk_size=int_arg("chunk_size", args.chunk_size),
+                      progress=args.progress)
+    doc = res.to_dict()
     print(json.dumps(doc, indent=2) if args.json else table(doc))
     return 0
 

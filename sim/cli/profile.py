@@ -1,6 +1,9 @@
 """``btsim profile``: damage versus range of one Classic 'Mech (issue 11).
 
-    btsim profile UNIT [--gunnery 4] [--turns 10] [--policy P] [--json]
+    btsim profile UNIT [--gunnery 4] [--turns 10] [--policy P] [--rule NAME=VALUE]
+      [--trials N --seed S [--chunk-size C] [--jobs J]] [--progress MODE] [--json]
+
+Monte Carlo (``sustained`` only) runs through :func:`sim.api.run_scenario`.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ import json
 import sys
 from typing import Any
 
-from sim.cli.fire import int_arg
+from sim.cli.common import rule_overrides
+from sim.cli.fire import add_mc_flags, int_arg
 from sim.errors import ConfigError
 
 
@@ -25,20 +29,24 @@ def register(sub: Any) -> None:
     p.add_argument("--gunnery", default="4", help="gunnery skill (default 4)")
     p.add_argument("--turns", default="10", help="turns for 'sustained' (default 10)")
     p.add_argument("--policy", default="all", help="all|neutral|below:H|max-expected")
-    p.add_argument("--trials", default=None, help="Monte Carlo trials for 'sustained'")
-    p.add_argument("--seed", default=None, help="random seed with --trials (default 0)")
+    add_mc_flags(p, "profile")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim.classic.fire.api import profile
+    from sim.classic.fire.api import profile_result
 
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "given only with --trials")
-    doc = profile(args.unit, gunnery=int_arg("gunnery", args.gunnery),
-                  turns=int_arg("turns", args.turns), policy=args.policy,
-                  trials=int_arg("trials", args.trials), seed=int_arg("seed", args.seed))
+    params = {"unit": args.unit, "gunnery": int_arg("gunnery", args.gunnery),
+              "turns": int_arg("turns", args.turns), "policy": args.policy,
+              **rule_overrides(args, "profile")}
+    doc = profile_result(params, trials=int_arg("trials", args.trials),
+                         seed=int_arg("seed", args.seed),
+                         n_jobs=int_arg("jobs", args.jobs) or 1,
+                         chunk_size=int_arg("chunk_size", args.chunk_size),
+                         progress=args.progress).to_dict()
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0

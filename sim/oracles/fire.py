@@ -48,8 +48,8 @@ def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) ->
     if w.min_range and distance <= w.min_range:
         tn += w.min_range - distance + 1
     hexes = scn.target_hexes
-    tmm = 6 if scn.rules.tmm_table == "tw" else 4
-    for top, m in TMM_STEPS if scn.rules.tmm_table == "tw" else TMM_STEPS[:4]:
+    tmm = 6 if scn.rules.fire_tmm_table == "tw" else 4
+    for top, m in TMM_STEPS if scn.rules.fire_tmm_table == "tw" else TMM_STEPS[:4]:
         if hexes <= top:
             tmm = m
             break
@@ -60,6 +60,10 @@ def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) ->
         tn -= 1
     if w.family == "mrm" and scn.rules.mrm_to_hit == "core":
         tn -= 1
+    if scn.unit.targeting_computer and w.family in (
+            "laser", "pulse", "ppc", "ac", "ultra", "rotary", "gauss", "lbx"):
+        if not (w.family == "lbx" and scn.rules.lbx_ammo == "cluster"):
+            tn -= 1
     tn += move_mod
     if heat >= 8:
         tn += 1

@@ -85,12 +85,16 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str],
 def test_unknown_weapon_is_named() -> None:
     from dataclasses import replace
 
-    from sim.classic.fire.api import fire
+    from sim.api import fire
     from sim.errors import UserError
     from sim.units.catalog import get_classic
 
-    mech = replace(get_classic(HBK), weapons=(("Medium Laser", "LA"), ("Phaser Bank", "RA")))
-    with pytest.raises(UserError, match="Phaser Bank"):
+    from sim.units.types import WeaponMount
+
+    base = get_classic(HBK)
+    mech = replace(base, weapon_mounts=(*base.weapon_mounts,
+                                        WeaponMount("Phaser Bank", None, "RA", line=42)))
+    with pytest.raises(UserError, match="'Phaser Bank' \\(RA, line 42\\)"):
         fire(mech, turns=1)
     # a unit that is not asked to fire is fine: the catalog entry itself reads
     assert get_classic(HBK).weapons

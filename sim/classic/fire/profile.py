@@ -23,6 +23,7 @@ import pandas as pd
 
 from sim.aggregate import Aggregate
 from sim.classic.fire import kernel, markov
+from sim.classic.fire.rules import OPTION_NAMES
 from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.errors import ConfigError, UserError, check_int
 from sim.model import Metric, Model
@@ -58,9 +59,10 @@ class ProfileScenario:
     """One scenario per range."""
 
     def __init__(self, params: Mapping[str, Any]) -> None:
+        known = PARAMS + OPTION_NAMES
         for k in params:
-            if k not in PARAMS:
-                raise ConfigError("parameter", k, "one of " + ", ".join(PARAMS))
+            if k not in known:
+                raise ConfigError("parameter", k, "one of " + ", ".join(known))
         self.params = dict(params)
         self.params.setdefault("policy", "all")
         self.params["gunnery"] = check_int("gunnery", self.params.get("gunnery", 4), 0, 8)
@@ -70,6 +72,8 @@ class ProfileScenario:
         if self.longest < 1:
             raise UserError(f"{probe.unit_label}: no forward weapon that deals damage")
         self.label = probe.unit_label
+        self.rules = probe.rules
+        self.notes = probe.notes
         self.scenarios = [probe] + [build_scenario(_base(self.params, r))
                                     for r in range(2, self.longest + 1)]
 
@@ -93,7 +97,15 @@ class ProfileModel(Model):
     def params(self, scenario: ProfileScenario) -> dict[str, Any]:
         p = scenario.params
         return {"unit": scenario.label, "gunnery": p["gunnery"], "turns": p["turns"],
-                "policy": scenario.scenarios[0].policy.label}
+                "policy": scenario.scenarios[0].policy.label,
+                "rule_overrides": ",".join(f"{k}={v}" for k, v in
+                                           scenario.scenarios[0].overrides)}
+
+    def facts(self, scenario: ProfileScenario) -> dict[str, Any]:
+        return {"longest_range": scenario.longest, "rule_options": scenario.rules.as_json()}
+
+    def notes(self, scenario: ProfileScenario) -> list[str]:
+        return list(scenario.notes)
 
     def rows(self, scenario: ProfileScenario) -> pd.DataFrame:
         return pd.DataFrame({"range": np.arange(1, scenario.longest + 1)})

@@ -312,8 +312,9 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
     for r, dist in enumerate(step_ranges):
         base, _ = TH.weapon_base_tn(
             w, gunnery=gunnery, distance=dist, target_hexes=target_hexes,
-            target_jumped=target_jumped, terrain=terrain, tmm_table=rules.tmm_table,
-            lbx_cluster=rules.lbx_ammo == "cluster", mrm_to_hit=rules.mrm_to_hit)
+            target_jumped=target_jumped, terrain=terrain, tmm_table=rules.fire_tmm_table,
+            lbx_cluster=rules.lbx_ammo == "cluster", mrm_to_hit=rules.mrm_to_hit,
+            targeting_computer=unit.targeting_computer)
         if base is not None:
             tn[r] = np.minimum(base + move_mod + H.TO_HIT[:ACTIVE_HEATS], 13)
     gun = Gun(index=index, name=w.name, key=w.key, location=m.location, weapon=w,

@@ -47,10 +47,20 @@ def terrain_mod(terrain: str) -> int:
     return CT.TERRAIN[terrain]
 
 
-def weapon_mod(w: Weapon, *, lbx_cluster: bool = False, mrm_to_hit: str = "tw") -> int:
+#: Weapon families MegaMek flags as direct fire (10.3 targeting computer: lasers, PPCs,
+#: autocannons, Gauss; not missiles, machine guns or flamers).
+DIRECT_FIRE = frozenset({"laser", "pulse", "ppc", "ac", "lbx", "ultra", "rotary", "gauss"})
+
+
+def weapon_mod(w: Weapon, *, lbx_cluster: bool = False, mrm_to_hit: str = "tw",
+               targeting_computer: bool = False) -> int:
     """The weapon's own modifier (12.1): pulse -2 (``to_hit_mod``), LB-X cluster ammo -1,
-    MRM +1 under TW (C19; the table row already holds +1, removed for ``core``)."""
+    MRM +1 under TW (C19; the table row already holds +1, removed for ``core``), targeting
+    computer -1 for direct-fire weapons (10.3; not LB-X cluster ammunition)."""
     mod = w.to_hit_mod
+    if targeting_computer and w.family in DIRECT_FIRE and not (w.family == "lbx"
+                                                               and lbx_cluster):
+        mod -= 1
     if w.family == "lbx" and lbx_cluster:
         mod -= 1
     if w.family == "mrm" and mrm_to_hit == "core":
@@ -60,8 +70,8 @@ def weapon_mod(w: Weapon, *, lbx_cluster: bool = False, mrm_to_hit: str = "tw") 
 
 def weapon_base_tn(w: Weapon, *, gunnery: int, distance: int, target_hexes: int,
                    target_jumped: bool, terrain: str, tmm_table: str = "tw",
-                   lbx_cluster: bool = False, mrm_to_hit: str = "tw"
-                   ) -> tuple[int | None, list[tuple[str, int]]]:
+                   lbx_cluster: bool = False, mrm_to_hit: str = "tw",
+                   targeting_computer: bool = False) -> tuple[int | None, list[tuple[str, int]]]:
     """TN of ``w`` without the attacker's movement and heat terms (those depend on the
     turn's state), and its breakdown; ``None`` when out of range."""
     b = bracket(w, distance)
@@ -71,6 +81,7 @@ def weapon_base_tn(w: Weapon, *, gunnery: int, distance: int, target_hexes: int,
              ("minimum range", min_range_mod(w, distance)),
              ("target movement", target_movement_mod(target_hexes, target_jumped, tmm_table)),
              ("terrain", terrain_mod(terrain)),
-             ("weapon", weapon_mod(w, lbx_cluster=lbx_cluster, mrm_to_hit=mrm_to_hit))]
+             ("weapon", weapon_mod(w, lbx_cluster=lbx_cluster, mrm_to_hit=mrm_to_hit,
+                                    targeting_computer=targeting_computer))]
     terms = [(k, v) for k, v in terms if v or k == "gunnery"]
     return sum(v for _, v in terms), terms

@@ -1,22 +1,19 @@
 """A firing 'Mech (reference part 2, 10.1-10.3) built from a :class:`ClassicMech` through the
 weapon table.
 
-Mounts are read from ``mech.weapon_mounts`` / ``mech.ammo_bins`` (CONTRACTS 1) when present;
-otherwise from the critical slots of an ``.mtf`` file (a run of identical slot strings is
-``ceil(run / slots)`` mounts); otherwise (catalog entry without slots) from the ``Weapons:``
-list, with a note that rear mounting and ammunition bins are unknown. Rear-mounted weapons
-never fire at a target in the front arc and add no heat (10.1).
+Mounts are the unit reader's ``mech.weapon_mounts`` and ammunition its ``mech.ammo_bins``
+(both ``.mtf`` files and the built-in catalog carry them, rear flags included); only a
+hand-built 'Mech without mounts falls back to its ``Weapons:`` list, with a note. Rear-mounted
+weapons never fire at a target in the front arc and add no heat (10.1).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 
-from sim.classic.weapons import WEAPONS, Weapon, lookup_ammo, lookup_weapon
+from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, Weapon, lookup_weapon
 from sim.errors import UserError
-from sim.units.types import LOCATIONS, ClassicMech
+from sim.units.types import ClassicMech
 
 
 @dataclass(frozen=True)
@@ -57,6 +54,8 @@ class FireUnit:
     jump_mp: int
     ammo_known: bool
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: a working targeting computer (10.3: -1 to-hit for direct-fire weapons)
+    targeting_computer: bool = False
 
     def pool_index(self, w: Weapon) -> int:
         """Index of the pool feeding ``w``; -1 for energy weapons or unknown ammunition."""
@@ -68,115 +67,76 @@ class FireUnit:
         return -1
 
 
-_SUFFIX = re.compile(r"\s*\((R|OMNIPOD|T)\)", re.I)
-
-
-def _clean(name: str) -> tuple[str, bool]:
-    rear = bool(re.search(r"\(R\)", name, re.I))
-    return _SUFFIX.sub("", name).strip(), rear
-
-
-def _mounts_from_slots(mech: ClassicMech) -> list[Mount]:
-    """Mounts from slot runs: a run of ``k`` identical weapon slots in one location is
-    ``k // slots`` mounts there; the partial runs of a weapon (a split weapon, e.g. an AC/20
-    across RT and RA) make ``ceil(sum / slots)`` more mounts, placed where most of it sits."""
-    out: list[Mount] = []
-    partial: dict[tuple[str, bool], list[tuple[str, int, Weapon]]] = {}
-    for loc in LOCATIONS:
-        entries = list(mech.slots.get(loc, ()))
-        i = 0
-        while i < len(entries):
-            e = entries[i]
-            if e is None or lookup_ammo(e, mech.tech_base) is not None:
-                i += 1
-                continue
-            clean, rear = _clean(e)
-            w = lookup_weapon(clean, mech.tech_base)
-            if w is None:
-                i += 1
-                continue
-            j = i
-            while j < len(entries) and entries[j] == e:
-                j += 1
-            full, rest = divmod(j - i, max(1, getattr(w, "slots", 1)))
-            out.extend(Mount(clean, w, loc, rear) for _ in range(full))
-            if rest:
-                partial.setdefault((w.key, rear), []).append((loc, rest, w))
-            i = j
-    for (_, rear), parts in partial.items():
-        w = parts[0][2]
-        loc = max(parts, key=lambda x: x[1])[0]
-        n = math.ceil(sum(x[1] for x in parts) / max(1, getattr(w, "slots", 1)))
-        out.extend(Mount(w.name, w, loc, rear) for _ in range(n))
-    return out
-
-
-def _sinks_in_legs(mech: ClassicMech) -> int:
-    n = 0
-    for loc in ("LL", "RL"):
-        n += sum(1 for e in mech.slots.get(loc, ()) if e and "heatsink" in
-                 re.sub(r"[^a-z]", "", e.lower()))
-    return n
+def _fallback_mounts(mech: ClassicMech) -> list[Mount]:
+    """Mounts of a hand-built 'Mech without ``weapon_mounts``: its ``Weapons:`` list, each
+    name resolved as a display name through the tech base (C20)."""
+    return [Mount(n, lookup_weapon(n, mech.tech_base, display=True), loc, False)
+            for n, loc in mech.weapons]
 
 
 def fire_unit(mech: ClassicMech) -> FireUnit:
-    """Build the firing view of ``mech``. A weapon the table lacks is an error naming it
-    (issue 11: only when the unit is asked to fire)."""
+    """Build the firing view of ``mech`` from the unit reader's fields (issue 11).
+
+    Mounts are ``mech.weapon_mounts`` (critical-slot blocks, rear flags kept; a weapon split
+    across two locations sits where the reader puts it, e.g. the Axman's AC/20 in the CT);
+    ammunition is ``mech.ammo_bins`` grouped into one pool per ammunition family
+    (:meth:`AmmoType.feeds`); leg sinks are the LL/RL entries of
+    ``mech.heat_sink_locations`` (C17). A weapon the table lacks is an error naming it and
+    its line (issue 11: only when the unit is asked to fire); unknown equipment and the
+    reader's notes are carried as notes."""
     notes: list[str] = []
     mounts: list[Mount]
-    wm = getattr(mech, "weapon_mounts", ())
-    if wm:
-        mounts = [Mount(m.name, WEAPONS.get(m.weapon) if m.weapon else
-                        lookup_weapon(m.name, mech.tech_base), m.location, m.rear, m.line)
-                  for m in wm]
-    elif mech.slots:
-        mounts = _mounts_from_slots(mech)
+    if mech.weapon_mounts:
+        mounts = [Mount(m.name, WEAPONS.get(m.weapon) if m.weapon is not None else None,
+                        m.location, m.rear, m.line) for m in mech.weapon_mounts]
     else:
-        mounts = [Mount(n, lookup_weapon(n, mech.tech_base), loc, False)
-                  for n, loc in mech.weapons]
-        notes.append("weapon mounts from the unit's Weapons: list (no critical slots): rear "
-                     "mounting unknown, every weapon assumed forward")
+        mounts = _fallback_mounts(mech)
+        if mounts:
+            notes.append("weapon mounts from the unit's Weapons: list (no weapon_mounts): "
+                         "rear mounting unknown, every weapon assumed forward")
     unknown = [m for m in mounts if m.weapon is None]
     if unknown:
         m = unknown[0]
         where = f"{m.location}" + (f", line {m.line}" if m.line else "")
-        raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in the weapon "
-                        "table; it cannot fire")
-    bins: list[tuple[str, str, int]] = []   # (ammo key, location, shots)
-    ab = getattr(mech, "ammo_bins", ())
-    ammo_known = True
-    if ab:
-        bins = [(b.ammo or b.name, b.location, int(b.shots)) for b in ab]
-    elif mech.slots:
-        for loc in LOCATIONS:
-            for e in mech.slots.get(loc, ()):
-                a = lookup_ammo(e, mech.tech_base) if e else None
-                if a is not None:
-                    half = "half" in e.lower()
-                    bins.append((a.key, loc, a.shots_per_ton // 2 if half else a.shots_per_ton))
-    else:
-        ammo_known = False
-        notes.append("ammunition bins unknown (no critical slots): ammunition is not limited "
-                     "and cannot explode; read the .mtf file for bins")
+        raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in btsim's weapon "
+                        "table (sim/classic/data/weapons.csv); it cannot fire")
+    for m in mech.weapon_mounts:
+        if m.split_location:
+            notes.append(f"{m.name} is split between {m.location} and {m.split_location}; "
+                         f"its location is read as {m.location} (MegaMek's reading)")
+    ammo_known = bool(mech.ammo_bins) or bool(mech.weapon_mounts) or not mounts
+    if not ammo_known and any(m.weapon is not None and m.weapon.ammo for m in mounts):
+        notes.append("ammunition bins unknown (no ammo_bins): ammunition is not limited "
+                     "and cannot explode")
     protected = set(mech.case_locations) | set(mech.case2_locations)
     pools: dict[str, list[tuple[str, int, int, bool]]] = {}
-    for key, loc, shots in bins:
-        a = lookup_ammo(key, mech.tech_base)
+    for b in mech.ammo_bins:
+        a = AMMO.get(b.ammo) if b.ammo is not None else None
         if a is None:
-            notes.append(f"ammunition {key!r} ({loc}) not in the ammunition table: ignored")
+            where = b.location + (f", line {b.line}" if b.line else "")
+            notes.append(f"ammunition {b.name!r} ({where}) not in the ammunition table: "
+                         "ignored (no weapon feeds from it, it cannot explode)")
             continue
         pools.setdefault(a.weapon_family_key, []).append(
-            (loc, shots, a.damage_per_shot, a.explosive))
+            (b.location, int(b.shots), a.damage_per_shot, a.explosive))
     pool_list = tuple(
         Pool(k, sum(s for _, s, _, _ in v), max(d for _, _, d, _ in v),
              any(x for _, _, _, x in v), tuple(dict.fromkeys(loc for loc, _, _, _ in v)),
              all(loc in protected for loc, _, _, _ in v))
         for k, v in pools.items())
-    leg = _sinks_in_legs(mech) if mech.slots else 0
-    eng = getattr(mech, "engine_heat_sinks", None)
+    for name, loc, line in mech.unknown_equipment:
+        notes.append(f"unknown equipment {name!r} ({loc}" + (f", line {line}" if line else "")
+                     + "): not simulated")
+    notes.extend(mech.notes)
+    if mech.heat_sink_locations or mech.engine_heat_sinks:
+        leg = sum(1 for loc in mech.heat_sink_locations if loc in ("LL", "RL"))
+    else:
+        leg = 0
+        notes.append("heat-sink locations unknown: depth-1 water cooling counts no leg sinks "
+                     "under C17 'legs'")
+    tc = any(EQUIPMENT[k].kind == "targeting_computer" for k, _ in mech.equipment
+             if k in EQUIPMENT)
     return FireUnit(mech.name, mech.tech_base, tuple(mounts), pool_list, mech.heat_sinks,
                     mech.heat_sink_type.lower().startswith("double"), leg, mech.walk_mp,
-                    mech.jump_mp, ammo_known, tuple(notes) + (
-                        () if mech.slots or eng else
-                        ("leg-mounted heat sinks unknown (no critical slots): depth-1 water "
-                         "cooling counts none under C17 'legs'",)))
+                    mech.jump_mp, ammo_known, tuple(dict.fromkeys(notes)),
+                    targeting_computer=tc)
