@@ -24,3 +24,20 @@ def test_catalog_unit_every_policy(path) -> None:
     frame = engine.simulate(MODEL, params, trials=3000, seed=11, backend="sequential")
     scalars = [m.name for m in MODEL.metrics if m.kind != "hist"]
     testing.assert_mc_matches_exact(frame, metrics=scalars)
+
+
+def _catalog_names() -> list[str]:
+    from sim.units.catalog import entries
+
+    return [e.name for e in entries() if e.classic is not None]
+
+
+@pytest.mark.parametrize("name", _catalog_names())
+def test_builtin_catalog_unit_every_policy(name: str) -> None:
+    """The same over the built-in catalog (no shared data needed): its units carry their
+    weapon mounts (rear flags) and ammunition bins."""
+    params = [{"unit": name, "ranges": "3,6", "moved": "run", "policy": p, "turns": 4}
+              for p in POLICIES]
+    frame = engine.simulate(MODEL, params, trials=2000, seed=12, backend="sequential")
+    scalars = [m.name for m in MODEL.metrics if m.kind != "hist"]
+    testing.assert_mc_matches_exact(frame, metrics=scalars)
