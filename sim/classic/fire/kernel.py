@@ -23,6 +23,7 @@ from sim.classic.fastdice import SORTED_2D6, THR_2D6, die_bytes
 from sim.classic.fire import heat as H
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+from sim.errors import ConfigError
 
 #: Front-column location (0..7 = HD CT LT RT LA RA LL RL) of an accepted byte (12.2).
 FRONT_LOC = CT.STANDARD[CT.SIDE["front"]][SORTED_2D6].astype(np.intp)
@@ -78,7 +79,7 @@ class _GunTables:
                              for i, g in enumerate(scn.guns)]
         self.hits_s = [h.reshape(-1, 252).astype(np.uint8) for h in self.hits]
         self.grp_u64 = [x.astype(np.uint64) for x in self.grp]
-        self.dmg_s = [x.astype(np.int32) for x in self.dmg]
+        self.dmg_s = [x.astype(np.int16) for x in self.dmg]
         # per (gun, shots, group): (hits, byte) -> group damage shifted into its lane
         self.lane_lut = [[[(x[sh, :, j][:, None] << LANE_SHIFT8[None, :]).ravel()
                            for j in range(x.shape[2])] for sh in range(x.shape[0])]
@@ -87,6 +88,10 @@ class _GunTables:
         self.lane_all = [[np.concatenate([self.lane_lut[g][sh][j] for sh in range(x.shape[0])])
                           for j in range(x.shape[2])] for g, x in enumerate(self.grp_u64)]
 
+
+#: Per-trial counters (heat, damage, ammunition, build-up) are int16: half the memory traffic
+#: of int32; scenarios beyond it are refused, never wrapped.
+INT16_MAX = 32767
 
 #: Trials per block inside a chunk: the kernel's temporaries (about 40 arrays of up to 8
 #: bytes per trial) stay in cache; measured 15-20% faster than whole 2**18 chunks.
@@ -97,6 +102,10 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
              locations: bool = True) -> Aggregate:
     """Run ``n`` trials of ``scn`` in blocks of :data:`BLOCK`; return per-turn sums (see
     :mod:`sim.classic.fire.model`)."""
+    if scn.damage_bins > INT16_MAX or any(p.shots > INT16_MAX for p in scn.unit.pools) \
+            or scn.heat_bins > INT16_MAX:
+        raise ConfigError("unit", scn.unit_label, "at most 32767 rounds per ammunition type "
+                          "and 32767 damage or heat per turn (16-bit kernel counters)")
     tabs = _GunTables(scn)
     dec = Decider(scn)
     tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -115,15 +124,15 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     pools = scn.unit.pools
     npool = len(pools)
     T = scn.turns
-    heat = np.full(n, scn.start_heat, dtype=np.int32)
+    heat = np.full(n, scn.start_heat, dtype=np.int16)
     shut = np.zeros(n, dtype=bool)
     out = np.zeros(n, dtype=bool)
     ever_shut = np.zeros(n, dtype=bool)
     ever_expl = np.zeros(n, dtype=bool)
     jam = np.zeros((ng, n), dtype=bool)
-    ammo = np.array([np.full(n, p.shots, dtype=np.int32) for p in pools],
-                    dtype=np.int32).reshape(npool, n)
-    cum = np.zeros(n, dtype=np.int64)
+    ammo = np.array([np.full(n, p.shots, dtype=np.int16) for p in pools],
+                    dtype=np.int16).reshape(npool, n)
+    cum = np.zeros(n, dtype=np.int32)
     variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
     nvar = len(variable)
     size = ACTIVE_HEATS << nvar   # decision keys: heat x availability of variable guns
@@ -144,7 +153,8 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     avoid = H.shutdown_avoid(rows_h, scn.rules.tacops_shutdown, scn.rules.piloting)
     shutdown_thr = np.where(rows_h < 14, 0, THR_2D6[np.clip(avoid, 0, 14)]).astype(np.uint8)
     ammo_thr = np.where(rows_h < H.AMMO_CHECK_FROM, 0, THR_2D6[H.AMMO_AVOID]).astype(np.uint8)
-    lane_off = (np.arange(8, dtype=np.uint16) * 256)[None, :]
+    cnt = np.zeros((8, 256), dtype=np.int64)
+    move_heat16 = scn.move_heat.astype(np.int16)
     vals = np.arange(256, dtype=np.int64)
     vals2 = vals * vals
     dvals = np.arange(db, dtype=np.int64)
@@ -162,8 +172,8 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             if any(gun.jam_le):
                 avail[g] &= ~jam[g]
         fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
-        build = np.where(active, scn.move_heat.astype(np.int32)[hact], np.int32(0))
-        dmg = np.zeros(n, dtype=np.int32)
+        build = np.where(active, move_heat16.take(hact), np.int16(0))
+        dmg = np.zeros(n, dtype=np.int16)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
         draws = die_bytes(rng, (tabs.bytes_per_turn + 2, n))
         for g, gun in enumerate(guns):
@@ -189,7 +199,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 k = tabs.hits[g].take(s * 252, mode="clip")
             # (shots, hits) row; a miss reads row 0 (no damage, no groups)
             kk = (s * tabs.dmg[g].shape[1] + k) * hit.view(np.uint8)
-            dmg += tabs.dmg[g].ravel().take(kk, mode="clip").astype(np.int32)
+            dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
             if locations:
                 grp = tabs.grp[g]
                 kb = kk * 252
@@ -200,7 +210,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                         flat = grp.reshape(-1, grp.shape[2]).astype(np.uint64)
                         _add_lane(lanes, flat[:, j].take(kk, mode="clip"), draws[o + j],
                                   narrow)
-            build += s * np.int32(gun.heat_per_shot)
+            build += s * np.int16(gun.heat_per_shot)
             ammo[gun.pool] -= s
         # heat phase (13.4)
         heat = H.apply_heat(heat, build, scn.dissipation)
@@ -234,19 +244,24 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 ever_expl[rows] = True
                 shut &= ~out
         cum += dmg
-        total_ammo = ammo.sum(axis=0) if npool else np.zeros(n, dtype=np.int64)
-        c64 = cum
+        total_ammo = ammo.sum(axis=0, dtype=np.int64) if npool else np.zeros(n, np.int64)
         dh = np.bincount(dmg, minlength=db)[:db]
         hh = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
-        st[t] = (dh @ dvals, dh @ dvals2, c64.sum(), (c64 * c64).sum(),
+        c64 = cum.astype(np.int64)
+        st[t] = (dh @ dvals, dh @ dvals2, c64.sum(), np.dot(c64, c64),
                  hh @ hvals, hh @ hvals2, np.count_nonzero(shut),
                  np.count_nonzero(ever_shut), np.count_nonzero(ever_expl),
-                 total_ammo.sum(), (total_ammo * total_ammo).sum(), np.count_nonzero(out))
+                 total_ammo.sum(), np.dot(total_ammo, total_ammo), np.count_nonzero(out))
         dmg_hist[t] = dh
         heat_hist[t] = hh
         if locations and narrow:
-            lv = lanes[0].view(np.uint8).reshape(n, 8)       # little-endian lanes HD..RL
-            cnt = np.bincount((lv + lane_off).ravel(), minlength=8 * 256).reshape(8, 256)
+            # little-endian lanes HD..RL: each 16-bit word holds lanes (2p, 2p+1); one
+            # 65536-bin histogram per word gives both lanes' histograms as its margins
+            words = lanes[0].view(np.uint16).reshape(n, 4)
+            for p in range(4):
+                c2 = np.bincount(words[:, p], minlength=65536).reshape(256, 256)
+                cnt[2 * p] = c2.sum(axis=0)
+                cnt[2 * p + 1] = c2.sum(axis=1)
             loc_s[t] = cnt @ vals
             loc_q[t] = cnt @ vals2
         elif locations:
@@ -306,7 +321,7 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
         k16 = k.astype(np.uint16) * np.uint16(252)
     else:   # one outcome on a hit: damage and row index are hit x constants
         k0 = int(tabs.hits_s[g][s][0])
-        dmg += h8 * np.int32(tabs.dmg_s[g][s][k0])
+        dmg += h8 * np.int16(tabs.dmg_s[g][s][k0])
         k16 = h8 * np.uint16(252 * k0)
     if lanes is not None:
         grp = tabs.grp_u64[g][s]
@@ -317,11 +332,11 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
                 kj = (k16 // np.uint16(252)).astype(np.intp)
                 _add_lane(lanes, grp[:, j].take(kj, mode="clip"), draws[o + j], narrow)
     if gun.streak:
-        build += h8 * np.int32(gun.heat_of(s))
+        build += h8 * np.int16(gun.heat_of(s))
         if gun.pool >= 0:
             ammo[gun.pool] -= h8
     else:
-        build += f.view(np.uint8) * np.int32(gun.heat_of(s))
+        build += f.view(np.uint8) * np.int16(gun.heat_of(s))
         if gun.pool >= 0:
             ammo[gun.pool] -= f.view(np.uint8)
 

@@ -53,12 +53,6 @@ def _metrics() -> tuple[Metric, ...]:
     )
 
 
-def _oracle(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> Any:
-    from sim.oracles.fire import scalar
-
-    return scalar(params, rng, n)
-
-
 def _bench_params() -> dict[str, Any]:
     from sim.classic.fire.synthetic import bench_mech
 
@@ -73,7 +67,7 @@ class FireModel(Model):
                          "damage, heat, shutdown and ammunition explosion curves.",
                          metrics=_metrics(),
                          bench_cases=(BenchCase("fire-7-weapons", _bench_params(),
-                                                scalar=_oracle, unit="unit-turns",
+                                                unit="unit-turns",
                                                 per_trial=BENCH_TURNS),))
 
     def scenario(self, params: Mapping[str, Any]) -> FireScenario:
