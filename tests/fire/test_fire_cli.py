@@ -88,7 +88,6 @@ def test_unknown_weapon_is_named() -> None:
     from sim.api import fire
     from sim.errors import UserError
     from sim.units.catalog import get_classic
-
     from sim.units.types import WeaponMount
 
     base = get_classic(HBK)

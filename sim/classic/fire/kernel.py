@@ -69,9 +69,9 @@ class _GunTables:
         # location byte per damage group
         self.offset = []
         k = 0
-        for g in range(len(scn.guns)):
+        for gi in range(len(scn.guns)):
             self.offset.append(k)
-            k += 1 + int(self.clustered[g]) + self.grp[g].shape[2]
+            k += 1 + int(self.clustered[gi]) + self.grp[gi].shape[2]
         self.bytes_per_turn = k
         # shots never vary: energy weapons, Streaks, single-shot guns alone on their pool
         feeds = [sum(1 for x in scn.guns if x.pool == g.pool) for g in scn.guns]

@@ -155,7 +155,7 @@ class _Chain:
                 if p > 0:
                     combos.append((p, heat_b, jb2, tuple(am2)))
         outs: dict[tuple, float] = {}
-        for p, build, jb2, am2 in combos:
+        for p, build, jb2, am2t in combos:
             h2 = max(0, h + build - scn.dissipation)
             row = min(h2, H.HEAT_TOP)
             if sd:
@@ -177,7 +177,7 @@ class _Chain:
             for s2, goes, ps in shut_opts:
                 if ps <= 0:
                     continue
-                for o2, am3, boom, pb in self._explode(h2, o, s2, am2):
+                for o2, am3, boom, pb in self._explode(h2, o, s2, am2t):
                     if pb <= 0:
                         continue
                     k = (h2, s2 and not o2, o2, goes, boom, jb2, am3)
@@ -206,6 +206,7 @@ class _Chain:
             return [(o, am, False, 1.0)]
         q = _p_at_least(int(H.AMMO_AVOID[min(h2, H.HEAT_TOP)]))
         i = max(cands)[3]
+        boom_state: tuple[bool, tuple[int, ...], bool, float]
         if scn.unit.pools[i].contained:
             am2 = list(am)
             am2[self.tidx.index(i)] = 0

@@ -100,10 +100,10 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
         where = f"{m.location}" + (f", line {m.line}" if m.line else "")
         raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in btsim's weapon "
                         "table (sim/classic/data/weapons.csv); it cannot fire")
-    for m in mech.weapon_mounts:
-        if m.split_location:
-            notes.append(f"{m.name} is split between {m.location} and {m.split_location}; "
-                         f"its location is read as {m.location} (MegaMek's reading)")
+    for wm in mech.weapon_mounts:
+        if wm.split_location:
+            notes.append(f"{wm.name} is split between {wm.location} and {wm.split_location}; "
+                         f"its location is read as {wm.location} (MegaMek's reading)")
     ammo_known = bool(mech.ammo_bins) or bool(mech.weapon_mounts) or not mounts
     if not ammo_known and any(m.weapon is not None and m.weapon.ammo for m in mounts):
         notes.append("ammunition bins unknown (no ammo_bins): ammunition is not limited "
