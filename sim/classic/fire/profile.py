@@ -26,7 +26,7 @@ from sim.classic.fire import kernel, markov
 from sim.classic.fire.rules import OPTION_NAMES
 from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.errors import ConfigError, UserError, check_int
-from sim.model import Metric, Model
+from sim.model import BenchCase, Metric, Model
 
 PARAMS = ("unit", "gunnery", "turns", "policy")
 
@@ -78,6 +78,18 @@ class ProfileScenario:
                                     for r in range(2, self.longest + 1)]
 
 
+#: Benchmark: the synthetic 7-weapon 'Mech of the fire bench over its ranges 1..21, 5 turns
+#: each (one trial = 21 x 5 unit-turns).
+BENCH_TURNS = 5
+BENCH_RANGES = 21
+
+
+def _bench_params() -> dict[str, Any]:
+    from sim.classic.fire.synthetic import bench_mech
+
+    return {"unit": bench_mech(), "turns": BENCH_TURNS, "policy": "all"}
+
+
 class ProfileModel(Model):
     """Damage versus range: maximum, hit-weighted and sustained (heat carried)."""
 
@@ -89,7 +101,10 @@ class ProfileModel(Model):
                                   Metric("hit_weighted", "expected damage of one turn, no heat",
                                          "mean", "points"),
                                   Metric("sustained", "expected damage per turn over N turns "
-                                         "with heat carried", "mean", "points")))
+                                         "with heat carried", "mean", "points")),
+                         bench_cases=(BenchCase("profile-7-weapons", _bench_params(),
+                                                unit="unit-turns",
+                                                per_trial=BENCH_RANGES * BENCH_TURNS),))
 
     def scenario(self, params: Mapping[str, Any]) -> ProfileScenario:
         return ProfileScenario(params)
