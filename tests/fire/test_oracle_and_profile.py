@@ -81,3 +81,23 @@ def test_profile_mc_matches_exact() -> None:
     z = (frame["sustained"] - frame["sustained_exact"]) / frame["sustained_se"]
     assert (z.abs() <= 4).all()
     assert np.allclose(frame["max_damage"], frame["max_damage_exact"])
+
+
+def test_bench_links_fire_to_its_oracle_and_products_do_not_import_it() -> None:
+    """``btsim bench`` times the fire kernel beside its scalar oracle (linked by name in
+    :data:`sim.oracles.SCALAR_BASELINES`), and the fire modules never import the oracle."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sim.models import get_model
+    from sim.oracles import scalar_baseline
+    from sim.oracles.fire import scalar
+
+    assert scalar_baseline("fire") is scalar
+    case = get_model("fire").bench_cases[0]
+    assert case.unit == "unit-turns" and case.scalar is None
+    code = ("import sim.classic.fire.model, sim.classic.fire.profile, sim.cli.fire, sys; "
+            "bad = [m for m in sys.modules if m.startswith('sim.oracles')]; assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True,
+                   cwd=Path(__file__).resolve().parents[2])
