@@ -58,3 +58,23 @@ def test_every_shared_mtf_reads_its_weapons(path) -> None:
         assert unit.leg_sinks == 4 and [p.shots for p in unit.pools] == [10]
     if mech.tech_base == "Clan":
         assert all(p.contained for p in unit.pools)   # Clan CASE (10.1)
+
+
+def test_targeting_computer_minus_one_for_direct_fire_only() -> None:
+    """10.3: the Loki Prime's targeting computer takes 1 off its ER PPCs and ER medium
+    lasers, not off its machine guns or Streak launcher (built-in catalog, no shared data)."""
+    from dataclasses import replace
+
+    from sim.classic.fire.model import MODEL
+    from sim.units.catalog import get_classic
+
+    loki = get_classic("Loki (Hellbringer) Prime")
+    plain = replace(loki, equipment=tuple(e for e in loki.equipment
+                                          if "Targeting" not in e[0]))
+    assert fire_unit(loki).targeting_computer and not fire_unit(plain).targeting_computer
+    with_tc = MODEL.scenario({"unit": loki, "range": 3, "turns": 1})
+    without = MODEL.scenario({"unit": plain, "range": 3, "turns": 1})
+    for a, b in zip(with_tc.guns, without.guns, strict=True):
+        direct = a.weapon.family in ("laser", "pulse", "ppc")
+        assert int(a.tn[0, 0]) == int(b.tn[0, 0]) - (1 if direct else 0), a.name
+    assert {g.weapon.family for g in with_tc.guns} >= {"ppc", "laser", "mg", "streak"}
