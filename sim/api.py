@@ -1,4 +1,4 @@
-"""The Python API (``sim.attack``, ``sim.heat``, ``sim.run``) and its one door to the engine.
+"""The Python API (``sim.attack``, ``sim.heat``, ``sim.fire``, ``sim.profile``, ``sim.run``) and its one door to the engine.
 
 Every call builds the scenario with its model and goes through :mod:`sim.engine`
 (:func:`~sim.engine.simulate` or :func:`~sim.engine.exact_frame`) via :func:`run_scenario`,
@@ -23,7 +23,7 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "heat", "run", "run_scenario"]
+__all__ = ["attack", "fire", "heat", "profile", "run", "run_scenario"]
 
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
@@ -152,6 +152,71 @@ def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns:
     return res
 
 
+def fire(unit: Any, *, gunnery: int = 4, range: int | None = None, ranges: Any = None,
+         moved: str = "stand", target_hexes: int = 0, target_jumped: bool = False,
+         terrain: str = "clear", policy: Any = "all", turns: int = 10, start_heat: int = 0,
+         water: bool = False, jump_hexes: int | None = None, trials: int | None = None,
+         seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
+         progress: bool | str | None = "never", **rules: Any) -> Result:
+    """One Classic 'Mech firing at a target for ``turns`` turns (model ``fire``, issue 11).
+
+    ``unit``: a catalog name, an ``.mtf`` path or a :class:`~sim.units.types.ClassicMech`.
+    ``range`` (default 6) or ``ranges`` (a per-turn script, a list or ``"3,6,9"``; the last
+    range repeats). ``moved``: stand, walk, run or jump (the attacker's movement, which also
+    makes heat); ``target_hexes``/``target_jumped``/``terrain``: the target's modifiers.
+    ``policy``: ``all``, ``neutral``, ``below:H``, ``max-expected`` or a callable
+    ``f(heat, turn, state) -> weapons``. ``rules``: fire rule options by name
+    (``uac_jam="never"``; ``btsim rules`` lists them).
+
+    Exact (Markov chain) when ``trials`` is None; otherwise Monte Carlo through
+    :func:`run_scenario` (same bits as ``btsim fire --trials`` and ``btsim run`` with the
+    ``fire`` model). Returns a :class:`~sim.result.Result`: ``.frame`` one row per turn (read
+    after that turn's heat phase), ``.to_dict()`` the ``btsim fire --json`` document
+    (``params``, ``notes``, ``weapons``, ``turns``, ``mode``; ``_se`` beside every number for
+    Monte Carlo), ``.notes`` everything not simulated and every unknown item.
+    """
+    from sim.classic.fire.api import fire_result
+
+    params: dict[str, Any] = {"unit": unit, "gunnery": gunnery, "moved": moved,
+                              "target_hexes": target_hexes, "target_jumped": target_jumped,
+                              "terrain": terrain, "policy": policy, "turns": turns,
+                              "start_heat": start_heat, "water": water, **rules}
+    if jump_hexes is not None:
+        params["jump_hexes"] = jump_hexes
+    if ranges is not None:
+        if range is not None:
+            from sim.errors import ConfigError
+
+            raise ConfigError("range", range, "omitted when ranges is given")
+        params["ranges"] = ranges
+    else:
+        params["range"] = 6 if range is None else range
+    return fire_result(params, trials=trials, seed=seed,
+                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress)
+
+
+def profile(unit: Any, *, gunnery: int = 4, turns: int = 10, policy: Any = "all",
+            trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
+            chunk_size: int | None = None, progress: bool | str | None = "never",
+            **rules: Any) -> Result:
+    """Damage versus range of one Classic 'Mech (model ``profile``, issue 11).
+
+    One row per range from 1 to the unit's longest: ``max_damage`` (every forward weapon in
+    range hits in full), ``hit_weighted`` (one turn's expected damage at ``gunnery``, both
+    standing, no heat) and ``sustained`` (expected damage per turn over ``turns`` turns
+    under ``policy`` with heat, shutdowns, jams and ammunition carried). Exact by default;
+    ``trials``/``seed`` run Monte Carlo for ``sustained``. ``rules``: fire rule options.
+    Returns a :class:`~sim.result.Result` whose ``.to_dict()`` is the ``btsim profile
+    --json`` document (``params``, ``notes``, ``ranges``, ``mode``).
+    """
+    from sim.classic.fire.api import profile_result
+
+    params: dict[str, Any] = {"unit": unit, "gunnery": gunnery, "turns": turns,
+                              "policy": policy, **rules}
+    return profile_result(params, trials=trials, seed=seed, n_jobs=n_jobs,
+                          chunk_size=chunk_size, progress=progress)
+
+
 def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
@@ -203,4 +268,5 @@ def progress_flag(progress: bool | str | None) -> bool | None:
 
 
 #: the Python API by name (the CLI and the docs list these)
-API: dict[str, Callable[..., Result]] = {"attack": attack, "heat": heat, "run": run}
+API: dict[str, Callable[..., Result]] = {"attack": attack, "heat": heat, "fire": fire,
+                                         "profile": profile, "run": run}

@@ -13,6 +13,8 @@ MODULES: dict[str, str] = {
     "punch-demo": "sim.demo",
     "attack": "sim.classic.model",
     "heat": "sim.alphastrike.model",
+    "fire": "sim.classic.fire.model",
+    "profile": "sim.classic.fire.profile",
 }
 
 

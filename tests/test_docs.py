@@ -243,3 +243,75 @@ def test_alpha_strike_crit_table(text: str) -> None:
         roll = int(r[0])
         assert names[r[1]] == as_tables.CRIT_MECH[roll], f"crit roll {roll}"
         assert r[2] == f"{round(36 * float(P2D6[roll]))}/36"
+
+
+# --- Classic weapon fire (issue 11) ------------------------------------------------------------
+FIRE_SECTION = "Classic weapon fire and the heat scale"
+
+
+def _fire_option_blocks(text: str) -> dict[str, str]:
+    body = _section(text, FIRE_SECTION)
+    parts = re.split(r"^#### `([A-Za-z0-9_]+)`\s*$", body, flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def _fire_decls() -> list[tuple[str, Any]]:
+    from sim import options
+    from sim.classic.fire.rules import FireRules
+
+    return [(f.name, f.metadata[options.META_KEY]) for f in dataclasses.fields(FireRules)]
+
+
+def test_fire_options_have_entries_and_table_rows(text: str) -> None:
+    """Every FireRules option (registered for the fire and profile models) has its own entry
+    in the weapon-fire section, marks its default, lists every allowed value of a choice
+    option, and has a row in the options table with its reference, values and default."""
+    blocks = _fire_option_blocks(text)
+    body = _section(text, FIRE_SECTION)
+    rows = {r[0]: r for r in _table_after(body, "| Option | Ref |")[1:]}
+    for name, decl in _fire_decls():
+        assert name in blocks, f"fire option {name} has no entry in docs/rules.md"
+        block = blocks[name].replace("\u2212", "-")
+        default = _render(decl.default)
+        assert re.search(rf"`{re.escape(default)}` \(default|[Dd]efault `{re.escape(default)}`",
+                         block), f"{name}: its entry does not mark `{default}` as the default"
+        if decl.ref[0] in "CD":   # a numbered disagreement is named in its entry
+            assert decl.ref in block, f"{name}: its entry does not cite {decl.ref}"
+        if decl.kind == "choice":
+            for value in decl.allowed:
+                assert f"`{value}`" in block, f"{name}: allowed value `{value}` not documented"
+        assert name in rows, f"fire options table has no row for {name}"
+        ref, values, dflt = rows[name][1:4]
+        assert ref == decl.ref and dflt == default, name
+        if decl.kind == "choice":
+            assert [v.strip() for v in values.split(",")] == list(decl.allowed), name
+        elif decl.kind == "int":
+            assert values.replace("\u2013", "-") == f"{decl.allowed[0]}-{decl.allowed[1]}", name
+    assert set(rows) == {n for n, _ in _fire_decls()}
+
+
+def test_cluster_table_is_the_codes(text: str) -> None:
+    from sim.classic.fire.cluster import ROWS
+
+    rows = _table_after(_section(text, FIRE_SECTION), "| Salvo |")
+    assert rows[0][1:] == [str(r) for r in range(2, 13)]
+    assert {int(r[0]): tuple(int(c) for c in r[1:]) for r in rows[1:]} == ROWS
+
+
+def test_heat_scale_table_is_the_codes(text: str) -> None:
+    from sim.classic.fire import heat as H
+
+    rows = _table_after(_section(text, FIRE_SECTION), "| Heat | Walk MP lost |")[1:]
+    seen = set()
+    for r in rows:
+        first = r[0].replace("\u2013", "-").rstrip("+")
+        lo, _, hi = first.partition("-")
+        for h in range(int(lo), int(hi or lo) + 1):
+            seen.add(h)
+            mp = "(shut down)" if h >= H.AUTO_SHUTDOWN else str(int(H.MP_LOSS[h]))
+            sd, am = int(H.SHUTDOWN_AVOID[h]), int(H.AMMO_AVOID[h])
+            want = [mp, f"+{int(H.TO_HIT[h])}",
+                    "—" if sd == 0 else ("automatic" if sd >= 13 else f"{sd}+"),
+                    "—" if am == 0 else f"{am}+"]
+            assert r[1:] == want, f"heat {h}"
+    assert seen == set(range(0, H.HEAT_TOP + 1))

@@ -43,7 +43,7 @@ def test_rules_json(capsys) -> None:
     rc, out, _ = cli(capsys, "rules", "--json")
     assert rc == 0
     doc = json.loads(out)
-    assert doc["games"]["classic"] == {"models": ["attack"],
+    assert doc["games"]["classic"] == {"models": ["attack", "fire", "profile"],
                                        "presets": ["default", "seed", "megamek"]}
     assert doc["games"]["alphastrike"]["presets"] == ["default", "seed"]
     by = {o["name"]: o for o in doc["options"]}
@@ -80,7 +80,7 @@ def test_attack_rule_changes_result_and_is_recorded(capsys) -> None:
     alt = _attack(capsys, "--rule", "dfa_rounding=ceil-then-times-3")
     assert (base["damage_on_hit"], alt["damage_on_hit"]) == (17, 18)   # D18: 55 t
     assert alt["rule_options"]["dfa_rounding"] == "ceil-then-times-3"
-    assert set(alt["rule_options"]) == set(options.names("classic"))
+    assert set(alt["rule_options"]) == set(options.model_names("attack"))
     alias = _attack(capsys, "--option", "dfa-rounding=ceil-then-times-3")
     assert alias["damage_on_hit"] == 18
     mc = _attack(capsys, "--rule", "dfa_rounding=floor-then-times-3", "--rules", "megamek",

@@ -51,7 +51,7 @@ def test_attack_records_each_distinct_rule_set(tmp_path: Path) -> None:
     assert rs["rules"] == ["megamek"]
     assert [o["dfa_rounding"] for o in rs["rule_options"]] == ["ceil-product",
                                                                "floor-then-times-3"]
-    assert all(set(o) == set(options.names("classic")) for o in rs["rule_options"])
+    assert all(set(o) == set(options.model_names("attack")) for o in rs["rule_options"])
     assert [(s["overrides"], s["scenarios"]) for s in rs["sets"]] == [
         ({}, 3), ({"dfa_rounding": "floor-then-times-3"}, 3)]
     assert all(o["punch_min_damage"] == 0 for o in rs["rule_options"])  # the megamek preset

@@ -31,7 +31,10 @@ def _text(v: Any) -> str:
 
 def test_both_games_and_groups_registered() -> None:
     assert {"classic", "alphastrike"} <= set(options.games())
-    assert options.groups("classic") == (ClassicRules,)
+    from sim.classic.fire.rules import FireRules
+
+    assert set(options.groups("classic")) == {ClassicRules, FireRules}   # attack; fire/profile
+    assert options.game_of_model("fire") == options.game_of_model("profile") == "classic"
     assert options.groups("alphastrike") == (ASRules,)
     assert options.game_of_model("attack") == "classic"
     assert options.game_of_model("heat") == "alphastrike"
@@ -69,7 +72,7 @@ def test_names_are_unique_across_games() -> None:
 @pytest.mark.parametrize("o", options.options(), ids=lambda o: o.name)
 def test_round_trip_every_value(o: options.Option) -> None:
     """Each allowed value goes through the parser, build and effective() unchanged."""
-    cls = options.groups(o.game)[0]
+    cls = next(c for c in options.groups(o.game) if c.__name__ == o.group)
     for v in _values(o):
         name, parsed = options.parse_rule(f"{o.name}={_text(v)}")
         assert (name, parsed) == (o.name, v) and type(parsed) is type(v)
@@ -84,7 +87,7 @@ def test_round_trip_every_value(o: options.Option) -> None:
 def test_default_preset_is_the_declared_defaults() -> None:
     assert options.build(ClassicRules) == ClassicRules()
     assert options.build("alphastrike") == ASRules()
-    assert options.build("classic", "default") == ClassicRules()
+    assert options.build(ClassicRules, "default") == ClassicRules()
 
 
 def test_presets_set_what_they_did_before() -> None:

@@ -1,0 +1,391 @@
+"""Monte Carlo kernel of the ``fire`` model: ``n`` 'Mechs through ``T`` turns, vectorized over
+trials (the Python loops run over turns, weapons and damage groups, never over trials).
+
+Per turn (reference part 2, 12-13, 15): decide what fires (policy), roll each weapon's to-hit
+(one accepted byte per roll, monotone in the 2D6 total: :mod:`sim.classic.fastdice`), jams
+on the same unmodified roll, the cluster roll, one location roll per damage group on the
+standard table's front column (12.2), ammunition and heat per shot; then the heat phase
+(13.4): build-up, dissipation, restart / shutdown rolls, the ammunition explosion roll
+(C8 bin choice; contained when every bin of that ammunition sits behind CASE / CASE II:
+that ammunition is lost; otherwise the 'Mech is out and fires no more).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from sim.aggregate import Aggregate
+from sim.classic import tables as CT
+from sim.classic.fastdice import SORTED_2D6, THR_2D6, die_bytes
+from sim.classic.fire import heat as H
+from sim.classic.fire.policies import Decider
+from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+from sim.errors import ConfigError
+
+#: Front-column location (0..7 = HD CT LT RT LA RA LL RL) of an accepted byte (12.2).
+FRONT_LOC = CT.STANDARD[CT.SIDE["front"]][SORTED_2D6].astype(np.intp)
+#: Location names of the damage-by-location metrics.
+LOCS = CT.LOCATIONS[:8]
+#: Damage by location is accumulated per trial in one uint64 holding 8 lanes of 8 bits
+#: (HD..RL): a group adds ``damage << LANE_SHIFT[byte]``. Exact while one turn's damage stays
+#: below 256 (checked per scenario; otherwise 16-bit lanes in two words).
+LANE_SHIFT8 = (FRONT_LOC * 8).astype(np.uint64)
+LANE_SHIFT16 = ((FRONT_LOC % 4) * 16).astype(np.uint64)
+LANE_HIGH16 = FRONT_LOC >= 4
+
+
+class _GunTables:
+    """Per-gun byte tables, built once per scenario."""
+
+    def __init__(self, scn: FireScenario) -> None:
+        self.thr = []       # (steps, ACTIVE_HEATS) uint8 thresholds: hit iff byte >= thr
+        self.hits = []      # (rate + 1, 252) hits by cluster byte, flattened
+        self.dmg = []       # (rate + 1, kmax + 1) total damage of k hits, flattened
+        self.grp = []       # (rate + 1, kmax + 1, gmax) group damages
+        self.jam = []       # (rate + 1,) byte thresholds: jam iff byte < jam
+        self.clustered = []
+        for g in scn.guns:
+            self.thr.append(THR_2D6[np.clip(g.tn, 0, 14)].astype(np.uint8))
+            kmax = max(len(x) for x in g.groups) - 1
+            gmax = max(1, max(len(t) for x in g.groups for t in x))
+            hits = np.zeros((g.rate + 1, 252), dtype=np.int64)
+            dmg = np.zeros((g.rate + 1, kmax + 1), dtype=np.int64)
+            grp = np.zeros((g.rate + 1, kmax + 1, gmax), dtype=np.int64)
+            for s in range(1, g.rate + 1):
+                hits[s] = g.hits[s][SORTED_2D6]
+                for k, t in enumerate(g.groups[s]):
+                    dmg[s, k] = sum(t)
+                    grp[s, k, : len(t)] = t
+            self.hits.append(hits.ravel())
+            self.dmg.append(dmg)
+            self.grp.append(grp)
+            self.jam.append(np.array([THR_2D6[j + 1] if j else 0 for j in g.jam_le],
+                                     dtype=np.int64))
+            self.clustered.append(bool((hits[1:] != hits[1:, :1]).any()))
+        # bytes drawn per turn: per gun one to-hit byte, one cluster byte if clustered, one
+        # location byte per damage group
+        self.offset = []
+        k = 0
+        for gi in range(len(scn.guns)):
+            self.offset.append(k)
+            k += 1 + int(self.clustered[gi]) + self.grp[gi].shape[2]
+        self.bytes_per_turn = k
+        # shots never vary: energy weapons, Streaks, single-shot guns alone on their pool
+        feeds = [sum(1 for x in scn.guns if x.pool == g.pool) for g in scn.guns]
+        self.scalar_shots = [g.pool < 0 or g.streak or (g.rate == 1 and feeds[i] == 1)
+                             for i, g in enumerate(scn.guns)]
+        self.hits_s = [h.reshape(-1, 252).astype(np.uint8) for h in self.hits]
+        self.grp_u64 = [x.astype(np.uint64) for x in self.grp]
+        self.dmg_s = [x.astype(np.int16) for x in self.dmg]
+        # per (gun, shots, group): (hits, byte) -> group damage shifted into its lane
+        self.lane_lut = [[[(x[sh, :, j][:, None] << LANE_SHIFT8[None, :]).ravel()
+                           for j in range(x.shape[2])] for sh in range(x.shape[0])]
+                         for x in self.grp_u64]
+        # the same over every shot count: index ((shots * (kmax + 1) + hits) * 252 + byte)
+        self.lane_all = [[np.concatenate([self.lane_lut[g][sh][j] for sh in range(x.shape[0])])
+                          for j in range(x.shape[2])] for g, x in enumerate(self.grp_u64)]
+
+
+#: Per-trial counters (heat, damage, ammunition, build-up) are int16: half the memory traffic
+#: of int32; scenarios beyond it are refused, never wrapped.
+INT16_MAX = 32767
+
+#: Trials per block inside a chunk: the kernel's temporaries (about 40 arrays of up to 8
+#: bytes per trial) stay in cache; 2**14 measured fastest of 2**12..2**17 (2026-11-30).
+BLOCK = 2**14
+
+
+def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
+             locations: bool = True) -> Aggregate:
+    """Run ``n`` trials of ``scn`` in blocks of :data:`BLOCK`; return per-turn sums (see
+    :mod:`sim.classic.fire.model`)."""
+    if scn.damage_bins > INT16_MAX or any(p.shots > INT16_MAX for p in scn.unit.pools) \
+            or scn.heat_bins > INT16_MAX:
+        raise ConfigError("unit", scn.unit_label, "at most 32767 rounds per ammunition type "
+                          "and 32767 damage or heat per turn (16-bit kernel counters)")
+    tabs = _GunTables(scn)
+    dec = Decider(scn)
+    tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    agg = Aggregate(0)
+    for start in range(0, n, BLOCK):
+        agg.merge(_block(scn, tabs, dec, tables, rng, min(BLOCK, n - start), locations))
+    return agg
+
+
+def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
+           tables: dict[int, tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, n: int,
+           locations: bool) -> Aggregate:
+    """One block of trials through every turn."""
+    guns = scn.guns
+    ng = len(guns)
+    pools = scn.unit.pools
+    npool = len(pools)
+    T = scn.turns
+    heat = np.full(n, scn.start_heat, dtype=np.int16)
+    shut = np.zeros(n, dtype=bool)
+    out = np.zeros(n, dtype=bool)
+    ever_shut = np.zeros(n, dtype=bool)
+    ever_expl = np.zeros(n, dtype=bool)
+    jam = np.zeros((ng, n), dtype=bool)
+    ammo = np.array([np.full(n, p.shots, dtype=np.int16) for p in pools],
+                    dtype=np.int16).reshape(npool, n)
+    cum = np.zeros(n, dtype=np.int32)
+    variable = [g for g, gun in enumerate(guns) if gun.pool >= 0 or any(gun.jam_le)]
+    nvar = len(variable)
+    size = ACTIVE_HEATS << nvar   # decision keys: heat x availability of variable guns
+    expl_pools = [i for i in scn.explosive_pools()]
+    # C8 order: damage per round, then rounds left; exact ties -> first pool
+    score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
+    contained = np.array([pools[i].contained for i in expl_pools], dtype=bool)
+    hb, db = scn.heat_bins, scn.damage_bins
+    st = np.zeros((T, 12))
+    loc_s = np.zeros((T, 8))
+    loc_q = np.zeros((T, 8))
+    dmg_hist = np.zeros((T, db), dtype=np.int64)
+    heat_hist = np.zeros((T, hb), dtype=np.int64)
+    narrow = scn.damage_bins <= 256 and sys.byteorder == "little"
+    rows_h = np.arange(H.HEAT_TOP + 1)
+    restart_thr = np.where(rows_h < H.AUTO_RESTART_BELOW, 0,
+                           THR_2D6[H.SHUTDOWN_AVOID]).astype(np.uint8)
+    avoid = H.shutdown_avoid(rows_h, scn.rules.tacops_shutdown, scn.rules.piloting)
+    shutdown_thr = np.where(rows_h < 14, 0, THR_2D6[np.clip(avoid, 0, 14)]).astype(np.uint8)
+    ammo_thr = np.where(rows_h < H.AMMO_CHECK_FROM, 0, THR_2D6[H.AMMO_AVOID]).astype(np.uint8)
+    ones_n = np.ones(n)
+    move_heat16 = scn.move_heat.astype(np.int16)
+    dvals = np.arange(db, dtype=np.int64)
+    dvals2 = dvals * dvals
+    hvals = np.arange(hb, dtype=np.int64)
+    hvals2 = hvals * hvals
+    for t in range(T):
+        r = scn.steps[t]
+        active = ~shut & ~out
+        hact = np.minimum(heat, ACTIVE_HEATS - 1)
+        avail = np.ones((ng, n), dtype=bool)
+        for g, gun in enumerate(guns):
+            if gun.pool >= 0:
+                avail[g] = ammo[gun.pool] > 0
+            if any(gun.jam_le):
+                avail[g] &= ~jam[g]
+        fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
+        build = np.where(active, move_heat16.take(hact), np.int16(0))
+        dmg = np.zeros(n, dtype=np.int16)
+        lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
+        draws = die_bytes(rng, (tabs.bytes_per_turn + 2, n))
+        for g, gun in enumerate(guns):
+            f = fire[g]
+            if not f.any():
+                continue
+            o = tabs.offset[g]
+            if tabs.scalar_shots[g]:
+                _fire_fixed(tabs, g, gun, r, f, hact, draws, o, jam, ammo, dmg, build,
+                            lanes if locations else None, narrow)
+                continue
+            # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
+            s = np.minimum(ammo[gun.pool], gun.rate) * f.view(np.uint8)
+            b = draws[o]
+            o += 1
+            hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
+            if tabs.jam[g].any():
+                jam[g] |= f & (b < tabs.jam[g].take(s, mode="clip"))
+            if tabs.clustered[g]:
+                k = tabs.hits[g].take(s * 252 + draws[o], mode="clip")
+                o += 1
+            else:
+                k = tabs.hits[g].take(s * 252, mode="clip")
+            # (shots, hits) row; a miss reads row 0 (no damage, no groups)
+            kk = (s * tabs.dmg[g].shape[1] + k) * hit.view(np.uint8)
+            dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
+            if locations:
+                grp = tabs.grp[g]
+                kb = kk * 252
+                for j in range(grp.shape[2]):
+                    if narrow:
+                        lanes[0] += tabs.lane_all[g][j].take(kb + draws[o + j], mode="clip")
+                    else:
+                        flat = grp.reshape(-1, grp.shape[2]).astype(np.uint64)
+                        _add_lane(lanes, flat[:, j].take(kk, mode="clip"), draws[o + j],
+                                  narrow)
+            build += s * np.int16(gun.heat_per_shot)
+            ammo[gun.pool] -= s
+        # heat phase (13.4)
+        heat = H.apply_heat(heat, build, scn.dissipation)
+        row = np.minimum(heat, H.HEAT_TOP)
+        b = draws[-2]
+        # restart: auto below 14, else 2D6 >= avoid (never at 30+); shutdown: auto at 30+,
+        # else a failed avoid roll from 14 (byte thresholds per heat row, 13.1)
+        restart = shut & (b >= restart_thr.take(row, mode="clip"))
+        goes = active & (b < shutdown_thr.take(row, mode="clip"))
+        shut = (shut & ~restart) | goes
+        ever_shut |= goes
+        if expl_pools:
+            boom = draws[-1] < ammo_thr.take(row, mode="clip")     # 0 below heat 19
+            boom &= ~out
+            if not scn.rules.explosion_while_shutdown:
+                boom &= ~shut
+            rows = np.flatnonzero(boom)
+            if rows.size:
+                sub = ammo[expl_pools][:, rows]
+                rows = rows[(sub > 0).any(axis=0)]          # nothing left: no explosion
+                sub = ammo[expl_pools][:, rows]
+            if rows.size:
+                score = np.where(sub > 0, score_dps[:, None] * 100000 + sub, -1)
+                which = np.argmax(score, axis=0)
+                for j, i in enumerate(expl_pools):
+                    hitj = rows[which == j]
+                    if contained[j]:
+                        ammo[i, hitj] = 0
+                    else:
+                        out[hitj] = True
+                ever_expl[rows] = True
+                shut &= ~out
+        cum += dmg
+        total_ammo = ammo.sum(axis=0, dtype=np.int64) if npool else np.zeros(n, np.int64)
+        dh = np.bincount(dmg, minlength=db)[:db]
+        hh = np.bincount(np.minimum(heat, hb - 1), minlength=hb)
+        c64 = cum.astype(np.int64)
+        st[t] = (dh @ dvals, dh @ dvals2, c64.sum(), np.dot(c64, c64),
+                 hh @ hvals, hh @ hvals2, np.count_nonzero(shut),
+                 np.count_nonzero(ever_shut), np.count_nonzero(ever_expl),
+                 total_ammo.sum(), np.dot(total_ammo, total_ammo), np.count_nonzero(out))
+        dmg_hist[t] = dh
+        heat_hist[t] = hh
+        if locations and narrow:
+            # little-endian lanes HD..RL as float64 columns: sums and sums of squares are
+            # integers far below 2**53, so one small matrix product is exact
+            x = lanes[0].view(np.uint8).reshape(n, 8).astype(np.float64)
+            loc_s[t] = ones_n @ x
+            loc_q[t] = np.einsum("ij,ij->j", x, x)
+        elif locations:
+            for i in range(8):
+                if narrow:
+                    v = ((lanes[0] >> np.uint64(8 * i)) & np.uint64(255)).astype(np.int64)
+                else:
+                    v = ((lanes[i // 4] >> np.uint64(16 * (i % 4)))
+                         & np.uint64(65535)).astype(np.int64)
+                loc_s[t, i] = v.sum()
+                loc_q[t, i] = (v * v).sum()
+    agg = Aggregate(n)
+    nn = np.full(T, float(n))
+    for name, c in (("expected_damage", 0), ("expected_cumulative_damage", 2),
+                    ("mean_heat", 4), ("expected_ammo_left", 9)):
+        agg.add_counts(name, nn, st[:, c], st[:, c + 1])
+    for name, c in (("p_shutdown", 6), ("p_shutdown_by", 7), ("p_ammo_explosion_by", 8),
+                    ("p_out_by", 11)):
+        agg.add_counts(name, nn, st[:, c], st[:, c])
+    if locations:
+        for i, loc in enumerate(LOCS):
+            agg.add_counts(f"expected_damage_{loc}", nn, loc_s[:, i], loc_q[:, i])
+    agg.add_hist_counts("damage_hist", dmg_hist)
+    agg.add_hist_counts("heat_hist", heat_hist)
+    return agg
+
+
+def _add_lane(lanes: list[np.ndarray], d: np.ndarray, lb: np.ndarray, narrow: bool) -> None:
+    """Add one damage group per trial to the packed damage-by-location lanes."""
+    if narrow:
+        lanes[0] += d << LANE_SHIFT8.take(lb, mode="clip")
+    else:
+        hi = LANE_HIGH16.take(lb, mode="clip")
+        sh = LANE_SHIFT16.take(lb, mode="clip")
+        lanes[0] += (d * ~hi) << sh
+        lanes[1] += (d * hi) << sh
+
+
+def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact: np.ndarray,
+                draws: np.ndarray, o: int, jam: np.ndarray, ammo: np.ndarray,
+                dmg: np.ndarray, build: np.ndarray, lanes: list[np.ndarray] | None,
+                narrow: bool) -> None:
+    """One gun whose shots per firing never change (energy, single-feed ammunition,
+    Streak): scalar tables, no per-trial shot counts. Misses index row 0 (no damage) of
+    every table, so no multiplication by the hit mask is needed."""
+    s = gun.rate
+    b = draws[o]
+    o += 1
+    hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
+    h8 = hit.view(np.uint8)
+    if tabs.jam[g][s]:
+        jam[g] |= f & (b < tabs.jam[g][s])
+    if tabs.clustered[g]:
+        k = tabs.hits_s[g][s].take(draws[o], mode="clip") * h8
+        o += 1
+        dmg += tabs.dmg_s[g][s].take(k, mode="clip")
+        k16 = k.astype(np.uint16) * np.uint16(252)
+    else:   # one outcome on a hit: damage and row index are hit x constants
+        k0 = int(tabs.hits_s[g][s][0])
+        dmg += h8 * np.int16(tabs.dmg_s[g][s][k0])
+        k16 = h8 * np.uint16(252 * k0)
+    if lanes is not None:
+        grp = tabs.grp_u64[g][s]
+        for j in range(grp.shape[1]):
+            if narrow:
+                lanes[0] += tabs.lane_lut[g][s][j].take(k16 + draws[o + j], mode="clip")
+            else:
+                kj = (k16 // np.uint16(252)).astype(np.intp)
+                _add_lane(lanes, grp[:, j].take(kj, mode="clip"), draws[o + j], narrow)
+    if gun.streak:
+        build += h8 * np.int16(gun.heat_of(s))
+        if gun.pool >= 0:
+            ammo[gun.pool] -= h8
+    else:
+        build += f.view(np.uint8) * np.int16(gun.heat_of(s))
+        if gun.pool >= 0:
+            ammo[gun.pool] -= f.view(np.uint8)
+
+
+#: Largest dense decision table (heat levels x variable-gun availability patterns).
+MAX_TABLE = 2**16
+
+
+def _avail_mask(key: int, nv: int, variable: list[int], ng: int) -> int:
+    """Availability bit mask over all guns from a decision key's variable-gun bits."""
+    am = (1 << ng) - 1
+    for j, g in enumerate(variable):
+        if not (key >> j) & 1:
+            am &= ~(1 << g)
+    return am
+
+
+def _unpack(mask: int, ng: int) -> list[bool]:
+    return [bool((mask >> g) & 1) for g in range(ng)]
+
+
+def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray, np.ndarray]],
+            r: int, t: int,
+            hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
+            size: int, ammo: np.ndarray) -> np.ndarray:
+    """Fire decisions (guns, n) bool for this turn."""
+    ng, n = avail.shape
+    if scn.policy.kind == "callable":
+        assert scn.policy.fn is not None
+        out = np.asarray(scn.policy.fn(hact.copy(), t + 1, {"avail": avail.T.copy(),
+                                                            "ammo": ammo.T.copy()}))
+        out = np.broadcast_to(out.astype(bool), (n, ng)).T
+        tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
+        return out & tn_ok & avail & active
+    nv = len(variable)
+    key = hact << np.int32(nv)
+    for j, g in enumerate(variable):
+        key += avail[g].view(np.uint8) * np.int32(1 << j)
+    key[~active] = size                      # column `size` never fires (inactive 'Mechs)
+    if size > MAX_TABLE:                     # many variable guns: decide per distinct key
+        uniq, inv = np.unique(key, return_inverse=True)
+        cols = np.zeros((ng, uniq.size), dtype=bool)
+        for c, k in enumerate(uniq.tolist()):
+            if k < size:
+                cols[:, c] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)),
+                                     ng)
+        return np.take(cols, inv.ravel(), axis=1)
+    entry = tables.get(r)
+    if entry is None:
+        entry = (np.zeros((ng, size + 1), dtype=bool), np.zeros(size + 1, dtype=bool))
+        entry[1][size] = True
+        tables[r] = entry
+    table, done = entry
+    present = np.flatnonzero(np.bincount(key, minlength=size + 1))
+    for k in present[~done[present]].tolist():
+        table[:, k] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
+        done[k] = True
+    return np.take(table, key, axis=1, mode="clip")

@@ -1,0 +1,271 @@
+"""Exact per-turn curves of the ``fire`` model: a Markov chain over the firing 'Mech's state.
+
+State after a heat phase: heat level, shut down, out (after an uncontained ammunition
+explosion), ever shut down, ever exploded, the jam bit of every Ultra / Rotary AC, and the
+rounds left of every *tracked* ammunition pool. A pool is tracked when it can run out within
+the run (rounds < T x the most it can use per turn), when an explosion can empty it (CASE),
+when it ties another pool on damage per round (C8 picks by rounds left), or under a callable
+policy; untracked pools always hold at least a full turn's fire, so their rounds matter only
+to the ``expected_ammo_left`` metric, which the chain accumulates from expected use.
+
+Only reachable states are kept (a dict per turn); transitions are cached per (range step,
+state) and shared by all turns at the same range. The chain gives up (returns None) above
+:data:`MAX_STATES` states in one turn.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+
+from sim.classic import tables as CT
+from sim.classic.fire import heat as H
+from sim.classic.fire.policies import Decider
+from sim.classic.fire.scenario import FireScenario
+from sim.dice import P_2D6_AT_LEAST, PMF_2D6
+
+#: Bound on the number of distinct states in one turn (exact path refused above it).
+MAX_STATES = 20000
+#: Front-column location probabilities HD..RL (12.2).
+P_FRONT = CT.location_probabilities(CT.TABLE_STANDARD, CT.SIDE["front"])[:8]
+
+
+def _p_at_least(tn: int) -> float:
+    return float(P_2D6_AT_LEAST[max(0, min(14, tn))])
+
+
+def _p_le(j: int) -> float:
+    """P(unmodified 2D6 <= j)."""
+    return float(sum(PMF_2D6[2: j + 1], Fraction(0))) if j >= 2 else 0.0
+
+
+def tracked_pools(scn: FireScenario) -> tuple[bool, ...]:
+    """Which ammunition pools the chain tracks (see the module docstring)."""
+    pools = scn.unit.pools
+    out = []
+    for i, p in enumerate(pools):
+        use = sum(1 if g.streak else g.rate for g in scn.guns if g.pool == i)
+        ties = sum(1 for q in pools if q.explosive and q.damage_per_shot == p.damage_per_shot)
+        out.append(scn.policy.kind == "callable" or (use > 0 and p.shots < scn.turns * use)
+                   or (p.explosive and p.contained) or (p.explosive and ties > 1))
+    return tuple(out)
+
+
+class _Chain:
+    def __init__(self, scn: FireScenario) -> None:
+        self.scn = scn
+        self.dec = Decider(scn)
+        self.tracked = tracked_pools(scn)
+        self.tidx = [i for i, t in enumerate(self.tracked) if t]
+        self.cache: dict[tuple, tuple] = {}
+        self.pmf_cache: dict[tuple, np.ndarray] = {}
+        self.expl = scn.explosive_pools()
+        self.jammable = [g for g, gun in enumerate(scn.guns) if any(gun.jam_le)]
+
+    def _pmf(self, fired: tuple[tuple[int, int, int], ...]) -> np.ndarray:
+        out = self.pmf_cache.get(fired)
+        if out is None:
+            out = np.zeros(1)
+            out[0] = 1.0
+            for g, tn, s in fired:
+                out = np.convolve(out, self.scn.guns[g].damage_pmf_float(tn, s))
+            self.pmf_cache[fired] = out
+        return out
+
+    def _fired(self, r: int, t: int, h: int, jb: int, am: tuple[int, ...]) -> list[int]:
+        scn = self.scn
+        avail = 0
+        for g, gun in enumerate(scn.guns):
+            if (jb >> g) & 1:
+                continue
+            if gun.pool >= 0 and self.tracked[gun.pool] and am[self.tidx.index(gun.pool)] <= 0:
+                continue
+            avail |= 1 << g
+        if scn.policy.kind == "callable":
+            assert scn.policy.fn is not None
+            ng = len(scn.guns)
+            ammo = np.array([[am[self.tidx.index(i)] if self.tracked[i] else p.shots
+                              for i, p in enumerate(scn.unit.pools)]], dtype=np.int64)
+            av = np.array([[(avail >> g) & 1 for g in range(ng)]], dtype=bool)
+            want = np.broadcast_to(np.asarray(scn.policy.fn(np.array([h]), t + 1,
+                                                            {"avail": av, "ammo": ammo})
+                                              ).astype(bool), (1, ng))[0]
+            mask = sum(1 << g for g in range(ng) if want[g])
+        else:
+            mask = self.dec.mask(r, h, avail)
+        return [g for g, gun in enumerate(scn.guns)
+                if (mask >> g) & 1 and (avail >> g) & 1 and gun.tn[r, h] <= 12]
+
+    def transitions(self, r: int, t: int, state: tuple) -> tuple:
+        """Outcomes of one turn from ``state`` = (h, shut, out, jam bits, tracked ammo)."""
+        key = (r, state) if self.scn.policy.kind != "callable" else (r, t, state)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        scn = self.scn
+        h, sd, o, jb, am = state
+        active = not sd and not o
+        use = np.zeros(len(scn.unit.pools))
+        combos: list[tuple[float, int, int, tuple[int, ...]]] = [(1.0, 0, jb, am)]
+        e_dmg = 0.0
+        pmf = np.ones(1)
+        if active:
+            fired = self._fired(r, t, h, jb, am)
+            left = list(am)
+            det_heat = int(scn.move_heat[h])
+            rand: list[tuple[int, float, int, int]] = []   # (kind, p, gun, shots)
+            key_f = []
+            for g in fired:
+                gun = scn.guns[g]
+                s = gun.rate
+                ti = self.tidx.index(gun.pool) if gun.pool >= 0 and self.tracked[gun.pool] \
+                    else -1
+                if ti >= 0 and not gun.streak:
+                    s = min(s, left[ti])
+                    left[ti] -= s
+                tn = int(gun.tn[r, h])
+                key_f.append((g, tn, s))
+                p_hit = _p_at_least(tn)
+                if gun.streak:
+                    rand.append((0, p_hit, g, ti))
+                    if gun.pool >= 0:
+                        use[gun.pool] += p_hit
+                else:
+                    det_heat += gun.heat_of(s)
+                    if gun.pool >= 0:
+                        use[gun.pool] += s
+                    if gun.jam_le[s]:
+                        rand.append((1, _p_le(gun.jam_le[s]), g, -1))
+            pmf = self._pmf(tuple(key_f))
+            e_dmg = float(np.dot(np.arange(pmf.size), pmf))
+            combos = []
+            for bits in product((0, 1), repeat=len(rand)):
+                p, heat_b, jb2, am2 = 1.0, det_heat, jb, list(left)
+                for bit, (kind, q, g, ti) in zip(bits, rand, strict=True):
+                    p *= q if bit else 1.0 - q
+                    if kind == 0 and bit:
+                        heat_b += scn.guns[g].heat_of(scn.guns[g].rate)
+                        if ti >= 0:
+                            am2[ti] -= 1
+                    elif kind == 1 and bit:
+                        jb2 |= 1 << g
+                if p > 0:
+                    combos.append((p, heat_b, jb2, tuple(am2)))
+        outs: dict[tuple, float] = {}
+        for p, build, jb2, am2t in combos:
+            h2 = max(0, h + build - scn.dissipation)
+            row = min(h2, H.HEAT_TOP)
+            if sd:
+                if h2 < H.AUTO_RESTART_BELOW:
+                    p_rs = 1.0
+                elif h2 < H.AUTO_SHUTDOWN:
+                    p_rs = _p_at_least(int(H.SHUTDOWN_AVOID[row]))
+                else:
+                    p_rs = 0.0
+                shut_opts = [(False, False, p_rs), (True, False, 1.0 - p_rs)]
+            elif o or h2 < 14:
+                shut_opts = [(False, False, 1.0)]
+            elif h2 >= H.AUTO_SHUTDOWN:
+                shut_opts = [(True, True, 1.0)]
+            else:
+                av = int(H.shutdown_avoid(row, scn.rules.tacops_shutdown, scn.rules.piloting))
+                q = _p_at_least(av)
+                shut_opts = [(False, False, q), (True, True, 1.0 - q)]
+            for s2, goes, ps in shut_opts:
+                if ps <= 0:
+                    continue
+                for o2, am3, boom, pb in self._explode(h2, o, s2, am2t):
+                    if pb <= 0:
+                        continue
+                    k = (h2, s2 and not o2, o2, goes, boom, jb2, am3)
+                    outs[k] = outs.get(k, 0.0) + p * ps * pb
+        res = (tuple(outs.items()), e_dmg, pmf, use)
+        self.cache[key] = res
+        return res
+
+    def _explode(self, h2: int, o: bool, s2: bool, am: tuple[int, ...]
+                 ) -> list[tuple[bool, tuple[int, ...], bool, float]]:
+        scn = self.scn
+        if o or h2 < H.AMMO_CHECK_FROM or not self.expl or (
+                s2 and not scn.rules.explosion_while_shutdown):
+            return [(o, am, False, 1.0)]
+        cands = []
+        for i in self.expl:
+            pool = scn.unit.pools[i]
+            if self.tracked[i]:
+                rounds = am[self.tidx.index(i)]
+                if rounds <= 0:
+                    continue
+            else:
+                rounds = pool.shots   # untracked: never empty; no tie on damage per round
+            cands.append((pool.damage_per_shot, rounds, -i, i))
+        if not cands:
+            return [(o, am, False, 1.0)]
+        q = _p_at_least(int(H.AMMO_AVOID[min(h2, H.HEAT_TOP)]))
+        i = max(cands)[3]
+        boom_state: tuple[bool, tuple[int, ...], bool, float]
+        if scn.unit.pools[i].contained:
+            am2 = list(am)
+            am2[self.tidx.index(i)] = 0
+            boom_state = (o, tuple(am2), True, 1.0 - q)
+        else:
+            boom_state = (True, am, True, 1.0 - q)
+        return [(o, am, False, q), boom_state]
+
+
+def curves(scn: FireScenario) -> dict[str, np.ndarray] | None:
+    """Exact per-turn metrics (same names and shapes as the kernel's), or None when the
+    chain exceeds :data:`MAX_STATES` states in a turn."""
+    ch = _Chain(scn)
+    T = scn.turns
+    pools = scn.unit.pools
+    am0 = tuple(pools[i].shots for i in ch.tidx)
+    dist: dict[tuple, float] = {(scn.start_heat, False, False, False, False, 0, am0): 1.0}
+    hb, db = scn.heat_bins, scn.damage_bins
+    out: dict[str, Any] = {k: np.zeros(T) for k in (
+        "expected_damage", "expected_cumulative_damage", "mean_heat", "expected_ammo_left",
+        "p_shutdown", "p_shutdown_by", "p_ammo_explosion_by", "p_out_by")}
+    out["heat_hist"] = np.zeros((T, hb))
+    out["damage_hist"] = np.zeros((T, db))
+    locs = np.zeros((T, 8))
+    used = np.zeros(len(pools))
+    untracked_total = sum(p.shots for i, p in enumerate(pools) if not ch.tracked[i])
+    cum = 0.0
+    for t in range(T):
+        r = scn.steps[t]
+        new: dict[tuple, float] = {}
+        e_d = 0.0
+        dh = out["damage_hist"][t]
+        for (h, sd, o, es, ex, jb, am), p in dist.items():
+            outs, ed, pmf, use = ch.transitions(r, t, (h, sd, o, jb, am))
+            e_d += p * ed
+            dh[: pmf.size] += p * pmf
+            used += p * use
+            for (h2, s2, o2, goes, boom, jb2, am2), q in outs:
+                k = (h2, s2, o2, es or goes, ex or boom, jb2, am2)
+                new[k] = new.get(k, 0.0) + p * q
+        if len(new) > MAX_STATES:
+            return None
+        dist = new
+        cum += e_d
+        out["expected_damage"][t] = e_d
+        out["expected_cumulative_damage"][t] = cum
+        locs[t] = e_d * P_FRONT
+        tracked_left = 0.0
+        for (h2, s2, o2, es, ex, _jb, am), p in dist.items():
+            out["heat_hist"][t, min(h2, hb - 1)] += p
+            out["mean_heat"][t] += p * h2
+            out["p_shutdown"][t] += p * s2
+            out["p_shutdown_by"][t] += p * es
+            out["p_ammo_explosion_by"][t] += p * ex
+            out["p_out_by"][t] += p * o2
+            tracked_left += p * sum(am)
+        out["expected_ammo_left"][t] = tracked_left + untracked_total - sum(
+            used[i] for i in range(len(pools)) if not ch.tracked[i])
+    for i, loc in enumerate(CT.LOCATIONS[:8]):
+        out[f"expected_damage_{loc}"] = locs[:, i]
+    return out
+

@@ -1,0 +1,187 @@
+"""Firing policies (issue 11): which available weapons a 'Mech fires in a turn.
+
+* ``all`` -- every weapon that can fire (in range, TN <= 12, not jammed, with ammunition);
+* ``neutral`` -- the most expected damage whose heat (weapons + movement) does not exceed
+  the dissipation, so heat does not rise;
+* ``below:H`` -- the most expected damage that keeps heat at or under ``H`` after the heat
+  phase;
+* ``max-expected`` -- the most expected damage over this turn and the next, counting the
+  heat scale's penalties: value = E[damage now] + P(no shutdown, no ammo explosion at the
+  resulting heat h') x E[damage of the ``neutral`` choice at h'] (a two-turn lookahead; h'
+  uses every fired weapon's full heat);
+* a Python callable ``f(heat, turn, state) -> bool array (n, weapons)``: ``heat`` the int
+  heat array (n,), ``turn`` 1-based, ``state`` a dict with ``avail`` (n, weapons) bool and
+  ``ammo`` (n, pools) int; weapon order is ``scenario.guns``. Its choice is intersected with
+  what can fire.
+
+Named policies are deterministic functions of (range step, heat, available weapons); both
+the kernel and the exact chain read the same decision (:class:`Decider`). Ties go to the
+choice with less heat, then the lower weapon bit mask. Streaks count at full heat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sim.classic.fire import heat as H
+from sim.dice import P_2D6_AT_LEAST
+from sim.errors import ConfigError
+
+if TYPE_CHECKING:
+    from sim.classic.fire.scenario import FireScenario
+
+PolicyFn = Callable[[np.ndarray, int, dict[str, np.ndarray]], Any]
+NAMES = ("all", "neutral", "max-expected")
+_ALLOWED = "one of 'all', 'neutral', 'below:H' (H in 0-60), 'max-expected' or a callable"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed policy: ``kind`` in all/neutral/below/max-expected/callable."""
+
+    kind: str
+    arg: int = 0
+    fn: PolicyFn | None = None
+
+    @property
+    def label(self) -> str:
+        if self.kind == "below":
+            return f"below:{self.arg}"
+        if self.kind == "callable":
+            return getattr(self.fn, "__name__", "callable")
+        return self.kind
+
+
+def parse_policy(value: Any) -> Policy:
+    """Parse a policy name, ``below:H`` or a callable; ConfigError otherwise."""
+    if isinstance(value, Policy):
+        return value
+    if callable(value):
+        return Policy("callable", 0, value)
+    if not isinstance(value, str):
+        raise ConfigError("policy", value, _ALLOWED)
+    v = value.strip()
+    if v in NAMES:
+        return Policy(v)
+    kind, sep, arg = v.partition(":")
+    if sep and kind == "below" and arg.strip().isdigit() and 0 <= int(arg) <= 60:
+        return Policy("below", int(arg))
+    raise ConfigError("policy", value, _ALLOWED)
+
+
+def _exact_weights(values: list[float], weights: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """0/1 knapsack over exact total weight: ``best[b]`` = most value with weight exactly
+    ``b`` (-1 if no subset weighs b), ``mask[b]`` = the first subset found reaching it."""
+    top = sum(w for v, w in zip(values, weights, strict=True) if v > 0) + 1
+    best = np.full(top, -1.0)
+    mask = np.zeros(top, dtype=np.int64)
+    best[0] = 0.0
+    idx = np.arange(top)
+    for i, (v, w) in enumerate(zip(values, weights, strict=True)):
+        if v <= 0:
+            continue
+        cand = np.full(top, -1.0)
+        prev = best[: top - w] if w else best
+        cand[w:] = np.where(prev >= 0, prev + v, -1.0)
+        better = cand > best + 1e-12
+        best = np.where(better, cand, best)
+        mask = np.where(better, mask[np.maximum(idx - w, 0)] | (1 << i), mask)
+    return best, mask
+
+
+def _under(best: np.ndarray, mask: np.ndarray, cap: int) -> tuple[float, int, int]:
+    """Best (value, weight, mask) with weight <= cap; ties to the least weight."""
+    if cap < 0:
+        return 0.0, 0, 0
+    b = best[: cap + 1]
+    i = int(np.argmax(b >= b.max() - 1e-12))
+    return float(b[i]), i, int(mask[i])
+
+
+class Decider:
+    """Cached decisions of a named policy for one scenario."""
+
+    def __init__(self, scn: FireScenario) -> None:
+        self.scn = scn
+        self.policy = scn.policy
+        self.cache: dict[tuple[int, int, int], int] = {}
+        self.explosive = bool(scn.explosive_pools())
+        self._dp: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+        # expected damage given a hit, per gun at full rate
+        self._given_hit = [float(g.damage_given_hit(g.rate) @ np.arange(
+            g.damage_given_hit(g.rate).size)) for g in scn.guns]
+
+    def expected(self, g: int, tn: int) -> float:
+        """Expected damage of gun ``g`` fired at full rate at ``tn``."""
+        return float(P_2D6_AT_LEAST[max(0, tn)]) * self._given_hit[g] if tn <= 12 else 0.0
+
+    def dp(self, r: int, h: int, avail: int) -> tuple[np.ndarray, np.ndarray]:
+        key = (r, h, avail)
+        out = self._dp.get(key)
+        if out is None:
+            out = _exact_weights(*self._items(r, h, avail))
+            self._dp[key] = out
+        return out
+
+    def _items(self, r: int, h: int, avail: int) -> tuple[list[float], list[int]]:
+        vals, wts = [], []
+        hh = min(h, H.AUTO_SHUTDOWN - 1)
+        for g, gun in enumerate(self.scn.guns):
+            tn = int(gun.tn[r, hh])
+            ok = (avail >> g) & 1 and tn <= 12
+            vals.append(self.expected(g, tn) if ok else 0.0)
+            wts.append(gun.heat_of(gun.rate))
+        return vals, wts
+
+    def mask(self, r: int, h: int, avail: int) -> int:
+        """Bit mask of the guns fired at range step ``r``, heat ``h``, available ``avail``."""
+        key = (r, h, avail)
+        out = self.cache.get(key)
+        if out is None:
+            out = self._decide(r, h, avail)
+            self.cache[key] = out
+        return out
+
+    def _decide(self, r: int, h: int, avail: int) -> int:
+        scn = self.scn
+        vals, wts = self._items(r, h, avail)
+        mv = int(scn.move_heat[min(h, H.AUTO_SHUTDOWN - 1)])
+        kind = self.policy.kind
+        if kind == "all":
+            return sum(1 << g for g, v in enumerate(vals) if v > 0)
+        if kind == "neutral":
+            return _under(*self.dp(r, h, avail), scn.dissipation - mv)[2]
+        if kind == "below":
+            return _under(*self.dp(r, h, avail), self.policy.arg - h - mv + scn.dissipation)[2]
+        if kind == "max-expected":
+            return self._lookahead(r, h, avail, mv)
+        raise AssertionError(kind)
+
+    def _lookahead(self, r: int, h: int, avail: int, mv: int) -> int:
+        scn = self.scn
+        best = (-1.0, 0, 0)
+        vals_b, masks_b = self.dp(r, h, avail)
+        for cap in range(vals_b.size):
+            v, m = float(vals_b[cap]), int(masks_b[cap])
+            if v < 0:
+                continue
+            h2 = max(0, h + mv + cap - scn.dissipation)
+            p_ok = 1.0 if h2 < 14 else float(P_2D6_AT_LEAST[min(14, int(
+                H.shutdown_avoid(h2, scn.rules.tacops_shutdown, scn.rules.piloting)))])
+            if h2 >= H.AUTO_SHUTDOWN:
+                p_ok = 0.0
+            if self.explosive and h2 >= H.AMMO_CHECK_FROM:
+                p_ok *= float(P_2D6_AT_LEAST[int(H.ammo_avoid(h2))])
+            nxt = 0.0
+            if p_ok > 0:
+                h3 = min(h2, H.AUTO_SHUTDOWN - 1)
+                mv2 = int(scn.move_heat[h3])
+                nxt = _under(*self.dp(r, h3, avail), scn.dissipation - mv2)[0]
+            value = v + p_ok * nxt
+            if value > best[0] + 1e-12:
+                best = (value, cap, m)
+        return best[2]

@@ -1,0 +1,142 @@
+"""A firing 'Mech (reference part 2, 10.1-10.3) built from a :class:`ClassicMech` through the
+weapon table.
+
+Mounts are the unit reader's ``mech.weapon_mounts`` and ammunition its ``mech.ammo_bins``
+(both ``.mtf`` files and the built-in catalog carry them, rear flags included); only a
+hand-built 'Mech without mounts falls back to its ``Weapons:`` list, with a note. Rear-mounted
+weapons never fire at a target in the front arc and add no heat (10.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, Weapon, lookup_weapon
+from sim.errors import UserError
+from sim.units.types import ClassicMech
+
+
+@dataclass(frozen=True)
+class Mount:
+    """One weapon mount: the name as written, the weapon (None if unknown), location, rear."""
+
+    name: str
+    weapon: Weapon | None
+    location: str
+    rear: bool
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Pool:
+    """All ammunition of one type (bins fed in slot order, 10.3 "Ammo feed")."""
+
+    key: str                  # AmmoType.weapon_family_key (matched by Weapon.ammo)
+    shots: int                # total rounds in all bins
+    damage_per_shot: int      # explosion damage per round (14.4)
+    explosive: bool
+    locations: tuple[str, ...]
+    contained: bool           # every bin sits in a CASE / CASE II location
+
+
+@dataclass(frozen=True)
+class FireUnit:
+    """What the fire model needs of a 'Mech."""
+
+    name: str
+    tech_base: str
+    mounts: tuple[Mount, ...]
+    pools: tuple[Pool, ...]
+    heat_sinks: int
+    double_sinks: bool
+    leg_sinks: int
+    walk_mp: int
+    jump_mp: int
+    ammo_known: bool
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    #: a working targeting computer (10.3: -1 to-hit for direct-fire weapons)
+    targeting_computer: bool = False
+
+    def pool_index(self, w: Weapon) -> int:
+        """Index of the pool feeding ``w``; -1 for energy weapons or unknown ammunition."""
+        if w.ammo is None:
+            return -1
+        for i, p in enumerate(self.pools):
+            if p.key == w.ammo:
+                return i
+        return -1
+
+
+def _fallback_mounts(mech: ClassicMech) -> list[Mount]:
+    """Mounts of a hand-built 'Mech without ``weapon_mounts``: its ``Weapons:`` list, each
+    name resolved as a display name through the tech base (C20)."""
+    return [Mount(n, lookup_weapon(n, mech.tech_base, display=True), loc, False)
+            for n, loc in mech.weapons]
+
+
+def fire_unit(mech: ClassicMech) -> FireUnit:
+    """Build the firing view of ``mech`` from the unit reader's fields (issue 11).
+
+    Mounts are ``mech.weapon_mounts`` (critical-slot blocks, rear flags kept; a weapon split
+    across two locations sits where the reader puts it, e.g. the Axman's AC/20 in the CT);
+    ammunition is ``mech.ammo_bins`` grouped into one pool per ammunition family
+    (:meth:`AmmoType.feeds`); leg sinks are the LL/RL entries of
+    ``mech.heat_sink_locations`` (C17). A weapon the table lacks is an error naming it and
+    its line (issue 11: only when the unit is asked to fire); unknown equipment and the
+    reader's notes are carried as notes."""
+    notes: list[str] = []
+    mounts: list[Mount]
+    if mech.weapon_mounts:
+        mounts = [Mount(m.name, WEAPONS.get(m.weapon) if m.weapon is not None else None,
+                        m.location, m.rear, m.line) for m in mech.weapon_mounts]
+    else:
+        mounts = _fallback_mounts(mech)
+        if mounts:
+            notes.append("weapon mounts from the unit's Weapons: list (no weapon_mounts): "
+                         "rear mounting unknown, every weapon assumed forward")
+    unknown = [m for m in mounts if m.weapon is None]
+    if unknown:
+        m = unknown[0]
+        where = f"{m.location}" + (f", line {m.line}" if m.line else "")
+        raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in btsim's weapon "
+                        "table (sim/classic/data/weapons.csv); it cannot fire")
+    for wm in mech.weapon_mounts:
+        if wm.split_location:
+            notes.append(f"{wm.name} is split between {wm.location} and {wm.split_location}; "
+                         f"its location is read as {wm.location} (MegaMek's reading)")
+    ammo_known = bool(mech.ammo_bins) or bool(mech.weapon_mounts) or not mounts
+    if not ammo_known and any(m.weapon is not None and m.weapon.ammo for m in mounts):
+        notes.append("ammunition bins unknown (no ammo_bins): ammunition is not limited "
+                     "and cannot explode")
+    protected = set(mech.case_locations) | set(mech.case2_locations)
+    pools: dict[str, list[tuple[str, int, int, bool]]] = {}
+    for b in mech.ammo_bins:
+        a = AMMO.get(b.ammo) if b.ammo is not None else None
+        if a is None:
+            where = b.location + (f", line {b.line}" if b.line else "")
+            notes.append(f"ammunition {b.name!r} ({where}) not in the ammunition table: "
+                         "ignored (no weapon feeds from it, it cannot explode)")
+            continue
+        pools.setdefault(a.weapon_family_key, []).append(
+            (b.location, int(b.shots), a.damage_per_shot, a.explosive))
+    pool_list = tuple(
+        Pool(k, sum(s for _, s, _, _ in v), max(d for _, _, d, _ in v),
+             any(x for _, _, _, x in v), tuple(dict.fromkeys(loc for loc, _, _, _ in v)),
+             all(loc in protected for loc, _, _, _ in v))
+        for k, v in pools.items())
+    for name, loc, line in mech.unknown_equipment:
+        notes.append(f"unknown equipment {name!r} ({loc}" + (f", line {line}" if line else "")
+                     + "): not simulated")
+    notes.extend(mech.notes)
+    if mech.heat_sink_locations or mech.engine_heat_sinks:
+        leg = sum(1 for loc in mech.heat_sink_locations if loc in ("LL", "RL"))
+    else:
+        leg = 0
+        notes.append("heat-sink locations unknown: depth-1 water cooling counts no leg sinks "
+                     "under C17 'legs'")
+    tc = any(EQUIPMENT[k].kind == "targeting_computer" for k, _ in mech.equipment
+             if k in EQUIPMENT)
+    return FireUnit(mech.name, mech.tech_base, tuple(mounts), pool_list, mech.heat_sinks,
+                    mech.heat_sink_type.lower().startswith("double"), leg, mech.walk_mp,
+                    mech.jump_mp, ammo_known, tuple(dict.fromkeys(notes)),
+                    targeting_computer=tc)

@@ -1,0 +1,221 @@
+"""Scalar-Python oracle of the ``fire`` model: one 'Mech, one turn, one weapon at a time.
+
+Written from the rules reference (part 2: 10.2-10.3, 11, 12.1, 13.1-13.4) with plain ``if``
+statements and Python's own random numbers drawn from the passed generator, independently of
+the vectorized kernel and of the chain. It shares with them only the validated scenario (the
+unit's weapons and ammunition, the rule options), the cluster table data (11.1) and the
+policy's decisions (:class:`sim.classic.fire.policies.Decider`, which is not a rule). Target
+numbers, heat-scale effects, cluster reading, grouping, jams and the heat phase are
+recomputed here. Tests compare it with the exact chain by distribution; ``btsim bench`` times
+it as the scalar baseline.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sim.classic.fire.cluster import ROWS
+from sim.classic.fire.policies import Decider
+from sim.classic.fire.scenario import FireScenario, build_scenario
+
+TMM_STEPS = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
+
+
+def _roll(rand: random.Random) -> int:
+    return rand.randint(1, 6) + rand.randint(1, 6)
+
+
+def _cluster(rack: int, total: int) -> int:
+    size = min(r for r in ROWS if r >= rack) if rack > 1 else None
+    if size is None:
+        return 1
+    return min(rack, ROWS[size][max(2, min(12, total)) - 2])
+
+
+def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) -> int:
+    w = gun.weapon
+    if distance > w.long:
+        return 99
+    tn = scn.gunnery
+    if distance > w.medium:
+        tn += 4
+    elif distance > w.short:
+        tn += 2
+    if w.min_range and distance <= w.min_range:
+        tn += w.min_range - distance + 1
+    hexes = scn.target_hexes
+    tmm = 6 if scn.rules.fire_tmm_table == "tw" else 4
+    for top, m in TMM_STEPS if scn.rules.fire_tmm_table == "tw" else TMM_STEPS[:4]:
+        if hexes <= top:
+            tmm = m
+            break
+    tn += tmm + (1 if scn.target_jumped else 0)
+    tn += {"clear": 0, "light-woods": 1, "heavy-woods": 2}[scn.terrain]
+    tn += w.to_hit_mod
+    if w.family == "lbx" and scn.rules.lbx_ammo == "cluster":
+        tn -= 1
+    if w.family == "mrm" and scn.rules.mrm_to_hit == "core":
+        tn -= 1
+    if scn.unit.targeting_computer and w.family in (
+            "laser", "pulse", "ppc", "ac", "ultra", "rotary", "gauss", "lbx"):
+        if not (w.family == "lbx" and scn.rules.lbx_ammo == "cluster"):
+            tn -= 1
+    tn += move_mod
+    if heat >= 8:
+        tn += 1
+    if heat >= 13:
+        tn += 1
+    if heat >= 17:
+        tn += 1
+    if heat >= 24:
+        tn += 1
+    return tn
+
+
+def _damage(scn: FireScenario, gun: Any, shots: int, rand: random.Random) -> int:
+    """Damage of one hit with ``shots`` shots (cluster roll where the rules need one)."""
+    w = gun.weapon
+    fam = w.family
+    if fam == "streak":
+        return w.cluster * w.damage
+    if fam in ("lrm", "srm", "mrm") or (fam == "lbx" and scn.rules.lbx_ammo == "cluster"):
+        mod = -1 if fam == "mrm" and scn.rules.mrm_to_hit == "core" else 0
+        rack = w.damage if fam == "lbx" else w.cluster
+        per = 1 if fam == "lbx" else w.damage
+        return _cluster(rack, _roll(rand) + mod) * per
+    if fam in ("ultra", "rotary") and shots > 1:
+        return _cluster(shots, _roll(rand)) * w.damage
+    return w.damage
+
+
+def _shutdown_avoid(scn: FireScenario, heat: int, restart: bool) -> int:
+    if heat >= 30:
+        return 13
+    avoid = 4 + 2 * ((heat - 14) // 4)
+    if scn.rules.tacops_shutdown and not restart:
+        avoid += -5 + (-2, -2, -1, -1, 0, 0, 1, 1, 1)[scn.rules.piloting]
+    return avoid
+
+
+def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str, list[float]]:
+    """One 'Mech through every turn; per-turn observations."""
+    pools = scn.unit.pools
+    heat, shut, out = scn.start_heat, False, False
+    ever_s = ever_x = False
+    jammed = [False] * len(scn.guns)
+    ammo = [p.shots for p in pools]
+    cum = 0
+    obs: dict[str, list[float]] = {k: [] for k in (
+        "expected_damage", "expected_cumulative_damage", "mean_heat", "p_shutdown",
+        "p_shutdown_by", "p_ammo_explosion_by", "expected_ammo_left", "heat", "damage")}
+    for t in range(scn.turns):
+        distance = scn.ranges[t]
+        build = 0
+        dealt = 0
+        if not shut and not out:
+            moves = scn.moved == "jump" or scn.unit.walk_mp - heat // 5 >= 1
+            move_mod = {"stand": 0, "walk": 1, "run": 2, "jump": 3}[scn.moved] if moves else 0
+            if moves:
+                build += (max(3, scn.jump_hexes) if scn.moved == "jump"
+                          else {"stand": 0, "walk": 1, "run": 2}[scn.moved])
+            avail = 0
+            for g, gun in enumerate(scn.guns):
+                if not jammed[g] and (gun.pool < 0 or ammo[gun.pool] > 0):
+                    avail |= 1 << g
+            if scn.policy.kind == "callable":
+                assert scn.policy.fn is not None
+                want = np.broadcast_to(np.asarray(scn.policy.fn(
+                    np.array([heat]), t + 1, {"avail": np.array([[(avail >> g) & 1 for g in
+                                                                 range(len(scn.guns))]], bool),
+                                              "ammo": np.array([ammo])})).astype(bool),
+                    (1, len(scn.guns)))[0]
+                mask = sum(1 << g for g in range(len(scn.guns)) if want[g])
+            else:
+                mask = dec.mask(scn.steps[t], heat, avail)
+            for g, gun in enumerate(scn.guns):
+                if not ((mask >> g) & 1 and (avail >> g) & 1):
+                    continue
+                tn = _tn(scn, gun, distance, heat, move_mod)
+                if tn > 12:
+                    continue
+                w = gun.weapon
+                shots = gun.rate
+                if gun.pool >= 0 and not gun.streak:
+                    shots = min(shots, ammo[gun.pool])
+                roll = _roll(rand)
+                hit = roll >= tn
+                if gun.streak:
+                    if hit:
+                        build += w.heat
+                        if gun.pool >= 0:
+                            ammo[gun.pool] -= 1
+                else:
+                    build += w.heat * shots
+                    if gun.pool >= 0:
+                        ammo[gun.pool] -= shots
+                if w.family == "ultra" and shots == 2 and scn.rules.uac_jam == "tw" \
+                        and roll == 2:
+                    jammed[g] = True
+                if w.family == "rotary" and scn.rules.rac_jam == "megamek" and shots > 1 \
+                        and roll <= (2 if shots <= 3 else 3 if shots <= 5 else 4):
+                    jammed[g] = True
+                if hit and shots > 0:
+                    dealt += _damage(scn, gun, shots, rand)
+        heat = max(0, heat + build - scn.dissipation)
+        if shut:
+            if heat < 14 or (heat < 30 and _roll(rand) >= _shutdown_avoid(scn, heat, True)):
+                shut = False
+        elif not out and heat >= 14:
+            if heat >= 30 or _roll(rand) < _shutdown_avoid(scn, heat, False):
+                shut = True
+                ever_s = True
+        if not out and heat >= 19 and (scn.rules.explosion_while_shutdown or not shut):
+            avoid = 4 if heat < 23 else 6 if heat < 28 else 8
+            if _roll(rand) < avoid:
+                best = None
+                for i, p in enumerate(pools):
+                    if p.explosive and ammo[i] > 0:
+                        k = (p.damage_per_shot, ammo[i], -i)
+                        if best is None or k > best[0]:
+                            best = (k, i)
+                if best is not None:
+                    ever_x = True
+                    i = best[1]
+                    if pools[i].contained:
+                        ammo[i] = 0
+                    else:
+                        out, shut = True, False
+        cum += dealt
+        for k, v in (("expected_damage", dealt), ("expected_cumulative_damage", cum),
+                     ("mean_heat", heat), ("p_shutdown", shut), ("p_shutdown_by", ever_s),
+                     ("p_ammo_explosion_by", ever_x), ("expected_ammo_left", sum(ammo)),
+                     ("heat", heat), ("damage", dealt)):
+            obs[k].append(float(v))
+    return obs
+
+
+def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int
+           ) -> dict[str, np.ndarray]:
+    """``n`` trials one at a time; per-turn means, and ``heat_hist`` / ``damage_hist`` as
+    (turns, bins) frequencies."""
+    scn = params if isinstance(params, FireScenario) else build_scenario(params)
+    dec = Decider(scn)
+    rand = random.Random(int(rng.integers(2**63)))
+    sums: dict[str, np.ndarray] = {}
+    hh = np.zeros((scn.turns, scn.heat_bins))
+    dh = np.zeros((scn.turns, scn.damage_bins))
+    for _ in range(n):
+        obs = one_trial(scn, dec, rand)
+        for k, v in obs.items():
+            sums[k] = sums.get(k, 0) + np.asarray(v)
+        for t in range(scn.turns):
+            hh[t, int(obs["heat"][t])] += 1
+            dh[t, int(obs["damage"][t])] += 1
+    out = {k: v / n for k, v in sums.items() if k not in ("heat", "damage")}
+    out["heat_hist"] = hh / n
+    out["damage_hist"] = dh / n
+    return out
