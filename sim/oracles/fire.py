@@ -190,11 +190,11 @@ def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str,
                     else:
                         out, shut = True, False
         cum += dealt
-        for k, v in (("expected_damage", dealt), ("expected_cumulative_damage", cum),
-                     ("mean_heat", heat), ("p_shutdown", shut), ("p_shutdown_by", ever_s),
-                     ("p_ammo_explosion_by", ever_x), ("expected_ammo_left", sum(ammo)),
-                     ("heat", heat), ("damage", dealt)):
-            obs[k].append(float(v))
+        for name, v in (("expected_damage", dealt), ("expected_cumulative_damage", cum),
+                        ("mean_heat", heat), ("p_shutdown", shut), ("p_shutdown_by", ever_s),
+                        ("p_ammo_explosion_by", ever_x), ("expected_ammo_left", sum(ammo)),
+                        ("heat", heat), ("damage", dealt)):
+            obs[name].append(float(v))
     return obs
 
 
