@@ -55,7 +55,25 @@ def register(subparsers: Any) -> None:
     show.add_argument("unit", metavar="NAME|FILE", help="catalog name or .mtf file")
     show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                       help="print JSON instead of text")
+    _add_bv_flags(show)
     show.set_defaults(func=run)
+
+
+def _add_bv_flags(p: argparse.ArgumentParser) -> None:
+    """Classic skills for the Battle Value shown by ``units show`` (reference-as-combat 24.2)."""
+    p.add_argument("--gunnery", type=int, default=4, help="Classic gunnery for BV (default 4)")
+    p.add_argument("--piloting", type=int, default=5,
+                   help="Classic piloting for BV (default 5)")
+
+
+def _bv_lines(m: ClassicMech, args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    from sim.classic.bv import bv_facts
+    f = bv_facts(m, getattr(args, "gunnery", 4), getattr(args, "piloting", 5))
+    if f["bv"] is None:
+        return f, ["  BV: unknown (" + f["notes"][0].split(": ", 1)[1] + ")"]
+    src = f"; {f['bv_source']}" + (f" record {f['bv_record']}" if f["bv_record"] else "")
+    return f, [f"  BV {f['bv']} (gunnery 4 / piloting 5{src}); at gunnery {f['gunnery']} / "
+               f"piloting {f['piloting']}: {f['bv_at_skill']}"]
 
 
 def _jsonable(value: Any) -> Any:
@@ -145,15 +163,21 @@ def _card_text(c: ASCard) -> list[str]:
 
 def _show(args: argparse.Namespace) -> int:
     name, mech, card = _resolve(args.unit)
+    bv, bv_text = _bv_lines(mech, args) if mech else ({}, [])
     if args.json:
+        classic = mech_to_dict(mech) if mech else None
+        if classic is not None:
+            classic.update({"bv": bv["bv"], "bv_at_skill": bv["bv_at_skill"],
+                            "gunnery": bv["gunnery"], "piloting": bv["piloting"]})
         print(json.dumps({
             "name": name,
-            "classic": mech_to_dict(mech) if mech else None,
+            "classic": classic,
             "alphastrike": card_to_dict(card) if card else None,
         }, indent=2))
         return 0
     out = [name]
-    out += _mech_text(mech) if mech else ["Classic: no data in the catalog (pass an .mtf file)"]
+    out += (_mech_text(mech) + bv_text if mech
+            else ["Classic: no data in the catalog (pass an .mtf file)"])
     out += _card_text(card) if card else ["Alpha Strike: no card in the catalog"]
     print("\n".join(out))
     return 0
