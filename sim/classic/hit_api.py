@@ -27,6 +27,8 @@ from sim.units.catalog import get_classic
 from sim.units.types import ClassicMech
 
 SIDES = ("front", "left", "right", "rear")
+#: exact enumeration gives up (asking for Monte Carlo) beyond this many distinct states
+MAX_STATES = 400_000
 
 
 def _groups(damage: int | None, groups: Sequence[int] | None) -> tuple[int, ...]:
@@ -77,6 +79,9 @@ def run_groups(dm: DamageModel, groups: Sequence[int], location: int | None, rea
                                np.full(n, g), np.zeros(n, dtype=bool), ch)
         if exact:
             S, w = dedupe(canonical(S, dm.layout), w)
+            if len(S) > MAX_STATES:
+                raise UserError(f"the exact distribution has more than {MAX_STATES} states "
+                                "after this many groups; use --method mc")
     return S, w
 
 

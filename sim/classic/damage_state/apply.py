@@ -66,8 +66,8 @@ class DamageModel:
 
 def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                           np.ndarray]:
-    """Every outcome of one standard hit-location roll from ``side`` (reference.md 3.2):
-    ``(p, location, rear, tac)`` arrays. A roll of 2 is a TAC at the listed location, or with
+    """Every distinct outcome of one standard hit-location roll from ``side`` (reference.md
+    3.2): ``(p, location, rear, tac)`` arrays (rolls that land alike are merged). A roll of 2 is a TAC at the listed location, or with
     ``location_roll_two="floating"`` a TAC at a re-rolled location (C28)."""
     col = STANDARD[SIDE[side]]
     rear_of = {8: 1, 9: 2, 10: 3}
@@ -86,7 +86,12 @@ def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray
             loc.append(lo)
             rear.append(re_)
             tac.append(r == 2)
-    return (np.array(p), np.array(loc, dtype=np.int64), np.array(rear), np.array(tac))
+    merged: dict[tuple[int, bool, bool], float] = {}
+    for q, lo, re_, t in zip(p, loc, rear, tac, strict=True):
+        merged[(lo, re_, t)] = merged.get((lo, re_, t), 0.0) + q
+    keys = list(merged)
+    return (np.array([merged[k] for k in keys]), np.array([k[0] for k in keys], dtype=np.int64),
+            np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
 
 
 def apply_group(S: np.ndarray, w: np.ndarray, dm: DamageModel, loc: np.ndarray,

@@ -58,14 +58,15 @@ class ExactChooser:
 
     def __init__(self, canonical: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
         self.canonical = canonical
+        self.branched = True
 
     def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if len(S) <= 1:
+        if len(S) <= 1 or not self.branched:
             return S, w
+        self.branched = False
         if self.canonical is not None:
             S = self.canonical(S)
-        u, inv = np.unique(S, axis=0, return_inverse=True)
-        return u, np.bincount(inv.ravel(), weights=w, minlength=len(u))
+        return merge_rows(S, w)
 
     def pick(self, S: np.ndarray, w: np.ndarray, P: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -73,5 +74,27 @@ class ExactChooser:
         if pos.sum() == len(P):  # no row branches: keep the arrays as they are
             j = np.argmax(pos, axis=1)
             return S, w, j, np.arange(len(P))
+        self.branched = True
         rows, j = np.nonzero(pos)
         return S[rows], w[rows] * P[rows, j], j, rows
+
+
+_MULT = np.random.default_rng(20261130).integers(1, 2**62, size=256, dtype=np.int64) | 1
+
+
+def merge_rows(S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Merge identical rows of ``S`` (summing ``w``). Rows are grouped by a 64-bit hash and
+    the grouping is verified row by row; a hash collision falls back to a full sort, so the
+    result is always exact."""
+    if len(S) <= 1:
+        return S, w
+    mult = _MULT[: S.shape[1]] if S.shape[1] <= len(_MULT) else None
+    if mult is not None:
+        with np.errstate(over="ignore"):
+            key = (S * mult).sum(axis=1)
+        uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        U = S[first]
+        if np.array_equal(U[inv], S):
+            return U, np.bincount(inv, weights=w, minlength=len(uk))
+    u, inv = np.unique(S, axis=0, return_inverse=True)
+    return u, np.bincount(inv.ravel(), weights=w, minlength=len(u))

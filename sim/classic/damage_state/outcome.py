@@ -9,16 +9,14 @@ import numpy as np
 
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
+from sim.classic.damage_state.choose import merge_rows
 
 ARMOR_NAMES = (*lay.LOCS, "CTR", "LTR", "RTR")
 
 
 def dedupe(S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Merge identical rows, summing their weights."""
-    if len(S) <= 1:
-        return S, w
-    u, inv = np.unique(S, axis=0, return_inverse=True)
-    return u, np.bincount(inv.ravel(), weights=w, minlength=len(u))
+    return merge_rows(S, w)
 
 
 def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]:
