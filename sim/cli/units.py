@@ -1,13 +1,15 @@
 """``btsim units``: list the built-in unit catalog, or show one unit.
 
     btsim units [--json] [--filter TEXT]
-    btsim units show NAME|FILE.mtf [--json]
+    btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P]
+    btsim units import DIR [--skipped FILE] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 import pandas as pd
@@ -57,6 +59,39 @@ def register(subparsers: Any) -> None:
                       help="print JSON instead of text")
     _add_bv_flags(show)
     show.set_defaults(func=run)
+    _register_import(actions)
+
+
+def _register_import(actions: Any) -> None:
+    imp = actions.add_parser(
+        "import", prog="btsim units import",
+        help="import every .mtf under a folder into your own unit catalog",
+        description="Read every .mtf file under DIR (recursively), keep those btsim reads, "
+        "and store their facts in your catalog ($BTSIM_HOME/units.toml, default "
+        "~/.local/share/btsim/units.toml) so they can be named like catalog units. Skipped "
+        "files are listed with one reason each.")
+    imp.add_argument("folder", metavar="DIR", help="folder with .mtf files (searched recursively)")
+    imp.add_argument("--skipped", metavar="FILE",
+                     help="also write the skipped files and reasons to FILE")
+    imp.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                     help="print JSON instead of text")
+    imp.set_defaults(func=run)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from sim.units.user_catalog import import_dir
+    rep = import_dir(args.folder)
+    if args.skipped:
+        from pathlib import Path
+        Path(args.skipped).write_text("".join(f"{f}\t{r}\n" for f, r in rep.skipped),
+                                      "utf-8")
+    if getattr(args, "json", False):
+        print(json.dumps(rep.as_dict(), indent=2))
+        return 0
+    print(f"imported {len(rep.imported)} unit(s) into {rep.path}; skipped {len(rep.skipped)}")
+    for f, r in rep.skipped:
+        print(f"skipped {f}: {r}", file=sys.stderr)
+    return 0
 
 
 def _add_bv_flags(p: argparse.ArgumentParser) -> None:
@@ -117,7 +152,14 @@ def _resolve(name: str) -> tuple[str, ClassicMech | None, ASCard | None]:
     if name.lower().endswith((".csv", ".json")):
         card = get_alphastrike(name)
         return card.name, None, card
-    entry = lookup(name)
+    try:
+        entry = lookup(name)
+    except UserError:
+        from sim.units.user_catalog import find_user_unit
+        user = find_user_unit(name)
+        if user is None:
+            raise
+        return user.name, user, None
     return entry.name, entry.classic, entry.card
 
 
@@ -187,4 +229,6 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``btsim units``."""
     if getattr(args, "units_action", None) == "show":
         return _show(args)
+    if getattr(args, "units_action", None) == "import":
+        return _import(args)
     return _list(args)
