@@ -13,6 +13,7 @@ MODULES: dict[str, str] = {
     "punch-demo": "sim.demo",
     "attack": "sim.classic.model",
     "heat": "sim.alphastrike.model",
+    "hit": "sim.classic.hit_model",
 }
 
 

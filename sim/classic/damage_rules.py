@@ -62,8 +62,6 @@ class DamageRules:
 
 
 options.register_group("classic", DamageRules, models=("hit",))
-options.register_preset("classic", "megamek", {"tac_with_structure_damage": "two",
-                                               "crit_on_destroying_group": True})
 
 
 def damage_rules(**overrides: Any) -> DamageRules:
