@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import sim.classic.rules  # noqa: F401 - ClassicRules registers first: the game's main group
 from sim import options
 from sim.options import opt
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sim import options
+from sim.classic.rules import ClassicRules
 from sim.cli import main
 
 
@@ -80,7 +81,7 @@ def test_attack_rule_changes_result_and_is_recorded(capsys) -> None:
     alt = _attack(capsys, "--rule", "dfa_rounding=ceil-then-times-3")
     assert (base["damage_on_hit"], alt["damage_on_hit"]) == (17, 18)   # D18: 55 t
     assert alt["rule_options"]["dfa_rounding"] == "ceil-then-times-3"
-    assert set(alt["rule_options"]) == set(options.names("classic"))
+    assert set(alt["rule_options"]) == set(options.names(ClassicRules))
     alias = _attack(capsys, "--option", "dfa-rounding=ceil-then-times-3")
     assert alias["damage_on_hit"] == 18
     mc = _attack(capsys, "--rule", "dfa_rounding=floor-then-times-3", "--rules", "megamek",

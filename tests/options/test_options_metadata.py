@@ -9,6 +9,7 @@ from typing import Any
 
 import sim
 from sim import options, results
+from sim.classic.rules import ClassicRules
 from sim.cli import main
 from sim.models import get_model
 
@@ -51,7 +52,7 @@ def test_attack_records_each_distinct_rule_set(tmp_path: Path) -> None:
     assert rs["rules"] == ["megamek"]
     assert [o["dfa_rounding"] for o in rs["rule_options"]] == ["ceil-product",
                                                                "floor-then-times-3"]
-    assert all(set(o) == set(options.names("classic")) for o in rs["rule_options"])
+    assert all(set(o) == set(options.names(ClassicRules)) for o in rs["rule_options"])
     assert [(s["overrides"], s["scenarios"]) for s in rs["sets"]] == [
         ({}, 3), ({"dfa_rounding": "floor-then-times-3"}, 3)]
     assert all(o["punch_min_damage"] == 0 for o in rs["rule_options"])  # the megamek preset
