@@ -211,3 +211,33 @@ def test_cli_json_and_bad_input() -> None:
                 [LOCUST, "--damage", "5", "--location", "XX"]):
         p = _cli(*bad)
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, (bad, p.stderr)
+
+
+def test_e17_at_least_one_engine_slot() -> None:
+    """E17: one determination on the HBK-4G CT: P(>= 1 engine slot hit) = 82/297."""
+    lay = build_layout(get_classic(HBK))
+    dm = DamageModel.build(lay)
+    S = fresh(lay, 1)
+    S[:, st.ARMOR0 + 1] = 0
+    S2, w = apply_group(S, np.ones(1), dm, np.array([1]), np.array([False]), np.array([1]),
+                        np.array([False]), ExactChooser(lambda s: st.canonical(s, lay)))
+    assert close(float(w @ (S2[:, st.ENGINE] >= 1)), Fraction(82, 297))
+    assert close(float(w @ (S2[:, st.GYRO] >= 1)), Fraction(59, 297))
+
+
+def test_loki_ams_bin_in_the_ct() -> None:
+    """14.4: the Loki's CT bin (AMS, 24 x 2 = 48 > CT structure 21) is hit with chance 1/18
+    per CT determination and then destroys the 'Mech, CASE or not."""
+    loki = get_classic("Loki Prime")
+    r = hit(loki, damage=loki.armor["CT"] + 1, location="CT")
+    assert close(r["p_destroyed_by"]["ammunition"], Fraction(1, 18))
+
+
+def test_heat_style_explosion_of_one_bin() -> None:
+    from sim.classic.damage_state import explode
+    lay = build_layout(get_classic(HBK))
+    dm = DamageModel.build(lay)
+    S, w = explode(fresh(lay, 1), np.ones(1), dm, 0, np.array([True]),
+                   ExactChooser(lambda s: st.canonical(s, lay)))
+    assert close(float(w @ (S[:, st.CAUSE] == st.C_AMMO)), 1)
+    assert (S[:, st.PILOT] >= 2).all()
