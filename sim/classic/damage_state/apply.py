@@ -16,6 +16,7 @@ explosion (and any explosion it sets off) has run its course (MegaMek's recursiv
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,7 @@ import numpy as np
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
-from sim.classic.damage_state.choose import Chooser
+from sim.classic.damage_state.choose import Chooser, SampleChooser
 from sim.classic.tables import SIDE, STANDARD
 from sim.dice import P2D6
 
@@ -162,7 +163,7 @@ def resolve(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
         act = live & (S[:, st.W_LOC] >= 0)
         if not act.any():
             break
-        S, w = _step(S, w, dm, ch, act)
+        S, w = _subset(S, w, act, ch, lambda s, v: _step(s, v, dm, ch))
         S, w = ch.settle(S, w)
     else:  # pragma: no cover - every step consumes damage or an explosion
         raise RuntimeError("damage resolution did not finish")
@@ -198,15 +199,33 @@ def _start_explosion(S: np.ndarray, dm: DamageModel, start: np.ndarray) -> None:
     S[r, st.W_TAC] = 0
 
 
-def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser, act: np.ndarray
+def _subset(S: np.ndarray, w: np.ndarray, mask: np.ndarray, ch: Chooser,
+            fn: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Run ``fn`` on the rows of ``mask`` only. A sampler keeps every row in place (callers
+    may hold arrays aligned with the trials); the exact chooser appends the (possibly
+    multiplied) rows after the untouched ones."""
+    if mask.all():
+        return fn(S, w)
+    idx = np.nonzero(mask)[0]
+    sS, sw = fn(S[idx], w[idx])
+    if isinstance(ch, SampleChooser):
+        S[idx] = sS
+        w[idx] = sw
+        return S, w
+    keep = ~mask
+    return np.concatenate([S[keep], sS]), np.concatenate([w[keep], sw])
+
+
+def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
           ) -> tuple[np.ndarray, np.ndarray]:
-    """One location's worth of damage for the rows of ``act`` (14.1 steps 1-5)."""
-    idx = np.nonzero(act)[0]
-    loc = S[idx, st.W_LOC]
-    d = S[idx, st.W_DMG].copy()
-    rear = S[idx, st.W_REAR] == 1
-    expl = S[idx, st.W_EXPL] == 1
-    tac = S[idx, st.W_TAC] == 1
+    """One location's worth of damage for every row given (14.1 steps 1-5)."""
+    idx = np.arange(len(S))
+    loc = S[:, st.W_LOC].copy()
+    d = S[:, st.W_DMG].copy()
+    rear = S[:, st.W_REAR] == 1
+    expl = S[:, st.W_EXPL] == 1
+    tac = S[:, st.W_TAC] == 1
     before = S[idx, st.IS0 + loc]
     gone_before = before == 0
     acol = np.where(rear & (_REAR[loc] > 0), _REAR[loc], loc)
@@ -217,7 +236,7 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser, act: np.nd
     S[idx, st.IS0 + loc] -= isd
     d -= isd
     head = (loc == lay.HD) & (take + isd > 0) & ~expl
-    S[idx[head], st.PILOT] += 1
+    S[head, st.PILOT] += 1
     now = (isd > 0) & (before == isd)
     ndet = (isd > 0).astype(np.int64)
     if not dm.rules.crit_on_destroying_group:
@@ -228,17 +247,17 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser, act: np.nd
     stop = expl & (dm.layout.case[loc] | dm.layout.case2[loc])
     nxt = lay.TRANSFER[loc]
     go = gone & (d > 0) & ~stop & (nxt >= 0)
-    S[idx, st.W_LOC] = np.where(go, nxt, -1)
-    S[idx, st.W_DMG] = np.where(go, d, 0)
-    S[idx, st.W_TAC] = 0
+    S[:, st.W_LOC] = np.where(go, nxt, -1)
+    S[:, st.W_DMG] = np.where(go, d, 0)
+    S[:, st.W_TAC] = 0
     keep_expl = dm.rules.explosion_transfer == "structure"
-    S[idx, st.W_EXPL] = np.where(go & expl & keep_expl, 1, 0)
-    kill = now & expl & ((loc == lay.HD) | (loc == lay.CT)) & (S[idx, st.CAUSE] == 0)
-    S[idx[kill], st.CAUSE] = st.C_AMMO
-    S[idx, st.CLOC] = loc
-    S[idx, st.NDET] = ndet
+    S[:, st.W_EXPL] = np.where(go & expl & keep_expl, 1, 0)
+    kill = now & expl & ((loc == lay.HD) | (loc == lay.CT)) & (S[:, st.CAUSE] == 0)
+    S[kill, st.CAUSE] = st.C_AMMO
+    S[:, st.CLOC] = loc
+    S[:, st.NDET] = ndet
     if (ndet > 0).any():
-        S, w = _criticals(S, w, dm, ch)
+        S, w = _subset(S, w, S[:, st.NDET] > 0, ch, lambda s, v: _criticals(s, v, dm, ch))
     return effects(S, dm), w
 
 

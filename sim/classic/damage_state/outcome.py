@@ -22,17 +22,19 @@ def dedupe(S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]:
     """Probabilities and expectations over the weighted states ``(S, w)``."""
     w = w / w.sum()
-    dead = st.location_destroyed(S)
-    crit = (S[:, st.CRIT][:, None] >> np.arange(8)) & 1
+    means = w @ S.astype(np.float64)
+    dead = w @ st.location_destroyed(S).astype(np.float64)
+    crit = w @ ((S[:, st.CRIT][:, None] >> np.arange(8)) & 1).astype(np.float64)
+    blown = w @ ((S[:, st.BLOWN][:, None] >> np.arange(8)) & 1).astype(np.float64)
     out: dict[str, Any] = {
-        "p_location_destroyed": {n: float(w @ dead[:, i]) for i, n in enumerate(lay.LOCS)},
-        "expected_armor_left": {n: float(w @ S[:, i]) for i, n in enumerate(ARMOR_NAMES)
+        "p_location_destroyed": {n: float(dead[i]) for i, n in enumerate(lay.LOCS)},
+        "expected_armor_left": {n: float(means[i]) for i, n in enumerate(ARMOR_NAMES)
                                 if layout.armor[i] > 0 or i < 8},
-        "expected_structure_left": {n: float(w @ S[:, st.IS0 + i])
+        "expected_structure_left": {n: float(means[st.IS0 + i])
                                     for i, n in enumerate(lay.LOCS)},
-        "p_critical": {n: float(w @ crit[:, i]) for i, n in enumerate(lay.LOCS)},
-        "p_blown_off": {n: float(w @ ((S[:, st.BLOWN] >> i) & 1))
-                        for i, n in enumerate(lay.LOCS) if lay.BLOWABLE[i]},
+        "p_critical": {n: float(crit[i]) for i, n in enumerate(lay.LOCS)},
+        "p_blown_off": {n: float(blown[i]) for i, n in enumerate(lay.LOCS)
+                        if lay.BLOWABLE[i]},
     }
     slots: dict[str, float] = {}
     per_slot = np.zeros((8, 12))
