@@ -15,6 +15,7 @@ MODULES: dict[str, str] = {
     "heat": "sim.alphastrike.model",
     "fire": "sim.classic.fire.model",
     "profile": "sim.classic.fire.profile",
+    "hit": "sim.classic.hit_model",
 }
 
 

@@ -1,13 +1,15 @@
 """``btsim units``: list the built-in unit catalog, or show one unit.
 
     btsim units [--json] [--filter TEXT]
-    btsim units show NAME|FILE.mtf [--json]
+    btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P]
+    btsim units import DIR [--skipped FILE] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 import pandas as pd
@@ -55,7 +57,58 @@ def register(subparsers: Any) -> None:
     show.add_argument("unit", metavar="NAME|FILE", help="catalog name or .mtf file")
     show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                       help="print JSON instead of text")
+    _add_bv_flags(show)
     show.set_defaults(func=run)
+    _register_import(actions)
+
+
+def _register_import(actions: Any) -> None:
+    imp = actions.add_parser(
+        "import", prog="btsim units import",
+        help="import every .mtf under a folder into your own unit catalog",
+        description="Read every .mtf file under DIR (recursively), keep those btsim reads, "
+        "and store their facts in your catalog ($BTSIM_HOME/units.toml, default "
+        "~/.local/share/btsim/units.toml) so they can be named like catalog units. Skipped "
+        "files are listed with one reason each.")
+    imp.add_argument("folder", metavar="DIR", help="folder with .mtf files (searched recursively)")
+    imp.add_argument("--skipped", metavar="FILE",
+                     help="also write the skipped files and reasons to FILE")
+    imp.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                     help="print JSON instead of text")
+    imp.set_defaults(func=run)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from sim.units.user_catalog import import_dir
+    rep = import_dir(args.folder)
+    if args.skipped:
+        from pathlib import Path
+        Path(args.skipped).write_text("".join(f"{f}\t{r}\n" for f, r in rep.skipped),
+                                      "utf-8")
+    if getattr(args, "json", False):
+        print(json.dumps(rep.as_dict(), indent=2))
+        return 0
+    print(f"imported {len(rep.imported)} unit(s) into {rep.path}; skipped {len(rep.skipped)}")
+    for f, r in rep.skipped:
+        print(f"skipped {f}: {r}", file=sys.stderr)
+    return 0
+
+
+def _add_bv_flags(p: argparse.ArgumentParser) -> None:
+    """Classic skills for the Battle Value shown by ``units show`` (reference-as-combat 24.2)."""
+    p.add_argument("--gunnery", type=int, default=4, help="Classic gunnery for BV (default 4)")
+    p.add_argument("--piloting", type=int, default=5,
+                   help="Classic piloting for BV (default 5)")
+
+
+def _bv_lines(m: ClassicMech, args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    from sim.classic.bv import bv_facts
+    f = bv_facts(m, getattr(args, "gunnery", 4), getattr(args, "piloting", 5))
+    if f["bv"] is None:
+        return f, ["  BV: unknown (" + f["notes"][0].split(": ", 1)[1] + ")"]
+    src = f"; {f['bv_source']}" + (f" record {f['bv_record']}" if f["bv_record"] else "")
+    return f, [f"  BV {f['bv']} (gunnery 4 / piloting 5{src}); at gunnery {f['gunnery']} / "
+               f"piloting {f['piloting']}: {f['bv_at_skill']}"]
 
 
 def _jsonable(value: Any) -> Any:
@@ -99,7 +152,14 @@ def _resolve(name: str) -> tuple[str, ClassicMech | None, ASCard | None]:
     if name.lower().endswith((".csv", ".json")):
         card = get_alphastrike(name)
         return card.name, None, card
-    entry = lookup(name)
+    try:
+        entry = lookup(name)
+    except UserError:
+        from sim.units.user_catalog import find_user_unit
+        user = find_user_unit(name)
+        if user is None:
+            raise
+        return user.name, user, None
     return entry.name, entry.classic, entry.card
 
 
@@ -145,15 +205,21 @@ def _card_text(c: ASCard) -> list[str]:
 
 def _show(args: argparse.Namespace) -> int:
     name, mech, card = _resolve(args.unit)
+    bv, bv_text = _bv_lines(mech, args) if mech else ({}, [])
     if args.json:
+        classic = mech_to_dict(mech) if mech else None
+        if classic is not None:
+            classic.update({"bv": bv["bv"], "bv_at_skill": bv["bv_at_skill"],
+                            "gunnery": bv["gunnery"], "piloting": bv["piloting"]})
         print(json.dumps({
             "name": name,
-            "classic": mech_to_dict(mech) if mech else None,
+            "classic": classic,
             "alphastrike": card_to_dict(card) if card else None,
         }, indent=2))
         return 0
     out = [name]
-    out += _mech_text(mech) if mech else ["Classic: no data in the catalog (pass an .mtf file)"]
+    out += (_mech_text(mech) + bv_text if mech
+            else ["Classic: no data in the catalog (pass an .mtf file)"])
     out += _card_text(card) if card else ["Alpha Strike: no card in the catalog"]
     print("\n".join(out))
     return 0
@@ -163,4 +229,6 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``btsim units``."""
     if getattr(args, "units_action", None) == "show":
         return _show(args)
+    if getattr(args, "units_action", None) == "import":
+        return _import(args)
     return _list(args)

@@ -307,9 +307,21 @@ def get_classic(name_or_path: str | PathLike[str]) -> ClassicMech:
     looked up in the catalog (see :func:`lookup`). Raises :class:`UserError`."""
     if isinstance(name_or_path, PathLike) or str(name_or_path).lower().endswith(".mtf"):
         return read_mtf(name_or_path)
-    entry = lookup(str(name_or_path), "classic")
+    try:
+        entry = lookup(str(name_or_path), "classic")
+    except UserError:
+        user = _user_unit(str(name_or_path))  # units imported with `btsim units import`
+        if user is None:
+            raise
+        return user
     assert entry.classic is not None
     return entry.classic
+
+
+def _user_unit(name: str) -> ClassicMech | None:
+    """The user-catalog hook: a unit imported by ``btsim units import`` (None if none)."""
+    from sim.units.user_catalog import find_user_unit
+    return find_user_unit(name)
 
 
 def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:

@@ -31,9 +31,11 @@ def _text(v: Any) -> str:
 
 def test_both_games_and_groups_registered() -> None:
     assert {"classic", "alphastrike"} <= set(options.games())
+    from sim.classic.damage_rules import DamageRules
     from sim.classic.fire.rules import FireRules
 
-    assert set(options.groups("classic")) == {ClassicRules, FireRules}   # attack; fire/profile
+    assert options.groups("classic")[0] is ClassicRules  # later groups: damage, fire...
+    assert set(options.groups("classic")) == {ClassicRules, FireRules, DamageRules}
     assert options.game_of_model("fire") == options.game_of_model("profile") == "classic"
     assert options.groups("alphastrike") == (ASRules,)
     assert options.game_of_model("attack") == "classic"

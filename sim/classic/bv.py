@@ -1,0 +1,61 @@
+"""Classic Battle Value at a pilot's skills (reference-as-combat.md 24.2).
+
+The catalog carries each 'Mech's BV (BV 2.0 at gunnery 4 / piloting 5) with the record it
+came from (:attr:`ClassicMech.bv`, ``bv_source``, ``bv_record``). :func:`bv_at_skill` scales it
+by the gunnery x piloting multiplier table (as data, :data:`SKILL_MULTIPLIER`) and rounds
+half up on the exact product (24.2: MegaMek's and MekBay's binary floating point can land
+exact halves 1 lower).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from sim.errors import UserError
+from sim.units.types import ClassicMech
+
+#: 24.2: rows gunnery 0-8, columns piloting 0-8 (skills above 8 use 8).
+SKILL_MULTIPLIER: tuple[tuple[str, ...], ...] = (
+    ("2.42", "2.31", "2.21", "2.10", "1.93", "1.75", "1.68", "1.59", "1.50"),
+    ("2.21", "2.11", "2.02", "1.92", "1.76", "1.60", "1.54", "1.46", "1.38"),
+    ("1.93", "1.85", "1.76", "1.68", "1.54", "1.40", "1.35", "1.28", "1.21"),
+    ("1.66", "1.58", "1.51", "1.44", "1.32", "1.20", "1.16", "1.10", "1.04"),
+    ("1.38", "1.32", "1.26", "1.20", "1.10", "1.00", "0.95", "0.90", "0.85"),
+    ("1.31", "1.19", "1.13", "1.08", "0.99", "0.90", "0.86", "0.81", "0.77"),
+    ("1.24", "1.12", "1.07", "1.02", "0.94", "0.85", "0.81", "0.77", "0.72"),
+    ("1.17", "1.06", "1.01", "0.96", "0.88", "0.80", "0.76", "0.72", "0.68"),
+    ("1.10", "0.99", "0.95", "0.90", "0.83", "0.75", "0.71", "0.68", "0.64"),
+)
+
+
+def multiplier(gunnery: int, piloting: int) -> Decimal:
+    """The 24.2 multiplier (skills above 8 read as 8). UserError for a negative skill."""
+    for name, v in (("gunnery", gunnery), ("piloting", piloting)):
+        if not isinstance(v, int) or v < 0:
+            raise UserError(f"{name} must be a whole number 0 or more; got {v!r}")
+    return Decimal(SKILL_MULTIPLIER[min(gunnery, 8)][min(piloting, 8)])
+
+
+def bv_at_skill(bv: int, gunnery: int = 4, piloting: int = 5) -> int:
+    """round(BV x multiplier), exact product, halves up (24.2)."""
+    return int((Decimal(bv) * multiplier(gunnery, piloting)).quantize(Decimal(1),
+                                                                       ROUND_HALF_UP))
+
+
+def bv_facts(mech: ClassicMech, gunnery: int = 4, piloting: int = 5,
+             bv: int | None = None) -> dict[str, Any]:
+    """BV, its source and record id, and the skill-adjusted BV of ``mech``; ``bv`` overrides
+    the catalog value (a unit file carries none). ``bv`` None when unknown, with a note."""
+    base = bv if bv is not None else mech.bv
+    out: dict[str, Any] = {"bv": base, "gunnery": gunnery, "piloting": piloting,
+                           "bv_source": "given" if bv is not None else (mech.bv_source or None),
+                           "bv_record": None if bv is not None else mech.bv_record,
+                           "bv_at_skill": None, "notes": []}
+    if base is None:
+        out["notes"].append(f"{mech.name}: no Battle Value known (a .mtf file carries none; "
+                            "pass one explicitly)")
+        multiplier(gunnery, piloting)
+        return out
+    out["bv_at_skill"] = bv_at_skill(base, gunnery, piloting)
+    return out

@@ -1,0 +1,376 @@
+"""Applying damage groups to a damage state: armor, structure, transfer, through-armor
+criticals, critical hits and their slot effects, ammunition and Gauss explosions with CASE,
+destruction (reference-classic-combat.md 14.1-14.5; reference.md 3.2, 5.2-5.5).
+
+Every function is vectorized over the rows of a state array (:mod:`.state`) and takes its
+dice from a :class:`~.choose.Chooser`, so the same code gives Monte Carlo samples
+(``SampleChooser``) and the exact outcome distribution (``ExactChooser``). Loops run over
+rule steps (transfer hops, explosions, critical picks), never over trials.
+
+Order inside one group (14.1, C10): armor, then structure, then the critical determinations of
+the location (a TAC adds one, C9), then the location's destruction and its consequences; the
+excess transfers inward and starts on armor, except explosion damage (C29). An explosion
+caused by a critical is resolved at once: the rest of the ordinary damage waits until the
+explosion (and any explosion it sets off) has run its course (MegaMek's recursive order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.classic.damage_rules import DamageRules
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
+from sim.classic.damage_state.choose import Chooser, SampleChooser
+from sim.classic.tables import SIDE, STANDARD
+from sim.dice import P2D6
+
+#: Determining Critical Hits (reference.md 5.4): none 2-7, one 8-9, two 10-11, 12.
+DETERMINING_P = np.array([21, 9, 5, 1], dtype=float) / 36.0
+_REAR = np.array([0, 8, 9, 10, 0, 0, 0, 0], dtype=np.int64)
+_BITS12 = np.arange(12, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class DamageModel:
+    """A 'Mech's slot layout with the rule options, precomputed for the kernels."""
+
+    layout: lay.Layout
+    rules: DamageRules
+    hittable: np.ndarray
+    masks: dict[int, np.ndarray]
+    gauss_of_item: np.ndarray
+    expl_loc: np.ndarray
+    expl_per: np.ndarray
+    expl_is_bin: np.ndarray
+
+    @classmethod
+    def build(cls, layout: lay.Layout, rules: DamageRules | None = None) -> DamageModel:
+        rules = rules or DamageRules()
+        hittable = layout.hittable(rules.filler_slots_hittable, rules.case_slot_hittable)
+        masks = {k: layout.kind_mask(k) for k in (lay.ENGINE, lay.GYRO, lay.SENSORS,
+                                                   lay.LIFE, lay.COCKPIT)}
+        gauss_of_item = np.full(max(len(layout.items), 1), -1, dtype=np.int64)
+        for g, it in enumerate(layout.gauss_items):
+            gauss_of_item[it] = len(layout.bins) + g
+        locs = [b[0] for b in layout.bins] + [layout.items[i].location
+                                              for i in layout.gauss_items]
+        per = [b[2] if b[3] else 0 for b in layout.bins] + [layout.items[i].explosion
+                                                            for i in layout.gauss_items]
+        return cls(layout, rules, hittable, masks, gauss_of_item,
+                   np.array(locs, dtype=np.int64), np.array(per, dtype=np.int64),
+                   np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)))
+
+
+def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                          np.ndarray]:
+    """Every distinct outcome of one standard hit-location roll from ``side`` (reference.md
+    3.2): ``(p, location, rear, tac)`` arrays (rolls that land alike are merged). A roll of 2 is a TAC at the listed location, or with
+    ``location_roll_two="floating"`` a TAC at a re-rolled location (C28)."""
+    col = STANDARD[SIDE[side]]
+    rear_of = {8: 1, 9: 2, 10: 3}
+
+    def where(r: int) -> tuple[int, bool]:
+        code = int(col[r])
+        return (rear_of[code], True) if code in rear_of else (code, False)
+
+    p, loc, rear, tac = [], [], [], []
+    for r in range(2, 13):
+        rolls = ([(r2, P2D6[2] * P2D6[r2]) for r2 in range(2, 13)]
+                 if r == 2 and rules.location_roll_two == "floating" else [(r, P2D6[r])])
+        for r2, q in rolls:
+            lo, re_ = where(r2)
+            p.append(q)
+            loc.append(lo)
+            rear.append(re_)
+            tac.append(r == 2)
+    merged: dict[tuple[int, bool, bool], float] = {}
+    for q, lo, re_, t in zip(p, loc, rear, tac, strict=True):
+        merged[(lo, re_, t)] = merged.get((lo, re_, t), 0.0) + q
+    keys = list(merged)
+    return (np.array([merged[k] for k in keys]), np.array([k[0] for k in keys], dtype=np.int64),
+            np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
+
+
+def apply_group(S: np.ndarray, w: np.ndarray, dm: DamageModel, loc: np.ndarray,
+                rear: np.ndarray, damage: np.ndarray, tac: np.ndarray, ch: Chooser
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Apply one damage group per row (14.1): ``loc`` location index (0-7), ``rear`` rear
+    torso armor, ``damage`` points, ``tac`` a through-armor-critical chance (hit roll 2).
+    Destroyed 'Mechs take nothing. Returns the new ``(S, w)`` (rows may multiply under an
+    exact chooser)."""
+    S = S.copy()
+    live = S[:, st.CAUSE] == st.C_NONE
+    n = len(S)
+    S[live, st.W_LOC] = np.broadcast_to(loc, n)[live]
+    S[live, st.W_DMG] = np.broadcast_to(damage, n)[live]
+    S[live, st.W_REAR] = np.broadcast_to(rear, n)[live]
+    S[live, st.W_TAC] = np.broadcast_to(tac, n)[live]
+    S[live, st.W_EXPL] = 0
+    return resolve(S, w, dm, ch)
+
+
+def apply_group_from_side(S: np.ndarray, w: np.ndarray, dm: DamageModel, side: str,
+                          damage: int | np.ndarray, ch: Chooser
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Roll the location of one damage group on the standard table from ``side`` (TACs
+    included), then :func:`apply_group`."""
+    p, oloc, orear, otac = side_outcomes(side, dm.rules)
+    P = np.broadcast_to(p, (len(S), len(p)))
+    dmg = np.broadcast_to(damage, len(S))
+    S, w, j, rows = ch.pick(S, w, P)
+    return apply_group(S, w, dm, oloc[j], orear[j], dmg[rows], otac[j], ch)
+
+
+def explode(S: np.ndarray, w: np.ndarray, dm: DamageModel, index: int, mask: np.ndarray,
+            ch: Chooser) -> tuple[np.ndarray, np.ndarray]:
+    """Explode explosive item ``index`` (a bin index, or ``len(bins) + g`` for Gauss weapon
+    g) in the rows of ``mask`` (e.g. a heat-induced ammunition explosion, 13.4 / 14.4)."""
+    S = S.copy()
+    m = mask & (S[:, st.CAUSE] == st.C_NONE)
+    S[m, st.PEND] |= 1 << index
+    return resolve(S, w, dm, ch)
+
+
+def resolve(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Run the pending work of every row (the current damage, pending explosions, suspended
+    damage) to completion; leaves the scratch columns idle."""
+    for _ in range(1000):
+        live = S[:, st.CAUSE] == st.C_NONE
+        pend = S[:, st.PEND] != 0
+        susp = live & pend & (S[:, st.W_LOC] >= 0) & (S[:, st.W_EXPL] == 0) & (
+            S[:, st.SUS_LOC] < 0)
+        if susp.any():
+            S[susp, st.SUS_LOC] = S[susp, st.W_LOC]
+            S[susp, st.SUS_DMG] = S[susp, st.W_DMG]
+            S[susp, st.SUS_REAR] = S[susp, st.W_REAR]
+            S[susp, st.W_LOC] = -1
+        start = live & pend & (S[:, st.W_LOC] < 0)
+        if start.any():
+            _start_explosion(S, dm, start)
+        resume = live & (S[:, st.W_LOC] < 0) & (S[:, st.PEND] == 0) & (S[:, st.SUS_LOC] >= 0)
+        if resume.any():
+            S[resume, st.W_LOC] = S[resume, st.SUS_LOC]
+            S[resume, st.W_DMG] = S[resume, st.SUS_DMG]
+            S[resume, st.W_REAR] = S[resume, st.SUS_REAR]
+            S[resume, st.W_EXPL] = 0
+            S[resume, st.W_TAC] = 0
+            S[resume, st.SUS_LOC] = -1
+        act = live & (S[:, st.W_LOC] >= 0)
+        if not act.any():
+            break
+        S, w = _subset(S, w, act, ch, lambda s, v: _step(s, v, dm, ch))
+        S, w = ch.settle(S, w)
+    else:  # pragma: no cover - every step consumes damage or an explosion
+        raise RuntimeError("damage resolution did not finish")
+    for col, val in st.IDLE.items():
+        S[:, col] = val
+    S[:, st.PEND] = 0
+    return S, w
+
+
+def _start_explosion(S: np.ndarray, dm: DamageModel, start: np.ndarray) -> None:
+    """Begin the lowest pending explosion of each row in ``start`` (14.4): the bin's shots x
+    damage per shot (Gauss: its fixed damage) to the location's structure; pilot +2 for
+    ammunition."""
+    r = np.nonzero(start)[0]
+    p = S[r, st.PEND]
+    e = np.log2(p & -p).astype(np.int64)
+    S[r, st.PEND] = p & ~(1 << e)
+    is_bin = dm.expl_is_bin[e]
+    loc = dm.expl_loc[e]
+    shots = np.where(is_bin, S[r, st.AMMO0 + np.where(is_bin, e, 0)], 1)
+    dmg = shots * dm.expl_per[e]
+    rb = r[is_bin]
+    S[rb, st.AMMO0 + e[is_bin]] = 0
+    if dm.rules.case2_explosion == "one-point":
+        dmg = np.where(dm.layout.case2[loc], np.minimum(dmg, 1), dmg)
+    boom = dmg > 0
+    S[r[boom], st.EXPLOSIONS] += 1
+    S[r[boom & is_bin], st.PILOT] += 2
+    S[r, st.W_LOC] = np.where(boom, loc, -1)
+    S[r, st.W_DMG] = dmg
+    S[r, st.W_EXPL] = 1
+    S[r, st.W_REAR] = 0
+    S[r, st.W_TAC] = 0
+
+
+def _subset(S: np.ndarray, w: np.ndarray, mask: np.ndarray, ch: Chooser,
+            fn: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Run ``fn`` on the rows of ``mask`` only. A sampler keeps every row in place (callers
+    may hold arrays aligned with the trials); the exact chooser appends the (possibly
+    multiplied) rows after the untouched ones."""
+    if mask.all():
+        return fn(S, w)
+    idx = np.nonzero(mask)[0]
+    sS, sw = fn(S[idx], w[idx])
+    if isinstance(ch, SampleChooser):
+        S[idx] = sS
+        w[idx] = sw
+        return S, w
+    keep = ~mask
+    return np.concatenate([S[keep], sS]), np.concatenate([w[keep], sw])
+
+
+def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """One location's worth of damage for every row given (14.1 steps 1-5)."""
+    idx = np.arange(len(S))
+    loc = S[:, st.W_LOC].copy()
+    d = S[:, st.W_DMG].copy()
+    rear = S[:, st.W_REAR] == 1
+    expl = S[:, st.W_EXPL] == 1
+    tac = S[:, st.W_TAC] == 1
+    before = S[idx, st.IS0 + loc]
+    gone_before = before == 0
+    acol = np.where(rear & (_REAR[loc] > 0), _REAR[loc], loc)
+    take = np.where(expl | gone_before, 0, np.minimum(S[idx, acol], d))
+    S[idx, acol] -= take
+    d -= take
+    isd = np.minimum(before, d)
+    S[idx, st.IS0 + loc] -= isd
+    d -= isd
+    head = (loc == lay.HD) & (take + isd > 0) & ~expl
+    S[head, st.PILOT] += 1
+    now = (isd > 0) & (before == isd)
+    ndet = (isd > 0).astype(np.int64)
+    if not dm.rules.crit_on_destroying_group:
+        ndet[now] = 0
+    t = (tac & ~gone_before).astype(np.int64)
+    ndet = ndet + t if dm.rules.tac_with_structure_damage == "two" else np.maximum(ndet, t)
+    gone = gone_before | now
+    stop = expl & (dm.layout.case[loc] | dm.layout.case2[loc])
+    nxt = lay.TRANSFER[loc]
+    go = gone & (d > 0) & ~stop & (nxt >= 0)
+    S[:, st.W_LOC] = np.where(go, nxt, -1)
+    S[:, st.W_DMG] = np.where(go, d, 0)
+    S[:, st.W_TAC] = 0
+    keep_expl = dm.rules.explosion_transfer == "structure"
+    S[:, st.W_EXPL] = np.where(go & expl & keep_expl, 1, 0)
+    kill = now & expl & ((loc == lay.HD) | (loc == lay.CT)) & (S[:, st.CAUSE] == 0)
+    S[kill, st.CAUSE] = st.C_AMMO
+    S[:, st.CLOC] = loc
+    S[:, st.NDET] = ndet
+    if (ndet > 0).any():
+        S, w = _subset(S, w, S[:, st.NDET] > 0, ch, lambda s, v: _criticals(s, v, dm, ch))
+    return effects(S, dm), w
+
+
+def _criticals(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Every pending critical determination at each row's ``CLOC`` (14.2)."""
+    for _ in range(3):
+        need = (S[:, st.NDET] > 0) & (S[:, st.CAUSE] == st.C_NONE)
+        if not need.any():
+            break
+        S, w = _determination(S, w, dm, ch, need)
+    S[:, st.NDET] = 0
+    return S, w
+
+
+def _determination(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser,
+                   need: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One roll on the Determining Critical Hits table (reference.md 5.4) and its slots."""
+    P = np.zeros((len(S), 4))
+    P[need] = DETERMINING_P
+    P[~need, 0] = 1.0
+    S, w, j, rows = ch.pick(S, w, P)
+    need = need[rows]
+    loc = np.maximum(S[:, st.CLOC], 0)
+    S[need, st.NDET] -= 1
+    blowable = lay.BLOWABLE[loc]
+    n = np.where(j == 3, np.where(blowable, 0, 3), j)
+    n[~need] = 0
+    blown = need & (j == 3) & blowable
+    if blown.any():
+        r = np.nonzero(blown)[0]
+        lb = loc[r]
+        S[r, st.IS0 + lb] = 0
+        S[r, st.BLOWN] |= 1 << lb
+        S[r, st.CRIT] |= 1 << lb
+    S[:, st.NCRIT] = n
+    for _ in range(3):
+        if not (S[:, st.NCRIT] > 0).any():
+            break
+        S, w = _slot(S, w, dm, ch)
+        S, w = ch.settle(S, w)
+    S[:, st.NCRIT] = 0
+    return S, w
+
+
+def _slot(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """One critical hit: a uniform pick among the location's hittable slots not yet hit
+    (14.2), then its effect (14.3): the slot is destroyed; an ammunition bin with shots left
+    and a Gauss weapon's first hit explode (14.4)."""
+    n = len(S)
+    loc = np.maximum(S[:, st.CLOC], 0)
+    hitm = S[np.arange(n), st.HIT0 + loc]
+    avail = dm.hittable[loc] & ~hitm
+    want = S[:, st.NCRIT] > 0
+    need = want & (avail != 0)
+    S[want & ~need, st.NCRIT] = 0
+    bits = ((avail[:, None] >> _BITS12) & 1).astype(float)
+    P = np.zeros((n, 13))
+    cnt = bits[need].sum(axis=1, keepdims=True)
+    P[need, :12] = bits[need] / cnt
+    P[~need, 12] = 1.0
+    S, w, j, rows = ch.pick(S, w, P)
+    need, loc = need[rows], loc[rows]
+    r = np.nonzero(need)[0]
+    if r.size == 0:
+        return S, w
+    lr, sr = loc[r], j[r]
+    S[r, st.NCRIT] -= 1
+    item = dm.layout.item[lr, sr]
+    g = np.where(item >= 0, dm.gauss_of_item[np.maximum(item, 0)], -1)
+    if (g >= 0).any():
+        rg = r[g >= 0]
+        first = ~((S[rg, st.HIT0:st.HIT0 + 8] & dm.layout.item_masks[item[g >= 0]]) != 0
+                  ).any(axis=1)
+        S[rg[first], st.PEND] |= 1 << g[g >= 0][first]
+    S[r, st.HIT0 + lr] |= 1 << sr
+    S[r, st.CRIT] |= 1 << lr
+    b = dm.layout.bin_slot[lr, sr]
+    isb = b >= 0
+    if isb.any():
+        rb, bb = r[isb], b[isb]
+        live = (S[rb, st.AMMO0 + bb] > 0) & dm.expl_is_bin[bb] & (dm.expl_per[bb] > 0)
+        S[rb[live], st.PEND] |= 1 << bb[live]
+    return S, w
+
+
+def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
+    """Consequences of destroyed locations and critical slots (14.3, 14.5), for every row: a
+    destroyed side torso takes its arm; destroyed locations lose their armor; engine hits
+    count the engine slots of destroyed side torsos; counters from the slot bits; the
+    destruction cause (cockpit, head, center torso, third engine hit, sixth pilot hit)."""
+    for t, a in ((lay.LT, lay.LA), (lay.RT, lay.RA)):
+        m = (S[:, st.IS0 + t] == 0) & (S[:, st.IS0 + a] > 0)
+        S[m, st.IS0 + a] = 0
+    dead = S[:, st.IS0:st.IS0 + 8] == 0
+    S[:, 0:8][dead] = 0
+    for loc, col in ((lay.CT, 8), (lay.LT, 9), (lay.RT, 10)):
+        S[dead[:, loc], col] = 0
+    hits = S[:, st.HIT0:st.HIT0 + 8]
+    pop = st.POP
+    for k, col in ((lay.ENGINE, st.ENGINE), (lay.GYRO, st.GYRO), (lay.SENSORS, st.SENSORS),
+                   (lay.LIFE, st.LIFE), (lay.COCKPIT, st.COCKPIT)):
+        m = dm.masks[k]
+        total = pop[hits & m].sum(axis=1)
+        if k == lay.ENGINE:
+            for t in (lay.LT, lay.RT):
+                total = total + np.where(dead[:, t], pop[m[t] & ~hits[:, t] & 0xFFF], 0)
+        S[:, col] = total
+    cause = S[:, st.CAUSE]
+    for cond, c in ((S[:, st.COCKPIT] > 0, st.C_PILOT), (dead[:, lay.HD], st.C_HEAD),
+                    (dead[:, lay.CT], st.C_CT), (S[:, st.ENGINE] >= st.ENGINE_DEAD, st.C_ENGINE),
+                    (S[:, st.PILOT] >= st.PILOT_DEAD, st.C_PILOT)):
+        cause = np.where((cause == st.C_NONE) & cond, c, cause)
+    S[:, st.CAUSE] = cause
+    return S

@@ -1,0 +1,100 @@
+"""Where the damage kernel's dice come from: one interface, two implementations.
+
+The kernel never rolls dice itself. At each random step it hands a (n, m) matrix of outcome
+probabilities to a chooser and gets back, for every row, the outcome index. The
+:class:`SampleChooser` draws it from a ``numpy.random.Generator`` (Monte Carlo); the
+:class:`ExactChooser` splits every row into one child row per possible outcome and multiplies
+the row weights by the outcome probabilities (exact enumeration). Both return ``rows``, the
+parent index of every output row, so the caller can carry its temporaries along.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
+
+
+class Chooser(Protocol):
+    """Resolve one random step for every row."""
+
+    def pick(self, S: np.ndarray, w: np.ndarray, P: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Return ``(S', w', outcome, rows)`` for probabilities ``P`` (rows sum to 1)."""
+        ...
+
+    def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Called when every row's facts are in ``S``: the exact chooser merges equal
+        states here (rows may be reordered); the sampler leaves them alone."""
+        ...
+
+
+class SampleChooser:
+    """Draw each row's outcome from ``rng`` (rows and weights unchanged)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def pick(self, S: np.ndarray, w: np.ndarray, P: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        n, m = P.shape
+        cum = np.cumsum(P, axis=1)
+        u = np.asarray(self.rng.random(n))[:, None] * cum[:, -1:]
+        j = np.minimum((u >= cum).sum(axis=1), m - 1)
+        # never land on a zero-probability outcome through rounding
+        bad = P[np.arange(n), j] <= 0
+        if bad.any():
+            j[bad] = np.argmax(P[bad] > 0, axis=1)
+        return S, w, j, np.arange(n)
+
+    def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return S, w
+
+
+class ExactChooser:
+    """Branch every row into its possible outcomes (weights multiplied by their odds);
+    :meth:`settle` packs interchangeable slots (``canonical``) and merges equal rows."""
+
+    def __init__(self, canonical: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+        self.canonical = canonical
+        self.branched = True
+
+    def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if len(S) <= 1 or not self.branched:
+            return S, w
+        self.branched = False
+        if self.canonical is not None:
+            S = self.canonical(S)
+        return merge_rows(S, w)
+
+    def pick(self, S: np.ndarray, w: np.ndarray, P: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        pos = P > 0
+        if pos.sum() == len(P):  # no row branches: keep the arrays as they are
+            j = np.argmax(pos, axis=1)
+            return S, w, j, np.arange(len(P))
+        self.branched = True
+        rows, j = np.nonzero(pos)
+        return S[rows], w[rows] * P[rows, j], j, rows
+
+
+_MULT = np.random.default_rng(20261130).integers(1, 2**62, size=256, dtype=np.int64) | 1
+
+
+def merge_rows(S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Merge identical rows of ``S`` (summing ``w``). Rows are grouped by a 64-bit hash and
+    the grouping is verified row by row; a hash collision falls back to a full sort, so the
+    result is always exact."""
+    if len(S) <= 1:
+        return S, w
+    mult = _MULT[: S.shape[1]] if S.shape[1] <= len(_MULT) else None
+    if mult is not None:
+        with np.errstate(over="ignore"):
+            key = (S * mult).sum(axis=1)
+        uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        U = S[first]
+        if np.array_equal(U[inv], S):
+            return U, np.bincount(inv, weights=w, minlength=len(uk))
+    u, inv = np.unique(S, axis=0, return_inverse=True)
+    return u, np.bincount(inv.ravel(), weights=w, minlength=len(u))

@@ -1,0 +1,319 @@
+"""What each critical slot of a 'Mech holds, as arrays the damage kernels index
+(reference-classic-combat.md 14.2-14.4; reference.md 5.3).
+
+:func:`build_layout` classifies every slot of a :class:`~sim.units.types.ClassicMech` (kind,
+the item it belongs to, whether a critical can hit it under the C11 options) and lists the
+explosive items (ammunition bins, Gauss rifles). A 'Mech read from the catalog has no slot
+list; :func:`catalog_slots` rebuilds one from the catalog facts (the multiset of hittable slots
+per location is all the uniform slot choice of 14.2 depends on) and says so in ``notes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.classic.weapons import (
+    AMMO,
+    EQUIPMENT,
+    WEAPONS,
+    lookup_ammo_bin,
+    lookup_equipment,
+    lookup_weapon,
+)
+from sim.units.types import ARM_ACTUATORS, LEG_ACTUATORS, ClassicMech
+
+#: Biped location order of the damage state (reference.md 5.3).
+LOCS: tuple[str, ...] = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL")
+LOC_INDEX: dict[str, int] = {n: i for i, n in enumerate(LOCS)}
+HD, CT, LT, RT, LA, RA, LL, RL = range(8)
+#: Slots per location (reference.md 5.3).
+N_SLOTS: tuple[int, ...] = (6, 12, 12, 12, 12, 12, 6, 6)
+#: Where damage beyond a destroyed location goes (reference.md 5.2); -1: nowhere.
+TRANSFER = np.array([-1, -1, CT, CT, LT, RT, LT, RT], dtype=np.int64)
+TORSOS = (CT, LT, RT)
+#: Limbs whose 12 on the determining table blows them off (with the head).
+BLOWABLE = np.array([True, False, False, False, True, True, True, True])
+
+# slot kinds
+EMPTY, ENGINE, GYRO, COCKPIT, SENSORS, LIFE, ACTUATOR, HEAT_SINK, JUMP_JET, WEAPON, AMMO_BIN, \
+    CASE, FILLER, OTHER = range(14)
+KIND_NAMES = ("empty", "engine", "gyro", "cockpit", "sensors", "life_support", "actuator",
+              "heat_sink", "jump_jet", "weapon", "ammo", "case", "filler", "other")
+
+_FIXED = {"fusion engine": ENGINE, "engine": ENGINE, "xl engine": ENGINE, "gyro": GYRO,
+          "cockpit": COCKPIT, "sensors": SENSORS, "life support": LIFE}
+_ACT_SLOT = {"shoulder": "Shoulder", "upper_arm": "Upper Arm Actuator",
+             "lower_arm": "Lower Arm Actuator", "hand": "Hand Actuator", "hip": "Hip",
+             "upper_leg": "Upper Leg Actuator", "lower_leg": "Lower Leg Actuator",
+             "foot": "Foot Actuator"}
+_ACTUATOR_NAMES = {v.lower(): k for k, v in _ACT_SLOT.items()}
+_EQUIP_KIND = {"heat_sink": HEAT_SINK, "double_heat_sink": HEAT_SINK, "jump_jet": JUMP_JET,
+               "case": CASE, "case2": OTHER, "structure": FILLER, "armor": FILLER}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One piece of equipment spread over one or more slots."""
+
+    name: str
+    kind: int
+    location: int
+    #: explosion damage of a Gauss weapon (0 for everything else; bins use ``Layout.bins``)
+    explosion: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The slot facts of one 'Mech, as arrays over (location, slot).
+
+    ``kind``/``item``: (8, 12) int arrays (item -1 for none); ``names``: the slot strings as
+    the unit file names them (None for empty); ``items``: one entry per multi-slot item;
+    ``item_masks``: (n_items, 8) slot bitmasks of each item per location; ``bins``: ammunition
+    bins as (location, full shots, explosion damage per shot, explosive); ``explosives``: the
+    items that can explode, bins first (index b < len(bins) is bin b) then Gauss weapons (item
+    index); ``case``/``case2``: per location."""
+
+    mech: str
+    names: tuple[tuple[str | None, ...], ...]
+    kind: np.ndarray
+    item: np.ndarray
+    items: tuple[Item, ...]
+    item_masks: np.ndarray
+    bins: tuple[tuple[int, int, int, bool], ...]
+    bin_slot: np.ndarray
+    gauss_items: tuple[int, ...]
+    case: np.ndarray
+    case2: np.ndarray
+    armor: np.ndarray
+    structure: np.ndarray
+    notes: tuple[str, ...] = field(default=())
+    #: slots that are interchangeable for every rule (same location; the slots of one
+    #: multi-slot item, or single-slot items of the same name and kind, bins excepted):
+    #: ``(location, bitmask)``; the uniform slot choice of 14.2 treats them alike
+    classes: tuple[tuple[int, int], ...] = field(default=())
+
+    def kind_mask(self, *kinds: int) -> np.ndarray:
+        """(8,) int bitmask of the slots of ``kinds`` in each location."""
+        out = np.zeros(8, dtype=np.int64)
+        for loc in range(8):
+            for s in range(12):
+                if self.kind[loc, s] in kinds:
+                    out[loc] |= 1 << s
+        return out
+
+    def hittable(self, filler: bool = False, case: bool = False) -> np.ndarray:
+        """(8,) bitmask of slots a critical can hit (14.2, C11)."""
+        bad = [EMPTY] + ([] if filler else [FILLER]) + ([] if case else [CASE])
+        out = np.zeros(8, dtype=np.int64)
+        for loc in range(8):
+            for s in range(N_SLOTS[loc]):
+                if self.kind[loc, s] not in bad:
+                    out[loc] |= 1 << s
+        return out
+
+    def slot_label(self, loc: int, slot: int) -> str:
+        """``RT:3 Autocannon/20``: location, 1-based slot number and the file's name."""
+        return f"{LOCS[loc]}:{slot + 1} {self.names[loc][slot]}"
+
+
+def _strip(name: str) -> tuple[str, bool]:
+    """Slot string without ``(OMNIPOD)``; the ``(R)`` rear flag."""
+    text = name.replace("(OMNIPOD)", "").replace("(omnipod)", "").strip()
+    rear = text.endswith("(R)")
+    return (text[:-3].strip() if rear else text), rear
+
+
+def catalog_slots(mech: ClassicMech) -> dict[str, list[str | None]]:
+    """Critical slots rebuilt from catalog facts (fixed head/CT/actuator slots, engine side
+    slots, weapons by their slot count, bins, heat sinks, equipment). Order within a location
+    is not the file's; only which slots exist matters to the damage rules (14.2)."""
+    clan = mech.tech_base == "Clan"
+    slots: dict[str, list[str | None]] = {
+        "HD": ["Life Support", "Sensors", "Cockpit", None, "Sensors", "Life Support"],
+        "CT": [*(["Fusion Engine"] * 3), *(["Gyro"] * 4), *(["Fusion Engine"] * 3)],
+        "LT": [], "RT": [], "LA": [], "RA": [], "LL": [], "RL": []}
+    if mech.engine_type in ("XL", "XXL", "Light"):
+        side = 2 if mech.engine_clan or mech.engine_type == "Light" else 3
+        slots["LT"] += ["Fusion Engine"] * side
+        slots["RT"] += ["Fusion Engine"] * side
+    for limb in ("LA", "RA", "LL", "RL"):
+        names = ARM_ACTUATORS if limb in ("LA", "RA") else LEG_ACTUATORS
+        slots[limb] = [_ACT_SLOT[a] for a in names if mech.has(limb, a)]
+
+    def put(loc: str, names: list[str]) -> None:
+        if loc == "HD" and None in slots["HD"]:
+            for name in names:
+                if None in slots["HD"]:
+                    slots["HD"][slots["HD"].index(None)] = name
+                else:
+                    slots["HD"].append(name)
+        else:
+            slots[loc] += names
+
+    for weapon, loc in mech.physical_weapons:
+        put(loc, [weapon.replace("_", " ").title()] * 3)
+    for m in mech.weapon_mounts:
+        size = WEAPONS[m.weapon].slots if m.weapon is not None and m.weapon in WEAPONS else 1
+        text = m.name + (" (R)" if m.rear else "")
+        if m.split_location is not None:
+            here = max(1, min(size - 1, 12 - len(slots[m.location])))
+            put(m.location, [text] * here)
+            put(m.split_location, [text] * (size - here))
+        else:
+            put(m.location, [text] * size)
+    for b in mech.ammo_bins:
+        put(b.location, [b.name])
+    sink = ("Heat Sink", 1) if mech.heat_sink_type != "Double" else (
+        ("CLDoubleHeatSink", 2) if clan else ("ISDoubleHeatSink", 3))
+    for loc in mech.heat_sink_locations:
+        put(loc, [sink[0]] * sink[1])
+    for key, loc in mech.equipment:
+        eq = EQUIPMENT[key]
+        if eq.kind in ("structure", "armor"):
+            continue
+        put(loc, [eq.lookups[0]] * max(eq.slots, 1))
+    for name, loc, _ in mech.unknown_equipment:
+        put(loc, [name])
+    return slots
+
+
+def _classify(name: str | None, loc: str, mech: ClassicMech) -> tuple[int, str]:
+    """(kind, item key) of one slot string."""
+    if name is None or name.strip() in ("", "-Empty-"):
+        return EMPTY, ""
+    text, rear = _strip(name)
+    low = text.lower()
+    if low in _FIXED or low.endswith(" engine"):
+        return _FIXED.get(low, ENGINE), low
+    if low in _ACTUATOR_NAMES:
+        return ACTUATOR, low
+    if lookup_ammo_bin(text, mech.tech_base) is not None:
+        return AMMO_BIN, text
+    w = lookup_weapon(text, mech.tech_base) if _weapon_ok(text, mech) else None
+    if w is not None:
+        return WEAPON, w.key + (" (R)" if rear else "")
+    eq = lookup_equipment(text, mech.tech_base)
+    if eq is not None:
+        return _EQUIP_KIND.get(eq.kind, OTHER), eq.key
+    if low in ("iscase", "clcase", "case"):
+        return CASE, low
+    if "endo" in low or "ferro" in low:
+        return FILLER, low
+    return OTHER, text
+
+
+def _weapon_ok(text: str, mech: ClassicMech) -> bool:
+    try:
+        return lookup_weapon(text, mech.tech_base) is not None
+    except Exception:  # noqa: BLE001 - an unknown name is simply not a weapon
+        return False
+
+
+def build_layout(mech: ClassicMech) -> Layout:
+    """The slot layout of ``mech`` (its own slots, or :func:`catalog_slots` when it has none)."""
+    notes: list[str] = []
+    if mech.slots:
+        raw = {loc: list(mech.slots.get(loc, ())) for loc in LOCS}
+    else:
+        raw = catalog_slots(mech)
+        notes.append(f"{mech.name}: critical slots rebuilt from catalog facts (slot numbers "
+                     "are not the unit file's; pass the .mtf file for its own slot list)")
+    kind = np.zeros((8, 12), dtype=np.int64)
+    item = np.full((8, 12), -1, dtype=np.int64)
+    names: list[tuple[str | None, ...]] = []
+    items: list[Item] = []
+    bins: list[tuple[int, int, int, bool]] = []
+    bin_slot = np.full((8, 12), -1, dtype=np.int64)
+    gauss: list[int] = []
+    for li, loc in enumerate(LOCS):
+        row = (raw.get(loc, []) + [None] * 12)[:N_SLOTS[li]]
+        if len([s for s in raw.get(loc, []) if s not in (None, "-Empty-")]) > N_SLOTS[li]:
+            notes.append(f"{mech.name}: more items in {loc} than its {N_SLOTS[li]} slots; "
+                         "the extra ones are ignored")
+        names.append(tuple(None if s in (None, "-Empty-") else s for s in row))
+        prev_key, run = None, 0
+        for s, name in enumerate(row):
+            k, key = _classify(name, loc, mech)
+            kind[li, s] = k
+            if k == EMPTY:
+                prev_key = None
+                continue
+            if k == AMMO_BIN:
+                found = lookup_ammo_bin(_strip(str(name))[0], mech.tech_base)
+                assert found is not None
+                ammo, shots = found
+                bin_slot[li, s] = len(bins)
+                bins.append((li, shots, ammo.damage_per_shot,
+                             bool(AMMO[ammo.key].explosive)))
+                items.append(Item(str(name), k, li))
+                item[li, s] = len(items) - 1
+                prev_key = None
+                continue
+            size = 1
+            if k == WEAPON:
+                size = WEAPONS[key.removesuffix(" (R)")].slots
+            elif k == HEAT_SINK:
+                eq = lookup_equipment(_strip(str(name))[0], mech.tech_base)
+                size = eq.slots if eq is not None and eq.slots > 0 else 1
+            elif k in (ACTUATOR, ENGINE, GYRO, SENSORS, LIFE, COCKPIT, JUMP_JET):
+                size = 1
+            else:
+                size = 0  # variable: one item per run of identical lines
+            if key == prev_key and (size == 0 or run < size):
+                item[li, s] = len(items) - 1
+                run += 1
+                continue
+            w = WEAPONS.get(key.removesuffix(" (R)")) if k == WEAPON else None
+            items.append(Item(str(name), k, li,
+                              w.explosion_damage if w is not None and w.explosive else 0))
+            idx = len(items) - 1
+            item[li, s] = idx
+            if w is not None and w.explosive and w.explosion_damage > 0:
+                gauss.append(idx)
+            prev_key, run = key, 1
+    for m in mech.weapon_mounts:
+        if m.split_location is None or m.weapon is None:
+            continue
+        # split weapons: join the runs in both locations into one item
+        a, b = LOC_INDEX[m.location], LOC_INDEX[m.split_location]
+        ia = [int(i) for s, i in enumerate(item[a]) if kind[a, s] == WEAPON
+              and items[i].name.startswith(m.name)]
+        ib = [int(i) for s, i in enumerate(item[b]) if kind[b, s] == WEAPON
+              and items[i].name.startswith(m.name)]
+        if ia and ib:
+            item[b][item[b] == ib[0]] = ia[0]
+    masks = np.zeros((max(len(items), 1), 8), dtype=np.int64)
+    for li in range(8):
+        for s in range(12):
+            if item[li, s] >= 0:
+                masks[item[li, s], li] |= 1 << s
+    case = np.array([loc in mech.case_locations for loc in LOCS])
+    case2 = np.array([loc in mech.case2_locations for loc in LOCS])
+    armor = np.array([mech.armor.get(k, 0) for k in (*LOCS, "CTR", "LTR", "RTR")],
+                     dtype=np.int64)
+    structure = np.array([mech.internal.get(k, 0) for k in LOCS], dtype=np.int64)
+    return Layout(mech.name, tuple(names), kind, item, tuple(items), masks, tuple(bins),
+                  bin_slot, tuple(gauss), case, case2, armor, structure, tuple(notes),
+                  _classes(names, kind, item, masks))
+
+
+def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,
+             masks: np.ndarray) -> tuple[tuple[int, int], ...]:
+    """Groups of interchangeable slots per location (see ``Layout.classes``)."""
+    out: list[tuple[int, int]] = []
+    for li in range(8):
+        groups: dict[object, int] = {}
+        for s in range(N_SLOTS[li]):
+            k = int(kind[li, s])
+            if k == EMPTY:
+                continue
+            it = int(item[li, s])
+            single = it >= 0 and bin(int(masks[it, li])).count("1") == 1 and int(
+                (masks[it] != 0).sum()) == 1
+            key: object = (("bin", li, s) if k == AMMO_BIN else
+                           (names[li][s], k) if single else ("item", it))
+            groups[key] = groups.get(key, 0) | (1 << s)
+        out += [(li, m) for m in groups.values()]
+    return tuple(out)
