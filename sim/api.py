@@ -29,7 +29,9 @@ __all__ = ["attack", "heat", "run", "run_scenario"]
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
                  seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
                  progress: bool | str | None = "never", backend: str = "loky",
-                 with_exact: bool = True) -> Result:
+                 with_exact: bool = True, target_error: float | None = None,
+                 target_metric: str | list[str] | None = None,
+                 max_trials: int | None = None) -> Result:
     """One scenario of any registered model, exact (``trials=None``) or Monte Carlo.
 
     The Monte Carlo run is :func:`sim.engine.simulate` of ``[params]`` (scenario index 0,
@@ -38,6 +40,12 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
     ``auto``, ``always`` or ``never`` (default: no bar from Python).
     Returns a :class:`~sim.result.Result` whose ``data`` is None (generic JSON view);
     :func:`attack` and :func:`heat` attach their own views.
+
+    ``target_error`` (with optional ``target_metric`` and ``max_trials``): Monte Carlo that
+    stops when every chosen metric's 95% CI half-width is at most the target
+    (:class:`sim.engine.Precision`; ``trials`` is then not needed). The frame gains
+    ``trials_used`` and ``target_reached``; the metadata ``target_error``,
+    ``target_reached`` and ``trials`` (= trials used).
     """
     from sim import engine
     from sim.models import get_model
@@ -46,7 +54,20 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
     scn = mdl.scenario(params)
     meta: dict[str, Any] = {"model": mdl.name, "params": mdl.params(scn),
                             "options": mdl.options(scn), "btsim_version": __version__}
-    if trials is None:
+    precision = engine.check_precision(mdl, target_error, target_metric, max_trials)
+    if precision is not None:
+        tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, 0 if seed is None else seed,
+                                                      n_jobs, backend, chunk_size)
+        frame = engine.simulate(mdl, [params], tr, sd, n_jobs=jobs, backend=be,
+                                chunk_size=chunk, progress=progress, with_exact=with_exact,
+                                precision=precision)
+        meta.update(mode="monte-carlo", trials=int(frame["trials_used"].iloc[0]), seed=sd,
+                    chunk_size=chunk, jobs=jobs, backend=be,
+                    target_error=precision.target_error,
+                    target_metric=None if precision.metrics is None else list(precision.metrics),
+                    max_trials=precision.max_trials,
+                    target_reached=bool(frame["target_reached"].iloc[0]))
+    elif trials is None:
         if seed is not None:
             from sim.errors import ConfigError
 
@@ -80,7 +101,9 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
            rules: str | None = None, attacker: str | None = None, target: str | None = None,
            trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
            chunk_size: int | None = None, progress: bool | str | None = "never",
-           flat: bool = False, **options: Any) -> Result:
+           flat: bool = False, target_error: float | None = None,
+           target_metric: str | list[str] | None = None, max_trials: int | None = None,
+           **options: Any) -> Result:
     """Resolve one Classic physical attack; exact if ``trials`` is None, else Monte Carlo.
 
     ``kind``: punch, kick, club, hatchet, push, charge or dfa. Keyword names are the
@@ -109,8 +132,11 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
                   side=side, hexes=hexes, tsm=tsm, rules=rules, attacker=attacker,
                   target=target, **options)
     params = {k: v for k, v in params.items() if v is not None}
-    res = run_scenario(MODEL, params, trials=trials, seed=seed if trials is not None else None,
-                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress)
+    mc = trials is not None or target_error is not None
+    res = run_scenario(MODEL, params, trials=trials, seed=seed if mc else None,
+                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                       target_error=target_error, target_metric=target_metric,
+                       max_trials=max_trials)
     res.data = result_view(res, flat=flat)
     res.legacy = "data"
     return res
@@ -121,7 +147,8 @@ def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns:
          skill: int | None = None, incoming: Any = (), rules: str = "default",
          trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
          chunk_size: int | None = None, progress: bool | str | None = "never",
-         **options: Any) -> Result:
+         target_error: float | None = None, target_metric: str | list[str] | None = None,
+         max_trials: int | None = None, **options: Any) -> Result:
     """Per-turn Alpha Strike overheat risk curves of one unit (:mod:`sim.alphastrike.model`).
 
     ``unit``: a unit name (catalog), a card path or an :class:`~sim.units.types.ASCard`;
@@ -145,8 +172,11 @@ def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns:
                               "skill": skill, "incoming": list(incoming) if isinstance(
                                   incoming, list | tuple) else incoming, "rules": rules}
     params.update(options)
-    res = run_scenario(MODEL, params, trials=trials, seed=seed if trials is not None else None,
-                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress)
+    mc = trials is not None or target_error is not None
+    res = run_scenario(MODEL, params, trials=trials, seed=seed if mc else None,
+                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                       target_error=target_error, target_metric=target_metric,
+                       max_trials=max_trials)
     res.data = result_view(res)
     res.legacy = "frame"
     return res
@@ -157,7 +187,9 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,
         progress: bool | str | None = None,
-        rule_overrides: Mapping[str, Any] | None = None) -> Result:
+        rule_overrides: Mapping[str, Any] | None = None, target_error: float | None = None,
+        target_metric: str | list[str] | None = None, max_trials: int | None = None,
+        cache: bool = True) -> Result:
     """Run an experiment (a TOML path, a dict or an :class:`~sim.experiment.Experiment`).
 
     ``trials`` and ``seed`` override the file; ``exact_only`` computes exact values only;
@@ -165,7 +197,9 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
     ``auto`` (default), ``always`` or ``never``; ``rule_overrides`` (rule option name ->
     value, see ``btsim rules``) applies to every scenario after the file's own. Returns a :class:`~sim.result.Result`
     whose ``.frame`` is the summary (one row per scenario row; ``res["p_hit"]`` etc. reach
-    it as before) and whose ``.metadata`` is the run's metadata.
+    it as before) and whose ``.metadata`` is the run's metadata. ``target_error`` etc. stop
+    at a target precision (README "Precision"); with ``out`` finished chunks are cached in
+    ``out/<name>/.cache/`` so the same call resumes or extends a run (``cache=False``: no).
     """
     from sim import engine
     from sim.experiment import Experiment, load, with_rule_overrides
@@ -176,7 +210,9 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
     exp = with_rule_overrides(exp, rule_overrides)
     frame = run_experiment(exp, trials=trials, seed=seed, n_jobs=n_jobs, backend=backend,
                            scheduler=scheduler, chunk_size=chunk_size, exact_only=exact_only,
-                           out=out, progress=progress_flag(progress))
+                           out=out, progress=progress_flag(progress),
+                           target_error=target_error, target_metric=target_metric,
+                           max_trials=max_trials, cache=cache)
     model = get_model(exp.model)
     notes: list[str] = []
     options: list[dict[str, Any]] = []

@@ -171,6 +171,9 @@ def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, A
         _csv_ready(frame).to_csv(tmp / "summary.csv", index=False)
         (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
+        cache = folder / ".cache"  # the chunk cache (sim.cache) moves into the new folder
+        if cache.is_dir():
+            os.replace(cache, tmp / ".cache")
     return folder
 
 
