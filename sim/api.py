@@ -23,7 +23,7 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "heat", "run", "run_scenario"]
+__all__ = ["attack", "compare", "heat", "run", "run_scenario"]
 
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
@@ -228,6 +228,86 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         "chunk_size": None if exact_only else (chunk_size or engine.DEFAULT_CHUNK),
         "jobs": n_jobs, "backend": backend, "btsim_version": __version__, "notes": notes}
     return Result(frame=frame, metadata=meta, notes=notes)
+
+
+def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
+            common: Mapping[str, Any] | None = None, *, trials: int | None = None,
+            seed: int = 0, n_jobs: int = 1, backend: str = "loky",
+            chunk_size: int | None = None, paired: bool = True,
+            metrics: list[str] | None = None, target_error: float | None = None,
+            target_metric: str | list[str] | None = None, max_trials: int | None = None,
+            progress: bool | str | None = "never") -> Any:
+    """Compare two scenarios of one model: ``B - A`` for every probability and mean metric.
+
+    The scenarios are ``common`` updated by ``a`` and by ``b``. ``paired`` (default): both
+    draw from the same random stream chunk by chunk (common random numbers), and the
+    difference's standard error comes from the per-chunk paired differences
+    (:class:`sim.engine.PairedDiff`); ``paired=False``: independent streams,
+    ``SE = sqrt(SE_A^2 + SE_B^2)``. ``trials`` or ``target_error`` (which then applies to
+    each scenario's own metrics). Returns a long DataFrame: the row-index columns of the model
+    (e.g. ``turn``), ``metric``, ``a``, ``b``, ``diff``, ``diff_se``, ``diff_ci_low``,
+    ``diff_ci_high``, ``independent_se`` (what independent streams would give at these
+    trials: ``sqrt(SE_A^2 + SE_B^2)``), ``trials`` and ``a_exact``/``b_exact`` where exact
+    values exist.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from sim import engine
+    from sim.models import get_model
+
+    mdl = get_model(model) if isinstance(model, str) else model
+    base = dict(common or {})
+    params = [base | dict(a), base | dict(b)]
+    precision = engine.check_precision(mdl, target_error, target_metric, max_trials)
+    if precision is None and trials is None:
+        from sim.errors import ConfigError
+
+        raise ConfigError("trials", None, "a trial count (or a target error)")
+    tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, seed, n_jobs, backend,
+                                                  chunk_size)
+    frame = engine.simulate(mdl, params, tr, sd, n_jobs=jobs, backend=be, chunk_size=chunk,
+                            progress=progress, metrics=metrics, precision=precision,
+                            streams=[0, 0] if paired else [0, 1],
+                            pairs={1: 0} if paired else None)
+    scns = [mdl.scenario(p) for p in params]
+    k = [1 if mdl.rows(s) is None else len(mdl.rows(s)) for s in scns]
+    fa, fb = frame.iloc[: k[0]].reset_index(drop=True), frame.iloc[k[0]:].reset_index(drop=True)
+    if k[0] != k[1]:
+        from sim.errors import ConfigError
+
+        raise ConfigError("b", dict(b), "a scenario with as many rows as A "
+                          f"({k[0]}; e.g. the same number of turns)")
+    rows = mdl.rows(scns[1])
+    out = []
+    for m in engine._selected(mdl, metrics):
+        if m.kind == "hist" or m.name not in fb.columns:
+            continue
+        part = pd.DataFrame(index=range(k[1])) if rows is None else rows.reset_index(drop=True)
+        part = part.copy()
+        part["metric"] = m.name
+        part["a"], part["b"] = fa[m.name].to_numpy(), fb[m.name].to_numpy()
+        indep = np.sqrt(fa[m.name + "_se"].to_numpy() ** 2 + fb[m.name + "_se"].to_numpy() ** 2)
+        if paired:
+            part["diff"] = fb[m.name + "_diff"].to_numpy()
+            part["diff_se"] = fb[m.name + "_diff_se"].to_numpy()
+            part["diff_ci_low"] = fb[m.name + "_diff_ci_low"].to_numpy()
+            part["diff_ci_high"] = fb[m.name + "_diff_ci_high"].to_numpy()
+        else:
+            part["diff"] = part["b"] - part["a"]
+            part["diff_se"] = indep
+            part["diff_ci_low"] = part["diff"] - engine.Z95 * indep
+            part["diff_ci_high"] = part["diff"] + engine.Z95 * indep
+        part["independent_se"] = indep
+        part["trials"] = fb["trials"].to_numpy()
+        if m.name + "_exact" in fb.columns:
+            part["a_exact"] = fa[m.name + "_exact"].to_numpy()
+            part["b_exact"] = fb[m.name + "_exact"].to_numpy()
+        out.append(part)
+    res = pd.concat(out, ignore_index=True)
+    res.attrs = {"paired": paired, "seed": sd, "chunk_size": chunk, "model": mdl.name,
+                 "a": params[0], "b": params[1]}
+    return res
 
 
 def progress_flag(progress: bool | str | None) -> bool | None:
