@@ -106,6 +106,8 @@ class ChunkCache:
         self.keys: list[str] = []
         self.messages: list[str] = []
         self._loaded: dict[int, dict[tuple[int, int], Aggregate]] = {}
+        self._run: dict[str, Any] = {}
+        self._ready = False
 
     def _say(self, text: str) -> None:
         self.messages.append(text)
@@ -144,12 +146,23 @@ class ChunkCache:
                               "(parameters or options); their cached chunks were discarded")
                     for p in stale:
                         shutil.rmtree(p, ignore_errors=True)
-        self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "CACHEDIR.TAG").write_text(
-            "Signature: 8a477f597d28d172789f06886806bc55\n# btsim chunk cache\n",
-            encoding="utf-8")
-        atomic_write_bytes(manifest, (json.dumps(run, indent=1) + "\n").encode())
+        self._run = run
+        self._ready = False
         self._loaded = {}
+
+    def _ensure(self) -> None:
+        """Create the cache folder and its manifest on the first save (a run that fails
+        before any chunk is done leaves nothing behind)."""
+        if self._ready:
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        tag = self.root / "CACHEDIR.TAG"
+        if not tag.is_file():
+            atomic_write_bytes(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                               b"# btsim chunk cache (sim.cache); btsim cache clean removes it\n")
+        atomic_write_bytes(self.root / "manifest.json",
+                           (json.dumps(self._run, indent=1) + "\n").encode())
+        self._ready = True
 
     def load(self, s: int) -> dict[tuple[int, int], Aggregate]:
         """Cached chunks of scenario ``s``: (chunk index, trials) -> aggregate."""
@@ -172,6 +185,7 @@ class ChunkCache:
 
     def save(self, task: Any, aggs: Sequence[Aggregate]) -> None:
         """Store the chunks of one finished task (one atomic file)."""
+        self._ensure()
         folder = self.root / self.keys[task.scenario_index]
         folder.mkdir(parents=True, exist_ok=True)
         chunks = list(zip(range(task.first_chunk, task.last_chunk), aggs, strict=True))
