@@ -2,7 +2,8 @@
 
 A Monte Carlo run with a cache (``btsim run`` always uses one, in
 ``results/<name>/.cache/``) stores, as each task ends, the aggregates of its chunks (counts,
-sums, histograms: never per-trial data) in one small ``.npz`` file, written atomically.
+sums, histograms: never per-trial data) in one small ``.agg`` file
+(:func:`dump_chunks`), written atomically.
 Each chunk is identified by a key of everything that affects its numbers:
 
 * per scenario (a sub-folder named by a hash): the model name and version, the btsim
@@ -24,12 +25,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from sim.aggregate import Aggregate
 #: Name of the cache folder inside a results folder.
 CACHE_DIR = ".cache"
 #: Bump when the cache file layout changes (old caches are then discarded).
-FORMAT = 1
+FORMAT = 3
 
 
 def _json(x: Any) -> str:
@@ -64,33 +65,67 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+#: File signature of a cache file (header length, JSON header, raw arrays).
+MAGIC = b"BTSIMCC3"
+
+
+def _layout(agg: Aggregate) -> list[list[Any]]:
+    return ([["s", k, list(v.shape)] for k, v in agg.stats.items()]
+            + [["h", k, list(v.shape)] for k, v in agg.hists.items()])
+
+
 def dump_chunks(chunks: Sequence[tuple[int, Aggregate]]) -> bytes:
-    """Chunk aggregates as ``.npz`` bytes (no pickles)."""
-    arrays: dict[str, np.ndarray] = {}
-    head = []
-    for c, agg in chunks:
-        entry: dict[str, Any] = {"c": c, "n": agg.n, "stats": {}, "hists": {}}
-        for kind, table in (("stats", agg.stats), ("hists", agg.hists)):
-            for name, arr in table.items():
-                key = f"a{len(arrays)}"
-                arrays[key] = arr
-                entry[kind][name] = key
-        head.append(entry)
-    buf = io.BytesIO()
-    np.savez(buf, head=np.array(json.dumps(head)), **arrays)
-    return buf.getvalue()
+    """Chunk aggregates as bytes: ``MAGIC``, the header length (8 bytes, little endian), a
+    JSON header (chunk indices, trials, and the metric layout: kind, name, shape; written
+    once when every chunk has the same layout), then per chunk its stats (float64) and its
+    histograms (int64), little endian. No pickles; reading is a few ``frombuffer`` calls."""
+    layouts = [_layout(agg) for _, agg in chunks]
+    same = all(lay == layouts[0] for lay in layouts)
+    head = {"c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
+            "layout": layouts[0] if same else layouts, "same": same}
+    blobs: list[bytes] = []
+    for _, agg in chunks:
+        if agg.stats:
+            blobs.append(np.concatenate([v.ravel() for v in agg.stats.values()])
+                         .astype("<f8").tobytes())
+        if agg.hists:
+            blobs.append(np.concatenate([v.ravel() for v in agg.hists.values()])
+                         .astype("<i8").tobytes())
+    header = json.dumps(head, separators=(",", ":")).encode()
+    return MAGIC + len(header).to_bytes(8, "little") + header + b"".join(blobs)
 
 
 def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
-    """Read a file written by :func:`dump_chunks`."""
-    with np.load(path, allow_pickle=False) as z:
-        head = json.loads(str(z["head"]))
-        out = []
-        for e in head:
-            agg = Aggregate(int(e["n"]))
-            agg.stats = {k: z[v].copy() for k, v in e["stats"].items()}
-            agg.hists = {k: z[v].copy() for k, v in e["hists"].items()}
-            out.append((int(e["c"]), agg))
+    """Read a file written by :func:`dump_chunks` (ValueError if damaged)."""
+    data = path.read_bytes()
+    if data[:8] != MAGIC:
+        raise ValueError(f"{path}: not a btsim cache file")
+    size = int.from_bytes(data[8:16], "little")
+    head = json.loads(data[16:16 + size])
+    body = memoryview(data)[16 + size:]
+    off = 0
+    out = []
+    for i, (c, n) in enumerate(zip(head["c"], head["n"], strict=True)):
+        layout = head["layout"] if head["same"] else head["layout"][i]
+        agg = Aggregate(int(n))
+        for kind, dtype, target in (("s", "<f8", agg.stats), ("h", "<i8", agg.hists)):
+            items = [(name, shape) for k, name, shape in layout if k == kind]
+            total = sum(int(np.prod(shape)) for _, shape in items)
+            if not items:
+                continue
+            if off + 8 * total > len(body):
+                raise ValueError(f"{path}: truncated")
+            flat = np.frombuffer(body, dtype=dtype, count=total, offset=off).astype(
+                np.float64 if kind == "s" else np.int64)
+            off += 8 * total
+            pos = 0
+            for name, shape in items:
+                size_i = int(np.prod(shape))
+                target[name] = flat[pos:pos + size_i].reshape(shape)
+                pos += size_i
+        out.append((int(c), agg))
+    if off != len(body):
+        raise ValueError(f"{path}: unexpected length")
     return out
 
 
@@ -108,6 +143,8 @@ class ChunkCache:
         self._loaded: dict[int, dict[tuple[int, int], Aggregate]] = {}
         self._run: dict[str, Any] = {}
         self._ready = False
+        #: seconds spent reading and writing the cache (``btsim bench`` reports its share)
+        self.seconds = 0.0
 
     def _say(self, text: str) -> None:
         self.messages.append(text)
@@ -168,10 +205,11 @@ class ChunkCache:
         """Cached chunks of scenario ``s``: (chunk index, trials) -> aggregate."""
         if s in self._loaded:
             return self._loaded[s]
+        t0 = time.perf_counter()
         out: dict[tuple[int, int], Aggregate] = {}
         folder = self.root / self.keys[s]
         if folder.is_dir():
-            for path in sorted(folder.glob("*.npz")):
+            for path in sorted(folder.glob("*.agg")):
                 try:
                     chunks = load_chunks(path)
                 except (OSError, ValueError, KeyError):  # a damaged file: recompute it
@@ -181,17 +219,20 @@ class ChunkCache:
                 for c, agg in chunks:
                     out[(c, agg.n)] = agg
         self._loaded[s] = out
+        self.seconds += time.perf_counter() - t0
         return out
 
     def save(self, task: Any, aggs: Sequence[Aggregate]) -> None:
         """Store the chunks of one finished task (one atomic file)."""
+        t0 = time.perf_counter()
         self._ensure()
         folder = self.root / self.keys[task.scenario_index]
         folder.mkdir(parents=True, exist_ok=True)
         chunks = list(zip(range(task.first_chunk, task.last_chunk), aggs, strict=True))
-        name = f"{task.first_chunk}-{task.last_chunk}-{aggs[-1].n}.npz"
+        name = f"{task.first_chunk}-{task.last_chunk}-{aggs[-1].n}.agg"
         atomic_write_bytes(folder / name, dump_chunks(chunks))
         self._loaded.pop(task.scenario_index, None)
+        self.seconds += time.perf_counter() - t0
 
     def nbytes(self) -> int:
         """Size of the cache on disk."""

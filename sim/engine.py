@@ -51,6 +51,8 @@ TASK_TRIALS = 2**22
 #: Tasks a run is cut into (when it has enough chunks): enough to keep dozens of workers
 #: busy and to balance uneven tasks; few enough that task overhead stays small.
 TARGET_TASKS = 64
+#: Chunks per task a cached run aims at (one cache file per task; see :func:`_cut`).
+CACHE_TASK_CHUNKS = 4
 BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
@@ -109,13 +111,16 @@ class _Task:
 
 
 def _cut(todo: Mapping[int, Sequence[int]], caps: Mapping[int, int], chunk_size: int,
-         streams: Sequence[int] | None = None) -> list[_Task]:
+         streams: Sequence[int] | None = None, min_chunks: int = 1) -> list[_Task]:
     """Cut the chunks to compute (scenario -> sorted chunk indices) into tasks of consecutive
     chunks, about :data:`TARGET_TASKS` in all and at most :data:`TASK_TRIALS` trials each.
     Where the task boundaries fall never changes a number: the driver folds every scenario
-    chunk by chunk, in chunk order (:class:`_ChunkFold`)."""
+    chunk by chunk, in chunk order (:class:`_ChunkFold`). ``min_chunks``: a floor on the
+    chunks per task (a cached run writes one file per task; fewer, larger tasks keep the
+    cache's cost small for the fastest kernels)."""
     total = sum(len(v) for v in todo.values())
-    per_task = max(1, min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS)))
+    per_task = max(1, min_chunks,
+                   min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS)))
     tasks = []
     for s, chunks in todo.items():
         stream = -1 if streams is None else streams[s]
@@ -207,6 +212,22 @@ def chunk_means(agg: Aggregate) -> dict[str, np.ndarray]:
     return out
 
 
+#: Student's t 97.5% quantiles for 1..10 degrees of freedom (exact to 4 decimals).
+_T975 = np.array([np.nan, 12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
+                  2.2622, 2.2281])
+
+
+def t975(df: Any) -> np.ndarray:
+    """Student's t 97.5% quantile (two-sided 95%) for ``df`` degrees of freedom: a table up
+    to 10, then the Cornish-Fisher series in 1/df (error < 1e-4), tending to 1.95996."""
+    d = np.asarray(df, dtype=np.float64)
+    z = Z95
+    series = (z + (z**3 + z) / (4 * d) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * d**2)
+              + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * d**3))
+    small = _T975[np.clip(d, 0, 10).astype(int)]
+    return np.where(d <= 10, small, series)
+
+
 class PairedDiff:
     """Sufficient statistics of a paired difference ``scenario - baseline`` over chunks.
 
@@ -215,8 +236,11 @@ class PairedDiff:
     ``D = sum n_c d_c / N`` and its standard error the batch-means one,
     ``SE^2 = sum n_c (d_c - D)^2 / ((C - 1) N)`` over ``C`` chunks (``N = sum n_c``), which
     keeps every correlation between the two scenarios. Memory: a few arrays per metric,
-    whatever the trial count. Needs at least 2 chunks for a standard error. A chunk where
-    a conditional metric has no observation in either scenario is left out for that metric.
+    whatever the trial count. Needs at least 2 chunks for a standard error; the 95% interval
+    uses Student's t with ``C - 1`` degrees of freedom, so it stays honest with few chunks
+    (use 30 or more chunks, e.g. a smaller ``chunk_size``, for a tight standard error). A
+    chunk where a conditional metric has no observation in either scenario is left out for
+    that metric.
     """
 
     def __init__(self) -> None:
@@ -243,7 +267,8 @@ class PairedDiff:
             diff = s1 / big_n
             var = np.maximum(s2 - big_n * diff * diff, 0.0) / ((c - 1) * big_n)
             se = np.where(c >= 2, np.sqrt(var), np.nan)
-        return diff, se, diff - Z95 * se, diff + Z95 * se
+            q = np.where(c >= 2, t975(np.maximum(c - 1, 1)), np.nan)
+        return diff, se, diff - q * se, diff + q * se
 
 
 @dataclass
@@ -521,7 +546,11 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                                 bar.update(agg.n)
                         else:
                             todo.setdefault(s, []).append(c)
-                tasks = _cut(todo, caps, chunk, streams)
+                # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every worker
+                # still gets 4 tasks or more
+                floor = 1 if cache is None else max(1, min(
+                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * n_jobs)))
+                tasks = _cut(todo, caps, chunk, streams, min_chunks=floor)
                 results = submit(tasks) if tasks else (x for x in ())
                 # closing() shuts the workers (or the futures) down at once on an error
                 with contextlib.closing(results):

@@ -281,7 +281,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
 
     ``target_error``/``target_metric``/``max_trials`` override the file's precision keys
     (:class:`sim.engine.Precision`). ``info``: a dict that receives ``chunks_computed``,
-    ``chunks_cached`` and ``tasks_computed``.
+    ``chunks_cached``, ``tasks_computed`` and (with a cache) ``cache_seconds``.
     """
     from sim import engine, results
     from sim.cache import CACHE_DIR, ChunkCache
@@ -306,6 +306,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     if exact_only and scheduler:
         raise ConfigError("scheduler", scheduler, "used only by Monte Carlo runs, not with --exact")
     outcome: list[engine.RunOutcome] = []
+    store = None
     if exact_only:
         frame, wall = engine.timed(engine.exact_frame, model, params, metrics=exp.metrics)
     else:
@@ -323,6 +324,8 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         res = outcome[0]
         stats = {"chunks_computed": res.chunks_computed, "chunks_cached": res.chunks_cached,
                  "tasks_computed": res.tasks_computed}
+        if store is not None:
+            stats["cache_seconds"] = round(store.seconds, 6)
     if info is not None:
         info.update(stats)
     if out is not None:

@@ -64,16 +64,19 @@ def test_sigkill_then_resume_is_byte_identical(tmp_path, exp_file, jobs, backend
     assert a == b
     stats = _meta(killed / "resume")["cache"]
     assert stats["chunks_computed"] + stats["chunks_cached"] == 36  # 3 scenarios x 12 chunks
-    if jobs == "1":  # one chunk per task here; the 5 finished before the kill were kept
-        assert stats["chunks_cached"] == 5
-    else:  # at most one task per worker was lost
-        assert stats["chunks_cached"] >= 5 - 2
+    # a cached run cuts tasks of 4 chunks here; the 5 tasks folded before the kill were
+    # kept, so only the tasks in flight (at most one per worker) and those not started are
+    # recomputed
+    assert stats["chunks_cached"] >= 5 * 4
+    if jobs == "1":
+        assert stats["chunks_cached"] == 5 * 4
 
 
 def test_finished_run_recomputes_nothing_and_extends(tmp_path, exp_file):
     info: dict = {}
     first = run(exp_file, out=tmp_path, chunk_size=500, progress=False, info=info)
-    assert info == {"chunks_computed": 36, "chunks_cached": 0, "tasks_computed": 36}
+    assert info["chunks_computed"] == 36 and info["chunks_cached"] == 0
+    assert info["tasks_computed"] == 9  # 4 chunks per task when caching
     parquet = (tmp_path / "resume" / "summary.parquet").read_bytes()
     info = {}
     second = run(exp_file, out=tmp_path, chunk_size=500, progress=False, info=info)
@@ -125,7 +128,7 @@ def test_changed_scenario_is_recomputed(tmp_path, exp_file, capsys):
     capsys.readouterr()
     info: dict = {}
     run(exp_file, out=tmp_path, chunk_size=500, progress=False, info=info)
-    assert info == {"chunks_computed": 12, "chunks_cached": 24, "tasks_computed": 12}
+    assert info["chunks_computed"] == 12 and info["chunks_cached"] == 24
     assert "1 scenario(s) changed" in capsys.readouterr().err
 
 
