@@ -8,19 +8,27 @@ How a run is cut up
   the same stream as ``SeedSequence(seed).spawn(s + 1)[s].spawn(c + 1)[c]``. A chunk's
   numbers therefore depend on ``(seed, s, c)`` only.
 * A *task* is the unit of work sent to a worker: a run of consecutive chunks of one scenario,
-  at most :data:`TASK_TRIALS` trials, cut so that a run has about :data:`TARGET_TASKS` tasks.
-  A task merges its chunks in chunk order and returns one small aggregate; the driver folds
-  the tasks of each scenario in task order as they become contiguous. Task boundaries depend
-  on the number of scenarios, the trial count and the chunk size only, never on the number of
-  workers or the backend, so the whole merge tree is fixed and a run is bit-identical for any
-  ``n_jobs`` and any backend. (Every metric of the built-in models sums integers, which float64
-  adds exactly, so even a different task size gives the same bits.)
+  at most :data:`TASK_TRIALS` trials, cut so that a run has about :data:`TARGET_TASKS` tasks
+  (:func:`_cut`). A task returns one small aggregate per chunk; the driver folds every
+  scenario chunk by chunk, strictly in chunk order, whatever the task cut, the worker count,
+  the backend or whether a chunk came from the cache (:class:`_ChunkFold`). So a run is
+  bit-identical for any ``n_jobs`` and backend, a resumed run equals an uninterrupted one,
+  and a run extended to more trials equals a fresh run at that count (only a partial last
+  chunk changes when the trial count grows).
 * Chunks return :class:`~sim.aggregate.Aggregate` objects (counts, sums, sums of squares,
   histograms), never per-trial arrays: memory is bounded by the chunk size, not the trial count.
 
-Backends: ``loky`` (processes, default), ``threading``, ``sequential`` and ``dask`` (joblib's
-Dask backend; with ``scheduler=ADDRESS`` on an existing cluster, otherwise on a LocalCluster on
-127.0.0.1 without a dashboard).
+Precision (README "Precision"): :class:`Precision` stops each scenario at a target 95%
+half-width, deciding only at 1, 2, 4, 8... chunks; ``streams`` let scenarios share their
+dice (the spawn key of a chunk is the scenario's stream, by default its index) and
+:class:`PairedDiff` accumulates the per-chunk paired differences to a baseline; a
+:class:`sim.cache.ChunkCache` supplies finished chunks and stores new ones as tasks end.
+:func:`sample_run` is the one loop behind all of it.
+
+Backends: ``loky`` (processes, default), ``threading``, ``sequential`` and ``dask`` (tasks as
+Dask futures, on an existing cluster with ``scheduler=ADDRESS``, otherwise on a LocalCluster
+on 127.0.0.1 without a dashboard; a task whose worker dies is rerun on another worker, so a
+lost worker does not lose the run).
 """
 
 from __future__ import annotations
