@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import shutil
 import sys
@@ -110,7 +111,7 @@ def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
         agg = Aggregate(int(n))
         for kind, dtype, target in (("s", "<f8", agg.stats), ("h", "<i8", agg.hists)):
             items = [(name, shape) for k, name, shape in layout if k == kind]
-            total = sum(int(np.prod(shape)) for _, shape in items)
+            total = sum(math.prod(shape) for _, shape in items)
             if not items:
                 continue
             if off + 8 * total > len(body):
@@ -120,7 +121,7 @@ def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
             off += 8 * total
             pos = 0
             for name, shape in items:
-                size_i = int(np.prod(shape))
+                size_i = math.prod(shape)
                 target[name] = flat[pos:pos + size_i].reshape(shape)
                 pos += size_i
         out.append((int(c), agg))

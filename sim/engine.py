@@ -535,7 +535,9 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
     active = set(range(n))
     reached: dict[int, bool] = {}
     out = RunOutcome(parts={}, trials_used={})
-    bar = _progress_bar(cap * n, progress)
+    bar = _progress_bar(cap * n, progress) if precision is None else _progress_bar(0, progress)
+    if bar is not None and precision is not None:
+        bar.total = None  # open-ended: the target decides (the cap is max_trials)
     kill_after = int(os.environ.get(_KILL_DRIVER_ENV, "0") or 0)
     try:
         with _executor(model, scenarios, seed, n_jobs, backend, scheduler) as submit:
