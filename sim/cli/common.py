@@ -52,7 +52,7 @@ def add_precision_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--target-error", type=float, metavar="X",
                    help="Monte Carlo until every chosen metric's 95%% CI half-width is <= X "
                    "(in the metric's unit: 0.005 = half a percentage point); decided at "
-                   "1, 2, 4, 8... chunks, the same for any --jobs")
+                   "1, 2, 4, 8... chunks, the same for any --jobs; --trials is then unused")
     g.add_argument("--target-metric", action="append", metavar="M",
                    help="metric the target applies to (repeatable; default: every "
                    "probability and mean metric)")
