@@ -23,13 +23,15 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "fire", "heat", "profile", "run", "run_scenario"]
+__all__ = ["attack", "compare", "fire", "heat", "profile", "run", "run_scenario"]
 
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
                  seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
                  progress: bool | str | None = "never", backend: str = "loky",
-                 with_exact: bool = True) -> Result:
+                 with_exact: bool = True, target_error: float | None = None,
+                 target_metric: str | list[str] | None = None,
+                 max_trials: int | None = None) -> Result:
     """One scenario of any registered model, exact (``trials=None``) or Monte Carlo.
 
     The Monte Carlo run is :func:`sim.engine.simulate` of ``[params]`` (scenario index 0,
@@ -38,6 +40,12 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
     ``auto``, ``always`` or ``never`` (default: no bar from Python).
     Returns a :class:`~sim.result.Result` whose ``data`` is None (generic JSON view);
     :func:`attack` and :func:`heat` attach their own views.
+
+    ``target_error`` (with optional ``target_metric`` and ``max_trials``): Monte Carlo that
+    stops when every chosen metric's 95% CI half-width is at most the target
+    (:class:`sim.engine.Precision`; ``trials`` is then not needed). The frame gains
+    ``trials_used`` and ``target_reached``; the metadata ``target_error``,
+    ``target_reached`` and ``trials`` (= trials used).
     """
     from sim import engine
     from sim.models import get_model
@@ -46,7 +54,20 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
     scn = mdl.scenario(params)
     meta: dict[str, Any] = {"model": mdl.name, "params": mdl.params(scn),
                             "options": mdl.options(scn), "btsim_version": __version__}
-    if trials is None:
+    precision = engine.check_precision(mdl, target_error, target_metric, max_trials)
+    if precision is not None:
+        tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, 0 if seed is None else seed,
+                                                      n_jobs, backend, chunk_size)
+        frame = engine.simulate(mdl, [params], tr, sd, n_jobs=jobs, backend=be,
+                                chunk_size=chunk, progress=progress, with_exact=with_exact,
+                                precision=precision)
+        meta.update(mode="monte-carlo", trials=int(frame["trials_used"].iloc[0]), seed=sd,
+                    chunk_size=chunk, jobs=jobs, backend=be,
+                    target_error=precision.target_error,
+                    target_metric=None if precision.metrics is None else list(precision.metrics),
+                    max_trials=precision.max_trials,
+                    target_reached=bool(frame["target_reached"].iloc[0]))
+    elif trials is None:
         if seed is not None:
             from sim.errors import ConfigError
 
@@ -80,7 +101,9 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
            rules: str | None = None, attacker: str | None = None, target: str | None = None,
            trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
            chunk_size: int | None = None, progress: bool | str | None = "never",
-           flat: bool = False, **options: Any) -> Result:
+           flat: bool = False, target_error: float | None = None,
+           target_metric: str | list[str] | None = None, max_trials: int | None = None,
+           **options: Any) -> Result:
     """Resolve one Classic physical attack; exact if ``trials`` is None, else Monte Carlo.
 
     ``kind``: punch, kick, club, hatchet, push, charge or dfa. Keyword names are the
@@ -109,8 +132,11 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
                   side=side, hexes=hexes, tsm=tsm, rules=rules, attacker=attacker,
                   target=target, **options)
     params = {k: v for k, v in params.items() if v is not None}
-    res = run_scenario(MODEL, params, trials=trials, seed=seed if trials is not None else None,
-                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress)
+    mc = trials is not None or target_error is not None
+    res = run_scenario(MODEL, params, trials=trials, seed=seed if mc else None,
+                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                       target_error=target_error, target_metric=target_metric,
+                       max_trials=max_trials)
     res.data = result_view(res, flat=flat)
     res.legacy = "data"
     return res
@@ -121,7 +147,8 @@ def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns:
          skill: int | None = None, incoming: Any = (), rules: str = "default",
          trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
          chunk_size: int | None = None, progress: bool | str | None = "never",
-         **options: Any) -> Result:
+         target_error: float | None = None, target_metric: str | list[str] | None = None,
+         max_trials: int | None = None, **options: Any) -> Result:
     """Per-turn Alpha Strike overheat risk curves of one unit (:mod:`sim.alphastrike.model`).
 
     ``unit``: a unit name (catalog), a card path or an :class:`~sim.units.types.ASCard`;
@@ -145,8 +172,11 @@ def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns:
                               "skill": skill, "incoming": list(incoming) if isinstance(
                                   incoming, list | tuple) else incoming, "rules": rules}
     params.update(options)
-    res = run_scenario(MODEL, params, trials=trials, seed=seed if trials is not None else None,
-                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress)
+    mc = trials is not None or target_error is not None
+    res = run_scenario(MODEL, params, trials=trials, seed=seed if mc else None,
+                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                       target_error=target_error, target_metric=target_metric,
+                       max_trials=max_trials)
     res.data = result_view(res)
     res.legacy = "frame"
     return res
@@ -222,7 +252,9 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,
         progress: bool | str | None = None,
-        rule_overrides: Mapping[str, Any] | None = None) -> Result:
+        rule_overrides: Mapping[str, Any] | None = None, target_error: float | None = None,
+        target_metric: str | list[str] | None = None, max_trials: int | None = None,
+        cache: bool = True) -> Result:
     """Run an experiment (a TOML path, a dict or an :class:`~sim.experiment.Experiment`).
 
     ``trials`` and ``seed`` override the file; ``exact_only`` computes exact values only;
@@ -230,7 +262,9 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
     ``auto`` (default), ``always`` or ``never``; ``rule_overrides`` (rule option name ->
     value, see ``btsim rules``) applies to every scenario after the file's own. Returns a :class:`~sim.result.Result`
     whose ``.frame`` is the summary (one row per scenario row; ``res["p_hit"]`` etc. reach
-    it as before) and whose ``.metadata`` is the run's metadata.
+    it as before) and whose ``.metadata`` is the run's metadata. ``target_error`` etc. stop
+    at a target precision (README "Precision"); with ``out`` finished chunks are cached in
+    ``out/<name>/.cache/`` so the same call resumes or extends a run (``cache=False``: no).
     """
     from sim import engine
     from sim.experiment import Experiment, load, with_rule_overrides
@@ -241,7 +275,9 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
     exp = with_rule_overrides(exp, rule_overrides)
     frame = run_experiment(exp, trials=trials, seed=seed, n_jobs=n_jobs, backend=backend,
                            scheduler=scheduler, chunk_size=chunk_size, exact_only=exact_only,
-                           out=out, progress=progress_flag(progress))
+                           out=out, progress=progress_flag(progress),
+                           target_error=target_error, target_metric=target_metric,
+                           max_trials=max_trials, cache=cache)
     model = get_model(exp.model)
     notes: list[str] = []
     options: list[dict[str, Any]] = []
@@ -257,6 +293,86 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         "chunk_size": None if exact_only else (chunk_size or engine.DEFAULT_CHUNK),
         "jobs": n_jobs, "backend": backend, "btsim_version": __version__, "notes": notes}
     return Result(frame=frame, metadata=meta, notes=notes)
+
+
+def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
+            common: Mapping[str, Any] | None = None, *, trials: int | None = None,
+            seed: int = 0, n_jobs: int = 1, backend: str = "loky",
+            chunk_size: int | None = None, paired: bool = True,
+            metrics: list[str] | None = None, target_error: float | None = None,
+            target_metric: str | list[str] | None = None, max_trials: int | None = None,
+            progress: bool | str | None = "never") -> Any:
+    """Compare two scenarios of one model: ``B - A`` for every probability and mean metric.
+
+    The scenarios are ``common`` updated by ``a`` and by ``b``. ``paired`` (default): both
+    draw from the same random stream chunk by chunk (common random numbers), and the
+    difference's standard error comes from the per-chunk paired differences
+    (:class:`sim.engine.PairedDiff`); ``paired=False``: independent streams,
+    ``SE = sqrt(SE_A^2 + SE_B^2)``. ``trials`` or ``target_error`` (which then applies to
+    each scenario's own metrics). Returns a long DataFrame: the row-index columns of the model
+    (e.g. ``turn``), ``metric``, ``a``, ``b``, ``diff``, ``diff_se``, ``diff_ci_low``,
+    ``diff_ci_high``, ``independent_se`` (what independent streams would give at these
+    trials: ``sqrt(SE_A^2 + SE_B^2)``), ``trials`` and ``a_exact``/``b_exact`` where exact
+    values exist.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from sim import engine
+    from sim.models import get_model
+
+    mdl = get_model(model) if isinstance(model, str) else model
+    base = dict(common or {})
+    params = [base | dict(a), base | dict(b)]
+    precision = engine.check_precision(mdl, target_error, target_metric, max_trials)
+    if precision is None and trials is None:
+        from sim.errors import ConfigError
+
+        raise ConfigError("trials", None, "a trial count (or a target error)")
+    tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, seed, n_jobs, backend,
+                                                  chunk_size)
+    frame = engine.simulate(mdl, params, tr, sd, n_jobs=jobs, backend=be, chunk_size=chunk,
+                            progress=progress, metrics=metrics, precision=precision,
+                            streams=[0, 0] if paired else [0, 1],
+                            pairs={1: 0} if paired else None)
+    scns = [mdl.scenario(p) for p in params]
+    k = [len(r) if (r := mdl.rows(s)) is not None else 1 for s in scns]
+    fa, fb = frame.iloc[: k[0]].reset_index(drop=True), frame.iloc[k[0]:].reset_index(drop=True)
+    if k[0] != k[1]:
+        from sim.errors import ConfigError
+
+        raise ConfigError("b", dict(b), "a scenario with as many rows as A "
+                          f"({k[0]}; e.g. the same number of turns)")
+    rows = mdl.rows(scns[1])
+    out = []
+    for m in engine._selected(mdl, metrics):
+        if m.kind == "hist" or m.name not in fb.columns:
+            continue
+        part = pd.DataFrame(index=range(k[1])) if rows is None else rows.reset_index(drop=True)
+        part = part.copy()
+        part["metric"] = m.name
+        part["a"], part["b"] = fa[m.name].to_numpy(), fb[m.name].to_numpy()
+        indep = np.sqrt(fa[m.name + "_se"].to_numpy() ** 2 + fb[m.name + "_se"].to_numpy() ** 2)
+        if paired:
+            part["diff"] = fb[m.name + "_diff"].to_numpy()
+            part["diff_se"] = fb[m.name + "_diff_se"].to_numpy()
+            part["diff_ci_low"] = fb[m.name + "_diff_ci_low"].to_numpy()
+            part["diff_ci_high"] = fb[m.name + "_diff_ci_high"].to_numpy()
+        else:
+            part["diff"] = part["b"] - part["a"]
+            part["diff_se"] = indep
+            part["diff_ci_low"] = part["diff"] - engine.Z95 * indep
+            part["diff_ci_high"] = part["diff"] + engine.Z95 * indep
+        part["independent_se"] = indep
+        part["trials"] = fb["trials"].to_numpy()
+        if m.name + "_exact" in fb.columns:
+            part["a_exact"] = fa[m.name + "_exact"].to_numpy()
+            part["b_exact"] = fb[m.name + "_exact"].to_numpy()
+        out.append(part)
+    res = pd.concat(out, ignore_index=True)
+    res.attrs = {"paired": paired, "seed": sd, "chunk_size": chunk, "model": mdl.name,
+                 "a": params[0], "b": params[1]}
+    return res
 
 
 def progress_flag(progress: bool | str | None) -> bool | None:

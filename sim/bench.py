@@ -176,8 +176,136 @@ def chunk_sweep(model: Any, case: Any, sizes: tuple[int, ...] = SWEEP_SIZES,
     return out
 
 
+# -- precision (issue 12): pairing gains, cache overhead, coverage of stopped intervals ----
+#: (a) two overheat policies of one unit under the same incoming fire (heat model)
+PAIRING_HEAT = {"common": {"ov": 2, "turns": 6, "incoming": ["tn=7,dmg=2,ht=2"]},
+                "a": {"policy": "never"}, "b": {"policy": "max"}}
+#: (b) two piloting skills of one kick (attack model)
+PAIRING_KICK = {"common": {"attack": "kick", "tons": 60}, "a": {"piloting": 5},
+                "b": {"piloting": 6}}
+
+
+def pairing_gain(model: str, spec: dict[str, Any], trials: int, chunk: int = 2**12,
+                 seed: int = 1) -> dict[str, Any]:
+    """SE of B - A with shared streams vs independent streams, per metric (last row).
+
+    Both from one paired run: the paired SE from the per-chunk differences, the independent
+    one as ``sqrt(SE_A^2 + SE_B^2)`` (what two separate runs of these trials give).
+    ``ratio`` = independent / paired (higher is better)."""
+    from sim.api import compare
+
+    frame = compare(model, spec["a"], spec["b"], spec["common"], trials=trials, seed=seed,
+                    chunk_size=chunk)
+    last = frame.groupby("metric", sort=False).tail(1)
+    per = {}
+    for _, r in last.iterrows():
+        if r["diff_se"] > 0 and r["independent_se"] > 0:
+            per[r["metric"]] = {"diff": float(r["diff"]), "se_paired": float(r["diff_se"]),
+                                "se_independent": float(r["independent_se"]),
+                                "ratio": float(r["independent_se"] / r["diff_se"])}
+    ratios = sorted(v["ratio"] for v in per.values())
+    return {"model": model, "a": spec["common"] | spec["a"], "b": spec["common"] | spec["b"],
+            "trials": trials, "chunk_size": chunk, "metrics": per,
+            "median_ratio": statistics.median(ratios) if ratios else math.nan,
+            "max_ratio": max(ratios) if ratios else math.nan,
+            "best_metric": max(per, key=lambda k: per[k]["ratio"]) if per else None}
+
+
+def cache_overhead(model: Any, params: Any, chunks: int, repeats: int = 3) -> dict[str, Any]:
+    """Wall time of a ``sim.run`` of ``chunks`` default-size chunks with the chunk cache vs
+    without (best of ``repeats``, interleaved; each cached run starts from an empty cache),
+    and of the same run again once finished (everything from the cache). The difference of
+    two wall times is noisy on a busy machine; ``cache_time_share`` (time spent inside the
+    cache's reads and writes / the run's wall time) is the steadier figure."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from sim.experiment import run as run_exp
+
+    trials = chunks * engine.DEFAULT_CHUNK
+    exp = {"name": "bench_cache", "model": model.name, "trials": trials, "seed": 0,
+           "exact": False, "fixed": dict(params)}
+    root = Path(tempfile.mkdtemp(prefix="btsim-bench-cache-"))
+    best = {"with": math.inf, "without": math.inf, "again": math.inf, "share": math.inf}
+    try:
+        for _ in range(repeats):
+            shutil.rmtree(root / "c", ignore_errors=True)
+            t0 = time.perf_counter()
+            run_exp(exp, out=root / "n", cache=False, progress=False)
+            best["without"] = min(best["without"], time.perf_counter() - t0)
+            info: dict[str, Any] = {}
+            t0 = time.perf_counter()
+            run_exp(exp, out=root / "c", progress=False, info=info)
+            wall = time.perf_counter() - t0
+            best["with"] = min(best["with"], wall)
+            best["share"] = min(best["share"], info["cache_seconds"] / wall)
+            t0 = time.perf_counter()
+            run_exp(exp, out=root / "c", progress=False)
+            best["again"] = min(best["again"], time.perf_counter() - t0)
+        size = sum(p.stat().st_size for p in (root / "c").rglob("*") if p.is_file()
+                   and ".cache" in p.parts)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return {"model": model.name, "trials": trials, "chunks": chunks,
+            "seconds_without_cache": best["without"], "seconds_with_cache": best["with"],
+            "overhead": best["with"] / best["without"] - 1,
+            "cache_time_share": best["share"],
+            "seconds_finished_rerun": best["again"],
+            "rerun_fraction": best["again"] / best["without"], "cache_bytes": size}
+
+
+def coverage_check(n_runs: int, target: float = 0.032, chunk: int = 128
+                   ) -> dict[str, Any]:
+    """Coverage of the 95% intervals of target-error runs (punch-demo p_hit, exact 5/6 at
+    TN 5), with the target set so the stop falls at 512 or 1024 trials depending on the
+    sample (where optional stopping could bias the interval). The test suite runs 1000."""
+    from sim.demo import MODEL as DEMO
+
+    scn = DEMO.scenario({"tons": 50, "piloting": 5})
+    p = float(DEMO.exact(scn)["p_hit"][0])
+    prec = engine.Precision(target, ("p_hit",), 8192)
+    hits, used = 0, []
+    for seed in range(n_runs):
+        out = engine.sample_run(DEMO, [scn], 1, seed, backend="sequential", chunk_size=chunk,
+                                precision=prec)
+        st = out.parts[0].stats["p_hit"]
+        _, _, lo, hi = engine._interval("probability", st[:, 0], st[:, 1], st[:, 2])
+        hits += bool(lo[0] <= p <= hi[0])
+        used.append(out.trials_used[0])
+    u, c = np.unique(used, return_counts=True)
+    return {"runs": n_runs, "coverage": hits / n_runs, "target_error": target,
+            "stops": {str(k): int(v) for k, v in zip(u.tolist(), c.tolist(), strict=True)}}
+
+
+def precision_figures(names: list[str], quick: bool, coverage_runs: int = 0
+                      ) -> dict[str, Any]:
+    """Pairing gains (a) heat policies and (b) kick piloting, the cache overhead, and (with
+    ``coverage_runs``) the large coverage check."""
+    out: dict[str, Any] = {}
+    trials = 2**16 if quick else 2**19
+    if "heat" in names:
+        out["pairing_heat_policies"] = pairing_gain("heat", PAIRING_HEAT, trials)
+    if "attack" in names:
+        out["pairing_kick_piloting"] = pairing_gain("attack", PAIRING_KICK, trials)
+    out["cache"] = []
+    for name in names:  # each model's first kernel, runs of about 1 s (quick: 0.3 s)
+        model = get_model(name)
+        if not model.bench_cases:
+            continue
+        params = model.bench_cases[0].params
+        scn = model.scenario(params)
+        one = _best(_kernel_time(model, scn, engine.DEFAULT_CHUNK, engine.DEFAULT_CHUNK), 2)
+        chunks = int(min(64, max(4, (0.3 if quick else 1.0) / max(one, 1e-6))))
+        out["cache"].append(cache_overhead(model, params, chunks, repeats=2 if quick else 3))
+    if coverage_runs:
+        out["coverage"] = coverage_check(coverage_runs)
+    return out
+
+
 def run(models: list[str] | None = None, quick: bool = False,
-        big_trials: int | None = None, sweep: bool = False) -> dict[str, Any]:
+        big_trials: int | None = None, sweep: bool = False, precision: bool = True,
+        coverage_runs: int = 0) -> dict[str, Any]:
     """Run the benchmark and return its figures as a dict (see module docstring)."""
     cores = os.cpu_count() or 1
     seconds = 0.3 if quick else 1.0
@@ -221,7 +349,37 @@ def run(models: list[str] | None = None, quick: bool = False,
             "peak_mib_large": peak_memory(model, case.params, large),
         }
         out["memory"]["seconds"] = time.perf_counter() - t0
+    if precision:
+        out["precision"] = precision_figures(names, quick, coverage_runs)
     return out
+
+
+def _precision_lines(p: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for key, what in (("pairing_heat_policies", "(a) heat, policy never vs max, same fire"),
+                      ("pairing_kick_piloting", "(b) attack, kick piloting 5 vs 6")):
+        if key not in p:
+            continue
+        g = p[key]
+        lines += ["", f"pairing gain {what}: SE(B-A) independent / paired, {g['trials']} "
+                  f"trials, chunks of {g['chunk_size']}: median {g['median_ratio']:.2f}x, "
+                  f"best {g['max_ratio']:.2f}x ({g['best_metric']})"]
+        for m, v in g["metrics"].items():
+            lines.append(f"  {m:<34} diff {v['diff']:>10.4g}  SE paired {v['se_paired']:.3g}"
+                         f"  independent {v['se_independent']:.3g}  {v['ratio']:.2f}x")
+    for c in p.get("cache", []):
+        lines += ["",
+                  f"chunk cache ({c['model']}, {c['chunks']} default chunks, "
+                  f"{c['trials']:.2e} trials): time in the cache {c['cache_time_share']:.1%} of the "
+                  f"run; wall-time overhead {c['overhead']:+.1%} "
+                  f"({c['seconds_with_cache']:.2f} s vs {c['seconds_without_cache']:.2f} s); "
+                  f"finished rerun {c['rerun_fraction']:.1%} of a run; "
+                  f"{c['cache_bytes'] / 1024:.0f} KiB on disk"]
+    if "coverage" in p:
+        c = p["coverage"]
+        lines += ["", f"coverage of stopped 95% intervals: {c['coverage']:.1%} of "
+                  f"{c['runs']} runs (stops {c['stops']})"]
+    return lines
 
 
 def format_table(res: dict[str, Any]) -> str:
@@ -259,6 +417,7 @@ def format_table(res: dict[str, Any]) -> str:
                                               for s in sizes)]
         for name, row in res["chunk_sweep"].items():
             lines.append(f"{name:<22}" + "".join(f"{row[s] / 1e6:>8.1f}" for s in sizes))
+    lines += _precision_lines(res.get("precision") or {})
     units = sorted({f"{r['kernel']}: {r['unit']}/s" for r in res["kernels"]
                     if r["unit"] != "trials"})
     lines.append("(rates in trials/s" + ("; " + ", ".join(units) if units else "")

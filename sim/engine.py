@@ -8,19 +8,27 @@ How a run is cut up
   the same stream as ``SeedSequence(seed).spawn(s + 1)[s].spawn(c + 1)[c]``. A chunk's
   numbers therefore depend on ``(seed, s, c)`` only.
 * A *task* is the unit of work sent to a worker: a run of consecutive chunks of one scenario,
-  at most :data:`TASK_TRIALS` trials, cut so that a run has about :data:`TARGET_TASKS` tasks.
-  A task merges its chunks in chunk order and returns one small aggregate; the driver folds
-  the tasks of each scenario in task order as they become contiguous. Task boundaries depend
-  on the number of scenarios, the trial count and the chunk size only, never on the number of
-  workers or the backend, so the whole merge tree is fixed and a run is bit-identical for any
-  ``n_jobs`` and any backend. (Every metric of the built-in models sums integers, which float64
-  adds exactly, so even a different task size gives the same bits.)
+  at most :data:`TASK_TRIALS` trials, cut so that a run has about :data:`TARGET_TASKS` tasks
+  (:func:`_cut`). A task returns one small aggregate per chunk; the driver folds every
+  scenario chunk by chunk, strictly in chunk order, whatever the task cut, the worker count,
+  the backend or whether a chunk came from the cache (:class:`_ChunkFold`). So a run is
+  bit-identical for any ``n_jobs`` and backend, a resumed run equals an uninterrupted one,
+  and a run extended to more trials equals a fresh run at that count (only a partial last
+  chunk changes when the trial count grows).
 * Chunks return :class:`~sim.aggregate.Aggregate` objects (counts, sums, sums of squares,
   histograms), never per-trial arrays: memory is bounded by the chunk size, not the trial count.
 
-Backends: ``loky`` (processes, default), ``threading``, ``sequential`` and ``dask`` (joblib's
-Dask backend; with ``scheduler=ADDRESS`` on an existing cluster, otherwise on a LocalCluster on
-127.0.0.1 without a dashboard).
+Precision (README "Precision"): :class:`Precision` stops each scenario at a target 95%
+half-width, deciding only at 1, 2, 4, 8... chunks; ``streams`` let scenarios share their
+dice (the spawn key of a chunk is the scenario's stream, by default its index) and
+:class:`PairedDiff` accumulates the per-chunk paired differences to a baseline; a
+:class:`sim.cache.ChunkCache` supplies finished chunks and stores new ones as tasks end.
+:func:`sample_run` is the one loop behind all of it.
+
+Backends: ``loky`` (processes, default), ``threading``, ``sequential`` and ``dask`` (tasks as
+Dask futures, on an existing cluster with ``scheduler=ADDRESS``, otherwise on a LocalCluster
+on 127.0.0.1 without a dashboard; a task whose worker dies is rerun on another worker, so a
+lost worker does not lose the run).
 """
 
 from __future__ import annotations
@@ -30,8 +38,8 @@ import math
 import os
 import sys
 import time
-from collections.abc import Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,8 +59,15 @@ TASK_TRIALS = 2**22
 #: Tasks a run is cut into (when it has enough chunks): enough to keep dozens of workers
 #: busy and to balance uneven tasks; few enough that task overhead stays small.
 TARGET_TASKS = 64
+#: Chunks per task a cached run aims at (one cache file per task; see :func:`_cut`).
+CACHE_TASK_CHUNKS = 4
 BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
+
+def _no_results() -> Iterator[Any]:
+    """An empty generator (closable like the workers' result generators)."""
+    yield from ()
+
 
 def _tune_malloc() -> bool:
     """Keep glibc from returning large numpy temporaries to the OS after every chunk.
@@ -81,9 +96,17 @@ MALLOC_TUNED = _tune_malloc()
 
 
 def chunk_rng(seed: int, scenario_index: int, chunk_index: int) -> np.random.Generator:
-    """The generator of one chunk: depends on (seed, scenario, chunk) only."""
+    """The generator of one chunk: depends on (seed, scenario, chunk) only. ``scenario_index``
+    is the scenario's *stream*: its index in the run, or, for paired scenarios, the index of
+    its group (the scenario with the paired axes removed), so they share their dice."""
     ss = np.random.SeedSequence(seed, spawn_key=(scenario_index, chunk_index))
     return np.random.Generator(np.random.PCG64DXSM(ss))
+
+
+def chunk_trials(c: int, trials: int, chunk_size: int) -> int:
+    """Trials of chunk ``c`` of a scenario capped at ``trials``: ``chunk_size`` except the
+    last chunk. A chunk is identified by ``(stream, c, chunk_trials)`` for the cache."""
+    return max(0, min(chunk_size, trials - c * chunk_size))
 
 
 @dataclass(frozen=True)
@@ -91,33 +114,91 @@ class _Task:
     scenario_index: int
     first_chunk: int
     last_chunk: int  # exclusive
-    trials: int  # total trials of the scenario
+    trials: int  # the scenario's trial cap (chunk c holds chunk_trials(c, trials, chunk_size))
     chunk_size: int
+    stream: int = -1  # spawn key of the scenario's chunks; -1: the scenario index
+
+    @property
+    def spawn(self) -> int:
+        return self.scenario_index if self.stream < 0 else self.stream
+
+
+def _cut(todo: Mapping[int, Sequence[int]], caps: Mapping[int, int], chunk_size: int,
+         streams: Sequence[int] | None = None, min_chunks: int = 1) -> list[_Task]:
+    """Cut the chunks to compute (scenario -> sorted chunk indices) into tasks of consecutive
+    chunks, about :data:`TARGET_TASKS` in all and at most :data:`TASK_TRIALS` trials each.
+    Where the task boundaries fall never changes a number: the driver folds every scenario
+    chunk by chunk, in chunk order (:class:`_ChunkFold`). ``min_chunks``: a floor on the
+    chunks per task (a cached run writes one file per task; fewer, larger tasks keep the
+    cache's cost small for the fastest kernels)."""
+    total = sum(len(v) for v in todo.values())
+    per_task = max(1, min_chunks,
+                   min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS)))
+    tasks = []
+    for s, chunks in todo.items():
+        stream = -1 if streams is None else streams[s]
+        run: list[int] = []
+        for c in list(chunks) + [-2]:
+            if run and (c != run[-1] + 1 or len(run) == per_task):
+                tasks.append(_Task(s, run[0], run[-1] + 1, caps[s], chunk_size, stream))
+                run = []
+            run.append(c)
+    return tasks
 
 
 def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
-    """Cut every scenario into tasks of consecutive chunks (see module docstring)."""
+    """Cut every scenario of a fixed-trials run into tasks of consecutive chunks."""
     n_chunks = max(1, math.ceil(trials / chunk_size))
-    total = n_chunks * n_scenarios
-    per_task = max(1, min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS)))
-    return [
-        _Task(s, c, min(c + per_task, n_chunks), trials, chunk_size)
-        for s in range(n_scenarios)
-        for c in range(0, n_chunks, per_task)
-    ]
+    return _cut({s: range(n_chunks) for s in range(n_scenarios)},
+                dict.fromkeys(range(n_scenarios), trials), chunk_size)
 
 
-def _run_task(model: Model, scenario: Any, task: _Task, seed: int) -> tuple[_Task, Aggregate]:
-    """Worker side: run a task's chunks and merge them in chunk order."""
+#: Test hook (tests/precision): a worker running a task whose first chunk is this number
+#: kills its own process once (the marker file named by BTSIM_TEST_KILL_WORKER_MARKER is
+#: created first), as a lost Dask worker would.
+_KILL_WORKER_ENV = "BTSIM_TEST_KILL_WORKER_AT_CHUNK"
+
+
+def _run_task(model: Model, scenario: Any, task: _Task, seed: int
+              ) -> tuple[_Task, list[Aggregate]]:
+    """Worker side: run a task's chunks; one aggregate per chunk, in chunk order."""
+    if os.environ.get(_KILL_WORKER_ENV) == str(task.first_chunk):
+        marker = os.environ.get("BTSIM_TEST_KILL_WORKER_MARKER", "")
+        if marker and not os.path.exists(marker):
+            open(marker, "w").close()  # noqa: SIM115 - a marker, closed at once
+            import signal
+
+            os.kill(os.getpid(), signal.SIGKILL)
     parts = []
     for c in range(task.first_chunk, task.last_chunk):
-        n = min(task.chunk_size, task.trials - c * task.chunk_size)
-        if n <= 0:
-            break
-        parts.append(model.sample(scenario, chunk_rng(seed, task.scenario_index, c), n))
-    return task, Aggregate.merge_all(parts)
+        n = chunk_trials(c, task.trials, task.chunk_size)
+        parts.append(model.sample(scenario, chunk_rng(seed, task.spawn, c), n))
+    return task, parts
 
 
+class _ChunkFold:
+    """Fold the chunk aggregates of one scenario strictly in chunk order as they arrive, so
+    the sums (and every float rounding) depend on the chunks only, never on the task cut,
+    the worker count, the backend or what came from the cache. ``on_chunk(c, agg)`` sees
+    each chunk once, in order (paired differences use it)."""
+
+    def __init__(self, on_chunk: Any = None) -> None:
+        self.total = Aggregate(0)
+        self.next = 0
+        self.pending: dict[int, Aggregate] = {}
+        self.on_chunk = on_chunk
+
+    def add(self, c: int, agg: Aggregate) -> None:
+        self.pending[c] = agg
+        while self.next in self.pending:
+            part = self.pending.pop(self.next)
+            self.total.merge(part)
+            if self.on_chunk is not None:
+                self.on_chunk(self.next, part)
+            self.next += 1
+
+
+#: Kept for callers of the older name: folds task aggregates in task order.
 class _OrderedFold:
     """Fold the task aggregates of one scenario strictly in task order as they arrive."""
 
@@ -132,6 +213,157 @@ class _OrderedFold:
             last, part = self.pending.pop(self.next)
             self.total.merge(part)
             self.next = last
+
+
+def chunk_means(agg: Aggregate) -> dict[str, np.ndarray]:
+    """Per-row means of every mean/probability metric of one chunk (NaN where no count)."""
+    out = {}
+    for name, st in agg.stats.items():
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[name] = np.where(st[:, 0] > 0, st[:, 1] / np.where(st[:, 0] > 0, st[:, 0], 1),
+                                 np.nan)
+    return out
+
+
+#: Student's t 97.5% quantiles for 1..10 degrees of freedom (exact to 4 decimals).
+_T975 = np.array([np.nan, 12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
+                  2.2622, 2.2281])
+
+
+def t975(df: Any) -> np.ndarray:
+    """Student's t 97.5% quantile (two-sided 95%) for ``df`` degrees of freedom: a table up
+    to 10, then the Cornish-Fisher series in 1/df (error < 1e-4), tending to 1.95996."""
+    d = np.asarray(df, dtype=np.float64)
+    z = Z95
+    series = (z + (z**3 + z) / (4 * d) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * d**2)
+              + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * d**3))
+    small = _T975[np.clip(d, 0, 10).astype(int)]
+    return np.where(d <= 10, small, series)
+
+
+class PairedDiff:
+    """Sufficient statistics of a paired difference ``scenario - baseline`` over chunks.
+
+    Paired scenarios share their dice chunk by chunk, so chunk ``c`` gives one difference of
+    chunk means ``d_c`` (weight ``n_c``, the chunk's trials). The estimate is
+    ``D = sum n_c d_c / N`` and its standard error the batch-means one,
+    ``SE^2 = sum n_c (d_c - D)^2 / ((C - 1) N)`` over ``C`` chunks (``N = sum n_c``), which
+    keeps every correlation between the two scenarios. Memory: a few arrays per metric,
+    whatever the trial count. Needs at least 2 chunks for a standard error; the 95% interval
+    uses Student's t with ``C - 1`` degrees of freedom, so it stays honest with few chunks
+    (use 30 or more chunks, e.g. a smaller ``chunk_size``, for a tight standard error). A
+    chunk where a conditional metric has no observation in either scenario is left out for
+    that metric.
+    """
+
+    def __init__(self) -> None:
+        self.sums: dict[str, list[np.ndarray]] = {}  # name -> [N, S1, S2, C] per row
+
+    def add(self, n: int, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> None:
+        for name, va in a.items():
+            if name not in b:
+                continue
+            d = va - b[name]
+            ok = ~np.isnan(d)
+            d0 = np.where(ok, d, 0.0)
+            w = np.where(ok, float(n), 0.0)
+            acc = self.sums.setdefault(name, [np.zeros(d.shape) for _ in range(4)])
+            acc[0] += w
+            acc[1] += w * d0
+            acc[2] += w * d0 * d0
+            acc[3] += ok
+
+    def result(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(difference, standard error, 95% low, 95% high) per row."""
+        big_n, s1, s2, c = self.sums[name]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            diff = s1 / big_n
+            var = np.maximum(s2 - big_n * diff * diff, 0.0) / ((c - 1) * big_n)
+            se = np.where(c >= 2, np.sqrt(var), np.nan)
+            q = np.where(c >= 2, t975(np.maximum(c - 1, 1)), np.nan)
+        return diff, se, diff - q * se, diff + q * se
+
+
+@dataclass
+class Precision:
+    """Stop when precise enough: every chosen metric's 95% interval half-width at most
+    ``target_error`` (in the metric's unit: 0.01 is one percentage point of a probability).
+
+    Decisions are taken only at the checkpoints 1, 2, 4, 8, ... chunks (then the cap
+    ``max_trials``), on the scenario's aggregate folded in chunk order: the stopping point
+    and every number depend on the seed, the chunk size and these settings only, never on
+    the workers or the backend. ``metrics=None``: every probability and mean metric
+    (histograms are never targets; name their mean metric instead). Paired scenarios stop
+    together (the group stops when all its members are precise)."""
+
+    target_error: float
+    metrics: tuple[str, ...] | None = None
+    max_trials: int = 2**26
+
+    def checkpoints(self, chunk_size: int) -> list[int]:
+        """Chunk counts at which the stopping decision is taken."""
+        last = max(1, math.ceil(self.max_trials / chunk_size))
+        out, k = [], 1
+        while k < last:
+            out.append(k)
+            k *= 2
+        return out + [last]
+
+    def half_width(self, model: Model, agg: Aggregate) -> float:
+        """Largest 95% half-width over the chosen metrics and rows (inf with no data)."""
+        worst = 0.0
+        for m in model.metrics:
+            if m.kind == "hist" or (self.metrics is not None and m.name not in self.metrics):
+                continue
+            st = agg.stats.get(m.name)
+            if st is None:
+                continue
+            _, _, lo, hi = _interval(m.kind, st[:, 0], st[:, 1], st[:, 2])
+            half = (hi - lo) / 2
+            half = np.where(st[:, 0] > 0, half, np.inf)
+            worst = max(worst, float(np.nanmax(half)) if half.size else 0.0)
+        return worst
+
+
+def check_precision(model: Model, target_error: Any, target_metric: Any = None,
+                    max_trials: Any = None) -> Precision | None:
+    """Validate the stop-at-target settings; None when no target is set."""
+    if target_error is None:
+        if target_metric is not None or max_trials is not None:
+            field = "target_metric" if target_metric is not None else "max_trials"
+            raise ConfigError(field, target_metric if target_metric is not None
+                              else max_trials, "given only with a target error")
+        return None
+    if isinstance(target_error, bool) or not isinstance(target_error, int | float) or not (
+            0 < float(target_error) < math.inf):
+        raise ConfigError("target_error", target_error,
+                          "a positive number (95% CI half-width, in the metric's unit)")
+    names: tuple[str, ...] | None = None
+    if target_metric is not None:
+        raw = [target_metric] if isinstance(target_metric, str) else list(target_metric)
+        kinds = {m.name: m.kind for m in model.metrics}
+        for name in raw:
+            if kinds.get(name) in (None, "hist"):
+                raise ConfigError("target_metric", name, "a probability or mean metric of "
+                                  f"model {model.name!r}: " + ", ".join(
+                                      k for k, v in kinds.items() if v != "hist"))
+        names = tuple(raw)
+    cap = 2**26 if max_trials is None else check_int("max_trials", max_trials, lo=1)
+    return Precision(float(target_error), names, cap)
+
+
+@dataclass
+class RunOutcome:
+    """What :func:`sample_run` returns: merged aggregates, trials used, whether each scenario
+    met the target, paired differences and what was computed vs taken from the cache."""
+
+    parts: dict[int, Aggregate]
+    trials_used: dict[int, int]
+    target_reached: dict[int, bool] | None = None
+    pairs: dict[int, tuple[int, PairedDiff]] = field(default_factory=dict)
+    chunks_computed: int = 0
+    chunks_cached: int = 0
+    tasks_computed: int = 0
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -159,20 +391,44 @@ def _dask_client(scheduler: str | None) -> Iterator[Any]:
         yield client
 
 
-def _parallel_results(model: Model, scenarios: Sequence[Any], tasks: list[_Task], seed: int,
-                      n_jobs: int, backend: str, scheduler: str | None,
-                      progress: bool) -> Generator[tuple[_Task, Aggregate], None, None]:
-    from joblib import Parallel, delayed, parallel_config
+@contextlib.contextmanager
+def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, backend: str,
+              scheduler: str | None) -> Iterator[Any]:
+    """Yield ``submit(tasks) -> iterator of (task, chunk aggregates)`` in completion order.
 
-    calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed) for t in tasks)
+    One pool for the whole run (every round of a target-error run). On Dask the tasks are
+    submitted as futures: a task whose worker dies is rerun on another worker by the
+    scheduler (and retried up to 3 times on an error), so a lost worker does not lose the
+    run; the result is the same since a task's numbers depend on its chunks only."""
     if backend == "sequential" or (n_jobs == 1 and backend != "dask"):
-        yield from (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
+        def run_seq(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+            return (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
+
+        yield run_seq
         return
     if backend == "dask":
-        with _dask_client(scheduler), parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
+        with _dask_client(scheduler) as client:
+            from dask.distributed import as_completed
+
+            def run_dask(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+                futures = [client.submit(_run_task, model, scenarios[t.scenario_index], t,
+                                         seed, pure=False, retries=3) for t in tasks]
+                try:
+                    for fut in as_completed(futures):
+                        yield fut.result()
+                finally:
+                    client.cancel(futures)
+
+            yield run_dask
         return
-    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(calls)
+    from joblib import Parallel, delayed
+
+    def run_joblib(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+        calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed)
+                 for t in tasks)
+        return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(calls)
+
+    yield run_joblib
 
 
 #: ``progress`` modes: ``auto`` draws a bar after ~2 s when stderr is a terminal, ``always``
@@ -222,55 +478,231 @@ def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
     return trials, seed, n_jobs, backend, chunk
 
 
+#: Test hook (tests/precision): the driver kills its own process with SIGKILL after this many
+#: computed tasks have been folded (and cached), as a crash or ``kill -9`` would.
+_KILL_DRIVER_ENV = "BTSIM_TEST_KILL_AFTER_TASKS"
+
+
+def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
+               n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
+               progress: bool | str | None = None, scheduler: str | None = None, *,
+               precision: Precision | None = None, streams: Sequence[int] | None = None,
+               pairs: Mapping[int, int] | None = None, cache: Any = None) -> RunOutcome:
+    """The one Monte Carlo loop of btsim (every door comes through here).
+
+    ``trials`` per scenario, or with ``precision`` chunks added at the checkpoints until the
+    target error is met (``trials`` is then ignored; the cap is ``precision.max_trials``).
+    ``streams[s]``: the spawn key of scenario ``s``'s chunks (default ``s``); scenarios with
+    the same stream share their dice. ``pairs``: scenario -> baseline scenario (same stream)
+    whose chunk-by-chunk difference is accumulated (:class:`PairedDiff`). ``cache``: a
+    :class:`sim.cache.ChunkCache` that supplies finished chunks and stores new ones as each
+    task ends. Every aggregate is checked against the model's declared metrics."""
+    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
+    n = len(scenarios)
+    streams = list(range(n)) if streams is None else [int(x) for x in streams]
+    if len(streams) != n:
+        raise ValueError("streams: one per scenario")
+    pairs = dict(pairs or {})
+    for s, b in pairs.items():
+        if streams[s] != streams[b]:
+            raise ValueError(f"paired scenarios {s} and {b} must share a stream")
+    cap = precision.max_trials if precision is not None else trials
+    caps = dict.fromkeys(range(n), cap)
+    last = max(1, math.ceil(cap / chunk))
+    checkpoints = precision.checkpoints(chunk) if precision is not None else [last]
+
+    # paired differences: chunk means kept only until every pair that needs them has used them
+    diffs = {s: PairedDiff() for s in pairs}
+    means: dict[int, dict[int, dict[str, np.ndarray]]] = {}
+    cursor = dict.fromkeys(pairs, 0)
+    involved = set(pairs) | set(pairs.values())
+
+    def on_chunk(s: int) -> Any:
+        def record(c: int, agg: Aggregate) -> None:
+            means.setdefault(s, {})[c] = chunk_means(agg) | {"__n": np.array(agg.n)}
+            for a, b in pairs.items():
+                if s not in (a, b):
+                    continue
+                while cursor[a] in means.get(a, {}) and cursor[a] in means.get(b, {}):
+                    ma, mb = means[a][cursor[a]], means[b][cursor[a]]
+                    diffs[a].add(int(ma["__n"]), ma, mb)
+                    cursor[a] += 1
+            for x in (a for a in involved if a in means):
+                low = min([cursor[a] for a, b in pairs.items() if x in (a, b)])
+                for c_old in [c_ for c_ in means[x] if c_ < low]:
+                    del means[x][c_old]
+        return record
+
+    folds = [_ChunkFold(on_chunk(s) if s in involved else None) for s in range(n)]
+    groups: dict[int, list[int]] = {}
+    for s in range(n):  # paired scenarios stop together
+        groups.setdefault(streams[s] if involved else s, []).append(s)
+    active = set(range(n))
+    reached: dict[int, bool] = {}
+    out = RunOutcome(parts={}, trials_used={})
+    bar = _progress_bar(cap * n, progress) if precision is None else _progress_bar(0, progress)
+    if bar is not None and precision is not None:
+        bar.total = None  # open-ended: the target decides (the cap is max_trials)
+    kill_after = int(os.environ.get(_KILL_DRIVER_ENV, "0") or 0)
+    try:
+        with _executor(model, scenarios, seed, n_jobs, backend, scheduler) as submit:
+            for goal in checkpoints:
+                if not active:
+                    break
+                todo: dict[int, list[int]] = {}
+                for s in sorted(active):
+                    have = cache.load(s) if cache is not None else {}
+                    for c in range(folds[s].next, goal):
+                        agg = have.get((c, chunk_trials(c, cap, chunk)))
+                        if agg is not None:
+                            folds[s].add(c, agg)
+                            out.chunks_cached += 1
+                            if bar is not None:
+                                bar.update(agg.n)
+                        else:
+                            todo.setdefault(s, []).append(c)
+                # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every worker
+                # still gets 4 tasks or more
+                floor = 1 if cache is None else max(1, min(
+                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * n_jobs)))
+                tasks = _cut(todo, caps, chunk, streams, min_chunks=floor)
+                results: Any = submit(tasks) if tasks else _no_results()
+                # closing() shuts the workers (or the futures) down at once on an error
+                with contextlib.closing(results):
+                    for task, aggs in results:
+                        if cache is not None:
+                            cache.save(task, aggs)
+                        for c, agg in zip(range(task.first_chunk, task.last_chunk), aggs,
+                                          strict=True):
+                            folds[task.scenario_index].add(c, agg)
+                        out.tasks_computed += 1
+                        out.chunks_computed += len(aggs)
+                        if bar is not None:
+                            bar.update(sum(a.n for a in aggs))
+                        if kill_after and out.tasks_computed >= kill_after:
+                            import signal
+
+                            os.kill(os.getpid(), signal.SIGKILL)
+                if precision is None:
+                    active.clear()
+                    break
+                for members in groups.values():
+                    if not set(members) & active:
+                        continue
+                    ok = all(precision.half_width(model, folds[s].total)
+                             <= precision.target_error for s in members)
+                    if ok or goal >= last:
+                        for s in members:
+                            reached[s] = ok
+                            active.discard(s)
+    finally:
+        if bar is not None:
+            bar.close()
+    for s in range(n):
+        out.parts[s] = folds[s].total
+        out.trials_used[s] = folds[s].total.n
+        check_sample(model, folds[s].total)
+    if precision is not None:
+        out.target_reached = reached
+    out.pairs = {s: (b, diffs[s]) for s, b in pairs.items()}
+    return out
+
+
 def sample_scenarios(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                      n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
                      progress: bool | str | None = None,
                      scheduler: str | None = None) -> dict[int, Aggregate]:
     """Run ``trials`` trials of every (already built) scenario; the merged aggregates by
-    scenario index. This is the one Monte Carlo loop of btsim: :func:`simulate`, ``sim.run``,
-    ``sim.attack``, ``sim.heat`` and the CLI all come through here, so the same seed, trials
-    and chunk size give the same bits by every door. Every aggregate is checked against the
-    model's declared metrics (:func:`check_sample`)."""
-    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
-    tasks = _plan(len(scenarios), trials, chunk)
-    folds = [_OrderedFold() for _ in scenarios]
-    bar = _progress_bar(trials * len(scenarios), progress)
-    results = _parallel_results(model, scenarios, tasks, seed, n_jobs, backend, scheduler,
-                                bool(bar))
-    try:
-        # closing() shuts the workers (or the Dask cluster) down at once on an error or Ctrl-C
-        with contextlib.closing(results):
-            for task, agg in results:
-                folds[task.scenario_index].add(task, agg)
-                if bar is not None:
-                    bar.update(agg.n)
-    finally:
-        if bar is not None:
-            bar.close()
-    parts = {s: f.total for s, f in enumerate(folds)}
-    for agg in parts.values():
-        check_sample(model, agg)
-    return parts
+    scenario index (:func:`sample_run` without a target, pairing or cache). :func:`simulate`,
+    ``sim.run``, ``sim.attack``, ``sim.heat`` and the CLI all come through
+    :func:`sample_run`, so the same seed, trials and chunk size give the same bits by every
+    door."""
+    return sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
+                      chunk_size=chunk_size, progress=progress, scheduler=scheduler).parts
 
 
 def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int, seed: int,
              n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
              progress: bool | str | None = None, scheduler: str | None = None,
-             metrics: Sequence[str] | None = None, with_exact: bool = True) -> pd.DataFrame:
+             metrics: Sequence[str] | None = None, with_exact: bool = True, *,
+             precision: Precision | None = None, streams: Sequence[int] | None = None,
+             pairs: Mapping[int, int] | None = None, cache: Any = None,
+             outcome: list[RunOutcome] | None = None) -> pd.DataFrame:
     """Run ``trials`` Monte Carlo trials of every scenario and summarise them.
 
     Returns one row per scenario row with the parameters, the model's facts and, for every
     metric ``m``: ``m`` (mean), ``m_se``, ``m_ci_low``, ``m_ci_high``, ``m_n`` (observations)
     and ``m_exact`` where the model has an exact value (``with_exact``). ``progress``:
     ``auto`` (default; a bar after ~2 s when stderr is a terminal), ``always`` or ``never``.
+
+    ``precision`` (:func:`check_precision`) stops each scenario at its target error; the
+    frame then has ``trials_used`` and ``target_reached`` columns (``trials`` = trials
+    used). ``streams``/``pairs`` pair scenarios (see :func:`sample_run`); paired rows gain
+    ``m_diff``, ``m_diff_se``, ``m_diff_ci_low``, ``m_diff_ci_high`` against their baseline.
+    ``cache``: resume and extend (:mod:`sim.cache`). ``outcome``: a list that receives the
+    :class:`RunOutcome` (chunks computed and cached).
     """
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
     check_progress(progress)
     scenarios = [model.scenario(p) for p in params_list]
-    parts = sample_scenarios(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
-                             chunk_size=chunk, progress=progress, scheduler=scheduler)
-    return summarize(model, scenarios, parts, metrics=metrics, with_exact=with_exact,
-                     trials=trials)
+    if cache is not None:
+        cache.bind(model, scenarios, params_list, seed, chunk, streams)
+    res = sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
+                     chunk_size=chunk, progress=progress, scheduler=scheduler,
+                     precision=precision, streams=streams, pairs=pairs, cache=cache)
+    if outcome is not None:
+        outcome.append(res)
+    frame = summarize(model, scenarios, res.parts, metrics=metrics, with_exact=with_exact,
+                      trials=trials if precision is None else None)
+    if precision is not None or res.pairs:
+        frame = _add_precision_columns(model, scenarios, frame, res, metrics)
+    return frame
+
+
+def _rows_of(model: Model, scenarios: Sequence[Any]) -> list[int]:
+    out = []
+    for scn in scenarios:
+        rows = model.rows(scn)
+        out.append(1 if rows is None else len(rows))
+    return out
+
+
+def _add_precision_columns(model: Model, scenarios: Sequence[Any], frame: pd.DataFrame,
+                           res: RunOutcome, metrics: Sequence[str] | None) -> pd.DataFrame:
+    """``trials_used``/``target_reached`` (target runs) and the ``*_diff*`` columns of
+    paired rows (baseline rows: difference 0; unpaired rows: NaN)."""
+    attrs = dict(frame.attrs)
+    rows = _rows_of(model, scenarios)
+    cols: dict[str, Any] = {}
+    if res.target_reached is not None:
+        cols["trials_used"] = np.repeat([res.trials_used[s] for s in range(len(scenarios))],
+                                        rows)
+        cols["target_reached"] = np.repeat([res.target_reached[s]
+                                            for s in range(len(scenarios))], rows)
+    if res.pairs:
+        baselines = set(b for b, _ in res.pairs.values())
+        for m in _selected(model, metrics):
+            if m.kind == "hist":
+                continue
+            vals: dict[str, list[np.ndarray]] = {sfx: [] for sfx in ("_diff", "_diff_se", "_diff_ci_low", "_diff_ci_high")}
+            for s, k in enumerate(rows):
+                if s in res.pairs and m.name in res.pairs[s][1].sums:
+                    got: tuple[np.ndarray, ...] = tuple(
+                        np.broadcast_to(g, (k,)) for g in res.pairs[s][1].result(m.name))
+                elif s in baselines and s not in res.pairs:
+                    got = (np.zeros(k),) * 4
+                else:
+                    got = (np.full(k, np.nan),) * 4
+                for sfx, g in zip(vals, got, strict=True):
+                    vals[sfx].append(g)
+            for sfx, parts in vals.items():
+                cols[m.name + sfx] = np.concatenate(parts)
+    extra = pd.DataFrame(cols, index=frame.index)
+    out = pd.concat([frame, extra], axis=1)
+    if res.target_reached is not None:
+        out["trials"] = out["trials_used"]
+    out.attrs = attrs
+    return out
 
 
 def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],

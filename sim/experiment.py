@@ -29,6 +29,16 @@ Format::
     [rule_overrides]                # optional rule options for every scenario (btsim rules)
     dfa_rounding = "ceil-then-times-3"
 
+Precision keys (README "Precision")::
+
+    target_error = 0.005            # stop each scenario when every 95% CI half-width <= this
+    target_metric = ["p_hit"]       # optional: only these metrics (default: every non-hist)
+    max_trials = 10_000_000         # optional cap with target_error (default 2**26)
+    paired = ["piloting"]           # grid axes whose scenarios share their dice
+    baseline = {piloting = 4}       # optional: the value each paired axis is compared with
+                                    # (default: its first value); rows gain m_diff, m_diff_se,
+                                    # m_diff_ci_low, m_diff_ci_high
+
 Scenarios are ``fixed`` updated by each case, updated by each grid combination, in that
 order (cases outer, grid inner, grid keys in file order), then by ``rule_overrides`` (which
 ``btsim run --rule NAME=VALUE`` extends).
@@ -53,6 +63,8 @@ from sim.models import get_model
 
 KEYS = ("name", "title", "question", "model", "trials", "seed", "exact", "metrics", "fixed",
         "grid", "cases", "description", "rule_overrides", "report")
+#: precision keys (stop at a target error; paired axes)
+PRECISION_KEYS = ("target_error", "target_metric", "max_trials", "paired", "baseline")
 
 
 @dataclass
@@ -75,6 +87,50 @@ class Experiment:
     source: str | None = None
     #: rule options applied to every scenario, last (validated for the model's game)
     rule_overrides: dict[str, Any] = field(default_factory=dict)
+    #: stop each scenario when every chosen metric's 95% CI half-width is at most this
+    target_error: float | None = None
+    target_metric: list[str] | None = None
+    max_trials: int | None = None
+    #: grid axes whose scenarios share their random streams, and the baseline value of each
+    paired: list[str] = field(default_factory=list)
+    baseline: dict[str, Any] = field(default_factory=dict)
+
+    def streams(self) -> tuple[list[int], dict[int, int]]:
+        """Each scenario's random stream and, for a paired experiment, scenario -> baseline.
+
+        Without ``paired`` the stream is the scenario index (no pairs). With it, the stream
+        is the index of the scenario with the paired axes removed (cases outer, the other
+        grid axes inner, in file order), so scenarios differing only along paired axes share
+        their dice chunk by chunk; each is compared with the one whose paired axes hold the
+        ``baseline`` values."""
+        n = len(self.scenarios())
+        if not self.paired:
+            return list(range(n)), {}
+        keys = list(self.grid)
+        free = [k for k in keys if k not in self.paired]
+        combos = list(itertools.product(*(self.grid[k] for k in keys))) or [()]
+        sub = {c: i for i, c in enumerate(itertools.product(*(range(len(self.grid[k]))
+                                                              for k in free)))}
+        base = {k: self.grid[k].index(self.baseline[k]) if k in self.baseline else 0
+                for k in self.paired}
+        index = {}
+        streams = []
+        pos = 0
+        for ci in range(len(self.cases or [{}])):
+            for combo in itertools.product(*(range(len(self.grid[k])) for k in keys)):
+                named = dict(zip(keys, combo, strict=True))
+                stream = ci * len(sub) + sub[tuple(named[k] for k in free)]
+                streams.append(stream)
+                index[(ci, combo)] = pos
+                pos += 1
+        pairs = {}
+        for (ci, combo), s in index.items():
+            named = dict(zip(keys, combo, strict=True)) | base
+            b = index[(ci, tuple(named[k] for k in keys))]
+            if b != s:
+                pairs[s] = b
+        assert pos == n and len(combos) * len(self.cases or [{}]) == n
+        return streams, pairs
 
     def scenarios(self) -> list[dict[str, Any]]:
         """Expand fixed x cases x grid into a list of parameter dicts."""
@@ -122,10 +178,10 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"{path}: not valid TOML: {exc}") from None
         data.setdefault("name", path.stem)
-    unknown = [k for k in data if k not in KEYS]
+    unknown = [k for k in data if k not in KEYS + PRECISION_KEYS]
     if unknown:
         raise ConfigError(unknown[0], data[unknown[0]],
-                          "an experiment key: one of " + ", ".join(KEYS))
+                          "an experiment key: one of " + ", ".join(KEYS + PRECISION_KEYS))
     if "model" not in data:
         raise ConfigError("model", None, "a model name (e.g. 'attack', 'heat')")
     get_model(data["model"])  # unknown model -> ConfigError
@@ -146,7 +202,9 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
                                 or not all(isinstance(m, str) for m in metrics)):
         raise ConfigError("metrics", metrics, "a list of metric names")
     report = _check_report(data.get("report", "generic"))
+    precision = _precision_keys(data, grid)
     return Experiment(
+        **precision,
         name=_check_name(data.get("name", "experiment")),
         model=data["model"],
         trials=check_int("trials", data.get("trials", 100_000), lo=1),
@@ -165,6 +223,45 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
     )
 
 
+def _precision_keys(data: Mapping[str, Any], grid: Mapping[str, list[Any]]) -> dict[str, Any]:
+    """Validate ``target_error``, ``target_metric``, ``max_trials``, ``paired`` and
+    ``baseline`` (one line naming the key on error)."""
+    from sim import engine
+
+    model = get_model(data["model"])
+    prec = engine.check_precision(model, data.get("target_error"), data.get("target_metric"),
+                                  data.get("max_trials"))
+    paired = data.get("paired", [])
+    if isinstance(paired, str):
+        paired = [paired]
+    if not isinstance(paired, list) or not all(isinstance(k, str) and k in grid for k in paired):
+        raise ConfigError("paired", paired, "a list of grid axes (keys of [grid]): "
+                          + ", ".join(grid))
+    baseline = data.get("baseline", {})
+    if not isinstance(baseline, Mapping):
+        raise ConfigError("baseline", baseline, "a table of paired axis = value")
+    for k, v in baseline.items():
+        if k not in paired:
+            raise ConfigError("baseline", k, "a paired axis: " + ", ".join(paired))
+        if v not in grid[k]:
+            raise ConfigError(f"baseline.{k}", v, "one of the grid values "
+                              + ", ".join(map(repr, grid[k])))
+    out: dict[str, Any] = {"paired": list(paired), "baseline": dict(baseline)}
+    if prec is not None:
+        out.update(target_error=prec.target_error,
+                   target_metric=None if prec.metrics is None else list(prec.metrics),
+                   max_trials=data.get("max_trials"))
+    return out
+
+
+def precision_of(exp: Experiment) -> Any:
+    """The experiment's :class:`sim.engine.Precision` (None without ``target_error``)."""
+    from sim import engine
+
+    return engine.check_precision(get_model(exp.model), exp.target_error, exp.target_metric,
+                                  exp.max_trials)
+
+
 def with_rule_overrides(exp: Experiment, overrides: Mapping[str, Any] | None) -> Experiment:
     """A copy of ``exp`` whose every scenario also takes ``overrides`` (rule option name ->
     value or text), validated against the options of the experiment's model; ``exp`` itself
@@ -180,41 +277,95 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,
         progress: bool | None = None,
-        rule_overrides: Mapping[str, Any] | None = None) -> pd.DataFrame:
+        rule_overrides: Mapping[str, Any] | None = None,
+        target_error: float | None = None, target_metric: str | Sequence[str] | None = None,
+        max_trials: int | None = None, cache: bool = True,
+        info: dict[str, Any] | None = None) -> pd.DataFrame:
     """Run an experiment and return its summary DataFrame.
 
     ``trials`` and ``seed`` override the file; ``rule_overrides`` (rule option name -> value)
-    applies to every scenario, after the file's own (see ``btsim rules``). With ``exact_only`` no Monte Carlo runs: the
-    frame holds the exact values. With ``out`` (a results folder, e.g. ``"results"``) the
-    summary is written to ``out/<name>/`` atomically (see :mod:`sim.results`).
+    applies to every scenario, after the file's own (see ``btsim rules``). With
+    ``exact_only`` no Monte Carlo runs: the frame holds the exact values. With ``out`` (a
+    results folder, e.g. ``"results"``) the summary is written to ``out/<name>/`` atomically
+    (see :mod:`sim.results`), and finished chunks are cached in ``out/<name>/.cache/`` as
+    the run goes (``cache=False``: none), so the same call resumes an interrupted run and
+    extends a finished one (:mod:`sim.cache`).
+
+    ``target_error``/``target_metric``/``max_trials`` override the file's precision keys
+    (:class:`sim.engine.Precision`). ``info``: a dict that receives ``chunks_computed``,
+    ``chunks_cached``, ``tasks_computed`` and (with a cache) ``cache_seconds``.
     """
     from sim import engine, results
+    from sim.cache import CACHE_DIR, ChunkCache
 
     exp = experiment if isinstance(experiment, Experiment) else load(experiment)
     if trials is not None or seed is not None:  # a copy: the caller's experiment is unchanged
         exp = dataclasses.replace(
             exp, trials=exp.trials if trials is None else check_int("trials", trials, lo=1),
             seed=exp.seed if seed is None else check_int("seed", seed, lo=0))
+    if target_error is not None or target_metric is not None or max_trials is not None:
+        names = [target_metric] if isinstance(target_metric, str) else target_metric
+        exp = dataclasses.replace(
+            exp, target_error=exp.target_error if target_error is None else target_error,
+            target_metric=exp.target_metric if names is None else list(names),
+            max_trials=exp.max_trials if max_trials is None else max_trials)
     exp = with_rule_overrides(exp, rule_overrides)
     model = get_model(exp.model)
     params = exp.scenarios()
+    precision = precision_of(exp)
     tr, sd, jobs, be, chunk = engine.validate_run(exp.trials, exp.seed, n_jobs, backend,
                                                   chunk_size)
     if exact_only and scheduler:
         raise ConfigError("scheduler", scheduler, "used only by Monte Carlo runs, not with --exact")
+    outcome: list[engine.RunOutcome] = []
+    store = None
     if exact_only:
         frame, wall = engine.timed(engine.exact_frame, model, params, metrics=exp.metrics)
     else:
+        streams, pairs = exp.streams()
+        store = ChunkCache(Path(out) / exp.name / CACHE_DIR) if (
+            out is not None and cache) else None
         frame, wall = engine.timed(engine.simulate, model, params, tr, sd, n_jobs=jobs,
                                    backend=be, chunk_size=chunk, progress=progress,
                                    scheduler=scheduler, metrics=exp.metrics,
-                                   with_exact=exp.exact)
+                                   with_exact=exp.exact, precision=precision,
+                                   streams=streams if exp.paired else None,
+                                   pairs=pairs or None, cache=store, outcome=outcome)
+    stats: dict[str, Any] = {}
+    if outcome:
+        res = outcome[0]
+        stats = {"chunks_computed": res.chunks_computed, "chunks_cached": res.chunks_cached,
+                 "tasks_computed": res.tasks_computed}
+        if store is not None:
+            stats["cache_seconds"] = round(store.seconds, 6)
+    if info is not None:
+        info.update(stats)
     if out is not None:
         meta = results.metadata(exp, model=model, frame=frame, wall_time_s=wall,
                                 backend=be, n_jobs=jobs, chunk_size=chunk,
                                 exact_only=exact_only, scheduler=scheduler)
+        if outcome:
+            meta["precision"] = precision_metadata(exp, outcome[0])
+            meta["cache"] = stats
         results.write(Path(out) / exp.name, frame, meta)
     return frame
+
+
+def precision_metadata(exp: Experiment, res: Any) -> dict[str, Any]:
+    """What a results folder records of the precision settings and their outcome."""
+    out: dict[str, Any] = {"target_error": exp.target_error,
+                           "target_metric": exp.target_metric,
+                           "max_trials": exp.max_trials, "paired": exp.paired,
+                           "baseline": exp.baseline,
+                           "trials_used": [res.trials_used[s] for s in sorted(res.trials_used)]}
+    if res.target_reached is not None:
+        missed = [s for s, ok in sorted(res.target_reached.items()) if not ok]
+        out["target_missed"] = missed
+        out["target_summary"] = (
+            f"target error {exp.target_error} reached in {len(res.target_reached) - len(missed)}"
+            f" of {len(res.target_reached)} scenarios"
+            + (f"; max trials reached first in scenarios {missed}" if missed else ""))
+    return out
 
 
 def validate_all(experiments: Sequence[Experiment]) -> None:

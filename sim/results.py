@@ -114,6 +114,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
 def _csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
     """List-valued cells (histograms) become JSON strings in CSV."""
     out = frame.copy()
+    out.attrs = {}  # pandas deep-copies attrs on every column access; the CSV keeps none
     for col in out.columns:
         if out[col].dtype == object and out[col].map(lambda v: isinstance(v, list | tuple)).any():
             out[col] = out[col].map(lambda v: json.dumps(list(v)) if isinstance(v, list | tuple)
@@ -171,6 +172,9 @@ def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, A
         _csv_ready(frame).to_csv(tmp / "summary.csv", index=False)
         (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
+        cache = folder / ".cache"  # the chunk cache (sim.cache) moves into the new folder
+        if cache.is_dir():
+            os.replace(cache, tmp / ".cache")
     return folder
 
 

@@ -36,7 +36,9 @@ EPILOG = """examples:
   btsim attack punch --tons 70 --damaged upper-arm --terrain light-woods
   btsim attack charge --tons 65 --hexes 5 --target-tons 70 --trials 1000000 --seed 1 --json
   btsim heat --unit "Loki (Hellbringer) Prime" --policy max --turns 10
-  btsim run experiments/01_physical_damage.toml --jobs 2
+  btsim run experiments/01_physical_damage.toml --jobs 2 --target-error 0.002
+  btsim compare heat --set ov=2 --a policy=never --b policy=max --trials 200000
+  btsim sensitivity results/01_physical_damage
   btsim report results/
   btsim units --filter atlas
   btsim bench --json

@@ -32,7 +32,7 @@ import pandas as pd
 from sim.api import attack
 from sim.classic import tables as T
 from sim.classic.api import NESTED
-from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 from sim.result import Result
@@ -89,6 +89,7 @@ def register(subparsers: Any) -> None:
                    help="worker processes for --trials (default 1; -1 = all cores)")
     p.add_argument("--chunk-size", help="trials per seeded chunk for --trials (default 2**18; "
                    "the same seed, trials and chunk size give the same bits as btsim run)")
+    add_precision_flags(p)
     add_progress(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (indented by 2, like btsim heat --json)")
@@ -113,7 +114,7 @@ def _req_int(name: str, value: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     opts = rule_overrides(args, "attack")
-    if args.seed is not None and args.trials is None:
+    if args.seed is not None and args.trials is None and args.target_error is None:
         raise ConfigError("seed", args.seed, "used together with --trials")
     res = attack(
         args.kind, tons=_int("tons", args.tons), piloting=_int("piloting", args.piloting),
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
         trials=_int("trials", args.trials), seed=_int("seed", args.seed),
         n_jobs=_req_int("jobs", args.jobs), chunk_size=_int("chunk_size", args.chunk_size),
-        progress=args.progress,
+        progress=args.progress, **precision_args(args),
         target_damaged=args.target_damaged,
         target_level=_int("target_level", args.target_level),
         target_partial_cover=args.target_partial_cover, fired=args.fired,

@@ -23,6 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sweep", action="store_true",
                    help="also measure each kernel at chunk sizes 2^12..2^20")
     p.add_argument("--big-trials", type=int, help="trials of the large memory check")
+    p.add_argument("--no-precision", action="store_true",
+                   help="skip the precision figures (pairing gains, cache overhead)")
+    p.add_argument("--coverage", type=int, default=0, metavar="RUNS",
+                   help="also check the coverage of target-error intervals over RUNS seeds "
+                   "(e.g. 10000; about 2 s per 1000)")
     p.set_defaults(func=main)
 
 
@@ -31,6 +36,8 @@ def main(args: argparse.Namespace) -> int:
     from sim.errors import check_int
 
     big = None if args.big_trials is None else check_int("big-trials", args.big_trials, lo=1)
-    res = bench.run(models=args.model, quick=args.quick, big_trials=big, sweep=args.sweep)
+    runs = check_int("coverage", args.coverage, lo=0)
+    res = bench.run(models=args.model, quick=args.quick, big_trials=big, sweep=args.sweep,
+                    precision=not args.no_precision, coverage_runs=runs)
     print(json.dumps(res, indent=2) if args.json else bench.format_table(res))
     return 0

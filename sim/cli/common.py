@@ -42,3 +42,29 @@ def rule_overrides(args: argparse.Namespace, model: str | None) -> dict[str, Any
     ConfigError naming a bad option or value."""
     parsed = options.parse_rules(getattr(args, "rule", None) or [])
     return options.check_overrides(model, parsed) if model else parsed
+
+
+def add_precision_flags(parser: argparse.ArgumentParser) -> None:
+    """Add ``--target-error X``, ``--target-metric M`` (repeatable) and ``--max-trials N``
+    (README "Precision"). A command that runs a model adds them with this one call and
+    passes :func:`precision_args` on to ``sim.api.run_scenario`` (or ``sim.run``)."""
+    g = parser.add_argument_group("precision (stop when precise enough)")
+    g.add_argument("--target-error", type=float, metavar="X",
+                   help="Monte Carlo until every chosen metric's 95%% CI half-width is <= X "
+                   "(in the metric's unit: 0.005 = half a percentage point); decided at "
+                   "1, 2, 4, 8... chunks, the same for any --jobs; --trials is then unused")
+    g.add_argument("--target-metric", action="append", metavar="M",
+                   help="metric the target applies to (repeatable; default: every "
+                   "probability and mean metric)")
+    g.add_argument("--max-trials", type=int, metavar="N",
+                   help="stop at N trials even if the target is not reached (default 2**26); "
+                   "the output's target_reached says so")
+
+
+def precision_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The precision flags as keyword arguments (``target_error``, ``target_metric``,
+    ``max_trials``)."""
+    metric = getattr(args, "target_metric", None)
+    return {"target_error": getattr(args, "target_error", None),
+            "target_metric": metric if metric else None,
+            "max_trials": getattr(args, "max_trials", None)}

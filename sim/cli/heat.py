@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
-from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 
@@ -73,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chunk-size", type=int, metavar="N", help="trials per seeded chunk for "
                    "--trials (default 2**18; same seed, trials and chunk size give the same "
                    "bits as btsim run)")
+    add_precision_flags(p)
     add_progress(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=main)
@@ -81,7 +82,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _params(args: argparse.Namespace) -> dict[str, Any]:
     if args.water_depth is not None and not args.water:
         raise ConfigError("water-depth", args.water_depth, "given only with --water")
-    if args.seed is not None and args.trials is None:
+    if args.exact and args.target_error is not None:
+        raise ConfigError("target-error", args.target_error, "a Monte Carlo option, not with "
+                          "--exact")
+    if args.seed is not None and args.trials is None and args.target_error is None:
         raise ConfigError("seed", args.seed, "given only with --trials (exact answers need none)")
     params: dict[str, Any] = {
         "unit": args.unit, "ov": args.ov, "policy": args.policy, "turns": args.turns,
@@ -99,7 +103,7 @@ def main(args: argparse.Namespace) -> int:
 
     params = _params(args)
     res = heat(**params, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
-               chunk_size=args.chunk_size, progress=args.progress)
+               chunk_size=args.chunk_size, progress=args.progress, **precision_args(args))
     if args.json:
         print(json.dumps(res.to_dict(), indent=2))
     else:

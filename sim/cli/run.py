@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
 from sim.cli.progress import add_progress
 from sim.engine import BACKENDS
 
@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  btsim run experiments/01_physical_damage.toml --jobs 2\n"
         "  btsim run experiments/*.toml --trials 1000000 --seed 7 --out /tmp/results\n"
         "  btsim run exp.toml --backend dask --scheduler tcp://10.0.0.5:8786\n"
-        "  btsim run experiments/04_overheat_curves.toml --rule heat_tmm_threshold=3",
+        "  btsim run experiments/04_overheat_curves.toml --rule heat_tmm_threshold=3\n"
+        "  btsim run exp.toml --target-error 0.002 --target-metric p_hit --max-trials 4000000\n"
+        "  (run it again after a crash or Ctrl-C: finished chunks come from the cache)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("experiments", nargs="+", metavar="EXPERIMENT.toml")
@@ -37,7 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="compute exact values only, no Monte Carlo")
     p.add_argument("--quiet", action="store_true", help="no progress bar (--progress never), "
                    "no summary lines")
+    p.add_argument("--no-cache", action="store_true",
+                   help="do not cache finished chunks in results/<name>/.cache/ (the cache "
+                   "lets the same command resume an interrupted run and extend a finished "
+                   "one; `btsim cache clean` removes it)")
     add_rule_flags(p, None, preset=False)
+    add_precision_flags(p)
     add_progress(p)
     p.set_defaults(func=main)
 
@@ -53,7 +60,8 @@ def main(args: argparse.Namespace) -> int:
         frame = run(exp, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
                     backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,
                     exact_only=args.exact, out=args.out,
-                    progress=progress_flag("never" if args.quiet else args.progress))
+                    progress=progress_flag("never" if args.quiet else args.progress),
+                    cache=not args.no_cache, **precision_args(args))
         if not args.quiet:
             print(f"{Path(args.out) / exp.name}: {len(frame)} rows", file=sys.stdout)
     return 0
