@@ -378,6 +378,9 @@ def build(params: Mapping[str, Any]) -> Scenario:
                 unit_notes.append(f"attacker {att['name']} has the {q} design quirk: it cannot "
                                   f"{attack} (rule option quirks, as MegaMek; reference D21)")
     info: list[str] = []
+    if att is not None and tsm and not att["tsm"]:
+        raise ConfigError("tsm", True, f"given only for an attacker with triple-strength "
+                          f"myomer; {att['name']} has none")
     if att is not None and att["tsm"]:
         info.append(f"attacker {att['name']} TSM active: tsm given (heat 9 or more)" if tsm
                     else f"attacker {att['name']} TSM inactive: heat below 9; pass --tsm "

@@ -309,3 +309,15 @@ def test_limb_rules_table_edges():
     assert sim.attack("kick", tons=50, arm="right", fired="left-leg")["impossible"] is None
     assert "fired" in sim.attack("kick", tons=50, arm="left", fired="left-leg")["impossible"]
     assert "fired" in sim.attack("club", tons=50, fired="left-arm")["impossible"]
+
+
+def test_tsm_on_a_unit_without_tsm_is_an_error() -> None:
+    """Issue 9 audit: --tsm on a catalog unit without TSM must not silently double damage."""
+    import pytest
+
+    from sim.api import attack
+    from sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="tsm"):
+        attack("punch", attacker="Hunchback HBK-4G", tsm=True)
+    assert attack("punch", tons=55, tsm=True)["damage_on_hit"] == 12   # no unit: the flag rules
