@@ -1,0 +1,1 @@
+"""The Alpha Strike ``duel`` model: side against side to destruction (reference-as-combat)."""
