@@ -16,7 +16,7 @@ from sim import __version__
 from sim.errors import UserError
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMANDS = ("run", "attack", "heat", "units", "report", "bench")
+COMMANDS = ("run", "attack", "heat", "duel", "units", "report", "bench")
 
 EPILOG = """examples:
   btsim attack punch --tons 70 --damaged upper-arm --terrain light-woods
