@@ -31,7 +31,6 @@ def choose_targets(att: Side, sa: list[dict[str, np.ndarray]], decs: list, tgt: 
 
     if len(tgt.units) == 1:
         return None
-    k = len(tgt.units)
     alive = np.stack([s["alive"] for s in stt])               # (k, m)
     left = np.stack([u.total - s["dmg"].astype(np.float64) for u, s in zip(tgt.units, stt,
                                                                              strict=True)])
@@ -43,7 +42,7 @@ def choose_targets(att: Side, sa: list[dict[str, np.ndarray]], decs: list, tgt: 
             want = i % n_alive
             out.append(np.argmax(alive & (rank == want), axis=0))
         return out
-    for i, (u, s) in enumerate(zip(att.units, sa, strict=True)):
+    for u, s in zip(att.units, sa, strict=True):
         if att.targeting == "nearest-to-death":
             score = -left
         else:
