@@ -244,7 +244,7 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
         raise UserError(f"{card.name}: a duel needs Structure >= 1")
     notes = []
     for code in sorted(card.specials):
-        n = note_for(code)
+        n = note_for(code, card.specials[code].raw)
         if n is not None:
             notes.append(f"{card.name}: {n}")
     if card.type not in ("BM", "IM"):

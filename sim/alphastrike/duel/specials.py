@@ -76,12 +76,16 @@ PENDING: dict[str, str] = {
 }
 
 
-def note_for(code: str) -> str | None:
-    """The note for a card's special ``code``, or None when it is simulated."""
+def note_for(code: str, raw: str | None = None) -> str | None:
+    """The note for a card's special ``code`` (``raw``: the token as written, e.g. ``BHJ2``,
+    which the card parser reads as code ``BHJ`` with value 2), or None when it is simulated."""
+    raw = raw or code
+    for key in (raw, code):
+        if key in PENDING:
+            return (f"{raw}: matters in a duel ({PENDING[key]}) but is NOT simulated by this "
+                    "model")
     if code in SIMULATED:
         return None
     if code in NOT_SIMULATED:
-        return f"{code}: not simulated, {NOT_SIMULATED[code]}"
-    if code in PENDING:
-        return f"{code}: matters in a duel ({PENDING[code]}) but is NOT simulated by this model"
-    return f"{code}: not simulated (unknown to the duel model)"
+        return f"{raw}: not simulated, {NOT_SIMULATED[code]}"
+    return f"{raw}: not simulated (unknown to the duel model)"
