@@ -30,8 +30,17 @@ from sim.alphastrike.duel.turn import (
     receive,
     start_turn,
 )
-from sim.alphastrike.kernel import hits_2d6, threshold
+from sim.alphastrike.kernel import hits_2d6, threshold as _threshold
 from sim.dice import TWO_D6_OUTCOMES, d6, draw_lut, make_lut
+
+#: Byte thresholds for TN -16..47 (one ``take`` instead of a clip per attack).
+_THR = _threshold(np.arange(-16, 48))
+
+
+def threshold(tn: np.ndarray) -> np.ndarray:
+    """Byte threshold of "2D6 >= TN" (see :func:`sim.alphastrike.kernel.threshold`)."""
+    return _THR.take(tn + np.int16(16))
+
 
 _CRIT_KEYS = ("eng", "fc", "wh", "mp", "dmg", "pend", "killed")
 #: Per-turn sums kept by the kernel (columns of ``st``).
@@ -82,8 +91,8 @@ def _fire(att: Side, sa: list[dict[str, np.ndarray]], tgt: Side,
             tn = attack_tn(u, s, tu, ts, band, scn.dr)
             aim = aim & (tn <= 12)
             able |= aim
-            narc = can_narc(u, dec, tu, ts, band) & aim
-            if narc.any():
+            narc = can_narc(u, dec, tu, ts, band) & aim if u.narcs and not tu.ecm else None
+            if narc is not None and narc.any():
                 got = np.zeros(m, dtype=bool)
                 for _ in range(u.narcs):
                     got |= hits_2d6(rng, threshold(tn) * narc)
@@ -122,14 +131,17 @@ def _dead(side_st: list[dict[str, np.ndarray]]) -> np.ndarray:
     return out
 
 
-def _left(side: Side, side_st: list[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """Armor and Structure left on the side's surviving units (summed over a force)."""
-    arm = np.zeros(side_st[0]["dmg"].shape[0], dtype=np.int64)
+def _left(side: Side, side_st: list[dict[str, np.ndarray]], rows: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Armor and Structure left on the side's surviving units (summed over a force), for the
+    trials ``rows``."""
+    arm = np.zeros(rows.size, dtype=np.int64)
     stru = np.zeros_like(arm)
     for u, s in zip(side.units, side_st, strict=True):
-        d = s["dmg"].astype(np.int64)
-        arm += s["alive"] * np.maximum(u.armor - d, 0)
-        stru += s["alive"] * np.minimum(u.structure, u.total - d)
+        d = s["dmg"][rows].astype(np.int64)
+        alive = s["alive"][rows]
+        arm += alive * np.maximum(u.armor - d, 0)
+        stru += alive * np.minimum(u.structure, u.total - d)
     return arm, stru
 
 
@@ -196,7 +208,7 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
         for key, side, side_st, mask in (("a", scn.a, sa, b_dead & ~a_dead),
                                          ("b", scn.b, sb, a_dead & ~b_dead)):
             if mask.any():
-                arm, stru = _left(side, [{k: v[mask] for k, v in s.items()} for s in side_st])
+                arm, stru = _left(side, side_st, np.flatnonzero(mask))
                 win[f"{key}_arm"] += (arm.sum(), (arm * arm).sum())
                 win[f"{key}_str"] += (stru.sum(), (stru * stru).sum())
         n_a_win += int(np.count_nonzero(b_dead & ~a_dead))

@@ -18,6 +18,7 @@ plus the 20.3 item 5 point, A22) -> :func:`end_phase` (damage and crits take eff
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -113,16 +114,29 @@ def attack_tn(a: UnitSpec, sa: dict[str, np.ndarray], t: UnitSpec, stt: dict[str
     """Weapon attack TN of ``a`` on ``t`` (6.1, 20.5): skill + own movement + heat + 2 per Fire
     Control hit + target modifier (stance, -4 immobile/shut down) + terrain + range + STL
     (A6) + SHLD (attacker +1)."""
-    rng_mod = np.array([0, 2, 4, 6], dtype=np.int16)[band]
+    rng_mod = _RANGE_MOD[band]
     stl = 0
     if t.stl:
         stl = np.array([0, 1, dr.stealth_long, dr.stealth_long], dtype=np.int16)[band]
-    base = np.int16(a.skill + t.terrain_mod + (1 if a.shld else 0))
-    return (base + rng_mod + stl
-            + np.array(a.amod, dtype=np.int16)[profile(sa)]
-            + T.HEAT_TO_HIT[sa["heat"]].astype(np.int16)
-            + np.int16(T.FIRE_CONTROL_MOD) * sa["fc"].astype(np.int16)
-            + np.array(t.tmod, dtype=np.int16)[profile(stt)])
+    base = np.int16(a.skill + t.terrain_mod + (1 if a.shld else 0)) + rng_mod + stl
+    own = _own_table(a.amod).take(profile(sa))          # movement + heat, by profile
+    return (base + own + np.int16(T.FIRE_CONTROL_MOD) * sa["fc"]
+            + _table16(t.tmod).take(profile(stt)))
+
+
+_RANGE_MOD = np.array([T.RANGE_MOD[r] for r in T.RANGES], dtype=np.int16)
+
+
+@lru_cache(maxsize=1024)
+def _table16(values: tuple[int, ...]) -> np.ndarray:
+    return np.asarray(values, dtype=np.int16)
+
+
+@lru_cache(maxsize=1024)
+def _own_table(amod: tuple[int, ...]) -> np.ndarray:
+    """Own movement modifier + heat to-hit modifier (6.3) by profile ``heat + 5 * mp``."""
+    heat = np.arange(len(amod)) % 5
+    return (np.asarray(amod, dtype=np.int16) + T.HEAT_TO_HIT[heat].astype(np.int16))
 
 
 def can_narc(a: UnitSpec, dec: Decision, t: UnitSpec, stt: dict[str, np.ndarray],
