@@ -30,7 +30,8 @@ from sim.alphastrike.duel.turn import (
     receive,
     start_turn,
 )
-from sim.alphastrike.kernel import hits_2d6, threshold as _threshold
+from sim.alphastrike.kernel import hits_2d6
+from sim.alphastrike.kernel import threshold as _threshold
 from sim.dice import TWO_D6_OUTCOMES, d6, draw_lut, make_lut
 
 #: Byte thresholds for TN -16..47 (one ``take`` instead of a clip per attack).
