@@ -22,7 +22,7 @@ import pandas as pd
 
 from sim.aggregate import Aggregate
 from sim.alphastrike.duel.kernel import simulate
-from sim.alphastrike.duel.markov import MAX_STATES, exact
+from sim.alphastrike.duel.markov import _CACHE, MAX_STATES, exact
 from sim.alphastrike.duel.scenario import DuelScenario, build_scenario
 from sim.model import BenchCase, Metric, Model
 
@@ -114,6 +114,10 @@ class DuelModel(Model):
 
     def exact(self, scenario: DuelScenario) -> dict[str, np.ndarray] | None:
         return exact(scenario)
+
+    def clear_cache(self) -> None:
+        """Forget cached exact results (the benchmark times exact from scratch)."""
+        _CACHE.clear()
 
 
 MODEL = DuelModel()
