@@ -68,10 +68,14 @@ def test_notes_list_unsimulated_specials() -> None:
     notes = " ".join(MODEL.scenario({"a": "Catapult CPLT-C3", "b": "Atlas AS7-D"}).notes())
     assert "ARTAIS-1: not simulated" in notes and "A15" in notes
     assert "REAR1/1/-: not simulated" in notes
-    odd = card("Odd", damage=(2, 2, 2, 0), specials="RHS,BHJ2,ZZZ")
+    odd = card("Odd", damage=(2, 2, 2, 0), specials="RHS,CASEP,BHJ2,ZZZ")
     notes = MODEL.scenario({"a": odd, "b": "Locust LCT-1V"}).notes()
     assert any("RHS" in n and "NOT simulated" in n for n in notes)
-    assert any("BHJ2" in n and "NOT simulated" in n for n in notes)
+    assert any("CASEP" in n and "NOT simulated" in n for n in notes)
+    assert not any("BHJ2" in n for n in notes)                # simulated
+    hull = MODEL.scenario({"a": card("H", damage=(2, 2, 2, 0), specials="BHJ"),
+                           "b": "Locust LCT-1V"}).notes()
+    assert any("BHJ:" in n and "hull breaches" in n for n in hull)
     assert any("ZZZ" in n and "unknown" in n for n in notes)
     # simulated specials give no note
     notes = " ".join(MODEL.scenario({"a": "Loki (Hellbringer) Prime",
@@ -111,3 +115,45 @@ def test_mc_runs_with_engine_chunks() -> None:
                             trials=3000, seed=1, chunk_size=500, progress=False)
     assert len(frame) == 30
     assert np.all(np.diff(frame["p_end_by"].to_numpy()) >= 0)
+
+
+def _turn1_damage(gun: object, tgt: object, **kw: object) -> float:
+    # skill 0 at Short vs a target that moved (TMM 2): TN 2, every attack hits
+    r = duel(gun, tgt, skill_a=0, range="short", turns=1, policy_b="hold", crits=False, **kw)
+    return r["turns"][0]["expected_damage_a"]
+
+
+@pytest.mark.parametrize(("gun_specials", "dmg", "tgt_specials", "want", "rules"), [
+    ("LRM1/1/1,IF1", 5, "BRA", 2, {}),             # BRA: loss rounded up (5 -> 2)
+    ("LRM1/1/1,IF1", 1, "BRA", 0, {}),             # A21: no floor
+    ("LRM1/1/1,IF1", 1, "BRA", 1, {"bra_floor": 1}),
+    ("SRM2/2", 4, "RCA", 3, {}),                   # RCA: 4 with SRM2/2 -> 3 (21.2)
+    ("IF1", 4, "RCA", 4, {}),                      # A23: IF only -> no reduction
+    ("IF1", 4, "RCA", 3, {"rca_if_only": "half_if"}),
+    ("ENE", 5, "RFA", 2, {}),                      # A10: halved, round down
+    ("ENE", 5, "RFA", 3, {"rfa_rounding": "up"}),
+    ("", 5, "RFA", 4, {}),                         # other attacks -1
+    ("", 1, "RFA", 1, {}),                         # min 1
+    ("IF1", 5, "AMS,SHLD", 3, {}),                 # AMS then SHLD
+])
+def test_damage_modifiers_21_3(gun_specials: str, dmg: int, tgt_specials: str, want: int,
+                               rules: dict) -> None:
+    gun = card("Gun", damage=(dmg, dmg, dmg, 0), armor=9, structure=9, specials=gun_specials)
+    tgt = card("T", damage=(1, 1, 1, 0), armor=9, structure=9, specials=tgt_specials)
+    assert abs(_turn1_damage(gun, tgt, **rules) - want) < 1e-12
+
+
+def test_mas_and_bhj() -> None:
+    gun = card("Gun", damage=(2, 2, 2, 0), armor=9, structure=9)
+    # MAS: +3 against a target that stood still: TN 0 + 0 + 0 + 3 = 3 -> 35/36
+    tgt = card("T", damage=(1, 1, 1, 0), armor=9, structure=9, specials="MAS")
+    assert abs(_turn1_damage(gun, tgt, moved_b="still") - 2 * 35 / 36) < 1e-12
+    assert abs(_turn1_damage(gun, tgt) - 2) < 1e-12                    # moved: no MAS
+    # BHJ2: a sure 1-point hit per turn is repaired every End Phase: never destroyed
+    one = card("Gun", damage=(1, 1, 1, 0), armor=9, structure=9)
+    hull = card("T", damage=(1, 1, 1, 0), armor=4, structure=4, specials="BHJ2")
+    r = duel(one, hull, skill_a=0, policy_b="hold", turns=10)
+    assert r["p_timeout"] == 1
+    r = duel(gun, hull, skill_a=0, policy_b="hold", turns=10, crits=False)
+    # 2 a turn, 1 back while armor is left: armor 4 -> 3 -> 2 -> 0, then 4 structure: turn 5
+    assert r["turns"][4]["p_end"] == 1

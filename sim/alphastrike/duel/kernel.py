@@ -102,7 +102,7 @@ def _fire(att: Side, sa: list[dict[str, np.ndarray]], tgt: Side,
             extra = None
             if dec.minimal.any():
                 extra = hit & dec.minimal & (d6(rng, m) >= 4)
-            pts = hit_points(u, dec, tu, ts, extra, scn.dr)
+            pts = hit_points(u, dec, tu, ts, extra, scn.dr, band)
             pts = pts * hit
             if u.ht != (0, 0, 0, 0):
                 h = np.array(u.ht, dtype=np.uint8)[band]

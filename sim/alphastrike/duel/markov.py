@@ -153,7 +153,7 @@ def _attack(rows: _Rows, att: str, tgt: str, ua: UnitSpec, ut: UnitSpec, band: o
     dec = Decision(rows.x[att + "_fired"], rows.x[att + "_ov"], rows.x[att + "_pts0"],
                    rows.x[att + "_min"])
     st = getattr(rows, tgt)
-    pts = hit_points(ua, dec, ut, st, extra, scn.dr) * hit
+    pts = hit_points(ua, dec, ut, st, extra, scn.dr, band) * hit
     ht = np.zeros(hit.size, dtype=np.uint8)
     if ua.ht != (0, 0, 0, 0):
         h = np.array(ua.ht, dtype=np.uint8)[band] * hit

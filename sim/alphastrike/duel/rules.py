@@ -4,8 +4,8 @@
 Options the heat model already owns stay in :class:`sim.alphastrike.rules.ASRules` (A1 is
 ``minimal_damage``, A5 is ``engine_heat_same_turn``, D17/D20...); ``--rule NAME=VALUE`` routes a
 name to whichever group declares it (:func:`split_overrides`). A-options whose subject is not
-simulated in a duel (A8 BHJ, A10 RFA, A14 special attacks, A15 artillery, A16 BV, A20 PNT, A21
-BRA, A23 RCA) have no field: the unit's special is listed in the notes instead. A11 (order of
+simulated in a duel (A8 BHJ with its other reading, A14 special attacks, A15 artillery, A16 BV,
+A20 PNT) have no field: the unit's special is listed in the notes instead. A11 (order of
 the damage modifiers) and A17 (Narc before the standard attack) are fixed at the reference's
 default and documented where they are applied (:mod:`sim.alphastrike.duel.turn`).
 """
@@ -58,6 +58,19 @@ class DuelRules:
     #: A22 -- that point brings its own crit roll when it reaches Structure: True (default,
     #: like the CASE point) or False (the point never rolls).
     noeffect_point_crit: bool = True
+    #: A8 -- BHJ2/BHJ3 armor recovery timing: ``after`` (default, Joel47's order: recover in
+    #: the End Phase if Armor >= 1 after this turn's damage). The "before the pending damage"
+    #: reading is not simulated.
+    bhj_timing: str = "after"
+    #: A10 -- RFA halving of an ENE attacker's points: ``down`` (default, ASCE: round down,
+    #: minimum 1) or ``up`` (Joel47: halves round up, minimum 1).
+    rfa_rounding: str = "down"
+    #: A21 -- BRA floor: 0 (default, none stated: a 1-point attack drops to 0) or 1.
+    bra_floor: int = 0
+    #: A23 -- RCA against an attacker with IF but no LRM/SRM special: ``zero`` (default,
+    #: literal: no value to halve) or ``half_if`` (half the IF value, rounded up). With both
+    #: LRM and SRM the reduction is half their sum at the band, rounded up (default reading).
+    rca_if_only: str = "zero"
     #: 20.4 / 6.6 -- roll critical hits at all (default True; False gives the closed-form
     #: "without crits" results of E2 and E9).
     crits: bool = True
@@ -90,12 +103,16 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "jump_tmm": ("compute", "card"),
     "heat_immobile": ("immobile", "still"),
     "targeting": TARGETING,
+    "bhj_timing": ("after",),
+    "rfa_rounding": ("down", "up"),
+    "rca_if_only": ("zero", "half_if"),
 }
 _INTS: dict[str, tuple[int, int]] = {
     "stealth_long": (2, 3),
     "ams_floor": (0, 1),
     "snarc_default": (1, 4),
     "immobile_own_mod": (-1, 0),
+    "bra_floor": (0, 1),
 }
 
 

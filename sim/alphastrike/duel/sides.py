@@ -90,6 +90,15 @@ class UnitSpec:
     fr: bool
     ht: tuple[int, int, int, int]
     notes: tuple[str, ...]
+    # -- damage modifiers of 21.3 (defaults: none) -----------------------------------------
+    bra: bool = False          # target: BRA halves attacks by AC/IATM/IF/LRM/SRM units
+    bra_trigger: bool = False  # attacker: has AC, IATM, IF, LRM or SRM
+    rca: bool = False          # target: RCA
+    rca_red: tuple[int, int, int, int] = (0, 0, 0, 0)   # attacker: RCA reduction per band
+    rfa: bool = False          # target: RFA
+    ene: bool = False          # attacker: ENE (RFA halves its points)
+    mas: tuple[int, ...] = ()  # target: MAS/LMAS TN modifier per profile (empty: none)
+    bhj: int = 0               # armor recovered per End Phase (BHJ2 1, BHJ3 2)
 
     @property
     def total(self) -> int:
@@ -278,6 +287,28 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
     ht = card.specials.get("HT")
     htv = tuple(int(v) if isinstance(v, int) else 0 for v in (ht.values if ht else ()))
     htv = (htv + (0, 0, 0, 0))[:4]
+    def band_values(code: str) -> list[float]:
+        sp = card.specials.get(code)
+        vals = list(sp.values) if sp else []
+        return [float(v) if isinstance(v, int) else 0.0 for v in (vals + [0, 0, 0, 0])[:4]]
+
+    missile = [a + b for a, b in zip(band_values("LRM"), band_values("SRM"), strict=True)]
+    if not (card.has("LRM") or card.has("SRM")) and card.has("IF") and \
+            dr.rca_if_only == "half_if":
+        ifv = card.specials["IF"].values
+        v = ifv[0] if ifv else 0
+        missile = [0.5 if v == "0*" else float(v if isinstance(v, int) else 0)] * 4
+    rca_red = tuple(int(-(-x // 2)) if x > 0 else 0 for x in missile)
+    mas_v = 3 if card.has("MAS") else (2 if card.has("LMAS") else 0)
+    mas: tuple[int, ...] = ()
+    if mas_v:
+        mas = tuple(mas_v if (t == T.IMMOBILE_MOD or (t == 0 and a == asr.stood_still_mod
+                                                       and moved == "still")) else 0
+                    for t, a in zip(tmod, amod, strict=True))
+    bhj_sp = card.specials.get("BHJ")
+    bhj = 0
+    if bhj_sp is not None and bhj_sp.values and bhj_sp.values[0] in (2, 3):
+        bhj = 1 if bhj_sp.values[0] == 2 else 2
     return UnitSpec(
         name=card.name, skill=skill, pv=card.pv,
         pv_skill=None if card.pv is None else pv_at_skill(card.pv, skill, dr.pv_step_reading),
@@ -290,4 +321,8 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
         missile_user=any(card.has(c) for c in ("IF", "LRM", "SRM")),
         ams=card.has("AMS") or card.has("RAMS"), ecm=card.has("ECM"), narcs=narcs,
         narc_reach=reach, arm=card.has("ARM"), bar=card.has("BAR"), stl=card.has("STL"),
-        shld=card.has("SHLD"), fr=card.has("FR"), ht=htv, notes=tuple(notes))  # type: ignore[arg-type]
+        shld=card.has("SHLD"), fr=card.has("FR"), ht=htv, notes=tuple(notes),  # type: ignore[arg-type]
+        bra=card.has("BRA"),
+        bra_trigger=any(card.has(c) for c in ("AC", "IATM", "IF", "LRM", "SRM")),
+        rca=card.has("RCA"), rca_red=rca_red, rfa=card.has("RFA"), ene=card.has("ENE"),  # type: ignore[arg-type]
+        mas=mas, bhj=bhj)

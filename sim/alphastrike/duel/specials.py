@@ -39,6 +39,15 @@ SIMULATED: dict[str, str] = {
     "SHLD": "-1 point (min 0) on attacks against it; +1 TN on its own attacks (21.2)",
     "HT": "heat to the target on a hit, at most 2 per turn (6.6)",
     "FR": "ignores HT heat (21.2)",
+    "BRA": "attacks by AC/IATM/IF/LRM/SRM units lose half their points, loss rounded up (A21)",
+    "RCA": "attacks by IF/LRM/SRM units lose half the LRM/SRM value at the band, rounded up, "
+           "min 1 (A23)",
+    "RFA": "ENE attackers' points halved (A10, min 1), other attacks -1 (min 1) (21.2); the "
+           "halving of HT heat is not simulated (no card in the catalog has HT)",
+    "MAS": "+3 TN against it while it stood still or is immobile (21.2)",
+    "LMAS": "+2 TN against it while it stood still or is immobile (21.2)",
+    "BHJ2": "recovers 1 armor per End Phase while Armor >= 1 after damage (A8)",
+    "BHJ3": "recovers 2 armor per End Phase while Armor >= 1 after damage (A8)",
     "MEL": "+1 melee damage: a duel at range makes no physical attacks, so it never applies",
 }
 
@@ -64,10 +73,8 @@ NOT_SIMULATED: dict[str, str] = {
 #: Codes that can matter in a duel (reference 21.2 "yes"/"cond.") but are not simulated by
 #: this model yet: reported in the notes so a result never hides them.
 PENDING: dict[str, str] = {
-    "BHJ2": "armor recovery (A8)", "BHJ3": "armor recovery (A8)",
-    "BRA": "damage halving (A21)", "RCA": "damage halving (A23)", "RFA": "A10",
     "CASEP": "Ammo Hit 1D6 roll", "EE": "engine 2D6 roll", "ECS": "heat flush",
-    "RHS": "heat flush", "MAS": "stood-still modifier", "LMAS": "stood-still modifier",
+    "RHS": "heat flush",
     "MTAS": "taser attacks", "BTAS": "taser attacks", "TSEMP": "EMP attacks (A17)",
     "PNT": "point defense (A20)", "VR": "ECM vulnerability", "DN": "pilot option",
     "IATM": "magnetic pulse / inferno", "REL": "cancels RFA", "ABA": "immune to tasers",
@@ -80,6 +87,8 @@ def note_for(code: str, raw: str | None = None) -> str | None:
     """The note for a card's special ``code`` (``raw``: the token as written, e.g. ``BHJ2``,
     which the card parser reads as code ``BHJ`` with value 2), or None when it is simulated."""
     raw = raw or code
+    if raw in SIMULATED:
+        return None
     for key in (raw, code):
         if key in PENDING:
             return (f"{raw}: matters in a duel ({PENDING[key]}) but is NOT simulated by this "

@@ -120,8 +120,11 @@ def attack_tn(a: UnitSpec, sa: dict[str, np.ndarray], t: UnitSpec, stt: dict[str
         stl = np.array([0, 1, dr.stealth_long, dr.stealth_long], dtype=np.int16)[band]
     base = np.int16(a.skill + t.terrain_mod + (1 if a.shld else 0)) + rng_mod + stl
     own = _own_table(a.amod).take(profile(sa))          # movement + heat, by profile
-    return (base + own + np.int16(T.FIRE_CONTROL_MOD) * sa["fc"]
-            + _table16(t.tmod).take(profile(stt)))
+    tn = (base + own + np.int16(T.FIRE_CONTROL_MOD) * sa["fc"]
+          + _table16(t.tmod).take(profile(stt)))
+    if t.mas:                                           # MAS/LMAS: still or immobile target
+        tn = tn + _table16(t.mas).take(profile(stt))
+    return tn
 
 
 _RANGE_MOD = np.array([T.RANGE_MOD[r] for r in T.RANGES], dtype=np.int16)
@@ -150,18 +153,31 @@ def can_narc(a: UnitSpec, dec: Decision, t: UnitSpec, stt: dict[str, np.ndarray]
 
 
 def hit_points(a: UnitSpec, dec: Decision, t: UnitSpec, stt: dict[str, np.ndarray],
-               extra: np.ndarray | None, dr: DuelRules) -> np.ndarray:
+               extra: np.ndarray | None, dr: DuelRules, band: int | np.ndarray = 0
+               ) -> np.ndarray:
     """Points of a hit (21.3, A11): level points + OV (+1 for a 0* roll of 4+, ``extra``),
-    +1 Narc (attacker is an IF/LRM/SRM user, target narced), then AMS (A9 floor), SHLD (min 0).
+    +1 Narc (attacker is an IF/LRM/SRM user, target narced), then the target's reductions in
+    the 21.3 order: AMS (A9 floor) -> RCA (min 1, A23) -> BRA (A21) -> RFA (A10) -> SHLD (min 0).
     HT adds to damage only against a unit without a heat scale (6.6)."""
     d = dec.points.astype(np.int16)
     if extra is not None:
         d = d + extra
     if a.missile_user and not t.ecm:
         d = d + stt["narced"]
-    if t.ams and a.missile_user:
+    if t.ams and a.missile_user:                               # AMS (A9 floor)
         d = d - (d >= (2 if dr.ams_floor >= 1 else 1))
-    if t.shld:
+    if t.rca and a.missile_user:                               # RCA, min 1 (A23)
+        red = np.asarray(a.rca_red, dtype=np.int16)[band]
+        d = d - np.minimum(red, np.maximum(d - 1, 0))
+    if t.bra and a.bra_trigger:                                # BRA: loss ceil(d/2) (A21)
+        d = np.maximum(d // 2, np.minimum(d, dr.bra_floor))
+    if t.rfa:                                                  # RFA (A10)
+        if a.ene:
+            half = d // 2 if dr.rfa_rounding == "down" else (d + 1) // 2
+            d = np.where(d >= 1, np.maximum(half, 1), 0)
+        else:
+            d = d - (d >= 2)
+    if t.shld:                                                 # SHLD, min 0
         d = d - (d >= 1)
     return d
 
@@ -222,6 +238,8 @@ def end_phase(u: UnitSpec, st: dict[str, np.ndarray], asr: ASRules) -> None:
     6.4 (A5: an Engine Hit received this turn counts when ``engine_heat_same_turn``)."""
     taken = st["dmg"] + st["pend"]
     alive = st["alive"] & ~st["killed"] & (taken < u.total)
+    if u.bhj:            # BHJ2/BHJ3: armor back while Armor >= 1 after the damage (A8)
+        taken = taken - (taken < u.armor) * np.minimum(taken, u.bhj)
     if u.has_heat:
         eng = st["eng"] if asr.engine_heat_same_turn else st["eng0"]
         ht = st["ht"] if not u.fr else np.zeros_like(st["ht"])
