@@ -76,13 +76,12 @@ class _Rows:
         copies; returns the branch number of each new row."""
         m = self.w.size
         k = len(probs)
-        idx = np.tile(np.arange(m), k)
-        wmul = np.concatenate([np.broadcast_to(np.asarray(p, dtype=np.float64), (m,))
-                               for p in probs])
-        br = np.repeat(np.arange(k), m)
-        keep = wmul > 0
-        self.take(idx[keep], wmul[keep])
-        return br[keep]
+        wm = np.empty((k, m))
+        for c, p in enumerate(probs):
+            wm[c] = p
+        br, idx = np.nonzero(wm > 0)          # only the copies that carry weight
+        self.take(idx, wm[br, idx])
+        return br
 
     def key(self) -> np.ndarray:
         key = np.zeros(self.w.size, dtype=np.uint64)
@@ -207,6 +206,12 @@ def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
                                     rows.x[key + "_pts0"], rows.x[key + "_min"]))
         rows.b["ht"] = rows.x["a_ht"]
         rows.a["ht"] = rows.x["b_ht"]
+        # keep only the scratch the rest of the turn reads (every column is copied per split)
+        rows.x = {k: rows.x[k] for k in ("a_pts", "a_hit", "b_pts", "b_hit")}
+        for st in (rows.a, rows.b):
+            if not scn.asr.engine_heat_same_turn:
+                continue
+            st.pop("eng0", None)
         rows.x["need_b"] = receive(ub, rows.b, rows.x["a_pts"], rows.x["a_hit"], scn.dr)
         _crit_branch(rows, "b", ub, "need_b", scn)
         rows.x["need_a"] = receive(ua, rows.a, rows.x["b_pts"], rows.x["b_hit"], scn.dr)

@@ -241,7 +241,7 @@ def end_phase(u: UnitSpec, st: dict[str, np.ndarray], asr: ASRules) -> None:
     if u.bhj:            # BHJ2/BHJ3: armor back while Armor >= 1 after the damage (A8)
         taken = taken - (taken < u.armor) * np.minimum(taken, u.bhj)
     if u.has_heat:
-        eng = st["eng"] if asr.engine_heat_same_turn else st["eng0"]
+        eng = st["eng"] if asr.engine_heat_same_turn else st["eng0"]  # A5
         ht = st["ht"] if not u.fr else np.zeros_like(st["ht"])
         heat = end_phase_heat(st["heat"], st["fired"], st["ov"], eng, ht, u.water_depth,
                               asr) * alive
