@@ -71,6 +71,9 @@ class DuelScenario:
                     "(20.1, 20.9)")
         seen.append("a stalemate (neither side can damage the other) is reported as a timeout "
                     "at the turn limit (20.2)")
+        seen.append("no physical attacks: they need contact, which a duel at range never has "
+                    "(22.2); special weapon attacks (AC/LRM/SRM/IF) are never better than the "
+                    "standard attack with standard ammunition (22.2) and are not used")
         if any(u.terrain == "woods" for u in self.a.units + self.b.units):
             seen.append("woods: +2 to attacks against the unit in woods only (AS13); the ASCE "
                         "reading (attacker in woods too) is not simulated")
