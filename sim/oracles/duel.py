@@ -5,7 +5,8 @@ vectorized model (it shares only the unit catalog and Python's ``random``).
 Supported: 1-vs-1, a fixed band or a per-turn script, movement ``ground``/``still``/``jump``
 (20.6 with the ground -> jump fallback, A13 compute, A18, A19), policies ``hold``, ``never``,
 ``max``, ``fixed:K``, ``below:H``, default rule options; specials CASE, CASEII, ENE, OVL, AMS,
-SNARC + ECM, TSM (Move), JMPW/JMPS, ARM, BAR, CR, IRA, STL, SHLD. Anything else raises
+SNARC + ECM, TSM (Move), JMPW/JMPS, ARM, CR, IRA, STL, SHLD (the catalog's cards need no
+more). Anything else raises
 ``NotImplementedError``. :func:`scalar` is what the benchmark times.
 """
 
@@ -197,12 +198,8 @@ def one_duel(p: Mapping[str, Any], rand: Callable[[], float]) -> int:
             pend = [pts]
             total = u.c.armor + u.c.structure
             after = u.taken + pts
-            bar = "BAR" in u.sp
-            if pts > 0 or bar:
-                chance = (bar and pts >= 0 and res is not None) or after > u.c.armor
-                if pts == 0 and not bar:
-                    chance = False
-                if chance and after < total:
+            if pts > 0 and after > u.c.armor:
+                if after < total:
                     if u.arm:
                         u.arm = False
                     else:
