@@ -6,7 +6,7 @@ Supported: 1-vs-1, a fixed band or a per-turn script, movement ``ground``/``stil
 (20.6 with the ground -> jump fallback, A13 compute, A18, A19), policies ``hold``, ``never``,
 ``max``, ``fixed:K``, ``below:H``, default rule options; specials CASE, CASEII, ENE, OVL, AMS,
 SNARC + ECM, TSM (Move), JMPW/JMPS, ARM, CR, IRA, STL, SHLD (the catalog's cards need no
-more). Anything else raises
+more; other specials are ignored). Other parameters or policies raise
 ``NotImplementedError``. :func:`scalar` is what the benchmark times.
 """
 
