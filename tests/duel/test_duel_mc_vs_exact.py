@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from duel_helpers import card
 
 from sim import engine
 from sim.alphastrike.duel.model import MODEL
@@ -28,6 +29,14 @@ WITH_CRITS = [
     dict(a="Locust LCT-1L", b="Linebacker C", range="short", terrain_a="woods"),
     dict(a="Lynx LNX-9R", b="Griffin GRF-2N", range="medium", policy_a="max",
          moved_b="still", terrain_b="water"),
+    # crit-table and damage specials on custom cards: CASEP (216-outcome crit table), CR,
+    # IRA, BAR, ARM, BHJ2, RFA, MAS against an ENE/IF attacker
+    dict(a=card("P", armor=1, structure=6, damage=(3, 3, 2, 0), specials="CASEP,CR,BHJ2"),
+         b=card("Q", armor=2, structure=5, damage=(3, 2, 2, 0), specials="IRA,BAR,ARM,ENE"),
+         range="short"),
+    dict(a=card("R", armor=3, structure=5, damage=(4, 3, 2, 0), specials="IF1,RFA,MAS"),
+         b=card("S", armor=3, structure=4, damage=(3, 3, 2, 0), ov=2, specials="ENE,BRA"),
+         range="short", moved_a="still", policy_b="max"),
 ]
 METRICS = ("p_win_a", "p_win_b", "p_draw", "expected_turns")
 
@@ -57,7 +66,7 @@ def test_sweep_without_crits() -> None:
     assert _check(SWEEP, trials=600, seed=12) == 4 * len(SWEEP)
 
 
-@pytest.mark.parametrize("params", WITH_CRITS, ids=lambda p: f"{p['a']}-{p['b']}")
+@pytest.mark.parametrize("params", WITH_CRITS, ids=lambda p: f"{p['a']}-{p['b']}"[:40])
 def test_with_crits(params: dict) -> None:
     assert _check([params], trials=4000, seed=5) == 4
 

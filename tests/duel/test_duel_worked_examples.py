@@ -63,7 +63,8 @@ def test_e5_arm_cancels_the_first_crit() -> None:
 
 
 @pytest.mark.parametrize(("spec", "p"), [("CASE", F(19, 648)), ("", F(1, 18)),
-                                         ("CASEII", F(1, 36))])
+                                         ("CASEII", F(1, 36)),
+                                         ("CASEP", F(1, 36) + F(1, 36) / 3)])
 def test_e6_case_chain(spec: str, p: F) -> None:
     gun = card("Gun", damage=(3, 3, 3, 0), armor=9, structure=9)
     tgt = card("Loki-like", armor=1, structure=4, damage=(4, 4, 4, 0), specials=spec)

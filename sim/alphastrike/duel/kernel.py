@@ -32,7 +32,7 @@ from sim.alphastrike.duel.turn import (
 )
 from sim.alphastrike.kernel import hits_2d6
 from sim.alphastrike.kernel import threshold as _threshold
-from sim.dice import TWO_D6_OUTCOMES, d6, draw_lut, make_lut
+from sim.dice import d6, draw_lut, make_lut
 
 #: Byte thresholds for TN -16..47 (one ``take`` instead of a clip per attack).
 _THR = _threshold(np.arange(-16, 48))
@@ -51,7 +51,9 @@ _COLS = ("end", "a_dead", "b_dead", "draw", "dmg_a", "dmg_a2", "dmg_b", "dmg_b2"
 
 @lru_cache(maxsize=256)
 def _crit_lut(codes: tuple[int, ...]) -> np.ndarray:
-    return make_lut(np.asarray(codes, dtype=np.uint8)[TWO_D6_OUTCOMES])
+    """Byte table over the unit's equally likely crit outcomes (36 2D6 rolls, or 216 with
+    the CASEP 1D6)."""
+    return make_lut(np.asarray(codes, dtype=np.uint8))
 
 
 def _crits(t: UnitSpec, st: dict[str, np.ndarray], need: np.ndarray, scn: DuelScenario,

@@ -29,6 +29,7 @@ from sim.alphastrike.policies import Policy, parse_policy
 from sim.alphastrike.pv import pv_at_skill
 from sim.alphastrike.rules import ASRules
 from sim.alphastrike.scenario import _mp_tables
+from sim.dice import TWO_D6_OUTCOMES
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.units.tables import tmm_from_move
 from sim.units.types import ASCard
@@ -77,7 +78,7 @@ class UnitSpec:
     amod: tuple[int, ...]     # [profile]
     move: tuple[int, ...]     # [profile]
     crit_prob: tuple[float, ...]   # P(result code) of one crit roll (CR/IRA applied)
-    crit_codes: tuple[int, ...]    # result code per 2D6 total 0..12 (CR/IRA applied)
+    crit_codes: tuple[int, ...]    # code per equally likely crit outcome (36, or 216: CASEP)
     missile_user: bool        # has IF, LRM or SRM (AMS, Narc react to its attacks)
     ams: bool
     ecm: bool
@@ -174,22 +175,27 @@ def _card(unit: Any) -> ASCard:
     raise ConfigError("unit", unit, "a unit name, a card file path or an ASCard")
 
 
-def _crit_table(cr: bool, ira: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """Result code per 2D6 total with CR -2 (modified <= 1: no crit, A7 literal) and IRA +1
-    (above 12: Engine Hit), and the probability of each code (21.2, E10)."""
+def _crit_table(cr: bool, ira: bool, casep: bool = False
+                ) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """The crit roll as equally likely outcomes -> result code, and the probability of each
+    code (6.6, 21.2, E10). CR: -2 on the roll (modified <= 1: no crit; A7 literal); IRA: +1
+    (above 12: Engine Hit). Outcomes are the 36 ordered 2D6 rolls; with CASEP the 216 rolls of
+    2D6 and the attacker's 1D6 (an Ammo Hit destroys on 1-2, else nothing)."""
     mod = (-2 if cr else 0) + (1 if ira else 0)
-    codes = [T.CRIT_NONE, T.CRIT_NONE]
-    for r in range(2, 13):
+    by_total = []
+    for r in range(13):
         m = r + mod
-        if m <= 1:
-            codes.append(T.CRIT_NONE)
+        if r < 2 or m <= 1:
+            by_total.append(T.CRIT_NONE)
         elif m > 12:
-            codes.append(T.CRIT_ENGINE)
+            by_total.append(T.CRIT_ENGINE)
         else:
-            codes.append(int(T.CRIT_MECH[m]))
-    from sim.dice import P2D6
-
-    prob = np.bincount(np.array(codes[2:]), weights=P2D6[2:], minlength=len(T.CRIT_NAMES))
+            by_total.append(int(T.CRIT_MECH[m]))
+    codes = [by_total[int(t)] for t in TWO_D6_OUTCOMES]
+    if casep:
+        codes = [(T.CRIT_DESTROYED if d <= 2 else T.CRIT_NONE) if c == T.CRIT_AMMO else c
+                 for c in codes for d in range(1, 7)]
+    prob = np.bincount(np.array(codes), minlength=len(T.CRIT_NAMES)) / len(codes)
     return tuple(codes), tuple(float(p) for p in prob)
 
 
@@ -272,13 +278,13 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
     # Fire Control hits beyond the point where every attack TN is >= 13 change nothing.
     worst = skill + min(T.RANGE_MOD[T.RANGES[b]] for b in bands) + min(amod) + T.IMMOBILE_MOD
     fc_cap = max(0, -(-(13 - worst) // T.FIRE_CONTROL_MOD))
-    if card.has("CASEII") or card.has("ENE"):
+    if card.has("CASEII") or card.has("ENE") or card.has("CASEP"):  # CASEP: in the table
         ammo = "immune"
     elif card.has("CASE"):
         ammo = "case"
     else:
         ammo = "destroy"
-    codes, prob = _crit_table(card.has("CR"), card.has("IRA"))
+    codes, prob = _crit_table(card.has("CR"), card.has("IRA"), card.has("CASEP"))
     narcs, reach = 0, 0
     for code, r in (("SNARC", 1), ("INARC", 1), ("CNARC", 0)):
         if card.has(code):
