@@ -68,9 +68,9 @@ def test_notes_list_unsimulated_specials() -> None:
     notes = " ".join(MODEL.scenario({"a": "Catapult CPLT-C3", "b": "Atlas AS7-D"}).notes())
     assert "ARTAIS-1: not simulated" in notes and "A15" in notes
     assert "REAR1/1/-: not simulated" in notes
-    odd = card("Odd", damage=(2, 2, 2, 0), specials="RHS,CASEP,BHJ2,ZZZ")
+    odd = card("Odd", damage=(2, 2, 2, 0), specials="MTAS2,CASEP,BHJ2,ZZZ")
     notes = MODEL.scenario({"a": odd, "b": "Locust LCT-1V"}).notes()
-    assert any("RHS" in n and "NOT simulated" in n for n in notes)
+    assert any("MTAS2" in n and "NOT simulated" in n for n in notes)
     assert not any("CASEP" in n for n in notes)                # simulated
     assert not any("BHJ2" in n for n in notes)                # simulated
     hull = MODEL.scenario({"a": card("H", damage=(2, 2, 2, 0), specials="BHJ"),

@@ -80,3 +80,18 @@ def test_per_turn_curves_agree() -> None:
         se = np.maximum(frame[m + "_se"].to_numpy(), np.sqrt(ex * (1 - ex) / 20000)
                         if m.startswith("p_") else 1e-3)
         assert np.all(np.abs(frame[m].to_numpy() - ex) <= 4 * se + 1e-9), m
+
+
+@pytest.mark.parametrize("spec", ["RHS", "ECS", "EE"])
+def test_end_phase_roll_specials(spec: str) -> None:
+    # an overheating unit with the special against a steady opponent: exact vs MC, and the
+    # special changes the result
+    hot = card("Hot", armor=3, structure=4, damage=(3, 3, 2, 0), ov=2, specials=spec)
+    foe = card("Foe", armor=4, structure=4, damage=(2, 2, 2, 0))
+    params = dict(a=hot, b=foe, range="short", policy_a="max")
+    assert _check([params], trials=6000, seed=3) == 4
+    plain = MODEL.exact(MODEL.scenario({**params, "a": card("Hot", armor=3, structure=4,
+                                                            damage=(3, 3, 2, 0), ov=2)}))
+    ex = MODEL.exact(MODEL.scenario(params))
+    assert plain is not None and ex is not None
+    assert abs(ex["p_win_a"][0] - plain["p_win_a"][0]) > 1e-6

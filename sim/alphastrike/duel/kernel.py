@@ -186,10 +186,11 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
                     s["ht"] = np.asarray(s.pop("ht_in"), dtype=np.uint8) + s["ht"]
         _apply(scn.b, sb, shots_a, scn, rng)
         _apply(scn.a, sa, shots_b, scn, rng)
-        for u, s in zip(scn.a.units, sa, strict=True):
-            end_phase(u, s, scn.asr)
-        for u, s in zip(scn.b.units, sb, strict=True):
-            end_phase(u, s, scn.asr)
+        for side, side_st in ((scn.a, sa), (scn.b, sb)):
+            for u, s in zip(side.units, side_st, strict=True):
+                d1 = (d6(rng, m) == 1) if (u.rhs or u.ecs) else None
+                e12 = hits_2d6(rng, threshold(np.full(m, 12, dtype=np.int16))) if u.ee else None
+                end_phase(u, s, scn.asr, d1, e12)
         a_dead, b_dead = _dead(sa), _dead(sb)
         ended = a_dead | b_dead
         ever_a = np.zeros(m, dtype=bool)
@@ -230,7 +231,7 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
     return _aggregate(n, st, turns_sum, turns_sq, win, n_a_win, n_b_win)
 
 
-_STATE = ("heat", "eng", "fc", "wh", "mp", "dmg", "alive", "ever", "narced", "arm")
+_STATE = ("heat", "eng", "fc", "wh", "mp", "dmg", "alive", "ever", "narced", "arm", "rhs", "ecs")
 
 
 def _aggregate(n: int, st: np.ndarray, turns_sum: float, turns_sq: float,

@@ -45,8 +45,8 @@ from sim.dice import p_2d6_at_least
 #: most do (see tests/duel). Beyond it the model uses Monte Carlo.
 MAX_STATES = 60_000
 
-_FIELDS = (("heat", 3), ("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("dmg", 8),
-           ("narced", 1), ("arm", 1), ("ever", 1))
+_FIELDS = (("heat", 3), ("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("dmg", 7),
+           ("narced", 1), ("arm", 1), ("ever", 1), ("rhs", 1), ("ecs", 1))
 _CACHE: OrderedDict[DuelScenario, dict[str, np.ndarray] | None] = OrderedDict()
 _CACHE_SIZE = 64
 
@@ -208,16 +208,24 @@ def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
         rows.a["ht"] = rows.x["b_ht"]
         # keep only the scratch the rest of the turn reads (every column is copied per split)
         rows.x = {k: rows.x[k] for k in ("a_pts", "a_hit", "b_pts", "b_hit")}
-        for st in (rows.a, rows.b):
-            if not scn.asr.engine_heat_same_turn:
-                continue
-            st.pop("eng0", None)
+        for st, u in ((rows.a, ua), (rows.b, ub)):
+            if scn.asr.engine_heat_same_turn and not u.ee:
+                st.pop("eng0", None)
         rows.x["need_b"] = receive(ub, rows.b, rows.x["a_pts"], rows.x["a_hit"], scn.dr)
         _crit_branch(rows, "b", ub, "need_b", scn)
         rows.x["need_a"] = receive(ua, rows.a, rows.x["b_pts"], rows.x["b_hit"], scn.dr)
         _crit_branch(rows, "a", ua, "need_a", scn)
-        end_phase(ua, rows.a, scn.asr)
-        end_phase(ub, rows.b, scn.asr)
+        for side, u in (("a", ua), ("b", ub)):
+            d1 = e12 = None
+            if u.rhs or u.ecs:                   # the End Phase 1D6: a 1, or not
+                br = rows.split([np.full(rows.w.size, 1 / 6), np.full(rows.w.size, 5 / 6)])
+                d1 = br == 0
+            elif u.ee:                           # the EE engine's 2D6: 12, or not
+                st = getattr(rows, side)
+                p12 = np.where(st["fired"] & (st["eng0"] > 0), 1 / 36, 0.0)
+                br = rows.split([p12, 1.0 - p12])
+                e12 = br == 0
+            end_phase(u, getattr(rows, side), scn.asr, d1, e12)
         a_dead, b_dead = ~rows.a["alive"], ~rows.b["alive"]
         ended = a_dead | b_dead
         w = rows.w
@@ -284,7 +292,7 @@ def exact(scn: DuelScenario) -> dict[str, np.ndarray] | None:
         _CACHE.move_to_end(scn)
         return _CACHE[scn]
     res: dict[str, np.ndarray] | None
-    if not scn.one_vs_one:
+    if not scn.one_vs_one or any(u.ee and (u.rhs or u.ecs) for u in scn.a.units + scn.b.units):
         res = None
     else:
         try:
@@ -301,5 +309,7 @@ def why_not_exact(scn: DuelScenario) -> str:
     """One line saying why :func:`exact` returned None."""
     if not scn.one_vs_one:
         return "force fights are not enumerated by the exact chain"
+    if any(u.ee and (u.rhs or u.ecs) for u in scn.a.units + scn.b.units):
+        return "an EE engine together with RHS/ECS is not enumerated by the exact chain"
     return f"the exact chain outgrew its bound of {MAX_STATES} joint states"
 

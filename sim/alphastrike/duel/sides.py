@@ -100,6 +100,9 @@ class UnitSpec:
     ene: bool = False          # attacker: ENE (RFA halves its points)
     mas: tuple[int, ...] = ()  # target: MAS/LMAS TN modifier per profile (empty: none)
     bhj: int = 0               # armor recovered per End Phase (BHJ2 1, BHJ3 2)
+    rhs: bool = False          # RHS: End Phase heat flush (1D6: 1 = lost)
+    ecs: bool = False          # ECS: at heat 4, 1D6 >= 2: -2 heat; 1: lost + Engine Hit
+    ee: bool = False           # EE engine: Engine Hits add no heat; 2D6 12 after firing
 
     @property
     def total(self) -> int:
@@ -331,4 +334,4 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
         bra=card.has("BRA"),
         bra_trigger=any(card.has(c) for c in ("AC", "IATM", "IF", "LRM", "SRM")),
         rca=card.has("RCA"), rca_red=rca_red, rfa=card.has("RFA"), ene=card.has("ENE"),  # type: ignore[arg-type]
-        mas=mas, bhj=bhj)
+        mas=mas, bhj=bhj, rhs=card.has("RHS"), ecs=card.has("ECS"), ee=card.has("EE"))

@@ -15,6 +15,9 @@ SIMULATED: dict[str, str] = {
     "RAMS": "used as AMS on itself (21.2)",
     "CASE": "Ammo Hit: +1 point, roll again if on Structure (6.6)",
     "CASEII": "Ammo Hit has no effect (6.6)",
+    "RHS": "End Phase at heat >= 1: -1 heat, then 1D6: a 1 loses the RHS and the reduction",
+    "ECS": "End Phase at heat 4: 1D6 >= 2 -> -2 heat; 1 -> lost, Engine Hit",
+    "EE": "Engine Hits add no heat; after each later weapon attack 2D6: 12 destroys",
     "CASEP": "Ammo Hit: 1D6, 1-2 destroyed, else no effect (21.2)",
     "ENE": "Ammo Hit has no effect (6.6)",
     "OVL": "overheat also at Long (6.2)",
@@ -74,8 +77,7 @@ NOT_SIMULATED: dict[str, str] = {
 #: Codes that can matter in a duel (reference 21.2 "yes"/"cond.") but are not simulated by
 #: this model yet: reported in the notes so a result never hides them.
 PENDING: dict[str, str] = {
-"EE": "engine 2D6 roll", "ECS": "heat flush",
-    "RHS": "heat flush",
+
     "MTAS": "taser attacks", "BTAS": "taser attacks", "TSEMP": "EMP attacks (A17)",
     "PNT": "point defense (A20)", "VR": "ECM vulnerability", "DN": "pilot option",
     "IATM": "magnetic pulse / inferno", "REL": "cancels RFA", "ABA": "immune to tasers",

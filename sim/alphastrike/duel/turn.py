@@ -29,7 +29,8 @@ from sim.alphastrike.duel.sides import UnitSpec
 from sim.alphastrike.heat import end_phase_heat
 from sim.alphastrike.rules import ASRules
 
-STATE_KEYS = ("heat", "eng", "fc", "wh", "mp", "dmg", "alive", "ever", "narced", "arm")
+STATE_KEYS = ("heat", "eng", "fc", "wh", "mp", "dmg", "alive", "ever", "narced", "arm", "rhs",
+              "ecs")
 _U8 = ("heat", "eng", "fc", "wh", "mp", "dmg")
 
 
@@ -40,6 +41,8 @@ def initial_state(u: UnitSpec, n: int) -> dict[str, np.ndarray]:
     st["ever"] = np.zeros(n, dtype=bool)
     st["narced"] = np.zeros(n, dtype=bool)
     st["arm"] = np.full(n, u.arm, dtype=bool)
+    st["rhs"] = np.full(n, u.rhs, dtype=bool)
+    st["ecs"] = np.full(n, u.ecs, dtype=bool)
     return st
 
 
@@ -233,18 +236,48 @@ def start_turn(st: dict[str, np.ndarray], dec: Decision) -> None:
     st["eng0"] = st["eng"]
 
 
-def end_phase(u: UnitSpec, st: dict[str, np.ndarray], asr: ASRules) -> None:
-    """End Phase (20.8): damage and crits take effect, destroyed units out (20.3), heat per
-    6.4 (A5: an Engine Hit received this turn counts when ``engine_heat_same_turn``)."""
+def end_phase(u: UnitSpec, st: dict[str, np.ndarray], asr: ASRules,
+              d6_is_1: np.ndarray | None = None, ee_12: np.ndarray | None = None) -> None:
+    """End Phase (20.8): damage and crits take effect, destroyed units out (20.3), BHJ2/3
+    armor recovery (A8), heat per 6.4 (A5: an Engine Hit received this turn counts when
+    ``engine_heat_same_turn``), then the RHS / ECS flush [REC: before the shutdown check],
+    then shutdown at heat 4.
+
+    Random End Phase rolls come from the caller: ``d6_is_1`` (the RHS or ECS 1D6 came up 1;
+    one roll serves a unit with both) and ``ee_12`` (an EE engine's 2D6 came up 12).
+    * RHS (21.2): at heat >= 1 it flushes 1 heat, then 1D6: on a 1 the RHS is lost and this
+      turn's reduction fails.
+    * ECS (21.2): at heat 4, 1D6 >= 2: heat -2; a 1: the ECS is lost, no reduction, and the
+      unit takes an Engine Hit (a second one destroys it).
+    * EE (21.2, 6.6): an Engine Hit adds no heat; in every later turn the unit makes a weapon
+      attack, 2D6 in the End Phase: 12 destroys it.
+    """
     taken = st["dmg"] + st["pend"]
     alive = st["alive"] & ~st["killed"] & (taken < u.total)
+    if u.ee and ee_12 is not None:
+        alive = alive & ~(ee_12 & st["fired"] & (st["eng0"] > 0))
     if u.bhj:            # BHJ2/BHJ3: armor back while Armor >= 1 after the damage (A8)
         taken = taken - (taken < u.armor) * np.minimum(taken, u.bhj)
     if u.has_heat:
         eng = st["eng"] if asr.engine_heat_same_turn else st["eng0"]  # A5
+        if u.ee:
+            eng = np.zeros_like(eng)
         ht = st["ht"] if not u.fr else np.zeros_like(st["ht"])
-        heat = end_phase_heat(st["heat"], st["fired"], st["ov"], eng, ht, u.water_depth,
-                              asr) * alive
+        heat = (end_phase_heat(st["heat"], st["fired"], st["ov"], eng, ht, u.water_depth,
+                               asr) * alive).astype(np.int16)
+        if u.ecs and d6_is_1 is not None:
+            due = st["ecs"] & alive & (heat == T.SHUTDOWN_HEAT)
+            fail = due & d6_is_1
+            heat = heat - 2 * (due & ~fail)
+            st["ecs"] = st["ecs"] & ~fail
+            st["eng"] = st["eng"] + fail
+            alive = alive & (st["eng"] < 2)
+            heat = heat * alive
+        if u.rhs and d6_is_1 is not None:
+            due = st["rhs"] & alive & (heat >= 1)
+            fail = due & d6_is_1
+            heat = heat - (due & ~fail)
+            st["rhs"] = st["rhs"] & ~fail
     else:
         heat = np.zeros_like(st["heat"])
     st["dmg"] = np.minimum(taken, u.total).astype(np.uint8)
