@@ -77,7 +77,6 @@ NOT_SIMULATED: dict[str, str] = {
 #: Codes that can matter in a duel (reference 21.2 "yes"/"cond.") but are not simulated by
 #: this model yet: reported in the notes so a result never hides them.
 PENDING: dict[str, str] = {
-
     "MTAS": "taser attacks", "BTAS": "taser attacks", "TSEMP": "EMP attacks (A17)",
     "PNT": "point defense (A20)", "VR": "ECM vulnerability", "DN": "pilot option",
     "IATM": "magnetic pulse / inferno", "REL": "cancels RFA", "ABA": "immune to tasers",
