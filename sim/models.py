@@ -13,6 +13,7 @@ MODULES: dict[str, str] = {
     "punch-demo": "sim.demo",
     "attack": "sim.classic.model",
     "heat": "sim.alphastrike.model",
+    "duel": "sim.alphastrike.duel.model",
 }
 
 

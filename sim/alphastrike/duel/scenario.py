@@ -1,0 +1,145 @@
+"""Validated duel scenarios: parameters in, a frozen (hashable) :class:`DuelScenario` out.
+
+Range (20.5, 20.7): a fixed band (``range``), a per-turn script (``ranges``: ``"long,medium,
+short"``, the last entry repeats), or a closing policy (``closing``: ``close`` = both units
+close at full Move, floor 1", from ``start_distance`` inches; the band is that of the distance
+after movement). Defaults follow 20.6: both moved on the ground, front-on, clear terrain, no
+overheat (``never``), turn limit 30.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sim.alphastrike import tables as T
+from sim.alphastrike.duel.rules import TARGETING, DuelRules, split_overrides
+from sim.alphastrike.duel.sides import MOVED, TERRAIN, Side, UnitSpec, build_unit, parse_side
+from sim.alphastrike.rules import FIELDS as AS_FIELDS
+from sim.alphastrike.rules import ASRules
+from sim.errors import ConfigError, check_choice, check_int
+
+#: Parameters of a duel scenario (besides rule option names of DuelRules / ASRules).
+PARAMS: dict[str, Any] = {
+    "a": None, "b": None,              # sides: "UNIT", "UNIT@SKILL", "U@S,U@S" (<= 4 units)
+    "skill_a": 4, "skill_b": 4,        # default skill of units written without @SKILL
+    "range": "short",                  # fixed band
+    "ranges": None,                    # per-turn script "long,medium,short" (last repeats)
+    "closing": None,                   # closing policy (20.7): "close"
+    "start_distance": 40,              # inches, for closing (E15 starts at 40")
+    "moved_a": "ground", "moved_b": "ground",
+    "policy_a": "never", "policy_b": "never",
+    "terrain_a": "clear", "terrain_b": "clear",
+    "targeting_a": None, "targeting_b": None,   # None -> rule option ``targeting``
+    "turns": 30,
+}
+#: Closing policies implemented (20.7). ``hold-band`` and the Joel47 policies are not yet.
+CLOSING = ("close",)
+#: Distance bands (20.5): upper bound in inches of Short, Medium, Long, Extreme.
+BAND_EDGES = (6, 24, 42, 60)
+
+
+@dataclass(frozen=True)
+class DuelScenario:
+    """One validated duel (hashable: the exact chain caches on it)."""
+
+    a: Side
+    b: Side
+    bands: tuple[int, ...]        # band index per turn (empty under closing)
+    closing: str | None
+    start_distance: int
+    turns: int
+    dr: DuelRules
+    asr: ASRules
+    range_label: str
+    overrides: tuple[tuple[str, Any], ...]
+
+    @property
+    def one_vs_one(self) -> bool:
+        return len(self.a.units) == 1 and len(self.b.units) == 1
+
+    def notes(self) -> list[str]:
+        """Every special not simulated, and the duel conventions a reader must know."""
+        seen: list[str] = []
+        for u in self.a.units + self.b.units:
+            for n in u.notes:
+                if n not in seen:
+                    seen.append(n)
+        seen.append("initiative is not rolled: with simultaneous fire, a fixed or scripted band "
+                    "or the 'close' policy, and one target per attacker, it changes nothing "
+                    "(20.1, 20.9)")
+        seen.append("a stalemate (neither side can damage the other) is reported as a timeout "
+                    "at the turn limit (20.2)")
+        seen.append("no physical attacks: they need contact, which a duel at range never has "
+                    "(22.2); special weapon attacks (AC/LRM/SRM/IF) are never better than the "
+                    "standard attack with standard ammunition (22.2) and are not used")
+        if any(u.terrain == "woods" for u in self.a.units + self.b.units):
+            seen.append("woods: +2 to attacks against the unit in woods only (AS13); the ASCE "
+                        "reading (attacker in woods too) is not simulated")
+        return seen
+
+
+def band_of_distance(d: int) -> int:
+    """Band index of a distance in inches (20.5); 4 = beyond Extreme (no attack)."""
+    for i, edge in enumerate(BAND_EDGES):
+        if d <= edge:
+            return i
+    return 4
+
+
+def _bands(p: Mapping[str, Any], turns: int) -> tuple[tuple[int, ...], str | None, str]:
+    given = [k for k in ("ranges", "closing") if p.get(k) is not None]
+    if len(given) > 1:
+        raise ConfigError("range", ",".join(given), "only one of range, ranges, closing")
+    if p.get("closing") is not None:
+        return (), check_choice("closing", p["closing"], CLOSING), f"closing:{p['closing']}"
+    if p.get("ranges") is not None:
+        r = p["ranges"]
+        items = [x.strip() for x in r.split(",")] if isinstance(r, str) else list(r)
+        if not items:
+            raise ConfigError("ranges", r, "a comma-separated list of short, medium, long")
+        idx = [T.RANGE_INDEX[check_choice("ranges", x, ("short", "medium", "long"))]
+               for x in items]
+        idx = (idx + [idx[-1]] * turns)[:turns]
+        return tuple(idx), None, ",".join(items)
+    band = check_choice("range", p["range"], ("short", "medium", "long"))
+    return (T.RANGE_INDEX[band],) * turns, None, band
+
+
+def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
+    """Validate duel ``params`` (keys of :data:`PARAMS` and rule option names)."""
+    allowed = tuple(PARAMS) + tuple(f for f in DuelRules.__dataclass_fields__) + AS_FIELDS
+    unknown = [k for k in params if k not in allowed]
+    if unknown:
+        raise ConfigError("duel parameter", unknown[0],
+                          "one of " + ", ".join(repr(k) for k in allowed))
+    p = dict(PARAMS)
+    p.update(params)
+    over = {k: v for k, v in params.items() if k not in PARAMS}
+    d_over, a_over = split_overrides(over)
+    dr = DuelRules().replace(**d_over)
+    asr = ASRules().replace(**a_over)
+    turns = check_int("turns", p["turns"], 1, 200)
+    bands, closing, label = _bands(p, turns)
+    start = check_int("start_distance", p["start_distance"], 1, BAND_EDGES[-1])
+    used = tuple(sorted(set(bands))) if bands else (0, 1, 2)
+    sides = []
+    for s in ("a", "b"):
+        if p[s] is None or (isinstance(p[s], str) and not p[s].strip()):
+            raise ConfigError(f"side {s.upper()}", p[s], "1 to 4 units, e.g. 'Atlas AS7-D@3'")
+        pairs = parse_side(p[s], p[f"skill_{s}"], f"side {s.upper()}")
+        moved = check_choice(f"moved_{s}", p[f"moved_{s}"], MOVED)
+        terrain = check_choice(f"terrain_{s}", p[f"terrain_{s}"], tuple(TERRAIN))
+        units: list[UnitSpec] = [
+            build_unit(u, sk, policy=p[f"policy_{s}"], moved=moved, terrain=terrain, asr=asr,
+                       dr=dr, bands=used) for u, sk in pairs]
+        tg = p[f"targeting_{s}"] or dr.targeting
+        tg = check_choice(f"targeting_{s}", tg, TARGETING)
+        sides.append(Side(tuple(units), tg))
+    if closing and not (len(sides[0].units) == 1 and len(sides[1].units) == 1):
+        raise ConfigError("closing", closing, "a fixed band or a script for force fights "
+                          "(closing is simulated for one unit per side)")
+    return DuelScenario(a=sides[0], b=sides[1], bands=bands, closing=closing,
+                        start_distance=start, turns=turns, dr=dr, asr=asr, range_label=label,
+                        overrides=tuple(sorted((k, str(v)) for k, v in over.items())))
