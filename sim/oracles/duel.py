@@ -62,7 +62,7 @@ class _Unit:
         jw = 0
         for code, sign in (("JMPW", -1), ("JMPS", 1)):
             if code in self.c.specials:
-                jw += sign * int(self.c.specials[code].values[0])
+                jw += sign * int(self.c.specials[code].values[0] or 0)
         jump_tmm = max(0, _tmm_of(j) + jw) + 1
         if self.moved == "jump" and j > 0:
             return jump_tmm, 2

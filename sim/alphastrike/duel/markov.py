@@ -23,7 +23,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from sim.alphastrike.duel.scenario import DuelScenario
+from sim.alphastrike.duel.scenario import BAND_EDGES, DuelScenario
 from sim.alphastrike.duel.sides import UnitSpec
 from sim.alphastrike.duel.turn import (
     attack_tn,
@@ -122,7 +122,7 @@ def _crit_branch(rows: _Rows, side: str, t: UnitSpec, need_key: str,
         rows.x[need_key] = again
 
 
-def _attack(rows: _Rows, att: str, tgt: str, ua: UnitSpec, ut: UnitSpec, band: object,
+def _attack(rows: _Rows, att: str, tgt: str, ua: UnitSpec, ut: UnitSpec, band: int | np.ndarray,
             turn: int, scn: DuelScenario) -> None:
     """Branch the Narc and standard attack rolls of ``att`` on ``tgt``; store the points and
     hits in the scratch (``att + '_pts'``, ``att + '_hit'``, ``att + '_ht'``)."""
@@ -190,8 +190,9 @@ def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
             mv = (np.array(ua.move, dtype=np.int16)[profile(rows.a)]
                   + np.array(ub.move, dtype=np.int16)[profile(rows.b)])
             rows.dist = np.maximum(rows.dist - mv, 1).astype(np.int16)
-            band: object = np.searchsorted(np.array([6, 24, 42, 60]), rows.dist)
-            rows.x["band"] = band  # type: ignore[assignment]
+            dband = np.searchsorted(np.array(BAND_EDGES), rows.dist)
+            rows.x["band"] = dband
+            band: int | np.ndarray = dband
         else:
             band = scn.bands[t]
         _attack(rows, "a", "b", ua, ub, band if rows.dist is None else rows.x["band"], t + 1, scn)

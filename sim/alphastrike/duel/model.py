@@ -24,7 +24,7 @@ from sim.aggregate import Aggregate
 from sim.alphastrike.duel.kernel import simulate
 from sim.alphastrike.duel.markov import _CACHE, MAX_STATES, exact
 from sim.alphastrike.duel.scenario import DuelScenario, build_scenario
-from sim.model import BenchCase, Metric, Model
+from sim.model import BenchCase, Metric, MetricKind, Model
 
 #: Benchmark case: a 1-vs-1 with crits (Atlas AS7-D vs Loki Prime at Medium range); both
 #: 'Mechs take structure damage and crits before the end (about 6 turns). One trial is one
@@ -34,7 +34,8 @@ BENCH_PARAMS: dict[str, Any] = {"a": "Atlas AS7-D", "b": "Loki (Hellbringer) Pri
 
 
 def _metrics() -> tuple[Metric, ...]:
-    P, M = "probability", "mean"
+    P: MetricKind = "probability"
+    M: MetricKind = "mean"
     per_turn = (
         Metric("p_end", "P(the fight ends in this turn's End Phase)", P),
         Metric("p_end_by", "P(the fight has ended by this turn)", P),

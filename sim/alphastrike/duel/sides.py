@@ -305,8 +305,8 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
     if not (card.has("LRM") or card.has("SRM")) and card.has("IF") and \
             dr.rca_if_only == "half_if":
         ifv = card.specials["IF"].values
-        v = ifv[0] if ifv else 0
-        missile = [0.5 if v == "0*" else float(v if isinstance(v, int) else 0)] * 4
+        v0 = ifv[0] if ifv else 0
+        missile = [0.5 if v0 == "0*" else float(v0 if isinstance(v0, int) else 0)] * 4
     rca_red = tuple(int(-(-x // 2)) if x > 0 else 0 for x in missile)
     mas_v = 3 if card.has("MAS") else (2 if card.has("LMAS") else 0)
     mas: tuple[int, ...] = ()
