@@ -7,6 +7,7 @@ The notebook API (every call returns a :class:`sim.result.Result`: ``.frame``,
     sim.attack("punch", tons=70, damaged=["upper-arm"], terrain="light-woods")  # exact
     sim.attack("charge", tons=65, hexes=5, trials=1_000_000, seed=1)           # Monte Carlo
     sim.heat(unit="Loki (Hellbringer) Prime", policy="max", turns=10)          # per-turn frame
+    sim.duel("Atlas AS7-D@3", "Loki (Hellbringer) Prime", range="medium")    # exact duel
     sim.run("experiments/01_physical_damage.toml", trials=200_000, n_jobs=2)   # summary frame
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from sim.api import attack, heat, run  # noqa: E402  (needs __version__ above)
+from sim.api import attack, duel, heat, run  # noqa: E402  (needs __version__ above)
 from sim.result import Result  # noqa: E402
 
-__all__ = ["Result", "__version__", "attack", "heat", "run"]
+__all__ = ["Result", "__version__", "attack", "duel", "heat", "run"]

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
+from sim.alphastrike.duel.api import to_json
+from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.progress import add_progress
 from sim.errors import ConfigError, UserError
+
+__all__ = ["main", "params_from_args", "register", "to_json", "to_text"]
 
 EPILOG = """\
 A side is a unit name (catalog; unique prefixes work), a card file (.csv / MUL .json),
@@ -48,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rng.add_argument("--ranges", default=None, metavar="B1,B2,...",
                      help="band per turn, e.g. long,medium,short (the last repeats)")
     rng.add_argument("--closing", default=None, metavar="POLICY",
-                     help="closing policy (20.7): close")
+                     help="closing policy (20.7): close | hold-band")
     p.add_argument("--start-distance", default=40, metavar="IN",
                    help="starting distance in inches for --closing (default 40)")
     for s in ("a", "b"):
@@ -61,82 +65,37 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument(f"--targeting-{s}", default=None, metavar="POLICY",
                        help=f"side {s.upper()}'s targeting in a force fight (default focus)")
     p.add_argument("--turns", default=30, metavar="T", help="turn limit (default 30)")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="rule option (DuelRules or ASRules field), repeatable")
+    add_rule_flags(p, "duel")
     p.add_argument("--trials", type=int, metavar="N", help="Monte Carlo duels")
     p.add_argument("--seed", type=int, metavar="S", help="root seed for --trials (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="workers for Monte Carlo (default 1)")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                   help="trials per chunk (default: the engine's; same chunks, same bits)")
+    add_progress(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=main)
 
 
 def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The duel model's parameters from the command line (rules parsed locally)."""
-    from sim.alphastrike.duel.rules import parse_value, split_overrides
+    """The duel model's parameters from the command line (``--rule`` through the option
+    registry: names and values checked against the options the duel reads)."""
+    from sim.alphastrike.duel.scenario import range_params
 
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "given only with --trials (exact answers need none)")
     params: dict[str, Any] = {
         "a": args.a, "b": args.b, "skill_a": args.skill_a, "skill_b": args.skill_b,
-        "turns": args.turns, "start_distance": args.start_distance}
-    if args.ranges is not None:
-        params["ranges"] = args.ranges
-    elif args.closing is not None:
-        params["closing"] = args.closing
-    else:
-        params["range"] = args.range or "short"
+        "turns": args.turns, "start_distance": args.start_distance,
+        **range_params(args.range, args.ranges, args.closing)}
     for s in ("a", "b"):
         for k in ("moved", "policy", "terrain", "targeting"):
             v = getattr(args, f"{k}_{s}")
             if v is not None:
                 params[f"{k}_{s}"] = v
-    for r in args.rule:
-        key, sep, value = r.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError("rule", r, "NAME=VALUE")
-        split_overrides({key.strip(): None})           # unknown names fail here
-        params[key.strip()] = parse_value(value)
+    if getattr(args, "rules", None) is not None:
+        params["rules"] = args.rules
+    params.update(rule_overrides(args, "duel"))
     return params
-
-
-def _num(x: Any) -> float | None:
-    if x is None:
-        return None
-    v = float(x)
-    return None if math.isnan(v) else v
-
-
-_TURN_METRICS = ("p_end", "p_a_destroyed_by", "p_b_destroyed_by", "expected_damage_a",
-                 "expected_damage_b", "p_shutdown_a", "p_shutdown_b", "p_end_by",
-                 "p_a_destroyed_at", "p_b_destroyed_at")
-_DUEL_METRICS = ("p_win_a", "p_win_b", "p_draw", "p_timeout", "expected_turns",
-                 "armor_left_a_win", "structure_left_a_win", "armor_left_b_win",
-                 "structure_left_b_win")
-
-
-def to_json(frame: Any, params: dict[str, Any], notes: list[str], pv: tuple[Any, Any],
-            mc: bool) -> dict[str, Any]:
-    """The ``--json`` object (issue 10): params, notes, per-duel numbers, pv_a/pv_b, turns."""
-    first = frame.iloc[0]
-    doc: dict[str, Any] = {"params": params, "notes": notes,
-                           "mode": "monte-carlo" if mc else "exact"}
-    for m in _DUEL_METRICS:
-        doc[m] = _num(first[m])
-        if mc:
-            doc[m + "_se"] = _num(first[m + "_se"])
-    doc["pv_a"], doc["pv_b"] = pv
-    if mc:
-        doc["trials"] = int(first["trials"])
-    turns = []
-    for _, r in frame.iterrows():
-        row: dict[str, Any] = {"turn": int(r["turn"])}
-        for m in _TURN_METRICS:
-            row[m] = _num(r[m])
-            if mc:
-                row[m + "_se"] = _num(r[m + "_se"])
-        turns.append(row)
-    doc["turns"] = turns
-    return doc
 
 
 def to_text(doc: dict[str, Any]) -> str:
@@ -169,22 +128,18 @@ def to_text(doc: dict[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from sim import engine
     from sim.alphastrike.duel.markov import why_not_exact
     from sim.alphastrike.duel.model import MODEL
+    from sim.api import duel
 
     params = params_from_args(args)
     scn = MODEL.scenario(params)          # validates: ConfigError -> exit 2, one line
-    if args.trials is None:
-        if MODEL.exact(scn) is None:
-            raise UserError(f"no exact answer: {why_not_exact(scn)}; pass --trials N "
-                            "[--seed S] for Monte Carlo")
-        frame = engine.exact_frame(MODEL, [params])
-        mc = False
-    else:
-        frame = engine.simulate(MODEL, [params], trials=args.trials, seed=args.seed or 0,
-                                n_jobs=args.jobs, progress=False, with_exact=False)
-        mc = True
-    doc = to_json(frame, MODEL.params(scn), scn.notes(), (scn.a.pv, scn.b.pv), mc)
+    if args.trials is None and MODEL.exact(scn) is None:
+        raise UserError(f"no exact answer: {why_not_exact(scn)}; pass --trials N "
+                        "[--seed S] for Monte Carlo")
+    a, b = params.pop("a"), params.pop("b")
+    res = duel(a, b, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
+               chunk_size=args.chunk_size, progress=args.progress, **params)
+    doc = res.to_dict()
     print(json.dumps(doc, indent=2) if args.json else to_text(doc))
     return 0

@@ -1,48 +1,71 @@
-"""``sim.duel(...)``: an Alpha Strike duel from Python (returns a dict until
-``sim.result.Result`` lands; the lead adapts it)."""
+"""The duel's JSON view: what ``btsim duel --json`` prints and ``sim.duel(...).to_dict()``
+returns (issue 10's contract). ``sim.duel`` itself lives in :mod:`sim.api` (one door);
+:func:`duel` here is the same function, kept for code that imported it from this module."""
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from sim.result import Result
+
+#: Per-turn numbers of the ``turns`` rows, in this order.
+TURN_METRICS = ("p_end", "p_a_destroyed_by", "p_b_destroyed_by", "expected_damage_a",
+                "expected_damage_b", "p_shutdown_a", "p_shutdown_b", "p_end_by",
+                "p_a_destroyed_at", "p_b_destroyed_at")
+#: Per-duel numbers at the top level, in this order.
+DUEL_METRICS = ("p_win_a", "p_win_b", "p_draw", "p_timeout", "expected_turns",
+                "armor_left_a_win", "structure_left_a_win", "armor_left_b_win",
+                "structure_left_b_win")
 
 
-def duel(a: Any, b: Any, *, skill_a: int = 4, skill_b: int = 4, range: str | None = None,
-         ranges: Any = None, closing: str | None = None, turns: int = 30,
-         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
-         **options: Any) -> dict[str, Any]:
-    """Side ``a`` against side ``b`` (unit names, ``"UNIT@SKILL"``, ``"U@S,U@S"`` or ASCards).
+def _num(x: Any) -> float | None:
+    if x is None:
+        return None
+    v = float(x)
+    return None if math.isnan(v) else v
 
-    ``options``: other duel parameters (``moved_a``, ``policy_b``, ``terrain_a``,
-    ``targeting_b``, ``start_distance``...) and rule options by field name (DuelRules,
-    ASRules). Exact (Markov chain) when ``trials`` is None and the chain fits, else a
-    :class:`~sim.errors.UserError`; with ``trials`` a Monte Carlo run (``_se`` beside every
-    number). Returns the ``btsim duel --json`` object plus ``frame`` (the engine's table).
-    """
-    from sim import engine
-    from sim.alphastrike.duel.markov import why_not_exact
-    from sim.alphastrike.duel.model import MODEL
-    from sim.cli.duel import to_json
-    from sim.errors import UserError
 
-    params: dict[str, Any] = {"a": a, "b": b, "skill_a": skill_a, "skill_b": skill_b,
-                              "turns": turns}
-    if ranges is not None:
-        params["ranges"] = ranges
-    elif closing is not None:
-        params["closing"] = closing
-    else:
-        params["range"] = range or "short"
-    params.update(options)
-    scn = MODEL.scenario(params)
-    if trials is None:
-        if MODEL.exact(scn) is None:
-            raise UserError(f"no exact answer: {why_not_exact(scn)}; pass trials= and seed=")
-        frame = engine.exact_frame(MODEL, [params])
-        mc = False
-    else:
-        frame = engine.simulate(MODEL, [params], trials=trials, seed=0 if seed is None else seed,
-                                n_jobs=n_jobs, progress=False, with_exact=False)
-        mc = True
-    doc = to_json(frame, MODEL.params(scn), scn.notes(), (scn.a.pv, scn.b.pv), mc)
-    doc["frame"] = frame
+def to_json(frame: pd.DataFrame, params: dict[str, Any], notes: list[str],
+            pv: tuple[Any, Any], mc: bool) -> dict[str, Any]:
+    """The ``--json`` object: ``params``, ``notes``, ``mode``, the per-duel numbers,
+    ``pv_a``/``pv_b``, (``trials``) and ``turns`` (one row per turn); with Monte Carlo every
+    number has ``_se`` beside it."""
+    first = frame.iloc[0]
+    doc: dict[str, Any] = {"params": params, "notes": notes,
+                           "mode": "monte-carlo" if mc else "exact"}
+    for m in DUEL_METRICS:
+        doc[m] = _num(first[m])
+        if mc:
+            doc[m + "_se"] = _num(first[m + "_se"])
+    doc["pv_a"], doc["pv_b"] = pv
+    if mc:
+        doc["trials"] = int(first["trials"])
+    turns = []
+    for _, r in frame.iterrows():
+        row: dict[str, Any] = {"turn": int(r["turn"])}
+        for m in TURN_METRICS:
+            row[m] = _num(r[m])
+            if mc:
+                row[m + "_se"] = _num(r[m + "_se"])
+        turns.append(row)
+    doc["turns"] = turns
     return doc
+
+
+def result_view(res: Result) -> dict[str, Any]:
+    """The ``--json`` object of a duel :class:`~sim.result.Result` from
+    :func:`sim.api.run_scenario`."""
+    facts = res.metadata["facts"]
+    return to_json(res.frame, res.metadata["params"], list(res.notes),
+                   (facts["pv_a"], facts["pv_b"]), res.mode == "monte-carlo")
+
+
+def duel(*args: Any, **kwargs: Any) -> Result:
+    """:func:`sim.api.duel` (see there)."""
+    from sim.api import duel as _duel
+
+    return _duel(*args, **kwargs)

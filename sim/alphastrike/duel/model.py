@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim import options
 from sim.aggregate import Aggregate
 from sim.alphastrike.duel.kernel import simulate
 from sim.alphastrike.duel.markov import _CACHE, MAX_STATES, exact
@@ -100,6 +101,7 @@ class DuelModel(Model):
             "terrain_a": s.a.units[0].terrain, "terrain_b": s.b.units[0].terrain,
             "targeting_a": s.a.targeting, "targeting_b": s.b.targeting,
             "start_distance": s.start_distance if s.closing else None,
+            "rules": s.preset,
             "rule_overrides": ",".join(f"{k}={v}" for k, v in s.overrides),
         }
 
@@ -109,6 +111,14 @@ class DuelModel(Model):
     def facts(self, scenario: DuelScenario) -> dict[str, Any]:
         return {"pv_a": scenario.a.pv, "pv_b": scenario.b.pv,
                 "notes": " | ".join(scenario.notes())}
+
+    def notes(self, scenario: DuelScenario) -> list[str]:
+        """Specials not simulated and the duel's conventions (:meth:`DuelScenario.notes`)."""
+        return scenario.notes()
+
+    def options(self, scenario: DuelScenario) -> dict[str, Any]:
+        """Every effective rule option of the duel: DuelRules then ASRules, by name."""
+        return {**options.effective(scenario.dr), **options.effective(scenario.asr)}
 
     def sample(self, scenario: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
         return simulate(scenario, rng, n)

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sim import options
 from sim.alphastrike import tables as T
-from sim.alphastrike.duel.rules import TARGETING, DuelRules, split_overrides
+from sim.alphastrike.duel.rules import TARGETING, DuelRules, build_rules
 from sim.alphastrike.duel.sides import MOVED, TERRAIN, Side, UnitSpec, build_unit, parse_side
-from sim.alphastrike.rules import FIELDS as AS_FIELDS
 from sim.alphastrike.rules import ASRules
 from sim.errors import ConfigError, check_choice, check_int
 
@@ -33,6 +33,7 @@ PARAMS: dict[str, Any] = {
     "terrain_a": "clear", "terrain_b": "clear",
     "targeting_a": None, "targeting_b": None,   # None -> rule option ``targeting``
     "turns": 30,
+    "rules": "default",                # preset of the alphastrike options (btsim rules)
 }
 #: Closing policies implemented (20.7). ``hold-band`` and the Joel47 policies are not yet.
 CLOSING = ("close",)
@@ -54,6 +55,7 @@ class DuelScenario:
     asr: ASRules
     range_label: str
     overrides: tuple[tuple[str, Any], ...]
+    preset: str = "default"
 
     @property
     def one_vs_one(self) -> bool:
@@ -78,6 +80,21 @@ class DuelScenario:
             seen.append("woods: +2 to attacks against the unit in woods only (AS13); the ASCE "
                         "reading (attacker in woods too) is not simulated")
         return seen
+
+
+def range_params(range: str | None = None, ranges: Any = None,
+                 closing: str | None = None) -> dict[str, Any]:
+    """The range parameters of a duel from the three mutually exclusive ways to give them
+    (default: a fixed Short band); ConfigError when more than one is given."""
+    given = [k for k, v in (("range", range), ("ranges", ranges), ("closing", closing))
+             if v is not None]
+    if len(given) > 1:
+        raise ConfigError("range", ",".join(given), "only one of range, ranges, closing")
+    if ranges is not None:
+        return {"ranges": ranges}
+    if closing is not None:
+        return {"closing": closing}
+    return {"range": range or "short"}
 
 
 def band_of_distance(d: int) -> int:
@@ -109,7 +126,7 @@ def _bands(p: Mapping[str, Any], turns: int) -> tuple[tuple[int, ...], str | Non
 
 def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
     """Validate duel ``params`` (keys of :data:`PARAMS` and rule option names)."""
-    allowed = tuple(PARAMS) + tuple(f for f in DuelRules.__dataclass_fields__) + AS_FIELDS
+    allowed = tuple(PARAMS) + options.model_names("duel")
     unknown = [k for k in params if k not in allowed]
     if unknown:
         raise ConfigError("duel parameter", unknown[0],
@@ -117,9 +134,7 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
     p = dict(PARAMS)
     p.update(params)
     over = {k: v for k, v in params.items() if k not in PARAMS}
-    d_over, a_over = split_overrides(over)
-    dr = DuelRules().replace(**d_over)
-    asr = ASRules().replace(**a_over)
+    dr, asr = build_rules(p["rules"], over)
     turns = check_int("turns", p["turns"], 1, 200)
     bands, closing, label = _bands(p, turns)
     start = check_int("start_distance", p["start_distance"], 1, BAND_EDGES[-1])
@@ -142,4 +157,6 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
                           "(closing is simulated for one unit per side)")
     return DuelScenario(a=sides[0], b=sides[1], bands=bands, closing=closing,
                         start_distance=start, turns=turns, dr=dr, asr=asr, range_label=label,
-                        overrides=tuple(sorted((k, str(v)) for k, v in over.items())))
+                        overrides=tuple(sorted(
+                            (k, str(getattr(dr if hasattr(dr, k) else asr, k))) for k in over)),
+                        preset=p["rules"])
