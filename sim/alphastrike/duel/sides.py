@@ -28,7 +28,7 @@ from sim.alphastrike.duel.specials import note_for
 from sim.alphastrike.policies import Policy, parse_policy
 from sim.alphastrike.pv import pv_at_skill
 from sim.alphastrike.rules import ASRules
-from sim.alphastrike.scenario import _mp_tables
+from sim.alphastrike.scenario import mp_tables
 from sim.dice import TWO_D6_OUTCOMES
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.units.tables import tmm_from_move
@@ -213,7 +213,7 @@ def _special_value(card: ASCard, code: str, default: int) -> int:
 def _stance(card: ASCard, moved: str, asr: ASRules, dr: DuelRules, jmp: int
             ) -> tuple[list[int], list[int], list[int], int]:
     """tmod, amod, move per profile (20.6 default stance and its alternatives)."""
-    move, jump, tmm = _mp_tables(card, asr)
+    move, jump, tmm = mp_tables(card, asr)
     mp_full = next((k for k in range(len(move)) if move[k] == 0 and jump[k] == 0),
                    len(move) - 1)
     tsm = card.has("TSM")
