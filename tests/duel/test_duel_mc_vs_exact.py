@@ -28,6 +28,8 @@ WITH_CRITS = [
          moved_a="jump"),
     dict(a="Atlas AS7-K", b="Mad Cat (Timber Wolf) S", closing="close", policy_a="below:2"),
     dict(a="Locust LCT-1L", b="Linebacker C", range="short", terrain_a="woods"),
+    dict(a="Atlas AS7-D", b="Catapult CPLT-C1", closing="hold-band", hold_band="own"),
+    dict(a="Commando COM-1B", b="Griffin GRF-2N", closing="hold-band", start_distance=50),
     dict(a="Lynx LNX-9R", b="Griffin GRF-2N", range="medium", policy_a="max",
          moved_b="still", terrain_b="water"),
     # crit-table and damage specials on custom cards: CASEP (216-outcome crit table), CR,

@@ -148,3 +148,31 @@ def test_e15_closing_bands(how: dict) -> None:
     assert close(ex["expected_damage_a"][1], F(21, 36) * 5)
     ongoing = 1 - ex["p_end_by"][1]
     assert close(ex["expected_damage_a"][2], F(30, 36) * 5 * ongoing)
+
+
+def test_e15_hold_band_readings() -> None:
+    """20.7 against E15: the Catapult (faster) holds a band. Reading ``own`` (E15: its own
+    damage, M 3 > S 2 = L 2) stops at Medium: 26" Long, then 20, 14, 8, 7, 7... Medium.
+    Reading ``net`` (20.7: damage dealt minus taken; Long 2 vs 2 at the same TN is 0, Medium
+    3 vs 5 and Short 2 vs 5 are worse) keeps Long. Without crits both equal a band script."""
+    from sim.alphastrike.duel.model import MODEL
+    from sim.alphastrike.duel.scenario import move_distance
+
+    base = dict(a=ATLAS, b=CATAPULT, crits=False, closing="hold-band", start_distance=40)
+    scn = MODEL.scenario({**base, "hold_band": "own"})
+    assert scn.prefer == (1, 1)   # the Atlas would prefer Medium too; it is not the faster
+    d = np.array([40], dtype=np.int16)
+    seen = []
+    for _ in range(6):
+        d = move_distance(d, np.array([6]), np.array([8]), scn)
+        seen.append(int(d[0]))
+    assert seen == [26, 20, 14, 8, 7, 7]
+    assert MODEL.scenario(base).prefer[1] == 2                     # net: Long
+    for reading, script in (("own", "long,medium"), ("net", "long")):
+        held = exact(**{**base, "hold_band": reading})
+        ref = exact(a=ATLAS, b=CATAPULT, crits=False, ranges=script)
+        for m in ("p_win_a", "p_win_b", "p_draw", "expected_turns", "expected_damage_a"):
+            assert np.allclose(held[m], ref[m], rtol=0, atol=1e-12), (reading, m)
+    # close (E15's own sequence) differs from both
+    closing = exact(a=ATLAS, b=CATAPULT, crits=False, closing="close")
+    assert not np.allclose(closing["p_win_a"], exact(**{**base, "hold_band": "own"})["p_win_a"])

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from sim.aggregate import Aggregate
-from sim.alphastrike.duel.scenario import DuelScenario
+from sim.alphastrike.duel.scenario import DuelScenario, move_distance
 from sim.alphastrike.duel.sides import Side, UnitSpec
 from sim.alphastrike.duel.targeting import choose_targets
 from sim.alphastrike.duel.turn import (
@@ -168,9 +168,8 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
             continue
         if dist is not None:
             ua, ub = scn.a.units[0], scn.b.units[0]
-            mv = (np.array(ua.move, dtype=np.int16)[profile(sa[0])]
-                  + np.array(ub.move, dtype=np.int16)[profile(sb[0])])
-            dist = np.maximum(dist - mv, 1).astype(np.int16)
+            dist = move_distance(dist, np.array(ua.move, dtype=np.int16)[profile(sa[0])],
+                                 np.array(ub.move, dtype=np.int16)[profile(sb[0])], scn)
             band: int | np.ndarray = np.searchsorted(np.array([6, 24, 42, 60]), dist)
         else:
             band = scn.bands[t]

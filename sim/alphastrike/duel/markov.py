@@ -23,7 +23,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from sim.alphastrike.duel.scenario import BAND_EDGES, DuelScenario
+from sim.alphastrike.duel.scenario import BAND_EDGES, DuelScenario, move_distance
 from sim.alphastrike.duel.sides import UnitSpec
 from sim.alphastrike.duel.turn import (
     attack_tn,
@@ -187,9 +187,8 @@ def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
             out["p_shutdown_b"][t] = ever_b_done
             continue
         if rows.dist is not None:
-            mv = (np.array(ua.move, dtype=np.int16)[profile(rows.a)]
-                  + np.array(ub.move, dtype=np.int16)[profile(rows.b)])
-            rows.dist = np.maximum(rows.dist - mv, 1).astype(np.int16)
+            rows.dist = move_distance(rows.dist, np.array(ua.move, dtype=np.int16)[profile(rows.a)],
+                                      np.array(ub.move, dtype=np.int16)[profile(rows.b)], scn)
             dband = np.searchsorted(np.array(BAND_EDGES), rows.dist)
             rows.x["band"] = dband
             band: int | np.ndarray = dband

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from sim import options
 from sim.alphastrike import tables as T
 from sim.alphastrike.duel.rules import TARGETING, DuelRules, build_rules
@@ -35,8 +37,10 @@ PARAMS: dict[str, Any] = {
     "turns": 30,
     "rules": "default",                # preset of the alphastrike options (btsim rules)
 }
-#: Closing policies implemented (20.7). ``hold-band`` and the Joel47 policies are not yet.
-CLOSING = ("close",)
+#: Closing policies implemented (20.7): ``close`` (both close at full Move) and ``hold-band``
+#: (the faster unit keeps its preferred band; rule option ``hold_band`` says which band it
+#: prefers). Joel47's prior-art policies are not implemented.
+CLOSING = ("close", "hold-band")
 #: Distance bands (20.5): upper bound in inches of Short, Medium, Long, Extreme.
 BAND_EDGES = (6, 24, 42, 60)
 
@@ -56,6 +60,8 @@ class DuelScenario:
     range_label: str
     overrides: tuple[tuple[str, Any], ...]
     preset: str = "default"
+    #: band (0 short, 1 medium, 2 long) each unit keeps under ``hold-band`` (A, B)
+    prefer: tuple[int, int] = (0, 0)
 
     @property
     def one_vs_one(self) -> bool:
@@ -95,6 +101,61 @@ def range_params(range: str | None = None, ranges: Any = None,
     if closing is not None:
         return {"closing": closing}
     return {"range": range or "short"}
+
+
+#: Inches of each band (20.5): Short 0-6 (floor 1), Medium 7-24, Long 25-42.
+_BAND_LO = np.array([1, 7, 25], dtype=np.int16)
+_BAND_HI = np.array([6, 24, 42], dtype=np.int16)
+
+
+def move_distance(dist: np.ndarray, move_a: np.ndarray, move_b: np.ndarray,
+                  scn: DuelScenario) -> np.ndarray:
+    """Distance after this turn's movement (20.7), vectorized over trials or chain states.
+
+    ``move_a``/``move_b``: each unit's current Move (ground after heat and MP hits, or jump).
+    ``close``: both close at full Move, floor 1" (example E15). ``hold-band``: with equal
+    Moves both close; otherwise the slower unit closes at full Move and the faster one, moving
+    last, ends as near its preferred band (:attr:`DuelScenario.prefer`) as its Move allows,
+    moving no more than it must (it stays put when already inside the band).
+    """
+    ma, mb = move_a.astype(np.int16), move_b.astype(np.int16)
+    closed = np.maximum(dist - ma - mb, 1)
+    if scn.closing == "close":
+        return closed.astype(np.int16)
+    a_fast = ma > mb
+    slow = np.where(a_fast, mb, ma)
+    fast = np.where(a_fast, ma, mb)
+    band = np.where(a_fast, scn.prefer[0], scn.prefer[1])
+    d1 = np.maximum(dist - slow, 1)
+    want = np.clip(d1, _BAND_LO[band], _BAND_HI[band])
+    held = np.clip(want, np.maximum(d1 - fast, 1), d1 + fast)
+    return np.where(ma == mb, closed, held).astype(np.int16)
+
+
+def _expected_points(u: UnitSpec, t: UnitSpec, band: int, dr: DuelRules) -> float:
+    """Expected points of ``u``'s standard attack on a fresh ``t`` at ``band`` (card damage
+    times P(hit) at the starting stances; 0* counts 1/2)."""
+    from sim.alphastrike.duel.turn import attack_tn, initial_state
+    from sim.dice import p_2d6_at_least
+
+    level = u.levels[band]
+    points = 0.5 if level == 1 else float(max(level - 1, 0))
+    tn = attack_tn(u, initial_state(u, 1), t, initial_state(t, 1), band, dr)
+    return points * float(p_2d6_at_least(tn)[0])
+
+
+def preferred_band(u: UnitSpec, t: UnitSpec, dr: DuelRules) -> int:
+    """The band ``u`` keeps under ``hold-band`` against ``t`` (20.7; rule option
+    ``hold_band``): ``net`` -- the largest expected damage dealt minus expected damage taken
+    (the 20.7 text); ``own`` -- the largest own card damage (example E15). Ties go to the
+    longer band."""
+    def score(band: int) -> float:
+        if dr.hold_band == "own":
+            level = u.levels[band]
+            return 0.5 if level == 1 else float(max(level - 1, 0))
+        return _expected_points(u, t, band, dr) - _expected_points(t, u, band, dr)
+
+    return max((2, 1, 0), key=score)
 
 
 def band_of_distance(d: int) -> int:
@@ -155,7 +216,11 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
     if closing and not (len(sides[0].units) == 1 and len(sides[1].units) == 1):
         raise ConfigError("closing", closing, "a fixed band or a script for force fights "
                           "(closing is simulated for one unit per side)")
-    return DuelScenario(a=sides[0], b=sides[1], bands=bands, closing=closing,
+    prefer = (0, 0)
+    if closing == "hold-band":
+        ua, ub = sides[0].units[0], sides[1].units[0]
+        prefer = (preferred_band(ua, ub, dr), preferred_band(ub, ua, dr))
+    return DuelScenario(a=sides[0], b=sides[1], bands=bands, closing=closing, prefer=prefer,
                         start_distance=start, turns=turns, dr=dr, asr=asr, range_label=label,
                         overrides=tuple(sorted(
                             (k, str(getattr(dr if hasattr(dr, k) else asr, k))) for k in over)),
