@@ -21,6 +21,7 @@ ScalarFn = Callable[[Mapping[str, Any], np.random.Generator, int], Any]
 SCALAR_BASELINES: dict[str, str] = {
     "attack": "sim.oracles.classic:scalar_trials",
     "heat": "sim.oracles.alphastrike:run_oracle",
+    "duel": "sim.oracles.duel:scalar",
 }
 
 

@@ -38,3 +38,17 @@ def test_end_turn_histogram(params: dict) -> None:
         p = 0.5 * (p_mc + orc[key] / n_or)
         se = np.sqrt(max(p * (1 - p), 1e-4) * (1 / n_or + 1 / n_k))
         assert abs(p_mc - orc[key] / n_or) <= 4 * se, m
+
+
+def test_bench_case_linked_to_its_oracle_and_unit_turns() -> None:
+    """``btsim bench`` times the duel in unit-turns against the scalar oracle; the declared
+    unit-turns per duel is 2 x E[turns] of the case, rounded down (a lower bound)."""
+    import sim
+    from sim.alphastrike.duel.model import BENCH_PARAMS, BENCH_UNIT_TURNS
+    from sim.oracles import scalar_baseline
+
+    assert scalar_baseline("duel") is scalar
+    (case,) = MODEL.bench_cases
+    assert case.unit == "unit-turns" and case.per_trial == BENCH_UNIT_TURNS
+    per_duel = 2 * sim.duel(**BENCH_PARAMS)["expected_turns"]
+    assert BENCH_UNIT_TURNS <= per_duel < BENCH_UNIT_TURNS + 1
