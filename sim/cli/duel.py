@@ -26,7 +26,9 @@ and asks for --trials N (Monte Carlo).
 
 Policies: hold, never, max, fixed:K, below:H.  Terrain: clear, woods, cover, water, underwater.
 Range: --range short|medium|long, or --ranges long,medium,short (one band per turn, the last
-repeats), or --closing close (both close at full Move from --start-distance inches, 20.7).
+repeats), or --closing close|hold-band from --start-distance inches (20.7): close = both
+close at full Move; hold-band = the faster unit keeps its preferred band (--rule
+hold_band=net|own: damage dealt minus taken, per 20.7, or its own damage, per example E15).
 
 examples:
   btsim duel "Locust LCT-1V" "Commando COM-1B"

@@ -77,6 +77,12 @@ class DuelScenario:
         seen.append("initiative is not rolled: with simultaneous fire, a fixed or scripted band "
                     "or the 'close' policy, and one target per attacker, it changes nothing "
                     "(20.1, 20.9)")
+        if self.closing == "hold-band":
+            bands = ("short", "medium", "long")
+            seen.append("hold-band: the faster unit moves last every turn (as if it always won "
+                        "initiative) and keeps its preferred band (A: "
+                        f"{bands[self.prefer[0]]}, B: {bands[self.prefer[1]]}; rule option "
+                        f"hold_band={self.dr.hold_band}); equal Moves close as 'close' (20.7)")
         seen.append("a stalemate (neither side can damage the other) is reported as a timeout "
                     "at the turn limit (20.2)")
         seen.append("no physical attacks: they need contact, which a duel at range never has "
