@@ -9,6 +9,7 @@ The notebook API (every call returns a :class:`sim.result.Result`: ``.frame``,
     sim.heat(unit="Loki (Hellbringer) Prime", policy="max", turns=10)          # per-turn frame
     sim.fire("Hunchback HBK-4G", range=3, moved="run", turns=6)               # exact curves
     sim.profile("Awesome AWS-8Q", policy="neutral")                          # damage vs range
+    sim.duel("Atlas AS7-D@3", "Loki (Hellbringer) Prime", range="medium")    # exact duel
     sim.run("experiments/01_physical_damage.toml", trials=200_000, n_jobs=2)   # summary frame
 """
 
@@ -16,7 +17,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from sim.api import attack, fire, heat, profile, run  # noqa: E402  (needs __version__ above)
+from sim.api import attack, compare, duel, fire, heat, profile, run  # noqa: E402
 from sim.result import Result  # noqa: E402
 
-__all__ = ["Result", "__version__", "attack", "fire", "heat", "profile", "run"]
+__all__ = ["Result", "__version__", "attack", "compare", "duel", "fire", "heat", "profile",
+           "run"]

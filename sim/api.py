@@ -23,7 +23,7 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "compare", "fire", "heat", "profile", "run", "run_scenario"]
+__all__ = ["attack", "compare", "duel", "fire", "heat", "profile", "run", "run_scenario"]
 
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
@@ -245,6 +245,63 @@ def profile(unit: Any, *, gunnery: int = 4, turns: int = 10, policy: Any = "all"
                               "policy": policy, **rules}
     return profile_result(params, trials=trials, seed=seed, n_jobs=n_jobs,
                           chunk_size=chunk_size, progress=progress)
+def duel(a: Any, b: Any, *, skill_a: int = 4, skill_b: int = 4, range: str | None = None,
+         ranges: str | list[str] | None = None, closing: str | None = None,
+         start_distance: int | None = None, moved_a: str | None = None,
+         moved_b: str | None = None, policy_a: Any = None, policy_b: Any = None,
+         terrain_a: str | None = None, terrain_b: str | None = None,
+         targeting_a: str | None = None, targeting_b: str | None = None, turns: int = 30,
+         rules: str | None = None, trials: int | None = None, seed: int | None = None,
+         n_jobs: int = 1, chunk_size: int | None = None,
+         progress: bool | str | None = "never", **options: Any) -> Result:
+    """An Alpha Strike fight, side ``a`` against side ``b``, to destruction or ``turns``
+    (the ``duel`` model, :mod:`sim.alphastrike.duel`; reference-as-combat 20-23).
+
+    A side is a unit name (catalog; unique prefixes work), a card path, an
+    :class:`~sim.units.types.ASCard`, ``"UNIT@SKILL"`` or a force ``"U@S,U@S"`` of up to 4
+    units; ``skill_a``/``skill_b`` are the skills of units written without ``@SKILL``.
+    Range: ``range`` (``short``/``medium``/``long``, default short), or ``ranges`` (one band
+    per turn, ``"long,medium,short"``, the last repeats), or ``closing`` (``close`` or
+    ``hold-band``, 20.7) from ``start_distance`` inches (default 40). ``moved_*``:
+    ``ground``/``still``/``jump``; ``policy_*``: overheat policy (``never`` default,
+    ``hold``, ``max``, ``fixed:K``, ``below:H`` or a callable); ``terrain_*``: ``clear``,
+    ``woods``, ``cover``, ``water``, ``underwater``; ``targeting_*``: force targeting
+    (``focus``, ``nearest-to-death``, ``most-dangerous``, ``spread``). ``rules``: preset of
+    the ``alphastrike`` options; ``**options``: rule options by name (``btsim rules --game
+    alphastrike``: DuelRules and ASRules fields).
+
+    Exact (Markov chain, 1-vs-1 within :data:`~sim.alphastrike.duel.markov.MAX_STATES`)
+    when ``trials`` is None, else :class:`~sim.errors.UserError` asking for ``trials``; with
+    ``trials`` a Monte Carlo run through :func:`run_scenario` (same bits as ``btsim duel
+    --trials`` and a one-scenario ``sim.run`` with the same seed, trials and chunk size).
+
+    Returns a :class:`~sim.result.Result`: ``.to_dict()`` is the ``btsim duel --json``
+    object (``params``, ``notes``, ``mode``, ``p_win_a``, ``p_win_b``, ``p_draw``,
+    ``p_timeout``, ``expected_turns``, the winner's Armor/Structure left, ``pv_a``, ``pv_b``,
+    ``turns`` rows; ``_se`` beside every number and ``trials`` for Monte Carlo);
+    ``res["p_win_a"]`` reads it; ``.frame`` has one row per turn; ``.metadata`` records
+    every effective rule option.
+    """
+    from sim.alphastrike.duel.api import result_view
+    from sim.alphastrike.duel.model import MODEL
+    from sim.alphastrike.duel.scenario import range_params
+
+    params: dict[str, Any] = {"a": a, "b": b, "skill_a": skill_a, "skill_b": skill_b,
+                              "turns": turns, **range_params(range, ranges, closing)}
+    for key, value in (("start_distance", start_distance), ("moved_a", moved_a),
+                       ("moved_b", moved_b), ("policy_a", policy_a), ("policy_b", policy_b),
+                       ("terrain_a", terrain_a), ("terrain_b", terrain_b),
+                       ("targeting_a", targeting_a), ("targeting_b", targeting_b),
+                       ("rules", rules)):
+        if value is not None:
+            params[key] = value
+    params.update(options)
+    res = run_scenario(MODEL, params, trials=trials, seed=seed if trials is not None else None,
+                       n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                       with_exact=False)
+    res.data = result_view(res)
+    res.legacy = "data"
+    return res
 
 
 def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
@@ -385,4 +442,5 @@ def progress_flag(progress: bool | str | None) -> bool | None:
 
 #: the Python API by name (the CLI and the docs list these)
 API: dict[str, Callable[..., Result]] = {"attack": attack, "heat": heat, "fire": fire,
-                                         "profile": profile, "run": run}
+                                         "profile": profile, "duel": duel, "run": run,
+                                         "compare": compare}

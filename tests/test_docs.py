@@ -255,6 +255,14 @@ def _fire_option_blocks(text: str) -> dict[str, str]:
     return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
 
 
+# --- Alpha Strike engagements (the duel model) ---------------------------------------------
+def _duel_blocks(text: str) -> dict[str, str]:
+    """Alpha Strike engagements section: ``#### `name` `` heading -> the text under it."""
+    body = _section(text, "Alpha Strike engagements")
+    parts = re.split(r"^#### `([A-Za-z0-9_]+)`\s*$", body, flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
 def _fire_decls() -> list[tuple[str, Any]]:
     from sim import options
     from sim.classic.fire.rules import FireRules
@@ -315,3 +323,36 @@ def test_heat_scale_table_is_the_codes(text: str) -> None:
                     "—" if am == 0 else f"{am}+"]
             assert r[1:] == want, f"heat {h}"
     assert seen == set(range(0, H.HEAT_TOP + 1))
+def test_every_duel_option_is_documented(text: str) -> None:
+    """Each DuelRules option has an entry in "Alpha Strike engagements" naming its reference,
+    marking its default and listing every allowed value of a choice option; no entry is left
+    for an option that no longer exists."""
+    from sim import options
+    from sim.alphastrike.duel.rules import DuelRules
+
+    blocks = _duel_blocks(text)
+    fields = {f.name: f for f in _fields(DuelRules)}
+    assert set(blocks) == set(fields), (sorted(set(fields) - set(blocks)),
+                                        sorted(set(blocks) - set(fields)))
+    for name, f in fields.items():
+        decl = options.spec(name).decl
+        block = blocks[name].replace("\u2212", "-")
+        assert block.lstrip().startswith(decl.ref + "."), f"{name}: entry should start {decl.ref}."
+        default = _render(f.default)
+        said = re.search(rf"`{re.escape(default)}` \(default|[Dd]efault `{re.escape(default)}`",
+                         block)
+        assert said, f"{name}: its entry does not mark `{default}` as the default"
+        if decl.kind == "choice":
+            for value in decl.allowed:
+                assert f"`{value}`" in block, f"{name}: allowed value `{value}` not documented"
+
+
+def test_duel_section_names_every_closing_policy_and_special_group(text: str) -> None:
+    from sim.alphastrike.duel.scenario import CLOSING
+    from sim.alphastrike.duel.specials import PENDING
+
+    body = _section(text, "Alpha Strike engagements")
+    for policy in CLOSING:
+        assert f"`{policy}`" in body, f"closing policy {policy} not documented"
+    for code in PENDING:
+        assert code in body, f"unsimulated special {code} not named"

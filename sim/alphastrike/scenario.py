@@ -154,7 +154,7 @@ def _replace_card(card: ASCard, **kw: Any) -> ASCard:
     return dataclasses.replace(card, **kw)
 
 
-def _mp_tables(card: ASCard, rules: ASRules) -> tuple[list[int], list[int], list[int]]:
+def mp_tables(card: ASCard, rules: ASRules) -> tuple[list[int], list[int], list[int]]:
     """Ground Move, jump Move and TMM after k MP hits, k = 0..cap (ref 6.6, D17).
 
     One MP hit: new Move = floor(Move / 2), losing at least 2" (min 0). TMM per D17.
@@ -174,6 +174,10 @@ def _mp_tables(card: ASCard, rules: ASRules) -> tuple[list[int], list[int], list
     return move, jump, tmm
 
 
+#: Old private name of :func:`mp_tables` (kept for code that imported it).
+_mp_tables = mp_tables
+
+
 def _movement_tables(card: ASCard, rules: ASRules, movement: str
                      ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
     """``tmod[h][k]`` (attackers' target modifier vs the unit) and ``amod[h][k]`` (its own
@@ -184,7 +188,7 @@ def _movement_tables(card: ASCard, rules: ASRules, movement: str
     mode has no Move left stands still (target modifier 0, attacker D20). All modes at 0"
     -> immobile (-4). Heat 4 = shut down: immobile, no attack.
     """
-    move, jump, tmm = _mp_tables(card, rules)
+    move, jump, tmm = mp_tables(card, rules)
     tmod, amod = [], []
     for h in range(5):
         trow, arow = [], []

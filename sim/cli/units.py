@@ -58,6 +58,8 @@ def register(subparsers: Any) -> None:
     show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                       help="print JSON instead of text")
     _add_bv_flags(show)
+    show.add_argument("--skill", default=None, metavar="S",
+                      help="also give the card's PV at skill S (0-7; reference-as-combat 23.1)")
     show.set_defaults(func=run)
     _register_import(actions)
 
@@ -203,24 +205,45 @@ def _card_text(c: ASCard) -> list[str]:
     ]
 
 
+def _pv_at_skill(args: argparse.Namespace, card: ASCard | None) -> int | None:
+    """The card's PV at ``--skill`` (None without ``--skill``); exit 2 without a card PV."""
+    from sim.alphastrike.pv import pv_at_skill
+    from sim.errors import check_int
+
+    skill = getattr(args, "skill", None)
+    if skill is None:
+        return None
+    skill = check_int("skill", skill, 0, 7)
+    if card is None or card.pv is None:
+        raise UserError(f"--skill: {args.unit!r} has no Alpha Strike card with a PV")
+    return pv_at_skill(card.pv, skill)
+
+
 def _show(args: argparse.Namespace) -> int:
     name, mech, card = _resolve(args.unit)
     bv, bv_text = _bv_lines(mech, args) if mech else ({}, [])
+    pv_skill = _pv_at_skill(args, card)
     if args.json:
         classic = mech_to_dict(mech) if mech else None
         if classic is not None:
             classic.update({"bv": bv["bv"], "bv_at_skill": bv["bv_at_skill"],
                             "gunnery": bv["gunnery"], "piloting": bv["piloting"]})
-        print(json.dumps({
+        doc: dict[str, Any] = {
             "name": name,
             "classic": classic,
             "alphastrike": card_to_dict(card) if card else None,
-        }, indent=2))
+        }
+        if pv_skill is not None:
+            doc["skill"] = int(args.skill)
+            doc["pv_at_skill"] = pv_skill
+        print(json.dumps(doc, indent=2))
         return 0
     out = [name]
     out += (_mech_text(mech) + bv_text if mech
             else ["Classic: no data in the catalog (pass an .mtf file)"])
     out += _card_text(card) if card else ["Alpha Strike: no card in the catalog"]
+    if pv_skill is not None:
+        out.append(f"  PV at skill {int(args.skill)}: {pv_skill}")
     print("\n".join(out))
     return 0
 

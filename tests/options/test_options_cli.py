@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sim import options
+from sim.alphastrike.rules import ASRules
 from sim.cli import main
 
 
@@ -182,7 +183,7 @@ def test_run_rule_applies_to_every_experiment_and_is_recorded(tmp_path: Path, ca
         (s,) = meta["rule_sets"]["sets"]
         assert s["overrides"] == {"heat_tmm_threshold": 3} and s["scenarios"] == 2
         assert s["options"]["heat_tmm_threshold"] == 3
-        assert set(s["options"]) == set(options.names("alphastrike"))
+        assert set(s["options"]) == set(options.names(ASRules))  # the heat model's group
         assert meta["experiment"]["rule_overrides"] == {"heat_tmm_threshold": 3}
 
 

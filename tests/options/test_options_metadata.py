@@ -9,6 +9,7 @@ from typing import Any
 
 import sim
 from sim import options, results
+from sim.alphastrike.rules import ASRules
 from sim.cli import main
 from sim.models import get_model
 
@@ -27,7 +28,7 @@ def test_heat_override_in_the_experiment_is_recorded(tmp_path: Path) -> None:
     rs = _meta(tmp_path / "heat_opt")["rule_sets"]
     assert rs["rules"] == ["default"]
     (opts,) = rs["rule_options"]
-    assert opts == {**options.effective(options.build("alphastrike")), "heat_tmm_threshold": 3}
+    assert opts == {**options.effective(options.build(ASRules)), "heat_tmm_threshold": 3}
     (s,) = rs["sets"]
     assert s["game"] == "alphastrike" and s["group"] == "ASRules" and s["preset"] == "default"
     assert s["overrides"] == {"heat_tmm_threshold": 3} and s["scenarios"] == 1

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from sim import options
+from sim.alphastrike.duel.rules import DuelRules
 from sim.alphastrike.rules import ASRules
 from sim.classic.rules import ClassicRules
 from sim.errors import ConfigError
@@ -37,7 +38,9 @@ def test_both_games_and_groups_registered() -> None:
     assert options.groups("classic")[0] is ClassicRules  # later groups: damage, fire...
     assert set(options.groups("classic")) == {ClassicRules, FireRules, DamageRules}
     assert options.game_of_model("fire") == options.game_of_model("profile") == "classic"
-    assert options.groups("alphastrike") == (ASRules,)
+    assert set(options.groups("alphastrike")) == {ASRules, DuelRules}
+    assert options.game_of_model("duel") == "alphastrike"
+    assert set(options.model_names("duel")) == set(options.names("alphastrike"))
     assert options.game_of_model("attack") == "classic"
     assert options.game_of_model("heat") == "alphastrike"
     assert options.game_of_model("punch-demo") is None
@@ -74,7 +77,7 @@ def test_names_are_unique_across_games() -> None:
 @pytest.mark.parametrize("o", options.options(), ids=lambda o: o.name)
 def test_round_trip_every_value(o: options.Option) -> None:
     """Each allowed value goes through the parser, build and effective() unchanged."""
-    cls = next(c for c in options.groups(o.game) if c.__name__ == o.group)
+    cls = options.spec(o.name).group
     for v in _values(o):
         name, parsed = options.parse_rule(f"{o.name}={_text(v)}")
         assert (name, parsed) == (o.name, v) and type(parsed) is type(v)
@@ -88,7 +91,8 @@ def test_round_trip_every_value(o: options.Option) -> None:
 
 def test_default_preset_is_the_declared_defaults() -> None:
     assert options.build(ClassicRules) == ClassicRules()
-    assert options.build("alphastrike") == ASRules()
+    assert options.build(ASRules) == ASRules()
+    assert options.build(DuelRules) == DuelRules()
     assert options.build(ClassicRules, "default") == ClassicRules()
 
 

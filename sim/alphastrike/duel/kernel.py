@@ -1,0 +1,261 @@
+"""Monte Carlo kernel of the duel: ``n`` duels at once, vectorized over trials.
+
+The Python loops run over turns, over the <= 4 units of each side (and their <= 4 targets)
+and over rare crit re-rolls; never over trials. Finished duels are dropped from the arrays
+after each End Phase, so later turns cost only what is still being fought. Attack rolls are
+exact byte-threshold tests (:func:`sim.alphastrike.kernel.hits_2d6`); crit rolls draw the
+result through a byte table per unit (CR/IRA applied) with :func:`sim.dice.draw_lut`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from sim.aggregate import Aggregate
+from sim.alphastrike.duel.scenario import DuelScenario, move_distance
+from sim.alphastrike.duel.sides import Side, UnitSpec
+from sim.alphastrike.duel.targeting import choose_targets
+from sim.alphastrike.duel.turn import (
+    attack_tn,
+    can_narc,
+    crit,
+    decide,
+    end_phase,
+    fire_if_able,
+    hit_points,
+    initial_state,
+    profile,
+    receive,
+    start_turn,
+)
+from sim.alphastrike.kernel import hits_2d6
+from sim.alphastrike.kernel import threshold as _threshold
+from sim.dice import d6, draw_lut, make_lut
+
+#: Byte thresholds for TN -16..47 (one ``take`` instead of a clip per attack).
+_THR = _threshold(np.arange(-16, 48))
+
+
+def threshold(tn: np.ndarray) -> np.ndarray:
+    """Byte threshold of "2D6 >= TN" (see :func:`sim.alphastrike.kernel.threshold`)."""
+    return _THR.take(tn + np.int16(16))
+
+
+_CRIT_KEYS = ("eng", "fc", "wh", "mp", "dmg", "pend", "killed")
+#: Per-turn sums kept by the kernel (columns of ``st``).
+_COLS = ("end", "a_dead", "b_dead", "draw", "dmg_a", "dmg_a2", "dmg_b", "dmg_b2",
+         "shut_a", "shut_b")
+
+
+@lru_cache(maxsize=256)
+def _crit_lut(codes: tuple[int, ...]) -> np.ndarray:
+    """Byte table over the unit's equally likely crit outcomes (36 2D6 rolls, or 216 with
+    the CASEP 1D6)."""
+    return make_lut(np.asarray(codes, dtype=np.uint8))
+
+
+def _crits(t: UnitSpec, st: dict[str, np.ndarray], need: np.ndarray, scn: DuelScenario,
+           rng: np.random.Generator) -> None:
+    """Roll and apply crits where ``need`` (and the CASE / 20.3-item-5 re-rolls)."""
+    lut = _crit_lut(t.crit_codes)
+    rows = np.flatnonzero(need)
+    code = np.zeros(need.shape[0], dtype=np.uint8)
+    code[rows] = draw_lut(rng, lut, rows.size)
+    again = crit(t, st, code, need, scn.dr, scn.asr)
+    rows = np.flatnonzero(again)
+    while rows.size:
+        sub = {k: st[k][rows] for k in _CRIT_KEYS}
+        code = draw_lut(rng, lut, rows.size)
+        more = crit(t, sub, code, np.ones(rows.size, dtype=bool), scn.dr, scn.asr)
+        for k in _CRIT_KEYS:
+            st[k][rows] = sub[k]
+        rows = rows[more]
+
+
+def _fire(att: Side, sa: list[dict[str, np.ndarray]], tgt: Side,
+          stt: list[dict[str, np.ndarray]], band: int | np.ndarray, turn: int,
+          scn: DuelScenario, rng: np.random.Generator) -> tuple[np.ndarray, list, list]:
+    """Decisions, targets and attack rolls of one side (state at the start of the turn);
+    returns the points each attacker deals and (attacker, target index, hit, points) records.
+    Narc beacons take effect at once (A17: Narc first)."""
+    decs = [decide(u, s, band, turn, scn.dr, scn.asr) for u, s in zip(att.units, sa, strict=True)]
+    targets = choose_targets(att, sa, decs, tgt, stt, band, scn.dr, scn.asr)
+    m = sa[0]["heat"].shape[0]
+    dealt_total = np.zeros(m, dtype=np.int64)
+    shots = []
+    for i, (u, s, dec) in enumerate(zip(att.units, sa, decs, strict=True)):
+        able = np.zeros(m, dtype=bool)
+        for j, (tu, ts) in enumerate(zip(tgt.units, stt, strict=True)):
+            aim = dec.fired if targets is None else dec.fired & (targets[i] == j)
+            if not aim.any():
+                continue
+            tn = attack_tn(u, s, tu, ts, band, scn.dr)
+            aim = aim & (tn <= 12)
+            able |= aim
+            narc = can_narc(u, dec, tu, ts, band) & aim if u.narcs and not tu.ecm else None
+            if narc is not None and narc.any():
+                got = np.zeros(m, dtype=bool)
+                for _ in range(u.narcs):
+                    got |= hits_2d6(rng, threshold(tn) * narc)
+                ts["narced"] = ts["narced"] | got
+            hit = hits_2d6(rng, threshold(tn) * aim)
+            extra = None
+            if dec.minimal.any():
+                extra = hit & dec.minimal & (d6(rng, m) >= 4)
+            pts = hit_points(u, dec, tu, ts, extra, scn.dr, band)
+            pts = pts * hit
+            if u.ht != (0, 0, 0, 0):
+                h = np.array(u.ht, dtype=np.uint8)[band]
+                if tu.has_heat:
+                    ts["ht_in"] = ts.get("ht_in", 0) + hit * h
+                else:
+                    pts = pts + hit * h
+            dealt_total += pts
+            shots.append((j, hit, pts))
+        fire_if_able(dec, able)
+    return dealt_total, shots, decs
+
+
+def _apply(tgt: Side, stt: list[dict[str, np.ndarray]], shots: list, scn: DuelScenario,
+           rng: np.random.Generator) -> None:
+    for j, hit, pts in shots:
+        t, ts = tgt.units[j], stt[j]
+        need = receive(t, ts, pts, hit, scn.dr)
+        if need.any():
+            _crits(t, ts, need, scn, rng)
+
+
+def _dead(side_st: list[dict[str, np.ndarray]]) -> np.ndarray:
+    out = ~side_st[0]["alive"]
+    for s in side_st[1:]:
+        out = out & ~s["alive"]
+    return out
+
+
+def _left(side: Side, side_st: list[dict[str, np.ndarray]], rows: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Armor and Structure left on the side's surviving units (summed over a force), for the
+    trials ``rows``."""
+    arm = np.zeros(rows.size, dtype=np.int64)
+    stru = np.zeros_like(arm)
+    for u, s in zip(side.units, side_st, strict=True):
+        d = s["dmg"][rows].astype(np.int64)
+        alive = s["alive"][rows]
+        arm += alive * np.maximum(u.armor - d, 0)
+        stru += alive * np.minimum(u.structure, u.total - d)
+    return arm, stru
+
+
+def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
+    """Run ``n`` duels for at most ``scn.turns`` turns; per-turn and per-duel aggregates."""
+    T = scn.turns
+    sa = [initial_state(u, n) for u in scn.a.units]
+    sb = [initial_state(u, n) for u in scn.b.units]
+    dist = np.full(n, scn.start_distance, dtype=np.int16) if scn.closing else None
+    st = np.zeros((T, len(_COLS)))
+    ever_a_done = ever_b_done = 0
+    # per-duel sums: turns (sum, sumsq); A wins: armor/structure left (sum, sumsq) x2; B same
+    turns_sum = turns_sq = 0.0
+    win = {k: np.zeros(2) for k in ("a_arm", "a_str", "b_arm", "b_str")}
+    n_a_win = n_b_win = 0
+    for t in range(T):
+        m = sa[0]["heat"].shape[0]
+        if m == 0:
+            st[t, 8] = ever_a_done
+            st[t, 9] = ever_b_done
+            continue
+        if dist is not None:
+            ua, ub = scn.a.units[0], scn.b.units[0]
+            dist = move_distance(dist, np.array(ua.move, dtype=np.int16)[profile(sa[0])],
+                                 np.array(ub.move, dtype=np.int16)[profile(sb[0])], scn)
+            band: int | np.ndarray = np.searchsorted(np.array([6, 24, 42, 60]), dist)
+        else:
+            band = scn.bands[t]
+        dealt_a, shots_a, decs_a = _fire(scn.a, sa, scn.b, sb, band, t + 1, scn, rng)
+        dealt_b, shots_b, decs_b = _fire(scn.b, sb, scn.a, sa, band, t + 1, scn, rng)
+        for s, dec in zip(sa, decs_a, strict=True):
+            start_turn(s, dec)
+        for s, dec in zip(sb, decs_b, strict=True):
+            start_turn(s, dec)
+        for side_st in (sa, sb):
+            for s in side_st:
+                if "ht_in" in s:
+                    s["ht"] = np.asarray(s.pop("ht_in"), dtype=np.uint8) + s["ht"]
+        _apply(scn.b, sb, shots_a, scn, rng)
+        _apply(scn.a, sa, shots_b, scn, rng)
+        for side, side_st in ((scn.a, sa), (scn.b, sb)):
+            for u, s in zip(side.units, side_st, strict=True):
+                d1 = (d6(rng, m) == 1) if (u.rhs or u.ecs) else None
+                e12 = hits_2d6(rng, threshold(np.full(m, 12, dtype=np.int16))) if u.ee else None
+                end_phase(u, s, scn.asr, d1, e12)
+        a_dead, b_dead = _dead(sa), _dead(sb)
+        ended = a_dead | b_dead
+        ever_a = np.zeros(m, dtype=bool)
+        for s in sa:
+            ever_a |= s["ever"]
+        ever_b = np.zeros(m, dtype=bool)
+        for s in sb:
+            ever_b |= s["ever"]
+        na, nb = np.count_nonzero(a_dead), np.count_nonzero(b_dead)
+        nd = np.count_nonzero(a_dead & b_dead)
+        ne = np.count_nonzero(ended)
+        st[t, 0:4] = (ne, na, nb, nd)
+        st[t, 4:8] = (dealt_a.sum(), (dealt_a * dealt_a).sum(), dealt_b.sum(),
+                      (dealt_b * dealt_b).sum())
+        st[t, 8] = ever_a_done + np.count_nonzero(ever_a)
+        st[t, 9] = ever_b_done + np.count_nonzero(ever_b)
+        turns_sum += ne * (t + 1)
+        turns_sq += ne * (t + 1) ** 2
+        for key, side, side_st, mask in (("a", scn.a, sa, b_dead & ~a_dead),
+                                         ("b", scn.b, sb, a_dead & ~b_dead)):
+            if mask.any():
+                arm, stru = _left(side, side_st, np.flatnonzero(mask))
+                win[f"{key}_arm"] += (arm.sum(), (arm * arm).sum())
+                win[f"{key}_str"] += (stru.sum(), (stru * stru).sum())
+        n_a_win += int(np.count_nonzero(b_dead & ~a_dead))
+        n_b_win += int(np.count_nonzero(a_dead & ~b_dead))
+        if ne:
+            ever_a_done += int(np.count_nonzero(ever_a & ended))
+            ever_b_done += int(np.count_nonzero(ever_b & ended))
+            keep = np.flatnonzero(~ended)
+            sa = [{k: v[keep] for k, v in s.items() if k in _STATE} for s in sa]
+            sb = [{k: v[keep] for k, v in s.items() if k in _STATE} for s in sb]
+            if dist is not None:
+                dist = dist[keep]
+    remaining = sa[0]["heat"].shape[0]
+    turns_sum += remaining * T
+    turns_sq += remaining * T * T
+    return _aggregate(n, st, turns_sum, turns_sq, win, n_a_win, n_b_win)
+
+
+_STATE = ("heat", "eng", "fc", "wh", "mp", "dmg", "alive", "ever", "narced", "arm", "rhs", "ecs")
+
+
+def _aggregate(n: int, st: np.ndarray, turns_sum: float, turns_sq: float,
+               win: dict[str, np.ndarray], n_a_win: int, n_b_win: int) -> Aggregate:
+    agg = Aggregate(n)
+    nn = np.full(st.shape[0], float(n))
+    cum = np.cumsum(st[:, 0:4], axis=0)
+    for name, col in (("p_end", st[:, 0]), ("p_a_destroyed_at", st[:, 1]),
+                      ("p_b_destroyed_at", st[:, 2]), ("p_end_by", cum[:, 0]),
+                      ("p_a_destroyed_by", cum[:, 1]), ("p_b_destroyed_by", cum[:, 2]),
+                      ("p_draw_by", cum[:, 3]), ("p_shutdown_a", st[:, 8]),
+                      ("p_shutdown_b", st[:, 9])):
+        agg.add_counts(name, nn, col, col)
+    agg.add_counts("expected_damage_a", nn, st[:, 4], st[:, 5])
+    agg.add_counts("expected_damage_b", nn, st[:, 6], st[:, 7])
+    da, db, dd = cum[-1, 1], cum[-1, 2], cum[-1, 3]
+    a_win, b_win = db - dd, da - dd
+    agg.add_counts("p_win_a", n, a_win, a_win)
+    agg.add_counts("p_win_b", n, b_win, b_win)
+    agg.add_counts("p_draw", n, dd, dd)
+    to = n - cum[-1, 0]
+    agg.add_counts("p_timeout", n, to, to)
+    agg.add_counts("expected_turns", n, turns_sum, turns_sq)
+    agg.add_counts("armor_left_a_win", n_a_win, *win["a_arm"])
+    agg.add_counts("structure_left_a_win", n_a_win, *win["a_str"])
+    agg.add_counts("armor_left_b_win", n_b_win, *win["b_arm"])
+    agg.add_counts("structure_left_b_win", n_b_win, *win["b_str"])
+    return agg
