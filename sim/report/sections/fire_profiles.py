@@ -39,7 +39,7 @@ def fmt_rank(v: float) -> str:
     return "–" if not finite(v) else f"{int(round(float(v)))}"
 
 
-@section("fire-profiles", order=70)
+@section("fire-profiles", order=70, legacy=("fire_profiles",))
 def build(res: Result) -> Section:
     """Damage versus range of the catalog, and its ranking by sustained damage at one range."""
     sec = Section(res)
@@ -177,7 +177,7 @@ def build(res: Result) -> Section:
         sl, sh = fmt_num(tv.loc[top, lo_c]), fmt_num(tv.loc[top, hi_c])
         q += [("ranking", top, lo_c, num(tv.loc[top, lo_c]), sl),
               ("ranking", top, hi_c, num(tv.loc[top, hi_c]), sh)]
-        text += f" (95% CI {sl} to {sh})"
+        text += f" (Monte Carlo interval {sl} to {sh})"
     if top_max != top:
         sm = fmt_num(tv.loc[top_max, c_max])
         q.append(("ranking", top_max, c_max, num(tv.loc[top_max, c_max]), sm))

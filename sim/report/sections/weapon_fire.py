@@ -43,7 +43,7 @@ def _row_key(unit: str, policy: str) -> str:
     return f"{short_unit(unit)} / {policy}"
 
 
-@section("weapon-fire", order=60)
+@section("weapon-fire", order=60, legacy=("weapon_fire",))
 def build(res: Result) -> Section:
     """Classic weapon fire: heat, shutdown and ammunition curves per firing policy."""
     sec = Section(res)
@@ -137,7 +137,7 @@ def build(res: Result) -> Section:
                 continue
             for c, m in zip(cols, metrics, strict=True):
                 tv.loc[_row_key(u, p), c] = num(value(g, m).iloc[0])
-    tab = ColumnTable("last_turn", f"Each 'Mech and firing policy after {last} turns", tv,
+    tab = ColumnTable("last_turn", f"Every unit and firing policy after {last} turns", tv,
                       dict(zip(cols, fmts, strict=True)), index_name="'Mech / policy",
                       note=f"Damage = expected damage dealt over {last} turns. Shut down, ammo "
                       f"explosion and out = chance it has happened at least once by turn "
