@@ -9,6 +9,7 @@ Definitions (ranks, the range read, policy order) live in :mod:`sim.classic.fire
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,7 +35,7 @@ MAX_COLOR = "#888888"
 HW_COLOR = "#444444"
 
 
-def fmt_rank(v: float) -> str:
+def fmt_rank(v: Any) -> str:
     """A rank as a whole number."""
     return "–" if not finite(v) else f"{int(round(float(v)))}"
 
@@ -145,13 +146,13 @@ def build(res: Result) -> Section:
                label=c_hw)
         for j, p in enumerate(policies):
             vals = tv[c_s[p]].to_numpy(float)
-            lo = by_short.loc[tv.index]
-            l_, h_ = (lo[f"sustained_ci_low|{p}"].to_numpy(float),
-                      lo[f"sustained_ci_high|{p}"].to_numpy(float))
+            ci = by_short.loc[tv.index]
+            l_ = ci[f"sustained_ci_low|{p}"].to_numpy(float)
+            h_ = ci[f"sustained_ci_high|{p}"].to_numpy(float)
             err = None
             if np.isfinite(l_).any():
-                err = np.vstack([np.clip(vals - np.nan_to_num(l_, nan=vals), 0, None),
-                                 np.clip(np.nan_to_num(h_, nan=vals) - vals, 0, None)])
+                err = np.vstack([np.clip(vals - np.where(np.isfinite(l_), l_, vals), 0, None),
+                                 np.clip(np.where(np.isfinite(h_), h_, vals) - vals, 0, None)])
             ax.bar(x - 0.4 + w * (2.5 + j), vals, width=w * 0.92, color=plots.color(j),
                    label=c_s[p], yerr=err, error_kw={"elinewidth": 0.9, "ecolor": "#333333"})
         ax.set_xticks(x)

@@ -9,6 +9,7 @@ Policies are ordered by the model (:func:`sim.classic.fire.balance.ordered_polic
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,6 +42,18 @@ AMMO_ROWS = (("p_ammo_explosion_by", "ammo explosion so far (%)", 100.0),
 
 def _row_key(unit: str, policy: str) -> str:
     return f"{short_unit(unit)} / {policy}"
+
+
+def shut_words(tv: pd.DataFrame, row: str, col: str,
+               quotes: list[tuple[str, Any, Any, float, str]]) -> str:
+    """"never shuts down", or "shuts down with probability P" quoting cell (row, col) of
+    the last-turn table (the quote is appended to ``quotes``)."""
+    v = tv.loc[row, col]
+    if not finite(v) or v == 0:
+        return "never shuts down"
+    sp = fmt_pct(v)
+    quotes.append(("last_turn", row, col, num(v), sp))
+    return f"shuts down with probability {sp}"
 
 
 @section("weapon-fire", order=60, legacy=("weapon_fire",))
@@ -182,23 +195,15 @@ def build(res: Result) -> Section:
             per_unit.append(Finding(res.name, text + ".", quotes, lead=False))
             continue
 
-        def shut_words(k: str) -> str:
-            v = tv.loc[k, c_s]
-            if not finite(v) or v == 0:
-                return "never shuts down"
-            sp = fmt_pct(v)
-            quotes.append(("last_turn", k, c_s, num(v), sp))
-            return f"shuts down with probability {sp}"
-
         text = (f"{short_unit(u)}: policy '{best}' deals the most damage over {last} turns, "
-                f"{sd}, and {shut_words(kb)}")
+                f"{sd}, and {shut_words(tv, kb, c_s, quotes)}")
         hot = policies[-1]
         kh = _row_key(u, hot)
         if kh != kb and kh in tv.index and finite(tv.loc[kh, c_d]):
             hd = fmt_num(tv.loc[kh, c_d])
             quotes.append(("last_turn", kh, c_d, num(tv.loc[kh, c_d]), hd))
-            hot_parts = [f"deals {hd}", shut_words(kh)]
-            if finite(tv.loc[kh, c_a]) and tv.loc[kh, c_a] > 0:
+            hot_parts = [f"deals {hd}", shut_words(tv, kh, c_s, quotes)]
+            if finite(tv.loc[kh, c_a]) and num(tv.loc[kh, c_a]) > 0:
                 ha = fmt_pct(tv.loc[kh, c_a])
                 quotes.append(("last_turn", kh, c_a, num(tv.loc[kh, c_a]), ha))
                 hot_parts.append(f"cooks off its ammunition with probability {ha}")
@@ -220,8 +225,8 @@ def build(res: Result) -> Section:
     rows_h = [_row_key(u, hot) for u in units if _row_key(u, hot) in tv.index
               and finite(tv.loc[_row_key(u, hot), c_s])]
     if rows_h:
-        shut = [r for r in rows_h if tv.loc[r, c_s] > 0]
-        never = [r for r in rows_h if tv.loc[r, c_s] == 0]
+        shut = [r for r in rows_h if num(tv.loc[r, c_s]) > 0]
+        never = [r for r in rows_h if num(tv.loc[r, c_s]) == 0]
         quotes = []
         parts = []
         for r in sorted(shut, key=lambda r: -num(tv.loc[r, c_s])):
@@ -236,7 +241,7 @@ def build(res: Result) -> Section:
         if never and parts:
             text += ("; the " + and_list([r.split(" / ", 1)[0] for r in never])
                      + " never shut down")
-        out = [r for r in rows_h if finite(tv.loc[r, c_o]) and tv.loc[r, c_o] > 0]
+        out = [r for r in rows_h if finite(tv.loc[r, c_o]) and num(tv.loc[r, c_o]) > 0]
         if out:
             r = max(out, key=lambda r: num(tv.loc[r, c_o]))
             so = fmt_pct(tv.loc[r, c_o])
