@@ -208,6 +208,11 @@ def weapon_fire_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
         dmg = 12.0 * (1 + 0.4 * level) * (1 - sd_rate * 2.5)
         add_metric(f, "expected_damage", np.full(10, dmg), "mean", rng, kinds)
         add_metric(f, "expected_cumulative_damage", dmg * turns, "mean", rng, kinds)
+        heat = np.minimum(turns * 3 * level, 25.0).round().astype(int)
+        hist = [np.eye(31)[h] for h in heat]  # all the mass at the mean heat
+        f["heat_hist"] = hist
+        f["heat_hist_exact"] = hist
+        kinds["heat_hist"] = "hist"
         frames.append(f)
     return pd.concat(frames, ignore_index=True), kinds
 

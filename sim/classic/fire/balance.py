@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from sim.classic.fire import heat as H
 from sim.summary import estimate
 
 #: the range the catalog ranking is read at (hexes): medium range of most 'Mech weapons
@@ -96,3 +97,43 @@ def best_policy(values: pd.Series) -> str:
     if not v.notna().any():
         raise ValueError("no finite value to choose a best policy from")
     return str(v.idxmax())
+
+
+#: heat bands of the heat scale (13.1), as (label, first level, first level past the band):
+#: no effect; movement and to-hit penalties; shutdown avoidance rolls; also ammunition
+#: explosion rolls; automatic shutdown
+HEAT_BANDS: tuple[tuple[str, int, int], ...] = (
+    ("0-4: no effect", 0, 5),
+    (f"5-{H.AUTO_RESTART_BELOW - 1}: slowed, to-hit penalty from 8", 5, H.AUTO_RESTART_BELOW),
+    (f"{H.AUTO_RESTART_BELOW}-{H.AMMO_CHECK_FROM - 1}: shutdown rolls", H.AUTO_RESTART_BELOW,
+     H.AMMO_CHECK_FROM),
+    (f"{H.AMMO_CHECK_FROM}-{H.AUTO_SHUTDOWN - 1}: shutdown and ammo rolls", H.AMMO_CHECK_FROM,
+     H.AUTO_SHUTDOWN),
+    (f"{H.AUTO_SHUTDOWN}+: automatic shutdown", H.AUTO_SHUTDOWN, 10 ** 9),
+)
+
+
+def hist_rows(frame: pd.DataFrame, metric: str) -> np.ndarray | None:
+    """A histogram metric as a (rows, bins) array of probabilities: the exact column where
+    the model computed one, else the Monte Carlo one; None when the frame has neither."""
+    for col in (metric + "_exact", metric):
+        if col in frame.columns:
+            cells = [np.asarray(v, dtype=float) if v is not None else None
+                     for v in frame[col]]
+            if all(c is not None and c.ndim == 1 and c.size for c in cells):
+                width = max(c.size for c in cells if c is not None)
+                out = np.zeros((len(cells), width))
+                for i, c in enumerate(cells):
+                    assert c is not None
+                    out[i, :c.size] = c
+                return out
+    return None
+
+
+def heat_bands(hist: np.ndarray) -> np.ndarray:
+    """Heat-level distributions (rows, levels; the last level holds everything above it)
+    summed into :data:`HEAT_BANDS`: (rows, bands)."""
+    hist = np.atleast_2d(np.asarray(hist, dtype=float))
+    levels = np.arange(hist.shape[1])
+    return np.stack([hist[:, (levels >= lo) & (levels < hi)].sum(axis=1)
+                     for _, lo, hi in HEAT_BANDS], axis=1)

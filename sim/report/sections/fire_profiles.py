@@ -178,7 +178,7 @@ def build(res: Result) -> Section:
         sl, sh = fmt_num(tv.loc[top, lo_c]), fmt_num(tv.loc[top, hi_c])
         q += [("ranking", top, lo_c, num(tv.loc[top, lo_c]), sl),
               ("ranking", top, hi_c, num(tv.loc[top, hi_c]), sh)]
-        text += f" (Monte Carlo interval {sl} to {sh})"
+        text += f" (95 per cent Monte Carlo interval {sl} to {sh})"
     if top_max != top:
         sm = fmt_num(tv.loc[top_max, c_max])
         q.append(("ranking", top_max, c_max, num(tv.loc[top_max, c_max]), sm))

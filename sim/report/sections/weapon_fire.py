@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sim import plots
-from sim.classic.fire.balance import ordered_policies
+from sim.classic.fire.balance import HEAT_BANDS, heat_bands, hist_rows, ordered_policies
 from sim.report.figures import bar_series
 from sim.report.formatting import (
     and_list,
@@ -135,6 +135,39 @@ def build(res: Result) -> Section:
            "bottom: chance that such an explosion has put the 'Mech out (no CASE to contain "
            "it). One panel per 'Mech, one line per firing policy.")
 
+    # time spent in each band of the heat scale, averaged over the turns
+    if "heat_hist" in f.columns or "heat_hist_exact" in f.columns:
+        with plots.style():
+            fig, axes = plots.new_figure(1, len(units), width=max(6.0, 2.05 * len(units) + 2.6),
+                                         height=4.0, sharey=True)
+            cmap = plots.colormap("inferno")
+            colors = [cmap(x) for x in np.linspace(0.92, 0.15, len(HEAT_BANDS))]
+            for k, u in enumerate(units):
+                comps: dict[str, list[float]] = {b[0]: [] for b in HEAT_BANDS}
+                for p in policies:
+                    g = f[(f["unit"] == u) & (f["policy"] == p)]
+                    hh = hist_rows(g, "heat_hist")
+                    band = heat_bands(hh).mean(axis=0) * 100 if hh is not None else \
+                        np.full(len(HEAT_BANDS), np.nan)
+                    for b, v in zip(HEAT_BANDS, band, strict=True):
+                        comps[b[0]].append(float(v))
+                plots.stacked_bars(axes[0, k], policies, comps,
+                                   ylabel="share of turns (%)" if k == 0 else "",
+                                   title=two_lines(short_unit(u)), colors=colors, legend=False)
+                axes[0, k].set_ylim(0, 100)
+                axes[0, k].tick_params(axis="x", labelrotation=60, labelsize=8)
+            handles, labels = axes[0, 0].get_legend_handles_labels()
+            fig.legend(handles, labels, title="heat after the heat phase",
+                       loc="outside right center")
+            fig.suptitle(f"Where the heat sits: share of the {last} turns in each band of the "
+                         "heat scale")
+            plots.footnote(fig, footnote_text(res, kind="cells"))
+            sec.add_figure(fig, "fig_heat_bands", "Heat bands",
+                           f"Share of the {last} turns each 'Mech ends in each band of the heat "
+                           "scale (heat after the heat phase, averaged over the turns), per "
+                           "firing policy: no effect, slowed with to-hit penalties, shutdown "
+                           "rolls, ammunition explosion rolls too, automatic shutdown.")
+
     end = f[f["turn"] == last]
     cols = [f"damage by turn {last}", f"shut down by turn {last}",
             f"ammo explosion by turn {last}", f"out by turn {last}", f"mean heat, turn {last}"]
@@ -207,6 +240,10 @@ def build(res: Result) -> Section:
                 ha = fmt_pct(tv.loc[kh, c_a])
                 quotes.append(("last_turn", kh, c_a, num(tv.loc[kh, c_a]), ha))
                 hot_parts.append(f"cooks off its ammunition with probability {ha}")
+                if finite(tv.loc[kh, c_o]) and num(tv.loc[kh, c_o]) < num(tv.loc[kh, c_a]):
+                    ho = fmt_pct(tv.loc[kh, c_o])
+                    quotes.append(("last_turn", kh, c_o, num(tv.loc[kh, c_o]), ho))
+                    hot_parts[-1] += f" (contained: put out with probability {ho})"
             text += f"; '{hot}' " + and_list(hot_parts)
             gaps[u] = num(tv.loc[kb, c_d]) - num(tv.loc[kh, c_d])
         elif kh == kb:
@@ -232,7 +269,7 @@ def build(res: Result) -> Section:
         for r in sorted(shut, key=lambda r: -num(tv.loc[r, c_s])):
             s_ = fmt_pct(tv.loc[r, c_s])
             quotes.append(("last_turn", r, c_s, num(tv.loc[r, c_s]), s_))
-            parts.append(f"the {r.split(' / ', 1)[0]} {s_}")
+            parts.append(f"the {r.split(' / ', 1)[0]} ({s_})")
         if parts:
             text = (f"Firing under '{hot}', {len(shut)} of the {len(rows_h)} 'Mechs risk a "
                     f"shutdown within {last} turns: " + and_list(parts))
