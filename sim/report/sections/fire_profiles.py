@@ -208,7 +208,7 @@ def build(res: Result) -> Section:
         flat = [u for u in tv.index if abs(num(drop[u])) < 1e-9]
         if flat:
             text += (f". For the {and_list(flat)} the two are equal: "
-                     f"{'it never overheats' if len(flat) == 1 else 'they never overheat'} "
+                     f"heat never costs {'it' if len(flat) == 1 else 'them'} damage "
                      f"firing everything at that range")
         sec.findings.append(Finding(res.name, text + ".", q, lead=True))
 
