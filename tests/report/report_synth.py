@@ -182,6 +182,63 @@ def ammo_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
     return pd.concat(frames, ignore_index=True), kinds
 
 
+# ---- firerep: synthetic frames of the Classic fire experiments (06 weapon-fire, 07 fire-profiles)
+def weapon_fire_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """Experiment 06's shape: unit x policy x turn, read after each heat phase. The hot unit
+    overheats under 'all' (shutdowns, an uncontained ammunition explosion), the cool one never
+    builds heat."""
+    units = {"Catapult CPLT-C1": 1.0, "Wolverine WVR-6R": 0.0, "Atlas AS7-D": 0.5}
+    turns = np.arange(1, 11)
+    frames = []
+    kinds: dict[str, str] = {}
+    for (u, hot), pol in itertools.product(units.items(),
+                                           ["all", "neutral", "below:14", "max-expected"]):
+        f = pd.DataFrame({"unit": u, "policy": pol, "range": 6, "moved": "walk", "gunnery": 4,
+                          "turn": turns, "rules": "default"})
+        level = {"all": 1.0, "max-expected": 0.5, "below:14": 0.6, "neutral": 0.0}[pol] * hot
+        sd_rate = 0.2 * level if pol == "all" else 0.02 * level
+        add_metric(f, "mean_heat", np.minimum(turns * 3 * level, 25.0), "mean", rng, kinds)
+        add_metric(f, "p_shutdown_by", 1 - (1 - sd_rate) ** turns, "probability", rng, kinds)
+        add_metric(f, "p_shutdown", np.full(10, sd_rate), "probability", rng, kinds)
+        boom = 0.08 * level if pol == "all" else 0.0
+        add_metric(f, "p_ammo_explosion_by", 1 - (1 - boom) ** turns, "probability", rng,
+                   kinds)
+        out = boom if u.startswith("Catapult") else 0.0
+        add_metric(f, "p_out_by", 1 - (1 - out) ** turns, "probability", rng, kinds)
+        dmg = 12.0 * (1 + 0.4 * level) * (1 - sd_rate * 2.5)
+        add_metric(f, "expected_damage", np.full(10, dmg), "mean", rng, kinds)
+        add_metric(f, "expected_cumulative_damage", dmg * turns, "mean", rng, kinds)
+        heat = np.minimum(turns * 3 * level, 25.0).round().astype(int)
+        hist = [np.eye(31)[h] for h in heat]  # all the mass at the mean heat
+        f["heat_hist"] = hist
+        f["heat_hist_exact"] = hist
+        kinds["heat_hist"] = "hist"
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True), kinds
+
+
+def fire_profiles_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """Experiment 07's shape: unit x policy x range 1..longest; max >= hit-weighted >=
+    sustained, the hot unit losing most to heat and gaining from 'neutral'."""
+    units = {"Catapult CPLT-C1": (50.0, 0.45, 21), "Hunchback HBK-4G": (30.0, 1.0, 9),
+             "Locust LCT-1V": (5.0, 1.0, 9), "Loki (Hellbringer) Prime": (63.0, 0.5, 23)}
+    frames = []
+    kinds: dict[str, str] = {}
+    for (u, (mx, keep, longest)), pol in itertools.product(units.items(), ["all", "neutral"]):
+        r = np.arange(1, longest + 1)
+        f = pd.DataFrame({"unit": u, "policy": pol, "gunnery": 4, "turns": 10, "range": r,
+                          "longest_range": longest, "rules": "default"})
+        m = np.where(r <= longest // 2, mx, mx * 0.6)
+        hw = m * (0.8 - 0.02 * r)
+        sus = hw * (keep if pol == "all" else min(1.0, keep + 0.2))
+        add_metric(f, "max_damage", m, "mean", rng, kinds)
+        add_metric(f, "hit_weighted", hw, "mean", rng, kinds)
+        add_metric(f, "sustained", sus, "mean", rng, kinds)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True), kinds
+# ---- end firerep
+
+
 EXPERIMENTS = {
     "physical_damage": ("attack", "Expected damage of every physical attack",
                         lambda r: physical_frame(r)),
@@ -190,6 +247,10 @@ EXPERIMENTS = {
     "real_units_melee": ("attack", "Real units in melee", units_frame),
     "overheat_curves": ("heat", "Overheat risk curves", heat_frame),
     "ammo_protection": ("heat", "Ammo protection", ammo_frame),
+    # firerep: the Classic fire experiments
+    "weapon_fire": ("fire", "Overheat risk curves of Classic weapon fire", weapon_fire_frame),
+    "fire_profiles": ("profile", "Damage versus range of the Classic catalog",
+                      fire_profiles_frame),
 }
 
 #: the report section each synthetic experiment names (its ``report`` key). A new section
@@ -201,6 +262,8 @@ SECTIONS = {
     "real_units_melee": "real-units",
     "overheat_curves": "heat-curves",
     "ammo_protection": "ammo-protection",
+    "weapon_fire": "weapon-fire",  # firerep
+    "fire_profiles": "fire-profiles",  # firerep
 }
 
 

@@ -191,23 +191,36 @@ def test_cli_report_rebuilds_from_saved_results(tmp_path, capsys):
 
 def test_report_from_real_models_on_a_reduced_suite(tmp_path):
     """End to end with the real models: the default experiment files, grids cut down and a
-    few hundred trials, run into a results folder and turned into a report."""
+    few hundred trials, run into a results folder and turned into a report. The expected
+    sections come from the files themselves: every experiment appears once, in report order
+    (its section's order, then its file name), built by the section its file names, with
+    figures, tables and findings."""
     from sim.experiment import load, run
+    from sim.report import registry
 
     repo = Path(__file__).resolve().parents[2]
     cut = {"tons": [20, 100], "piloting": [4], "attacker": ["Atlas AS7-D", "Locust LCT-1V"],
            "target": ["Atlas AS7-D", "Locust LCT-1V"], "policy": ["never", "max"]}
+    # Classic fire: two 'Mechs, one that overheats and one that never does
+    fire_units = ["Catapult CPLT-C1", "Wolverine WVR-6R"]
     out = tmp_path / "results"
+    expected: list[tuple[int, str, str, str]] = []
     for path in sorted((repo / "experiments").glob("*.toml")):
         exp = load(path)
         exp.grid = {k: (cut[k] if k in cut else v) for k, v in exp.grid.items()}
+        if exp.model in ("fire", "profile") and "unit" in exp.grid:
+            exp.grid["unit"] = fire_units
         if exp.model == "attack" or exp.name == "overheat_curves":
             exp.cases = exp.cases[::3]  # e.g. punch, club, charge 7 hexes
         run(exp, trials=300, seed=1, out=out, progress=False)
+        expected.append((registry.get(exp.report).order, path.name, exp.name, exp.report))
+    assert len(expected) >= 7  # the suite's files were found
     rep = R.build_report(out)
-    assert [s.result.name for s in rep.sections] == SECTIONS
+    got = [(s.result.name, registry.for_result(s.result).name) for s in rep.sections]
+    assert got == [(name, section) for _, _, name, section in sorted(expected)]
     for sec in rep.sections:
         assert sec.figures and sec.tables and sec.findings, sec.result.name
+        assert sec.result.section is not None  # recorded by the run, not guessed
 
 
 def test_damage_per_risk_floors_the_denominator():

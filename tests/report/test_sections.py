@@ -184,3 +184,27 @@ def test_location_groups_cover_the_model_locations(monkeypatch):
     assert sorted(flat) == sorted(CT.LOCATIONS) and len(flat) == len(set(flat))
     monkeypatch.setattr(CT, "LOCATIONS", (*CT.LOCATIONS, "XX"))
     assert head_risk.location_groups()["XX"] == ("XX",)
+
+
+# ---- firerep: the generic section and histogram metrics
+def test_generic_section_leaves_histogram_metrics_out(tmp_path):
+    """A result with a histogram metric (a distribution array per row, as the fire model's
+    ``heat_hist``) renders with the generic section: the histogram is no parameter and no
+    table column, and the parameters that vary still label the rows."""
+    import numpy as np
+
+    root = make_results(tmp_path, ["weapon_fire"], sections={"weapon_fire": "generic"})
+    frame, meta = read(root / "weapon_fire")
+    hist = [np.eye(31)[min(int(h), 30)] for h in frame["mean_heat_exact"]]
+    frame["heat_hist"] = hist
+    frame["heat_hist_exact"] = hist
+    meta["metric_kinds"]["heat_hist"] = "hist"
+    write(root / "weapon_fire", frame, meta)
+    rep = build_report(root)
+    (sec,) = rep.sections
+    table = sec.tables[0]
+    assert "heat_hist" not in table.values.columns
+    assert "heat_hist" not in table.index_name
+    assert "unit" in table.index_name.split(" / ") and "policy" in table.index_name.split(" / ")
+    assert table.values.notna().any().any()
+# ---- end firerep

@@ -1,8 +1,10 @@
 """Report section ``generic``, the default: a table of an experiment's main metrics (first 30
-rows) and a bar chart of the first metric. Any model's results render with it."""
+rows) and a bar chart of the first metric. Any model's results render with it; histogram
+metrics (a distribution per row) are left out of the table and never taken for a parameter."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from sim import plots
@@ -10,6 +12,12 @@ from sim.report.figures import bar_series
 from sim.report.formatting import fmt_num, fmt_pct, footnote_text, value
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Result, Section
+
+
+def _hashable(col: pd.Series) -> bool:
+    """Whether a column's cells can be compared and counted (not arrays or lists, as in a
+    histogram metric's cells)."""
+    return not col.map(lambda v: isinstance(v, list | tuple | dict | set | np.ndarray)).any()
 
 
 @section("generic", order=1000)
@@ -20,8 +28,11 @@ def build(res: Result) -> Section:
     kinds = res.kinds
     metrics = [m for m in kinds if kinds[m] != "hist"][:6] or [
         c[:-6] for c in f.columns if c.endswith("_exact")][:6]
-    params = [c for c in f.columns if not any(c == m or c.startswith(m + "_") for m in metrics)
-              and c not in ("trials",) and f[c].nunique(dropna=False) > 1][:4]
+    # every metric's columns (histograms included: a cell holds an array) are no parameter
+    declared = set(kinds) | set(metrics)
+    params = [c for c in f.columns if not any(c == m or c.startswith(m + "_") for m in declared)
+              and c not in ("trials",) and _hashable(f[c]) and f[c].nunique(dropna=False) > 1
+              ][:4]
     sub = f.head(30)
     idx = [" / ".join(str(sub[p].iloc[i]) for p in params) or str(i) for i in range(len(sub))]
     vals = pd.DataFrame({m: value(sub, m).to_numpy() for m in metrics}, index=idx)
