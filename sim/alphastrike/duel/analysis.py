@@ -31,8 +31,10 @@ Conventions
   theta_hat_i = beta (ln PV_i - mean ln PV); residual r_i = theta_i - theta_hat_i (> 0: the
   card wins more than its PV says, under-costed; < 0: over-costed). Its interval joins the
   Monte Carlo bootstrap of theta and the card bootstrap of beta (replicate by replicate).
-  ``z`` = r_i / sd(r) (sd over the catalog's cards), with a two-sided normal p-value: how far
-  the card stands out from the catalog's spread around the curve. **Fair PV** =
+  ``z`` = r_i / s with s the robust SD of the residuals over the catalog's cards
+  (1.4826 x their median absolute deviation from the median, so one extreme card does not hide
+  the others), with a two-sided normal p-value: how far the card stands out from the
+  catalog's spread around the curve. **Fair PV** =
   PV_i exp(r_i / beta): the PV at which the curve would predict the card's strength.
 """
 
@@ -300,6 +302,15 @@ def fair_score(beta: float, pv_ratio: float) -> float:
     return 1 / (1 + math.exp(-beta * math.log(pv_ratio)))
 
 
+def robust_sd(x: np.ndarray) -> float:
+    """1.4826 x the median absolute deviation from the median (the SD for normal data,
+    insensitive to a few outliers); NaN for fewer than 3 values."""
+    x = np.asarray(x, float)
+    if len(x) < 3:
+        return float("nan")
+    return float(1.4826 * np.median(np.abs(x - np.median(x))))
+
+
 def pv_outliers(r: Ratings, fit: Fairness) -> pd.DataFrame:
     """Each card's strength residual against what its PV predicts on the fairness curve
     (module docstring): ``theta``, ``predicted``, ``residual`` with its 95% interval, ``z``,
@@ -314,7 +325,7 @@ def pv_outliers(r: Ratings, fit: Fairness) -> pd.DataFrame:
     centre = lpv - lpv.mean()
     theta = t["theta"].to_numpy(float)
     resid = theta - fit.beta * centre
-    sd = float(np.std(resid, ddof=1)) if len(resid) > 1 else float("nan")
+    sd = robust_sd(resid)
     z = resid / sd if sd > 0 else np.full_like(resid, np.nan)
     pval = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan
                      for v in z])
