@@ -273,23 +273,23 @@ def build(res: Result) -> Section:
          ("by_range", bt.index[-1], "slope beta", num(sb), fmt_num(sb))]
     sec.findings.append(Finding(
         res.name, f"PV predicts the winner: on the fitted fairness curve (slope "
-        f"{fmt_num(sb)}) a card with 1.5 times its opponent's PV scores {fmt_pct(p15)} "
+        f"{fmt_num(sb)}) a card with 3 PV for every 2 of its opponent's scores {fmt_pct(p15)} "
         f"(95% band {fmt_pct(lo15)} to {fmt_pct(hi15)})."
         if key == "PV ratio 1.5" else
-        f"On the fitted fairness curve (slope {fmt_num(sb)}) a PV {key[9:]} times the "
-        f"opponent's scores {fmt_pct(p15)} ({fmt_pct(lo15)} to {fmt_pct(hi15)}).", q))
+        f"On the fitted fairness curve (slope {fmt_num(sb)}) the side with the higher PV "
+        f"scores {fmt_pct(p15)} ({fmt_pct(lo15)} to {fmt_pct(hi15)}) at the first ratio "
+        "of the fairness table.", q))
     ot = sec.table("outliers").values
     for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
         o = ot.loc[end]
         sec.findings.append(Finding(
             res.name, f"Most {word}: {end} (PV {fmt_pv(o['PV'])}) plays like a card of PV "
             f"{fmt_pv(o['fair PV'])} ({fmt_pv(o['fair PV low'])} to "
-            f"{fmt_pv(o['fair PV high'])}); its strength is {fmt_theta(o['residual'])} off "
-            f"the curve (z {fmt_theta(o['z'])}, p {fmt_p(o['p-value'])}).",
+            f"{fmt_pv(o['fair PV high'])}); p-value {fmt_p(o['p-value'])} against the "
+            "catalog's spread around the curve.",
             [("outliers", end, c, num(o[c]), f(o[c])) for c, f in
              (("PV", fmt_pv), ("fair PV", fmt_pv), ("fair PV low", fmt_pv),
-              ("fair PV high", fmt_pv), ("residual", fmt_theta), ("z", fmt_theta),
-              ("p-value", fmt_p))]))
+              ("fair PV high", fmt_pv), ("p-value", fmt_p))]))
     top = rv.index[0]
     sec.findings.append(Finding(
         res.name, f"Strongest card: {top} (PV {fmt_pv(rv.loc[top, 'PV'])}), mean score "
