@@ -104,8 +104,11 @@ def duels(frame: pd.DataFrame) -> pd.DataFrame:
         sd = sd.assign(shut=estimate(sd, "p_shutdown_a").to_numpy(float))[[*keys, "shut"]]
         out = out.merge(sd.rename(columns={"shut": "p_shutdown_a_end"}), on=keys, how="left")
     out["score_a"] = out["p_win_a"] + 0.5 * (out["p_draw"] + out["p_timeout"])
-    out["trials"] = pd.to_numeric(f["trials"], errors="coerce").to_numpy(float) \
-        if "trials" in f.columns else np.nan
+    tcol = "trials" if "trials" in f.columns else "p_win_a_n" if "p_win_a_n" in f.columns \
+        else None  # the trials of a Monte Carlo run; 1 (a weight only) for an exact one
+    trials = pd.to_numeric(f[tcol], errors="coerce").to_numpy(float) if tcol else \
+        np.ones(len(f))
+    out["trials"] = np.where(np.isfinite(trials) & (trials > 0), trials, 1.0)
     out["pv_a"] = pd.to_numeric(f["pv_a"], errors="coerce").to_numpy(float)
     out["pv_b"] = pd.to_numeric(f["pv_b"], errors="coerce").to_numpy(float)
     split_a = [split_label(x) for x in out["a"]]

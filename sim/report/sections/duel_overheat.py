@@ -25,7 +25,7 @@ def _fmt_int(v: float) -> str:
     return "–" if not finite(v) else f"{float(v):g}"
 
 
-@section("duel-overheat", order=70)
+@section("duel-overheat", order=70, legacy=("duel_overheat",))
 def build(res: Result) -> Section:
     """What OV buys: win chance and damage with the best overheat policy against never."""
     sec = Section(res)

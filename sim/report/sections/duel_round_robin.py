@@ -45,7 +45,7 @@ def _seed(res: Result) -> int:
     return int(s) if isinstance(s, int | float) and finite(s) else 0
 
 
-@section("duel-round-robin", order=60)
+@section("duel-round-robin", order=60, legacy=("duel_round_robin",))
 def build(res: Result) -> Section:
     """Round-robin of Alpha Strike cards: win matrix, strengths, PV fairness curve, outliers."""
     sec = Section(res)
@@ -274,7 +274,7 @@ def build(res: Result) -> Section:
     sec.findings.append(Finding(
         res.name, f"PV predicts the winner: on the fitted fairness curve (slope "
         f"{fmt_num(sb)}) a card with 3 PV for every 2 of its opponent's scores {fmt_pct(p15)} "
-        f"(95% band {fmt_pct(lo15)} to {fmt_pct(hi15)})."
+        f"(interval {fmt_pct(lo15)} to {fmt_pct(hi15)})."
         if key == "PV ratio 1.5" else
         f"On the fitted fairness curve (slope {fmt_num(sb)}) the side with the higher PV "
         f"scores {fmt_pct(p15)} ({fmt_pct(lo15)} to {fmt_pct(hi15)}) at the first ratio "

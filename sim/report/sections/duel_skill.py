@@ -33,7 +33,7 @@ def _fmt_per_pv(v: float) -> str:
     return "–" if not finite(v) else f"{100 * float(v):.2f}"
 
 
-@section("duel-skill", order=80)
+@section("duel-skill", order=80, legacy=("duel_skill",))
 def build(res: Result) -> Section:
     """What skill buys: win chance at skills 2-6 against a fixed opponent, PV per step."""
     sec = Section(res)
