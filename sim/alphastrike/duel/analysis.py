@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -202,7 +203,7 @@ def ratings(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, prior: float = 1.
     Carlo error (module docstring). ``d`` is :func:`duels` of a round-robin."""
     units = sorted(set(d["unit_a"]) | set(d["unit_b"]))
     k = len(units)
-    pv = {}
+    pv: dict[str, float] = {}
     for u, p in zip(d["unit_a"], d["pv_a"], strict=True):
         pv.setdefault(u, p)
     rng = np.random.default_rng(seed)
@@ -379,17 +380,17 @@ def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.Data
             continue
         best = _best_policy(g["score_a"])
         base, top = g.loc["never"], g.loc[best]
-        card = _card(unit, cards)
+        card = _card(str(unit), cards)
         rows.append({
             "unit": unit, "range": rng_label, "ov": getattr(card, "ov", np.nan),
-            "pv": float(base["pv_a"]), "pv_for_ov": ov_pv_term(card) if card else np.nan,
-            "best_policy": best, "win_never": float(base["p_win_a"]),
-            "win_best": float(top["p_win_a"]), "score_never": float(base["score_a"]),
-            "score_best": float(top["score_a"]),
-            "damage_never": float(base.get("total_expected_damage_a", np.nan)),
-            "damage_best": float(top.get("total_expected_damage_a", np.nan)),
-            "score_max": float(g.loc["max", "score_a"]) if "max" in g.index else np.nan,
-            "shutdown_max": float(g.loc["max", "p_shutdown_a_end"])
+            "pv": _f(base["pv_a"]), "pv_for_ov": ov_pv_term(card) if card else np.nan,
+            "best_policy": best, "win_never": _f(base["p_win_a"]),
+            "win_best": _f(top["p_win_a"]), "score_never": _f(base["score_a"]),
+            "score_best": _f(top["score_a"]),
+            "damage_never": _f(base.get("total_expected_damage_a", np.nan)),
+            "damage_best": _f(top.get("total_expected_damage_a", np.nan)),
+            "score_max": _f(g.loc["max", "score_a"]) if "max" in g.index else np.nan,
+            "shutdown_max": _f(g.loc["max", "p_shutdown_a_end"])
             if "max" in g.index and "p_shutdown_a_end" in g.columns else np.nan,
         })
     out = pd.DataFrame(rows)
@@ -399,6 +400,11 @@ def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.Data
         out = out.sort_values(["unit", "range"], key=lambda s: s.map(order)
                               if s.name == "range" else s).reset_index(drop=True)
     return out
+
+
+def _f(x: Any) -> float:
+    """A frame cell as a float (NaN for a missing one)."""
+    return float(x) if x is not None else float("nan")
 
 
 def _best_policy(score: pd.Series) -> str:

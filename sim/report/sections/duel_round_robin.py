@@ -91,10 +91,10 @@ def build(res: Result) -> Section:
 
     fv = pd.DataFrame(index=[f"PV ratio {r:g}" for r in RATIOS],
                       columns=["fitted score", "low", "high"], dtype=float)
-    for r in RATIOS:
-        x = math.log(r)
+    for ratio in RATIOS:
+        x = math.log(ratio)
         boot = 1 / (1 + np.exp(-fit.boot * x)) if len(fit.boot) else np.array([np.nan])
-        fv.loc[f"PV ratio {r:g}"] = [DA.fair_score(fit.beta, r),
+        fv.loc[f"PV ratio {ratio:g}"] = [DA.fair_score(fit.beta, ratio),
                                      *np.nanpercentile(boot, [2.5, 97.5])]
     sec.tables.append(ColumnTable(
         "fairness", "The PV fairness curve: score of the side with the higher PV", fv,
@@ -262,9 +262,9 @@ def build(res: Result) -> Section:
                        "cards with the 95% interval of their residual.")
 
     # -- findings --------------------------------------------------------------------------
-    fr = sec.table("fairness")
-    key = "PV ratio 1.5" if "PV ratio 1.5" in fr.values.index else fr.values.index[0]
-    p15, lo15, hi15 = (fr.values.loc[key, c] for c in ("fitted score", "low", "high"))
+    ft = sec.table("fairness").values
+    key = "PV ratio 1.5" if "PV ratio 1.5" in ft.index else str(ft.index[0])
+    p15, lo15, hi15 = (ft.loc[key, c] for c in ("fitted score", "low", "high"))
     bt = sec.table("by_range").values
     sb = bt.loc[bt.index[-1], "slope beta"]
     q = [("fairness", key, "fitted score", num(p15), fmt_pct(p15)),

@@ -104,8 +104,8 @@ def build(res: Result) -> Section:
         with plots.style():
             fig, axes = plots.new_figure(nr, nc, width=4.2 * nc + 2, height=3.2 * nr + 0.8,
                                          sharex=True, sharey=True)
-            for k, u in enumerate(units):
-                ax = axes[k // nc, k % nc]
+            for m, u in enumerate(units):
+                ax = axes[m // nc, m % nc]
                 for j, s in enumerate(skills):
                     g = g0[(g0["unit_a"] == u) & (g0["skill_a"] == s)].sort_values("turn")
                     if g.empty:
@@ -120,12 +120,12 @@ def build(res: Result) -> Section:
                             drawstyle="steps-post")
                 ax.set_title(short_unit(u))
                 plots.integer_ticks(ax.xaxis)
-                if k // nc == nr - 1:
+                if m // nc == nr - 1:
                     ax.set_xlabel("turn")
-                if k % nc == 0:
+                if m % nc == 0:
                     ax.set_ylabel("destroyed by turn t (%)")
-            for k in range(len(units), nr * nc):
-                axes[k // nc, k % nc].set_visible(False)
+            for m in range(len(units), nr * nc):
+                axes[m // nc, m % nc].set_visible(False)
             plots.figure_legend(fig, axes[0, 0], "side A's skill")
             fig.suptitle(f"Duel outcome curves ({mid} range): the opponent destroyed by "
                          "turn t (solid), side A destroyed (dotted)")
@@ -140,7 +140,7 @@ def build(res: Result) -> Section:
     if per.notna().any():
         for k, word in ((str(per.idxmax()), "most"), (str(per.idxmin()), "least")):
             u, s = k.split(" / skill ", 1)
-            q = [("skill", k, c, num(tv.loc[k, c]), f(tv.loc[k, c])) for c, f in
+            q = [("skill", k, c, num(tv.loc[k, c]), fm(num(tv.loc[k, c]))) for c, fm in
                  ((f"score gain {mid}", fmt_pct), ("PV step", _fmt_int),
                   (f"gain per PV {mid}", _fmt_per_pv))]
             if not all(v >= 0 for *_, v, _d in q):
