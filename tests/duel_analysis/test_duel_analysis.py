@@ -239,3 +239,12 @@ def test_overheat_experiment_lists_every_catalog_card_with_ov():
     assert [c["a"] for c in exp["cases"]] == cards
     assert all(c["a"] == c["b"] for c in exp["cases"])
     assert "never" in exp["grid"]["policy_a"] and exp["fixed"]["policy_b"] == "never"
+
+
+def test_best_policy_needs_more_than_monte_carlo_noise():
+    """A policy replaces never only when its score beats never's by more than 2 SE of the
+    difference: 2 sqrt(2 * 0.5 * 0.5 / 2000) = 0.0316 at 2,000 trials."""
+    score = pd.Series({"never": 0.50, "fixed:1": 0.53, "max": 0.45})
+    assert A._best_policy(score, 2000) == "never"
+    assert A._best_policy(score, 20000) == "fixed:1"
+    assert A._best_policy(score) == "fixed:1"  # exact values: any gain counts

@@ -370,7 +370,8 @@ def win_matrix(d: pd.DataFrame, range_label: str | None = None) -> pd.DataFrame:
 def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.DataFrame:
     """What OV buys (issue 10): per card and range, side A's win chance and score and the
     expected damage it deals over the fight under ``never`` and under its best overheat
-    policy (highest score), against the same card that never overheats; and the PV the card
+    policy (highest score, see :func:`_best_policy`), against the same card that never
+    overheats; and the PV the card
     pays for OV (:func:`sim.alphastrike.balance.ov_pv_term`, reference 23.4). ``cards`` maps a
     card name to its ASCard (default: the built-in catalog)."""
     rows = []
@@ -378,7 +379,7 @@ def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.Data
         g = g.set_index("policy_a")
         if "never" not in g.index:
             continue
-        best = _best_policy(g["score_a"])
+        best = _best_policy(g["score_a"], _f(g.loc["never", "trials"]))
         base, top = g.loc["never"], g.loc[best]
         card = _card(str(unit), cards)
         rows.append({
@@ -407,14 +408,20 @@ def _f(x: Any) -> float:
     return float(x) if x is not None else float("nan")
 
 
-def _best_policy(score: pd.Series) -> str:
-    """The policy with the highest score; ``never`` unless another beats it, and among equal
-    scores the one with the least overheat (:func:`sim.alphastrike.balance.policy_sort_key`).
-    The best of several Monte Carlo estimates is biased up by a few standard errors at most."""
+def _best_policy(score: pd.Series, trials: float = math.inf) -> str:
+    """The policy with the highest score, but ``never`` unless that score beats never's by
+    more than 2 standard errors of the difference of two independent Monte Carlo scores
+    (2 sqrt(2 s (1 - s) / trials), s = never's score), so noise does not pick a policy that
+    buys nothing; among equal scores the one with the least overheat
+    (:func:`sim.alphastrike.balance.policy_sort_key`). Exact values: ``trials`` = inf."""
+    base = float(score.get("never", -math.inf))
+    s = min(max(base, 0.0), 1.0)
+    margin = 2 * math.sqrt(2 * s * (1 - s) / trials) if math.isfinite(trials) and trials > 0 \
+        else 0.0
     top = float(score.max())
-    tied = [str(p) for p, v in score.items() if v >= top]
-    if "never" in tied:
+    if "never" in score.index and top <= base + margin:
         return "never"
+    tied = [str(p) for p, v in score.items() if v >= top]
     return sorted(tied, key=policy_sort_key)[0]
 
 

@@ -35,8 +35,9 @@ def build(res: Result) -> Section:
     foot = footnote_text(res, extra=DA.SCORE_NOTE + ".", kind="cells")
     sec.notes.append(
         "Side A fights its own card, which never overheats. Best policy = the one with the "
-        "highest score; 'never' unless another beats it. Picking the best of a few Monte "
-        "Carlo estimates favours it by up to a few standard errors. " + DA.SCORE_NOTE[0].upper()
+        "highest score, but 'never' unless it beats never's score by more than 2 standard "
+        "errors of the difference (so Monte Carlo noise does not pick a policy that buys "
+        "nothing). " + DA.SCORE_NOTE[0].upper()
         + DA.SCORE_NOTE[1:] + ".")
     cols = ["OV", "PV", "PV for OV", "win never", "win best", "score gain", "damage never",
             "damage best", "shut down (max)"]
