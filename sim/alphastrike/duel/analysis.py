@@ -369,7 +369,8 @@ def win_matrix(d: pd.DataFrame, range_label: str | None = None) -> pd.DataFrame:
 # -- what OV and skill buy -----------------------------------------------------------------------
 def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.DataFrame:
     """What OV buys (issue 10): per card and range, side A's win chance and score and the
-    expected damage it deals over the fight under ``never`` and under its best overheat
+    expected damage it deals per turn fought (E[damage over the fight] / E[turns]) under
+    ``never`` and under its best overheat
     policy (highest score, see :func:`_best_policy`), against the same card that never
     overheats; and the PV the card
     pays for OV (:func:`sim.alphastrike.balance.ov_pv_term`, reference 23.4). ``cards`` maps a
@@ -379,17 +380,21 @@ def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.Data
         g = g.set_index("policy_a")
         if "never" not in g.index:
             continue
-        best = _best_policy(g["score_a"], _f(g.loc["never", "trials"]))
-        base, top = g.loc["never"], g.loc[best]
         card = _card(str(unit), cards)
+        usable = ov_usable(card, str(rng_label)) if card is not None else True
+        best = _best_policy(g["score_a"], _f(g.loc["never", "trials"])) if usable else "never"
+        base, top = g.loc["never"], g.loc[best]
         rows.append({
             "unit": unit, "range": rng_label, "ov": getattr(card, "ov", np.nan),
             "pv": _f(base["pv_a"]), "pv_for_ov": ov_pv_term(card) if card else np.nan,
             "best_policy": best, "win_never": _f(base["p_win_a"]),
             "win_best": _f(top["p_win_a"]), "score_never": _f(base["score_a"]),
             "score_best": _f(top["score_a"]),
-            "damage_never": _f(base.get("total_expected_damage_a", np.nan)),
-            "damage_best": _f(top.get("total_expected_damage_a", np.nan)),
+            "damage_never": _f(base.get("total_expected_damage_a", np.nan))
+            / _f(base["expected_turns"]),
+            "damage_best": _f(top.get("total_expected_damage_a", np.nan))
+            / _f(top["expected_turns"]),
+            "ov_usable": usable,
             "score_max": _f(g.loc["max", "score_a"]) if "max" in g.index else np.nan,
             "shutdown_max": _f(g.loc["max", "p_shutdown_a_end"])
             if "max" in g.index and "p_shutdown_a_end" in g.columns else np.nan,
@@ -403,6 +408,17 @@ def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.Data
     return out
 
 
+def ov_usable(card: Any, range_label: str) -> bool:
+    """Whether the card can overheat at the range band (reference 6.2): at Short and Medium
+    with OV >= 1, at Long only with OVL, never at Extreme."""
+    if int(getattr(card, "ov", 0) or 0) <= 0:
+        return False
+    if range_label in ("short", "medium"):
+        return True
+    has = getattr(card, "has", None)
+    return range_label == "long" and callable(has) and bool(has("OVL"))
+
+
 def _f(x: Any) -> float:
     """A frame cell as a float (NaN for a missing one)."""
     return float(x) if x is not None else float("nan")
@@ -410,13 +426,13 @@ def _f(x: Any) -> float:
 
 def _best_policy(score: pd.Series, trials: float = math.inf) -> str:
     """The policy with the highest score, but ``never`` unless that score beats never's by
-    more than 2 standard errors of the difference of two independent Monte Carlo scores
-    (2 sqrt(2 s (1 - s) / trials), s = never's score), so noise does not pick a policy that
+    more than 3 standard errors of the difference of two independent Monte Carlo scores
+    (3 sqrt(2 s (1 - s) / trials), s = never's score), so noise does not pick a policy that
     buys nothing; among equal scores the one with the least overheat
     (:func:`sim.alphastrike.balance.policy_sort_key`). Exact values: ``trials`` = inf."""
     base = float(score.get("never", -math.inf))
     s = min(max(base, 0.0), 1.0)
-    margin = 2 * math.sqrt(2 * s * (1 - s) / trials) if math.isfinite(trials) and trials > 0 \
+    margin = 3 * math.sqrt(2 * s * (1 - s) / trials) if math.isfinite(trials) and trials > 0 \
         else 0.0
     top = float(score.max())
     if "never" in score.index and top <= base + margin:

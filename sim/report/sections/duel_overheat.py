@@ -35,12 +35,13 @@ def build(res: Result) -> Section:
     foot = footnote_text(res, extra=DA.SCORE_NOTE + ".", kind="cells")
     sec.notes.append(
         "Side A fights its own card, which never overheats. Best policy = the one with the "
-        "highest score, but 'never' unless it beats never's score by more than 2 standard "
+        "highest score, but 'never' unless it beats never's score by more than 3 standard "
         "errors of the difference (so Monte Carlo noise does not pick a policy that buys "
-        "nothing). " + DA.SCORE_NOTE[0].upper()
+        "nothing), and 'never' where the card cannot overheat at the range (6.2: Long only "
+        "with OVL). " + DA.SCORE_NOTE[0].upper()
         + DA.SCORE_NOTE[1:] + ".")
-    cols = ["OV", "PV", "PV for OV", "win never", "win best", "score gain", "damage never",
-            "damage best", "shut down (max)"]
+    cols = ["OV", "PV", "PV for OV", "win never", "win best", "score gain",
+            "damage/turn never", "damage/turn best", "shut down (max)"]
     idx = [f"{short_unit(u)} / {r}" for u, r in zip(t["unit"], t["range"], strict=True)]
     tv = pd.DataFrame(index=idx, columns=cols, dtype=float)
     for k, (_, r) in zip(idx, t.iterrows(), strict=True):
@@ -49,10 +50,10 @@ def build(res: Result) -> Section:
     sec.tables.append(ColumnTable(
         "ov", "What OV buys: best overheat policy against never, per card and range", tv,
         {"OV": _fmt_int, "PV": _fmt_int, "PV for OV": fmt_num, "win never": fmt_pct,
-         "win best": fmt_pct, "score gain": _fmt_gain, "damage never": fmt_num,
-         "damage best": fmt_num, "shut down (max)": fmt_pct}, index_name="card / range",
+         "win best": fmt_pct, "score gain": _fmt_gain, "damage/turn never": fmt_num,
+         "damage/turn best": fmt_num, "shut down (max)": fmt_pct}, index_name="card / range",
         note="Win = P(side A wins). Score gain = score with the best policy minus with "
-        "never. Damage = expected damage side A deals over the whole fight. Shut down (max) "
+        "never. Damage/turn = expected damage side A deals over the fight / expected turns. Shut down (max) "
         "= P(side A has shut down by the end) firing full OV every turn. PV for OV = the "
         "overheat term of the PV formula (23.4: 1 + 0.5 (OV - 1), halved without Medium or "
         "Long damage, + OV/4 for OVL), before rounding."))
