@@ -80,3 +80,24 @@ def ordered_protections(labels: Iterable[str]) -> list[str]:
     labs = list(dict.fromkeys(str(p) for p in labels))
     return sorted(labs, key=lambda p: PROTECTIONS.index(p) if p in PROTECTIONS
                   else len(PROTECTIONS))
+
+
+def ov_pv_term(card: object) -> float:
+    """The part of a card's PV that pays for its Overheat Value (reference 23.4, MegaMek's
+    converter): the offense overheat term 1 + 0.5 (OV - 1) for OV >= 1 (halved when the card
+    deals no Medium or Long damage), plus OV/4 for OVL. It is added to the offense before the
+    ability multipliers, agile bonus, brawler malus and the final rounding, so it is the PV
+    the OV costs up to those (0 for a card without OV)."""
+    ov = int(getattr(card, "ov", 0) or 0)
+    if ov <= 0:
+        return 0.0
+    dmg = tuple(getattr(card, "damage", (0, 0, 0, 0)))
+    minimal = tuple(getattr(card, "minimal", (False,) * 4))
+    med_long = sum(dmg[1:3]) + 0.5 * sum(bool(m) for m in minimal[1:3])
+    term = 1 + 0.5 * (ov - 1)
+    if med_long == 0:
+        term /= 2
+    has = getattr(card, "has", None)
+    if callable(has) and has("OVL"):
+        term += ov / 4
+    return float(term)

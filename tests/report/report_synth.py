@@ -239,6 +239,83 @@ def fire_profiles_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
 # ---- end firerep
 
 
+#: synthetic Alpha Strike cards for the duel sections: PV and a strength (logit scale)
+DUEL_CARDS = {"Atlas AS7-D": (52, 1.6), "Loki (Hellbringer) Prime": (45, 1.3),
+              "Griffin GRF-2N": (38, 0.2), "Hunchback HBK-4G": (28, -0.9),
+              "Catapult CPLT-C3": (38, -1.8), "Locust LCT-1V": (18, -2.4)}
+DUEL_TURNS = np.arange(1, 4)
+
+
+def _duel_rows(a: str, b: str, score: float, tie: float, **params: Any) -> pd.DataFrame:
+    """One synthetic duel over DUEL_TURNS: win/draw/timeout split so that A's score (wins
+    plus half the ties) is ``score``; per-turn destruction curves rising to the wins."""
+    pa, pb = score - tie / 2, 1 - score - tie / 2
+    f = pd.DataFrame({"a": a, "b": b, "turn": DUEL_TURNS, "turns": 30, "rules": "default",
+                      "policy_b": "never", **params})
+    f["_pa"], f["_pb"], f["_t"] = pa, pb, tie
+    return f
+
+
+def _duel_metrics(f: pd.DataFrame, rng: np.random.Generator, per_turn: bool
+                  ) -> tuple[pd.DataFrame, dict]:
+    kinds: dict[str, str] = {}
+    pa, pb, tie = f.pop("_pa").to_numpy(), f.pop("_pb").to_numpy(), f.pop("_t").to_numpy()
+    add_metric(f, "p_win_a", pa, "probability", rng, kinds)
+    add_metric(f, "p_win_b", pb, "probability", rng, kinds)
+    add_metric(f, "p_draw", tie * 0.6, "probability", rng, kinds)
+    add_metric(f, "p_timeout", tie * 0.4, "probability", rng, kinds)
+    add_metric(f, "expected_turns", 4 + 3 * tie, "mean", rng, kinds)
+    if per_turn:
+        frac = f["turn"].to_numpy(float) / DUEL_TURNS.max()
+        add_metric(f, "p_b_destroyed_by", pa * frac, "probability", rng, kinds)
+        add_metric(f, "p_a_destroyed_by", pb * frac, "probability", rng, kinds)
+        add_metric(f, "expected_damage_a", 2 + 3 * pa, "mean", rng, kinds)
+        add_metric(f, "p_shutdown_a", np.where(f["policy_a"] == "max", 0.3 * frac, 0.0),
+                   "probability", rng, kinds)
+    return f, kinds
+
+
+def duel_round_robin_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    frames = []
+    for (a, (pva, sa)), (b, (pvb, sb)), r in itertools.product(
+            DUEL_CARDS.items(), DUEL_CARDS.items(), ["short", "medium", "long"]):
+        shift = {"short": 1.2, "medium": 1.0, "long": 0.7}[r]
+        score = float(1 / (1 + np.exp(-shift * (sa - sb))))
+        tie = 0.04 if r != "long" else 0.2
+        tie = min(tie, 2 * score, 2 * (1 - score))
+        f = _duel_rows(f"{a}@4", f"{b}@4", score, tie, range=r, policy_a="never")
+        f["pv_a"], f["pv_b"] = pva, pvb
+        frames.append(f)
+    return _duel_metrics(pd.concat(frames, ignore_index=True), rng, per_turn=False)
+
+
+def duel_overheat_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    frames = []
+    gains = {"never": 0.0, "fixed:1": 0.04, "below:2": 0.06, "max": -0.1}
+    for (a, ov_gain), pol, r in itertools.product(
+            {"Loki (Hellbringer) Prime": 1.0, "Atlas AS7-K": 0.5}.items(), gains,
+            ["short", "medium", "long"]):
+        score = 0.5 + gains[pol] * ov_gain * (0.3 if r == "long" else 1.0)
+        f = _duel_rows(f"{a}@4", f"{a}@4", score, 0.04, range=r, policy_a=pol)
+        f["pv_a"] = f["pv_b"] = 45
+        frames.append(f)
+    return _duel_metrics(pd.concat(frames, ignore_index=True), rng, per_turn=True)
+
+
+def duel_skill_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    from sim.alphastrike.pv import pv_at_skill
+
+    frames = []
+    for a, s, r in itertools.product(["Locust LCT-1V", "Atlas AS7-D"], [2, 3, 4, 5, 6],
+                                     ["short", "medium", "long"]):
+        pv = DUEL_CARDS[a][0]
+        score = float(1 / (1 + np.exp(-0.7 * (4 - s))))
+        f = _duel_rows(f"{a}@{s}", f"{a}@4", score, 0.04, range=r, policy_a="never")
+        f["pv_a"], f["pv_b"] = pv_at_skill(pv, s), pv
+        frames.append(f)
+    return _duel_metrics(pd.concat(frames, ignore_index=True), rng, per_turn=True)
+
+
 EXPERIMENTS = {
     "physical_damage": ("attack", "Expected damage of every physical attack",
                         lambda r: physical_frame(r)),
@@ -251,6 +328,9 @@ EXPERIMENTS = {
     "weapon_fire": ("fire", "Overheat risk curves of Classic weapon fire", weapon_fire_frame),
     "fire_profiles": ("profile", "Damage versus range of the Classic catalog",
                       fire_profiles_frame),
+    "duel_round_robin": ("duel", "Alpha Strike round-robin", duel_round_robin_frame),
+    "duel_overheat": ("duel", "What OV buys in a duel", duel_overheat_frame),
+    "duel_skill": ("duel", "What skill buys in a duel", duel_skill_frame),
 }
 
 #: the report section each synthetic experiment names (its ``report`` key). A new section
@@ -264,6 +344,9 @@ SECTIONS = {
     "ammo_protection": "ammo-protection",
     "weapon_fire": "weapon-fire",  # firerep
     "fire_profiles": "fire-profiles",  # firerep
+    "duel_round_robin": "duel-round-robin",
+    "duel_overheat": "duel-overheat",
+    "duel_skill": "duel-skill",
 }
 
 

@@ -200,7 +200,12 @@ def test_report_from_real_models_on_a_reduced_suite(tmp_path):
 
     repo = Path(__file__).resolve().parents[2]
     cut = {"tons": [20, 100], "piloting": [4], "attacker": ["Atlas AS7-D", "Locust LCT-1V"],
-           "target": ["Atlas AS7-D", "Locust LCT-1V"], "policy": ["never", "max"]}
+           "target": ["Atlas AS7-D", "Locust LCT-1V"], "policy": ["never", "max"],
+           # duels: four cards (light to assault), round-robin included
+           "a": ["Atlas AS7-D", "Catapult CPLT-C1", "Hunchback HBK-4G", "Locust LCT-1V"],
+           "b": ["Atlas AS7-D", "Catapult CPLT-C1", "Hunchback HBK-4G", "Locust LCT-1V"],
+           "unit_a": ["Hunchback HBK-4G", "Locust LCT-1V"],
+           "unit_b": ["Hunchback HBK-4G", "Locust LCT-1V"]}
     # Classic fire: two 'Mechs, one that overheats and one that never does
     fire_units = ["Catapult CPLT-C1", "Wolverine WVR-6R"]
     out = tmp_path / "results"
@@ -212,6 +217,8 @@ def test_report_from_real_models_on_a_reduced_suite(tmp_path):
             exp.grid["unit"] = fire_units
         if exp.model == "attack" or exp.name == "overheat_curves":
             exp.cases = exp.cases[::3]  # e.g. punch, club, charge 7 hexes
+        if exp.model == "duel" and exp.cases:
+            exp.cases = exp.cases[:2]
         run(exp, trials=300, seed=1, out=out, progress=False)
         expected.append((registry.get(exp.report).order, path.name, exp.name, exp.report))
     assert len(expected) >= 7  # the suite's files were found

@@ -1,0 +1,485 @@
+"""What a Point Value buys: strength ratings, the PV fairness curve, PV outliers, and what OV
+and skill buy, from ``duel`` summary frames (issue 10 "Points value"; reference-as-combat 23).
+
+Every function is pure: summary frame(s) in, numbers out (the report sections draw them).
+Randomness (bootstraps) only from a ``numpy.random.Generator`` seeded by the caller's
+``seed``, so the same frame gives the same intervals.
+
+Conventions
+-----------
+* **Score** of side A in one duel = P(A wins) + 1/2 P(draw) + 1/2 P(timeout): a draw (both
+  destroyed in the same End Phase) or a timeout (neither destroyed within the turn limit)
+  counts as half a win for each side, as in chess ratings. So the scores of A and B add to 1.
+* **Bradley-Terry strengths** (Bradley & Terry 1952): P(i beats j) = pi_i / (pi_i + pi_j),
+  theta_i = ln pi_i, centred to mean 0 (so theta_i - theta_j is the logit of i's score against
+  j). Fitted by maximum likelihood with the MM algorithm of Hunter (2004, Ann. Statist. 32,
+  eq. 3): pi_i <- W_i / sum_j n_ij / (pi_i + pi_j), W_i the (fractional) wins of i. A weak
+  prior of ``prior`` virtual drawn games per pair keeps every strength finite when a unit
+  never wins (negligible against 10,000 trials per duel).
+* **Monte Carlo intervals** (parametric bootstrap): each duel's trial outcomes (A wins, B wins,
+  draw or timeout) are redrawn from the multinomial with the estimated probabilities and its
+  trial count, the fit repeated, and the 2.5 and 97.5 percentiles taken (``n_boot``
+  replicates, fixed ``seed``). This is the Monte Carlo error only.
+* **PV fairness curve**: score of A = 1 / (1 + exp(-beta x)) with x = ln(PV_A / PV_B) (no
+  intercept: swapping the sides flips x and the score). beta by binomial maximum likelihood
+  (Newton's method) over every duel between different cards, weighted by its trials. beta is
+  the logit gain per unit of log PV ratio: a fair PV has beta > 0 and the points on the curve.
+  Its band is a cluster bootstrap over the cards (resample the catalog's cards with
+  replacement, refit on the duels among them), i.e. how well *this catalog* pins down the
+  curve; the Monte Carlo error is far smaller.
+* **PV outliers**: the strength the fairness curve predicts from PV is
+  theta_hat_i = beta (ln PV_i - mean ln PV); residual r_i = theta_i - theta_hat_i (> 0: the
+  card wins more than its PV says, under-costed; < 0: over-costed). Its interval joins the
+  Monte Carlo bootstrap of theta and the card bootstrap of beta (replicate by replicate).
+  ``z`` = r_i / s with s the robust SD of the residuals over the catalog's cards
+  (1.4826 x their median absolute deviation from the median, so one extreme card does not hide
+  the others), with a two-sided normal p-value: how far the card stands out from the
+  catalog's spread around the curve. **Fair PV** =
+  PV_i exp(r_i / beta): the PV at which the curve would predict the card's strength.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.alphastrike.balance import ov_pv_term, policy_sort_key
+from sim.alphastrike.pv import pv_at_skill
+from sim.summary import estimate
+
+#: what the duel outcomes of one duel are split into for the score (module docstring)
+OUTCOMES = ("p_win_a", "p_win_b", "p_draw", "p_timeout")
+#: ranges in reading order
+RANGE_ORDER = ("short", "medium", "long", "extreme")
+SCORE_NOTE = ("score = P(win) + ½ P(draw) + ½ P(timeout): a draw or a timeout counts as half "
+              "a win for each side")
+
+
+def split_label(label: str) -> tuple[str, int | None]:
+    """``"Atlas AS7-D@4"`` -> ``("Atlas AS7-D", 4)``; a label without ``@`` has skill None."""
+    name, sep, skill = str(label).rpartition("@")
+    if sep and skill.strip().isdigit():
+        return name, int(skill)
+    return str(label), None
+
+
+def ordered_ranges(labels: pd.Series | list[str]) -> list[str]:
+    """Distinct range labels, short to long first, others after in the order given."""
+    labs = list(dict.fromkeys(str(x) for x in labels))
+    return sorted(labs, key=lambda r: RANGE_ORDER.index(r) if r in RANGE_ORDER
+                  else len(RANGE_ORDER))
+
+
+def duels(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per duel (scenario) of a ``duel`` summary frame: the per-duel metrics (best
+    estimate, :func:`sim.summary.estimate`), ``score_a`` (module docstring), ``unit_a`` /
+    ``unit_b`` / ``skill_a`` / ``skill_b`` split from the side labels, ``pv_a``, ``pv_b`` and
+    the trials. Per-turn metrics are summed over the turns as ``total_<metric>`` (e.g.
+    ``total_expected_damage_a``: the expected damage A deals over the whole fight)."""
+    keys = [c for c in ("a", "b", "range", "policy_a", "policy_b", "moved_a", "moved_b",
+                        "terrain_a", "terrain_b", "turns", "rule_overrides") if c in frame]
+    f = frame.copy()
+    for k in keys:
+        f[k] = f[k].astype(str)
+    if "turn" in f.columns:
+        per_turn = [m for m in ("expected_damage_a", "expected_damage_b")
+                    if m in f.columns or m + "_exact" in f.columns]
+        for m in per_turn:
+            f["total_" + m] = estimate(f, m).fillna(0.0)
+        sums = f.groupby(keys, sort=False)[["total_" + m for m in per_turn]].sum()
+        first = f.sort_values("turn").groupby(keys, sort=False).head(1).set_index(keys)
+        first = first.drop(columns=list(sums.columns)).join(sums).reset_index()
+        f = first
+    out = f[keys].copy()
+    for m in (*OUTCOMES, "expected_turns"):
+        out[m] = estimate(f, m).to_numpy(float)
+    for c in [c for c in f.columns if c.startswith("total_")]:
+        out[c] = f[c].to_numpy(float)
+    if "p_shutdown_a" in f.columns or "p_shutdown_a_exact" in f.columns:
+        last = frame.assign(**{k: frame[k].astype(str) for k in keys}).sort_values("turn")
+        sd = last.groupby(keys, sort=False).tail(1)
+        sd = sd.assign(shut=estimate(sd, "p_shutdown_a").to_numpy(float))[[*keys, "shut"]]
+        out = out.merge(sd.rename(columns={"shut": "p_shutdown_a_end"}), on=keys, how="left")
+    out["score_a"] = out["p_win_a"] + 0.5 * (out["p_draw"] + out["p_timeout"])
+    tcol = "trials" if "trials" in f.columns else "p_win_a_n" if "p_win_a_n" in f.columns \
+        else None  # the trials of a Monte Carlo run; 1 (a weight only) for an exact one
+    trials = pd.to_numeric(f[tcol], errors="coerce").to_numpy(float) if tcol else \
+        np.ones(len(f))
+    out["trials"] = np.where(np.isfinite(trials) & (trials > 0), trials, 1.0)
+    out["pv_a"] = pd.to_numeric(f["pv_a"], errors="coerce").to_numpy(float)
+    out["pv_b"] = pd.to_numeric(f["pv_b"], errors="coerce").to_numpy(float)
+    split_a = [split_label(x) for x in out["a"]]
+    split_b = [split_label(x) for x in out["b"]]
+    out["unit_a"] = [s[0] for s in split_a]
+    out["skill_a"] = [s[1] for s in split_a]
+    out["unit_b"] = [s[0] for s in split_b]
+    out["skill_b"] = [s[1] for s in split_b]
+    return out
+
+
+# -- Bradley-Terry -----------------------------------------------------------------------------
+def bradley_terry(i: np.ndarray, j: np.ndarray, wins_i: np.ndarray, games: np.ndarray, k: int,
+                  prior: float = 1.0, tol: float = 1e-10, max_iter: int = 10_000,
+                  start: np.ndarray | None = None) -> np.ndarray:
+    """Bradley-Terry log-strengths ``theta`` (mean 0) of ``k`` players by MLE with Hunter's MM
+    algorithm (module docstring).
+
+    Game records: player ``i[g]`` against ``j[g]``, ``games[g]`` games of which ``i[g]`` won
+    ``wins_i[g]`` (fractional: a half for a draw or timeout). ``prior`` adds that many virtual
+    drawn games between every pair of players (0 for the plain MLE, which is infinite for a
+    player who never wins or never loses). ``start``: initial theta (e.g. the fit a bootstrap
+    replicate perturbs), default all 0.
+    """
+    i = np.asarray(i, dtype=np.intp)
+    j = np.asarray(j, dtype=np.intp)
+    wins_i = np.asarray(wins_i, dtype=float)
+    games = np.asarray(games, dtype=float)
+    n = np.zeros((k, k))
+    np.add.at(n, (i, j), games)
+    np.add.at(n, (j, i), games)
+    w = np.zeros(k)
+    np.add.at(w, i, wins_i)
+    np.add.at(w, j, games - wins_i)
+    if prior > 0:
+        off = prior * (1 - np.eye(k))
+        n = n + off
+        w = w + off.sum(axis=1) / 2
+    pi = np.ones(k) if start is None else np.exp(np.asarray(start, float))
+    for _ in range(max_iter):
+        denom = (n / (pi[:, None] + pi[None, :])).sum(axis=1)
+        new = np.where(denom > 0, w / np.where(denom > 0, denom, 1), pi)
+        new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-300))))
+        if np.max(np.abs(np.log(np.maximum(new, 1e-300)) - np.log(np.maximum(pi, 1e-300)))) \
+                < tol:
+            pi = new
+            break
+        pi = new
+    theta = np.log(np.maximum(pi, 1e-300))
+    return theta - theta.mean()
+
+
+def _games(d: pd.DataFrame, units: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                        np.ndarray]:
+    """Game records (i, j, score of i, trials) of the duels between different cards."""
+    idx = {u: n for n, u in enumerate(units)}
+    d = d[d["unit_a"] != d["unit_b"]]
+    return (d["unit_a"].map(idx).to_numpy(np.intp), d["unit_b"].map(idx).to_numpy(np.intp),
+            d["score_a"].to_numpy(float), d["trials"].to_numpy(float))
+
+
+def _resample_scores(d: pd.DataFrame, rng: np.random.Generator) -> np.ndarray:
+    """One parametric-bootstrap replicate of every duel's score (module docstring)."""
+    n = np.maximum(d["trials"].to_numpy(float), 1).astype(np.int64)
+    pa = np.clip(d["p_win_a"].to_numpy(float), 0, 1)
+    pb = np.clip(d["p_win_b"].to_numpy(float), 0, 1 - pa)
+    ka = rng.binomial(n, pa)
+    rest = n - ka
+    cond = np.where(pa < 1, pb / np.maximum(1 - pa, 1e-300), 0.0)
+    kb = rng.binomial(rest, np.clip(cond, 0, 1))
+    tie = n - ka - kb
+    return (ka + 0.5 * tie) / n
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Bradley-Terry ratings: ``table`` (one row per unit and range, ``range = "all"`` for the
+    fit pooled over the ranges: ``theta``, ``ci_low``, ``ci_high``, ``pv``, ``score`` = the
+    mean score against the others) and the bootstrap draws of the pooled theta
+    (``boot``: replicates x units, in ``units`` order)."""
+
+    table: pd.DataFrame
+    units: list[str]
+    boot: np.ndarray
+
+
+def ratings(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, prior: float = 1.0
+            ) -> Ratings:
+    """Bradley-Terry strengths per range and pooled over the ranges (``"all"``: every duel
+    of every range a game record), with parametric-bootstrap 95% intervals from the Monte
+    Carlo error (module docstring). ``d`` is :func:`duels` of a round-robin."""
+    units = sorted(set(d["unit_a"]) | set(d["unit_b"]))
+    k = len(units)
+    pv: dict[str, float] = {}
+    for u, p in zip(d["unit_a"], d["pv_a"], strict=True):
+        pv.setdefault(u, p)
+    rng = np.random.default_rng(seed)
+    rows = []
+    boot_all = np.zeros((0, k))
+    groups = [(r, d[d["range"] == r]) for r in ordered_ranges(d["range"])]
+    if len(groups) > 1:
+        groups.append(("all", d))
+    for rng_label, g in groups:
+        g = g[g["unit_a"] != g["unit_b"]]
+        i, j, s, n = _games(g, units)
+        theta = bradley_terry(i, j, s * n, n, k, prior)
+        boots = np.empty((n_boot, k))
+        for b in range(n_boot):
+            sb = _resample_scores(g, rng)
+            boots[b] = bradley_terry(i, j, sb * n, n, k, prior, start=theta)
+        lo, hi = (np.percentile(boots, [2.5, 97.5], axis=0) if n_boot else (theta, theta))
+        mean_score = np.zeros(k)
+        cnt = np.zeros(k)
+        np.add.at(mean_score, i, s)
+        np.add.at(mean_score, j, 1 - s)
+        np.add.at(cnt, i, 1)
+        np.add.at(cnt, j, 1)
+        for u in range(k):
+            rows.append({"unit": units[u], "range": rng_label, "theta": theta[u],
+                         "ci_low": lo[u], "ci_high": hi[u], "pv": pv.get(units[u], np.nan),
+                         "score": mean_score[u] / cnt[u] if cnt[u] else np.nan})
+        if rng_label == "all" or len(groups) == 1:
+            boot_all = boots
+    return Ratings(pd.DataFrame(rows), units, boot_all)
+
+
+# -- the PV fairness curve -----------------------------------------------------------------------
+def logistic_slope(x: np.ndarray, s: np.ndarray, w: np.ndarray, iters: int = 50) -> float:
+    """beta maximising sum w (s ln sigma(beta x) + (1 - s) ln(1 - sigma(beta x))) (binomial
+    likelihood with fractional successes ``s`` and weights ``w``), by Newton's method."""
+    x = np.asarray(x, float)
+    s = np.asarray(s, float)
+    w = np.asarray(w, float)
+    beta = 0.0
+    for _ in range(iters):
+        p = 1 / (1 + np.exp(-beta * x))
+        grad = np.sum(w * (s - p) * x)
+        hess = np.sum(w * p * (1 - p) * x * x)
+        if hess <= 0:
+            break
+        step = grad / hess
+        beta += step
+        if abs(step) < 1e-12:
+            break
+    return float(beta)
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """The PV fairness curve: slope ``beta`` with its card-bootstrap interval, the curve
+    (``curve``: ``x`` = ln PV ratio, ``ratio`` = PV ratio, ``p``, ``lo``, ``hi``), the points
+    it was fitted to (``points``: one per duel between different cards) and the bootstrap
+    slopes (``boot``)."""
+
+    beta: float
+    beta_low: float
+    beta_high: float
+    curve: pd.DataFrame
+    points: pd.DataFrame
+    boot: np.ndarray
+
+
+def fairness(d: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> Fairness:
+    """Fit the PV fairness curve over the duels of ``d`` (:func:`duels`) between different
+    cards, with a cluster-bootstrap band over the cards (module docstring)."""
+    pts = d[(d["unit_a"] != d["unit_b"]) & (d["pv_a"] > 0) & (d["pv_b"] > 0)].copy()
+    pts["x"] = np.log(pts["pv_a"] / pts["pv_b"])
+    x, s, w = (pts["x"].to_numpy(float), pts["score_a"].to_numpy(float),
+               pts["trials"].fillna(1).to_numpy(float))
+    beta = logistic_slope(x, s, w)
+    units = sorted(set(pts["unit_a"]) | set(pts["unit_b"]))
+    idx = {u: n for n, u in enumerate(units)}
+    ia = pts["unit_a"].map(idx).to_numpy(np.intp)
+    ib = pts["unit_b"].map(idx).to_numpy(np.intp)
+    rng = np.random.default_rng(seed)
+    boots = np.empty(n_boot)
+    for b in range(n_boot):
+        mult = np.bincount(rng.integers(0, len(units), len(units)), minlength=len(units))
+        wb = w * mult[ia] * mult[ib]  # every duel between drawn cards, once per draw pair
+        boots[b] = logistic_slope(x, s, wb) if wb.sum() > 0 else beta
+    lo_b, hi_b = (np.percentile(boots, [2.5, 97.5]) if n_boot else (beta, beta))
+    span = max(float(np.abs(x).max()) if len(x) else 1.0, 1e-9)
+    grid = np.linspace(-span, span, 101)
+    curves = 1 / (1 + np.exp(-np.outer(boots, grid))) if n_boot else None
+    p = 1 / (1 + np.exp(-beta * grid))
+    lo = np.percentile(curves, 2.5, axis=0) if curves is not None else p
+    hi = np.percentile(curves, 97.5, axis=0) if curves is not None else p
+    curve = pd.DataFrame({"x": grid, "ratio": np.exp(grid), "p": p, "lo": lo, "hi": hi})
+    return Fairness(beta, float(lo_b), float(hi_b), curve, pts, boots)
+
+
+def fair_score(beta: float, pv_ratio: float) -> float:
+    """The score the fairness curve predicts for side A at PV ratio PV_A / PV_B."""
+    return 1 / (1 + math.exp(-beta * math.log(pv_ratio)))
+
+
+def robust_sd(x: np.ndarray) -> float:
+    """1.4826 x the median absolute deviation from the median (the SD for normal data,
+    insensitive to a few outliers); NaN for fewer than 3 values."""
+    x = np.asarray(x, float)
+    if len(x) < 3:
+        return float("nan")
+    return float(1.4826 * np.median(np.abs(x - np.median(x))))
+
+
+def pv_outliers(r: Ratings, fit: Fairness) -> pd.DataFrame:
+    """Each card's strength residual against what its PV predicts on the fairness curve
+    (module docstring): ``theta``, ``predicted``, ``residual`` with its 95% interval, ``z``,
+    ``p_value``, ``fair_pv`` with its interval and ``verdict`` (``under-costed`` when the
+    residual's interval lies above 0, ``over-costed`` below, else ``fair``). Sorted by the
+    residual, most under-costed first. Uses the pooled ratings (``range == "all"``) or the
+    only range present."""
+    t = r.table
+    t = t[t["range"] == "all"] if (t["range"] == "all").any() else t
+    t = t.set_index("unit").loc[r.units]
+    lpv = np.log(t["pv"].to_numpy(float))
+    centre = lpv - lpv.mean()
+    theta = t["theta"].to_numpy(float)
+    resid = theta - fit.beta * centre
+    sd = robust_sd(resid)
+    z = resid / sd if sd > 0 else np.full_like(resid, np.nan)
+    pval = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan
+                     for v in z])
+    nb = min(len(r.boot), len(fit.boot))
+    if nb:
+        betas = fit.boot[:nb, None]
+        rb = r.boot[:nb] - betas * centre[None, :]
+        lo, hi = np.percentile(rb, [2.5, 97.5], axis=0)
+        fb = t["pv"].to_numpy(float)[None, :] * np.exp(rb / np.where(betas > 0, betas, np.nan))
+        flo, fhi = np.nanpercentile(fb, [2.5, 97.5], axis=0)
+    else:
+        lo = hi = resid
+        flo = fhi = np.full_like(resid, np.nan)
+    fair = t["pv"].to_numpy(float) * np.exp(resid / fit.beta) if fit.beta > 0 \
+        else np.full_like(resid, np.nan)
+    verdict = np.where(lo > 0, "under-costed", np.where(hi < 0, "over-costed", "fair"))
+    out = pd.DataFrame({"unit": r.units, "pv": t["pv"].to_numpy(float), "theta": theta,
+                        "predicted": fit.beta * centre, "residual": resid, "ci_low": lo,
+                        "ci_high": hi, "z": z, "p_value": pval, "fair_pv": fair,
+                        "fair_pv_low": flo, "fair_pv_high": fhi, "verdict": verdict})
+    return out.sort_values("residual", ascending=False).reset_index(drop=True)
+
+
+def win_matrix(d: pd.DataFrame, range_label: str | None = None) -> pd.DataFrame:
+    """Score of the row card against the column card (``range_label``: one range, None: the
+    mean over the ranges), averaging both seatings where both were run (A vs B and, seen
+    from the other side, B vs A). The diagonal is the mirror match."""
+    g = d if range_label is None else d[d["range"] == range_label]
+    a = pd.DataFrame({"row": g["unit_a"], "col": g["unit_b"], "s": g["score_a"]})
+    b = pd.DataFrame({"row": g["unit_b"], "col": g["unit_a"], "s": 1 - g["score_a"]})
+    both = pd.concat([a, b], ignore_index=True)
+    m = both.pivot_table(index="row", columns="col", values="s", aggfunc="mean")
+    units = sorted(set(m.index) | set(m.columns))
+    return m.reindex(index=units, columns=units)
+
+
+# -- what OV and skill buy -----------------------------------------------------------------------
+def ov_table(d: pd.DataFrame, cards: dict[str, object] | None = None) -> pd.DataFrame:
+    """What OV buys (issue 10): per card and range, side A's win chance and score and the
+    expected damage it deals per turn fought (E[damage over the fight] / E[turns]) under
+    ``never`` and under its best overheat
+    policy (highest score, see :func:`_best_policy`), against the same card that never
+    overheats; and the PV the card
+    pays for OV (:func:`sim.alphastrike.balance.ov_pv_term`, reference 23.4). ``cards`` maps a
+    card name to its ASCard (default: the built-in catalog)."""
+    rows = []
+    for (unit, rng_label), g in d.groupby(["unit_a", "range"], sort=False):
+        g = g.set_index("policy_a")
+        if "never" not in g.index:
+            continue
+        card = _card(str(unit), cards)
+        usable = ov_usable(card, str(rng_label)) if card is not None else True
+        best = _best_policy(g["score_a"], _f(g.loc["never", "trials"])) if usable else "never"
+        base, top = g.loc["never"], g.loc[best]
+        rows.append({
+            "unit": unit, "range": rng_label, "ov": getattr(card, "ov", np.nan),
+            "pv": _f(base["pv_a"]), "pv_for_ov": ov_pv_term(card) if card else np.nan,
+            "best_policy": best, "win_never": _f(base["p_win_a"]),
+            "win_best": _f(top["p_win_a"]), "score_never": _f(base["score_a"]),
+            "score_best": _f(top["score_a"]),
+            "damage_never": _f(base.get("total_expected_damage_a", np.nan))
+            / _f(base["expected_turns"]),
+            "damage_best": _f(top.get("total_expected_damage_a", np.nan))
+            / _f(top["expected_turns"]),
+            "ov_usable": usable,
+            "score_max": _f(g.loc["max", "score_a"]) if "max" in g.index else np.nan,
+            "shutdown_max": _f(g.loc["max", "p_shutdown_a_end"])
+            if "max" in g.index and "p_shutdown_a_end" in g.columns else np.nan,
+        })
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["gain"] = out["score_best"] - out["score_never"]
+        order = {r: n for n, r in enumerate(RANGE_ORDER)}
+        out = out.sort_values(["unit", "range"], key=lambda s: s.map(order)
+                              if s.name == "range" else s).reset_index(drop=True)
+    return out
+
+
+def ov_usable(card: Any, range_label: str) -> bool:
+    """Whether the card can overheat at the range band (reference 6.2): at Short and Medium
+    with OV >= 1, at Long only with OVL, never at Extreme."""
+    if int(getattr(card, "ov", 0) or 0) <= 0:
+        return False
+    if range_label in ("short", "medium"):
+        return True
+    has = getattr(card, "has", None)
+    return range_label == "long" and callable(has) and bool(has("OVL"))
+
+
+def _f(x: Any) -> float:
+    """A frame cell as a float (NaN for a missing one)."""
+    return float(x) if x is not None else float("nan")
+
+
+def _best_policy(score: pd.Series, trials: float = math.inf) -> str:
+    """The policy with the highest score, but ``never`` unless that score beats never's by
+    more than 3 standard errors of the difference of two independent Monte Carlo scores
+    (3 sqrt(2 s (1 - s) / trials), s = never's score), so noise does not pick a policy that
+    buys nothing; among equal scores the one with the least overheat
+    (:func:`sim.alphastrike.balance.policy_sort_key`). Exact values: ``trials`` = inf."""
+    base = float(score.get("never", -math.inf))
+    s = min(max(base, 0.0), 1.0)
+    margin = 3 * math.sqrt(2 * s * (1 - s) / trials) if math.isfinite(trials) and trials > 0 \
+        else 0.0
+    top = float(score.max())
+    if "never" in score.index and top <= base + margin:
+        return "never"
+    tied = [str(p) for p, v in score.items() if v >= top]
+    return sorted(tied, key=policy_sort_key)[0]
+
+
+def _card(unit: str, cards: dict[str, object] | None) -> object | None:
+    if cards is not None:
+        return cards.get(unit)
+    from sim.units.catalog import get_alphastrike
+
+    try:
+        return get_alphastrike(unit)
+    except Exception:  # a card not in the catalog (a file): no PV term
+        return None
+
+
+def skill_table(d: pd.DataFrame) -> pd.DataFrame:
+    """What skill buys (issue 10): per card, range and skill of side A, the win chance and
+    score against the fixed opponent (side B), A's PV at that skill (``pv_a``, reference 23.1)
+    and, per step to the next better skill, the score gained and the PV the table charges
+    (``pv_step``) and the score gained per PV point."""
+    g = d.dropna(subset=["skill_a"]).copy()
+    g["skill_a"] = g["skill_a"].astype(int)
+    rows = []
+    for (unit, rng_label), h in g.groupby(["unit_a", "range"], sort=False):
+        h = h.sort_values("skill_a", ascending=False)
+        prev = None
+        for _, r in h.iterrows():
+            pv = float(r["pv_a"])
+            row = {"unit": unit, "range": rng_label, "opponent": r["b"],
+                   "skill": int(r["skill_a"]), "pv": pv, "win": float(r["p_win_a"]),
+                   "score": float(r["score_a"]), "pv_step": np.nan, "score_step": np.nan,
+                   "score_per_pv": np.nan}
+            if prev is not None and prev["skill"] == row["skill"] + 1:
+                row["pv_step"] = pv - prev["pv"]
+                row["score_step"] = row["score"] - prev["score"]
+                if row["pv_step"]:
+                    row["score_per_pv"] = row["score_step"] / row["pv_step"]
+            rows.append(row)
+            prev = row
+    return pd.DataFrame(rows)
+
+
+def pv_price_steps(pv: int, skills: range = range(2, 7)) -> dict[int, int]:
+    """The PV table's price (reference 23.1) of each skill in ``skills`` for a card of PV
+    ``pv``: ``{skill: PV at that skill}``."""
+    return {s: pv_at_skill(pv, s) for s in skills}
