@@ -156,7 +156,7 @@ class ChunkCache:
              seed: int, chunk_size: int, streams: Sequence[int] | None) -> None:
         """Compute the keys of this run, and drop what no longer matches (one line each)."""
         run = {"format": FORMAT, "model": model.name,
-               "model_version": str(getattr(model, "version", "")),
+               "model_version": str(model.version),
                "btsim_version": __version__, "seed": seed, "chunk_size": chunk_size}
         self.keys = []
         for s, (scn, raw) in enumerate(zip(scenarios, params_list, strict=True)):

@@ -364,6 +364,8 @@ class RunOutcome:
     chunks_computed: int = 0
     chunks_cached: int = 0
     tasks_computed: int = 0
+    #: most workers a round of the run used (:func:`effective_jobs`; 0: nothing computed)
+    workers: int = 0
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -389,6 +391,18 @@ def _dask_client(scheduler: str | None) -> Iterator[Any]:
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                       dashboard_address=None, processes=True) as cluster, Client(cluster) as client:
         yield client
+
+
+def effective_jobs(n_jobs: int, backend: str, n_tasks: int) -> int:
+    """Workers a run really starts: never more than its tasks (a task is the smallest unit of
+    work) and, on the local backends (loky, threading), never more than the machine's
+    cores; ``sequential`` runs one. Dask keeps ``n_jobs`` (its cluster sizes itself), so a
+    ``--jobs 999`` on one chunk starts one local worker, not 999."""
+    if backend == "sequential":
+        return 1
+    if backend == "dask":
+        return n_jobs
+    return max(1, min(n_jobs, n_tasks, os.cpu_count() or 1))
 
 
 @contextlib.contextmanager
@@ -424,9 +438,12 @@ def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, ba
     from joblib import Parallel, delayed
 
     def run_joblib(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+        jobs = effective_jobs(n_jobs, backend, len(tasks))
+        if jobs == 1:   # one task (or one core): no pool to start
+            return (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
         calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed)
                  for t in tasks)
-        return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(calls)
+        return Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")(calls)
 
     yield run_joblib
 
@@ -563,9 +580,12 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                             todo.setdefault(s, []).append(c)
                 # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every worker
                 # still gets 4 tasks or more
+                cores = effective_jobs(n_jobs, backend, 2**62)
                 floor = 1 if cache is None else max(1, min(
-                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * n_jobs)))
+                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * cores)))
                 tasks = _cut(todo, caps, chunk, streams, min_chunks=floor)
+                if tasks:
+                    out.workers = max(out.workers, effective_jobs(n_jobs, backend, len(tasks)))
                 results: Any = submit(tasks) if tasks else _no_results()
                 # closing() shuts the workers (or the futures) down at once on an error
                 with contextlib.closing(results):
