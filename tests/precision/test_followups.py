@@ -47,3 +47,25 @@ def test_json_shows_trials_used_and_target_reached(capsys, command) -> None:
     assert cli([*command[:-2], "--trials", "300", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert "trials_used" not in doc and "target_reached" not in doc and doc["trials"] == 300
+
+
+def test_cache_log_drops_a_torn_record(tmp_path) -> None:
+    """A crash mid-write leaves a record cut short: it is dropped (the log truncated to its
+    good part) and only its task is recomputed; the result is unchanged."""
+    exp = {"name": "t", "model": "punch-demo", "trials": 8000, "seed": 2}
+    first = run(exp, out=tmp_path, chunk_size=500, progress=False)
+    (log,) = (tmp_path / "t" / ".cache").rglob("chunks.agg")
+    whole = log.read_bytes()
+    assert whole.count(b"BTSIMREC") >= 2       # one record per task, appended
+    log.write_bytes(whole + whole[:40])       # a torn record after the good ones
+    info: dict = {}
+    assert run(exp, out=tmp_path, chunk_size=500, progress=False, info=info).equals(first)
+    assert info["chunks_computed"] == 0 and log.read_bytes() == whole
+    last = whole.rindex(b"BTSIMREC")
+    log.write_bytes(whole[:-7])               # the last record cut short
+    info = {}
+    assert run(exp, out=tmp_path, chunk_size=500, progress=False, info=info).equals(first)
+    from sim.cache import read_log
+
+    lost = len(read_log(whole[last:])[0])
+    assert info["chunks_computed"] == lost and info["chunks_cached"] == 16 - lost
