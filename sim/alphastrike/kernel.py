@@ -43,6 +43,7 @@ from sim.dice import (
     success_bytes,
 )
 from sim.errors import ConfigError
+from sim.streams import Streams
 
 #: Byte table straight to a crit result: 2D6 outcome (in the byte order of :mod:`sim.dice`)
 #: -> 'Mech crit table (ref 6.6).
@@ -59,29 +60,6 @@ def hits_2d6(rng: np.random.Generator, thr: np.ndarray) -> np.ndarray:
     """One 2D6 attack roll per unit, returned as hit/miss, exact
     (:func:`sim.dice.roll_2d6_at_least`); ``thr`` from :func:`threshold`, 0 = no attack."""
     return roll_2d6_at_least(rng, thr)
-
-
-class Streams:
-    """Sub-streams of a chunk generator, one per (roll kind, index), so that each roll kind
-    consumes its own state-independent block of randomness (issue 12, pairing).
-
-    ``streams(kind, index)`` returns the chunk's generator repositioned at
-    ``base + ((kind << 32) + index + 1) * 2**64`` draws of its bit generator (``advance``),
-    ``base`` being the state the chunk started from: sub-streams 2**64 draws apart, which
-    never overlap, and the same sub-stream every time it is asked for. A bit generator
-    without ``advance`` (MT19937, SFC64) is used as one stream (a valid sample; only the
-    alignment between paired scenarios is lost). Costs a few microseconds per call."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.bit = rng.bit_generator
-        self.base = self.bit.state if hasattr(self.bit, "advance") else None
-
-    def __call__(self, kind: int, index: int) -> np.random.Generator:
-        if self.base is not None:
-            self.bit.state = self.base
-            self.bit.advance(((kind << 32) + index + 1) << 64)  # type: ignore[attr-defined]
-        return self.rng
 
 
 #: Roll kinds (:class:`Streams`): the unit's own attack and the 0* 1D6 (index: turn), crit

@@ -27,6 +27,20 @@ def test_sub_stream_is_fixed_whatever_was_drawn_before() -> None:
     assert np.array_equal(raw_bytes(Streams(engine.chunk_rng(5, 0, 0))(3, 7), 64), first)
 
 
+def test_sub_streams_are_numpys_jumped_streams_and_look_independent() -> None:
+    """Sub-stream j is NumPy's ``jumped(j)`` (a golden-ratio distance, never a power of two:
+    PCG states 2**k draws apart give correlated outputs, which biased a Classic MC test)."""
+    streams = Streams(engine.chunk_rng(9, 1, 2))
+    ref = engine.chunk_rng(9, 1, 2).bit_generator
+    assert np.array_equal(streams(0, 0).bit_generator.random_raw(8), ref.jumped(1).random_raw(8))
+    n = 2**16
+    a = raw_bytes(streams(0, 0), n).astype(np.int64)
+    b = raw_bytes(streams(1, 0), n).astype(np.int64)
+    same = np.count_nonzero(a == b)               # Binomial(n, 1/256) if independent
+    assert abs(same - n / 256) < 4 * np.sqrt(n / 256)
+    assert abs(np.corrcoef(a, b)[0, 1]) < 4 / np.sqrt(n)
+
+
 def test_generator_without_advance_is_one_stream() -> None:
     rng = np.random.Generator(np.random.MT19937(1))
     streams = Streams(rng)
