@@ -180,6 +180,26 @@ def chunk_sweep(model: Any, case: Any, sizes: tuple[int, ...] = SWEEP_SIZES,
 #: (a) two overheat policies of one unit under the same incoming fire (heat model)
 PAIRING_HEAT = {"common": {"ov": 2, "turns": 6, "incoming": ["tn=7,dmg=2,ht=2"]},
                 "a": {"policy": "never"}, "b": {"policy": "max"}}
+#: (a2) one heat scenario under two values of a rule whose effect only shows through the dice
+#: (CASE re-roll damage 1 vs 2 on a CASE 'Mech): the states part where an ammo crit is rolled,
+#: and the per-unit, per-event dice keep everything else in step
+PAIRING_HEAT_CASE = {"common": {"policy": "never", "turns": 6, "incoming": ["tn=6,dmg=2"],
+                                "unit": "case-mech"},
+                     "a": {"case_damage": 1}, "b": {"case_damage": 2}}
+
+
+def _case_mech() -> Any:
+    """The generic 'Mech of the heat model with CASE, Armor 2 and Structure 6."""
+    import dataclasses
+
+    from sim.alphastrike.generic import generic_mech
+    from sim.units.types import Special
+
+    return dataclasses.replace(generic_mech(2), name="CASE test 'Mech", armor=2, structure=6,
+                               specials={"CASE": Special("CASE", "CASE", ())},
+                               specials_raw="CASE")
+
+
 #: (b) two piloting skills of one kick (attack model)
 PAIRING_KICK = {"common": {"attack": "kick", "tons": 60}, "a": {"piloting": 5},
                 "b": {"piloting": 6}}
@@ -194,7 +214,10 @@ def pairing_gain(model: str, spec: dict[str, Any], trials: int, chunk: int = 2**
     ``ratio`` = independent / paired (higher is better)."""
     from sim.api import compare
 
-    frame = compare(model, spec["a"], spec["b"], spec["common"], trials=trials, seed=seed,
+    common = dict(spec["common"])
+    if common.get("unit") == "case-mech":
+        common["unit"] = _case_mech()
+    frame = compare(model, spec["a"], spec["b"], common, trials=trials, seed=seed,
                     chunk_size=chunk)
     last = frame.groupby("metric", sort=False).tail(1)
     per = {}
@@ -286,6 +309,7 @@ def precision_figures(names: list[str], quick: bool, coverage_runs: int = 0
     trials = 2**16 if quick else 2**19
     if "heat" in names:
         out["pairing_heat_policies"] = pairing_gain("heat", PAIRING_HEAT, trials)
+        out["pairing_heat_case_rule"] = pairing_gain("heat", PAIRING_HEAT_CASE, trials)
     if "attack" in names:
         out["pairing_kick_piloting"] = pairing_gain("attack", PAIRING_KICK, trials)
     out["cache"] = []
@@ -357,6 +381,7 @@ def run(models: list[str] | None = None, quick: bool = False,
 def _precision_lines(p: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     for key, what in (("pairing_heat_policies", "(a) heat, policy never vs max, same fire"),
+                      ("pairing_heat_case_rule", "(a2) heat, CASE damage 1 vs 2, same policy"),
                       ("pairing_kick_piloting", "(b) attack, kick piloting 5 vs 6")):
         if key not in p:
             continue

@@ -2,8 +2,11 @@
 
 A Monte Carlo run with a cache (``btsim run`` always uses one, in
 ``results/<name>/.cache/``) stores, as each task ends, the aggregates of its chunks (counts,
-sums, histograms: never per-trial data) in one small ``.agg`` file
-(:func:`dump_chunks`), written atomically.
+sums, histograms: never per-trial data) as one record (:func:`dump_chunks`, framed by
+:func:`frame_record` with its length and CRC-32) appended to its scenario's ``chunks.agg``
+file: one ``write`` per task, no fsync, no temporary file. A record cut short by a crash
+fails its length or checksum and is dropped (the file is truncated to its last good
+record), so its task is recomputed.
 Each chunk is identified by a key of everything that affects its numbers:
 
 * per scenario (a sub-folder named by a hash): the model name and version, the btsim
@@ -30,8 +33,8 @@ import math
 import os
 import shutil
 import sys
-import tempfile
 import time
+import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -44,7 +47,7 @@ from sim.aggregate import Aggregate
 #: Name of the cache folder inside a results folder.
 CACHE_DIR = ".cache"
 #: Bump when the cache file layout changes (old caches are then discarded).
-FORMAT = 3
+FORMAT = 4
 
 
 def _json(x: Any) -> str:
@@ -54,11 +57,16 @@ def _json(x: Any) -> str:
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` through a temporary file in the same folder and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write ``data`` through a temporary file in the same folder and a rename (no fsync: a
+    file is either whole or absent after a crash of the process; a power loss may lose the
+    last files, which are then recomputed)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -66,8 +74,18 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-#: File signature of a cache file (header length, JSON header, raw arrays).
-MAGIC = b"BTSIMCC3"
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+#: Signature of a chunk block (header length, JSON header, raw arrays).
+MAGIC = b"BTSIMCC4"
+#: Signature of a record of a scenario's chunk log (length, CRC-32, a chunk block).
+RECORD = b"BTSIMREC"
+#: The chunk log of one scenario, in its key's folder.
+LOG_NAME = "chunks.agg"
 
 
 def _layout(agg: Aggregate) -> list[list[Any]]:
@@ -75,35 +93,44 @@ def _layout(agg: Aggregate) -> list[list[Any]]:
             + [["h", k, list(v.shape)] for k, v in agg.hists.items()])
 
 
+def _signature(agg: Aggregate) -> tuple[Any, ...]:
+    """A cheap identity of an aggregate's layout (names, shapes, dtypes in order)."""
+    return (tuple(agg.stats), tuple([v.shape for v in agg.stats.values()]),
+            tuple(agg.hists), tuple([v.shape for v in agg.hists.values()]))
+
+
+def _raw(values: Any, dtype: str) -> list[bytes]:
+    """Arrays as raw bytes in ``dtype`` (no copy when they already are)."""
+    return [v.astype(dtype, copy=False).tobytes() for v in values]
+
+
 def dump_chunks(chunks: Sequence[tuple[int, Aggregate]]) -> bytes:
     """Chunk aggregates as bytes: ``MAGIC``, the header length (8 bytes, little endian), a
     JSON header (chunk indices, trials, and the metric layout: kind, name, shape; written
     once when every chunk has the same layout), then per chunk its stats (float64) and its
     histograms (int64), little endian. No pickles; reading is a few ``frombuffer`` calls."""
-    layouts = [_layout(agg) for _, agg in chunks]
-    same = all(lay == layouts[0] for lay in layouts)
+    sig0 = _signature(chunks[0][1])
+    same = all(_signature(agg) == sig0 for _, agg in chunks[1:])
     head = {"c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
-            "layout": layouts[0] if same else layouts, "same": same}
+            "layout": _layout(chunks[0][1]) if same else [_layout(a) for _, a in chunks],
+            "same": same}
     blobs: list[bytes] = []
     for _, agg in chunks:
-        if agg.stats:
-            blobs.append(np.concatenate([v.ravel() for v in agg.stats.values()])
-                         .astype("<f8").tobytes())
-        if agg.hists:
-            blobs.append(np.concatenate([v.ravel() for v in agg.hists.values()])
-                         .astype("<i8").tobytes())
+        blobs += _raw(agg.stats.values(), "<f8")
+        blobs += _raw(agg.hists.values(), "<i8")
     header = json.dumps(head, separators=(",", ":")).encode()
     return MAGIC + len(header).to_bytes(8, "little") + header + b"".join(blobs)
 
 
-def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
-    """Read a file written by :func:`dump_chunks` (ValueError if damaged)."""
-    data = path.read_bytes()
-    if data[:8] != MAGIC:
-        raise ValueError(f"{path}: not a btsim cache file")
+def parse_chunks(data: bytes | memoryview, where: str = "chunk block"
+                 ) -> list[tuple[int, Aggregate]]:
+    """The chunks of one block written by :func:`dump_chunks` (ValueError if damaged)."""
+    data = memoryview(data)
+    if bytes(data[:8]) != MAGIC:
+        raise ValueError(f"{where}: not a btsim cache block")
     size = int.from_bytes(data[8:16], "little")
-    head = json.loads(data[16:16 + size])
-    body = memoryview(data)[16 + size:]
+    head = json.loads(bytes(data[16:16 + size]))
+    body = data[16 + size:]
     off = 0
     out = []
     for i, (c, n) in enumerate(zip(head["c"], head["n"], strict=True)):
@@ -115,7 +142,7 @@ def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
             if not items:
                 continue
             if off + 8 * total > len(body):
-                raise ValueError(f"{path}: truncated")
+                raise ValueError(f"{where}: truncated")
             flat = np.frombuffer(body, dtype=dtype, count=total, offset=off).astype(
                 np.float64 if kind == "s" else np.int64)
             off += 8 * total
@@ -126,8 +153,51 @@ def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
                 pos += size_i
         out.append((int(c), agg))
     if off != len(body):
-        raise ValueError(f"{path}: unexpected length")
+        raise ValueError(f"{where}: unexpected length")
     return out
+
+
+def load_chunks(path: Path) -> list[tuple[int, Aggregate]]:
+    """Read a file holding one block written by :func:`dump_chunks` (ValueError if
+    damaged)."""
+    return parse_chunks(path.read_bytes(), str(path))
+
+
+def frame_record(block: bytes) -> bytes:
+    """One record of a chunk log: ``RECORD``, the block's length (8 bytes) and CRC-32
+    (4 bytes, little endian), then the block."""
+    return (RECORD + len(block).to_bytes(8, "little")
+            + zlib.crc32(block).to_bytes(4, "little") + block)
+
+
+def read_log(data: bytes) -> tuple[list[tuple[int, Aggregate]], int]:
+    """The chunks of a chunk log's records, and the length of its good part: reading stops
+    at the first record that is cut short or fails its checksum (a crash mid-write)."""
+    view = memoryview(data)
+    out: list[tuple[int, Aggregate]] = []
+    off = 0
+    while off + 20 <= len(data) and data[off:off + 8] == RECORD:
+        size = int.from_bytes(data[off + 8:off + 16], "little")
+        end = off + 20 + size
+        block = view[off + 20:end]
+        if end > len(data) or zlib.crc32(block) != int.from_bytes(data[off + 16:off + 20],
+                                                                   "little"):
+            break
+        try:
+            out += parse_chunks(block)
+        except (ValueError, KeyError):
+            break
+        off = end
+    return out, off
+
+
+def append_record(path: Path, record: bytes) -> None:
+    """Append ``record`` to ``path`` with one ``write`` (O_APPEND; no fsync)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        _write_all(fd, record)
+    finally:
+        os.close(fd)
 
 
 class ChunkCache:
@@ -144,6 +214,7 @@ class ChunkCache:
         self._loaded: dict[int, dict[tuple[int, int], Aggregate]] = {}
         self._run: dict[str, Any] = {}
         self._ready = False
+        self._folders: set[str] = set()
         #: seconds spent reading and writing the cache (``btsim bench`` reports its share)
         self.seconds = 0.0
 
@@ -156,7 +227,7 @@ class ChunkCache:
              seed: int, chunk_size: int, streams: Sequence[int] | None) -> None:
         """Compute the keys of this run, and drop what no longer matches (one line each)."""
         run = {"format": FORMAT, "model": model.name,
-               "model_version": str(getattr(model, "version", "")),
+               "model_version": str(model.version),
                "btsim_version": __version__, "seed": seed, "chunk_size": chunk_size}
         self.keys = []
         for s, (scn, raw) in enumerate(zip(scenarios, params_list, strict=True)):
@@ -186,6 +257,7 @@ class ChunkCache:
                         shutil.rmtree(p, ignore_errors=True)
         self._run = run
         self._ready = False
+        self._folders = set()
         self._loaded = {}
 
     def _ensure(self) -> None:
@@ -208,30 +280,33 @@ class ChunkCache:
             return self._loaded[s]
         t0 = time.perf_counter()
         out: dict[tuple[int, int], Aggregate] = {}
-        folder = self.root / self.keys[s]
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.agg")):
-                try:
-                    chunks = load_chunks(path)
-                except (OSError, ValueError, KeyError):  # a damaged file: recompute it
-                    with contextlib.suppress(OSError):
-                        path.unlink()
-                    continue
-                for c, agg in chunks:
-                    out[(c, agg.n)] = agg
+        path = self.root / self.keys[s] / LOG_NAME
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b""
+        chunks, good = read_log(data)
+        if good < len(data):  # a damaged tail (crash mid-write): drop it, recompute it
+            with contextlib.suppress(OSError):
+                os.truncate(path, good)
+        for c, agg in chunks:
+            out[(c, agg.n)] = agg
         self._loaded[s] = out
         self.seconds += time.perf_counter() - t0
         return out
 
     def save(self, task: Any, aggs: Sequence[Aggregate]) -> None:
-        """Store the chunks of one finished task (one atomic file)."""
+        """Store the chunks of one finished task (one record appended to its scenario's
+        log, :func:`append_record`)."""
         t0 = time.perf_counter()
         self._ensure()
-        folder = self.root / self.keys[task.scenario_index]
-        folder.mkdir(parents=True, exist_ok=True)
+        key = self.keys[task.scenario_index]
+        folder = self.root / key
+        if key not in self._folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._folders.add(key)
         chunks = list(zip(range(task.first_chunk, task.last_chunk), aggs, strict=True))
-        name = f"{task.first_chunk}-{task.last_chunk}-{aggs[-1].n}.agg"
-        atomic_write_bytes(folder / name, dump_chunks(chunks))
+        append_record(folder / LOG_NAME, frame_record(dump_chunks(chunks)))
         self._loaded.pop(task.scenario_index, None)
         self.seconds += time.perf_counter() - t0
 

@@ -59,8 +59,9 @@ TASK_TRIALS = 2**22
 #: Tasks a run is cut into (when it has enough chunks): enough to keep dozens of workers
 #: busy and to balance uneven tasks; few enough that task overhead stays small.
 TARGET_TASKS = 64
-#: Chunks per task a cached run aims at (one cache file per task; see :func:`_cut`).
-CACHE_TASK_CHUNKS = 4
+#: Chunks per task a cached run aims at (one cache record per task, so the fastest kernels
+#: spend under 3% of a run in the cache; a crash recomputes at most one task per worker).
+CACHE_TASK_CHUNKS = 8
 BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
@@ -129,7 +130,7 @@ def _cut(todo: Mapping[int, Sequence[int]], caps: Mapping[int, int], chunk_size:
     chunks, about :data:`TARGET_TASKS` in all and at most :data:`TASK_TRIALS` trials each.
     Where the task boundaries fall never changes a number: the driver folds every scenario
     chunk by chunk, in chunk order (:class:`_ChunkFold`). ``min_chunks``: a floor on the
-    chunks per task (a cached run writes one file per task; fewer, larger tasks keep the
+    chunks per task (a cached run writes one record per task; fewer, larger tasks keep the
     cache's cost small for the fastest kernels)."""
     total = sum(len(v) for v in todo.values())
     per_task = max(1, min_chunks,
@@ -364,6 +365,8 @@ class RunOutcome:
     chunks_computed: int = 0
     chunks_cached: int = 0
     tasks_computed: int = 0
+    #: most workers a round of the run used (:func:`effective_jobs`; 0: nothing computed)
+    workers: int = 0
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -389,6 +392,18 @@ def _dask_client(scheduler: str | None) -> Iterator[Any]:
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                       dashboard_address=None, processes=True) as cluster, Client(cluster) as client:
         yield client
+
+
+def effective_jobs(n_jobs: int, backend: str, n_tasks: int) -> int:
+    """Workers a run really starts: never more than its tasks (a task is the smallest unit of
+    work) and, on the local backends (loky, threading), never more than the machine's
+    cores; ``sequential`` runs one. Dask keeps ``n_jobs`` (its cluster sizes itself), so a
+    ``--jobs 999`` on one chunk starts one local worker, not 999."""
+    if backend == "sequential":
+        return 1
+    if backend == "dask":
+        return n_jobs
+    return max(1, min(n_jobs, n_tasks, os.cpu_count() or 1))
 
 
 @contextlib.contextmanager
@@ -424,9 +439,12 @@ def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, ba
     from joblib import Parallel, delayed
 
     def run_joblib(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+        jobs = effective_jobs(n_jobs, backend, len(tasks))
+        if jobs == 1:   # one task (or one core): no pool to start
+            return (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
         calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed)
                  for t in tasks)
-        return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(calls)
+        return Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")(calls)
 
     yield run_joblib
 
@@ -563,9 +581,12 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                             todo.setdefault(s, []).append(c)
                 # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every worker
                 # still gets 4 tasks or more
+                cores = effective_jobs(n_jobs, backend, 2**62)
                 floor = 1 if cache is None else max(1, min(
-                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * n_jobs)))
+                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * cores)))
                 tasks = _cut(todo, caps, chunk, streams, min_chunks=floor)
+                if tasks:
+                    out.workers = max(out.workers, effective_jobs(n_jobs, backend, len(tasks)))
                 results: Any = submit(tasks) if tasks else _no_results()
                 # closing() shuts the workers (or the futures) down at once on an error
                 with contextlib.closing(results):

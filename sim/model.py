@@ -69,12 +69,17 @@ class BenchCase:
 @dataclass
 class Model(ABC):
     """Base class for models: subclasses implement ``scenario``, ``params`` and ``sample``
-    (abstract) and may override ``rows``, ``facts`` and ``exact``."""
+    (abstract) and may override ``rows``, ``facts`` and ``exact``.
+
+    ``version``: bump it (any new string) whenever a change alters the model's numbers for a
+    given seed (a rule fix, a new draw order in the kernel): it is part of the chunk cache's
+    key (:mod:`sim.cache`), so results folders cached by the old model are recomputed."""
 
     name: str = ""
     description: str = ""
     metrics: tuple[Metric, ...] = ()
     bench_cases: tuple[BenchCase, ...] = field(default_factory=tuple)
+    version: str = "1"
 
     @abstractmethod
     def scenario(self, params: Mapping[str, Any]) -> Any:

@@ -58,7 +58,17 @@ def to_json(frame: pd.DataFrame, params: dict[str, Any], mc: bool) -> dict[str, 
 
 
 def result_view(res: Result) -> dict[str, Any]:
-    """The ``btsim heat --json`` document of a heat result, with its ``notes`` (a list)."""
-    doc = to_json(res.frame, res.metadata["params"], res.metadata["mode"] == "monte-carlo")
+    """The ``btsim heat --json`` document of a heat result, with its ``notes`` (a list) and,
+    for a run stopped at a target error, ``target_error``, ``trials_used`` and
+    ``target_reached``."""
+    from sim.classic.api import target_fields
+
+    mc = res.metadata["mode"] == "monte-carlo"
+    doc = to_json(res.frame, res.metadata["params"], mc)
+    if mc:
+        extra = target_fields(res.frame.iloc[0], res.metadata)
+        params = doc.pop("params")
+        doc.update(extra)
+        doc["params"] = params
     doc["notes"] = list(res.notes)
     return doc

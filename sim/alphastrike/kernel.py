@@ -7,7 +7,15 @@ one ``take`` (a packed table of to-hit thresholds by profile index). Attack roll
 decide hit or miss are drawn as exact threshold tests on raw bytes (:func:`hits_2d6`, the
 byte convention of :mod:`sim.dice`);
 critical-hit rolls draw the crit result directly through a byte table (2D6 outcome ->
-'Mech crit table) with :func:`sim.dice.draw_lut`, only for the units that roll.
+'Mech crit table), one level per crit-roll number (:class:`CritRolls`).
+
+Draw structure (paired comparisons, issue 12): every roll kind has its own sub-streams of the
+chunk generator (:class:`Streams`), and every draw is indexed by unit: unit ``i``'s roll is
+the ``i``-th value of its sub-stream whatever the other units did. Attack rolls use one
+sub-stream per turn; critical-hit rolls (CASE re-rolls included) one per *crit-roll
+number*: unit ``i``'s ``k``-th crit roll is the same die whenever it happens. So two
+scenarios run on one chunk generator (paired scenarios share it) roll the very same dice for
+the same unit and the same event, although their states part after the first turn.
 """
 
 from __future__ import annotations
@@ -26,8 +34,16 @@ from sim.alphastrike.turn import (
     initial_state,
     start_turn,
 )
-from sim.dice import SORTED_OUTCOMES, d6, draw_lut, make_lut, roll_2d6_at_least, success_bytes
+from sim.dice import (
+    SORTED_OUTCOMES,
+    d6,
+    draw_lut,
+    make_lut,
+    roll_2d6_at_least,
+    success_bytes,
+)
 from sim.errors import ConfigError
+from sim.streams import Streams
 
 #: Byte table straight to a crit result: 2D6 outcome (in the byte order of :mod:`sim.dice`)
 #: -> 'Mech crit table (ref 6.6).
@@ -46,26 +62,60 @@ def hits_2d6(rng: np.random.Generator, thr: np.ndarray) -> np.ndarray:
     return roll_2d6_at_least(rng, thr)
 
 
+#: Roll kinds (:class:`Streams`): the unit's own attack and the 0* 1D6 (index: turn), crit
+#: rolls (index: the unit's crit-roll number), incoming attacker ``i``'s attack roll is kind
+#: ``INCOMING + i`` (index: turn).
+OWN_ATTACK, MINIMAL, CRIT, INCOMING = 0, 1, 2, 3
+
+
 _CRIT_KEYS = ("eng", "fc", "wh", "mp", "dmg", "pend", "killed")
 
 
-def _crits(tu: dict[str, np.ndarray], scn: HeatScenario, rng: np.random.Generator,
+class CritRolls:
+    """The critical-hit rolls of one chunk, event-indexed: unit ``i``'s ``k``-th crit roll
+    (CASE re-rolls included) is position ``i`` of sub-stream ``(CRIT, k)`` of
+    :class:`Streams`, whatever the turn it happens in. Each level ``k`` is drawn once per
+    chunk, for all ``n`` units (:func:`sim.dice.draw_lut`: rejected positions are redrawn
+    from that level's own stream, so position ``i`` depends on the stream only), and kept
+    until the chunk ends (a few levels of ``n`` bytes)."""
+
+    def __init__(self, streams: Streams, n: int) -> None:
+        self.streams = streams
+        self.n = n
+        self.count = np.zeros(n, dtype=np.uint16)   # crit rolls so far, per unit
+        self.levels = np.empty((0, n), dtype=np.uint8)
+
+    def next(self, rows: np.ndarray) -> np.ndarray:
+        """The next crit result of each unit in ``rows`` (distinct), as crit codes."""
+        k = self.count[rows]
+        top = int(k.max()) + 1
+        if top > self.levels.shape[0]:
+            new = [draw_lut(self.streams(CRIT, lev), _CRIT_LUT, self.n)
+                   for lev in range(self.levels.shape[0], top)]
+            self.levels = np.concatenate([self.levels, np.stack(new)])
+        self.count[rows] = k + np.uint16(1)
+        out: np.ndarray = self.levels[k, rows]
+        return out
+
+
+def _crits(tu: dict[str, np.ndarray], scn: HeatScenario, rolls: CritRolls,
            need: np.ndarray) -> None:
-    """Roll and apply critical hits for the units in ``need`` (and CASE re-rolls).
+    """Roll and apply critical hits for the units in ``need`` (and CASE re-rolls); each roll
+    is the unit's next crit roll (:class:`CritRolls`).
 
     The first roll is applied over the whole chunk (masks are cheaper than gathers when many
     units roll); CASE re-rolls, rare, run on the few units concerned.
     """
     rows = np.flatnonzero(need)
     code = np.zeros(need.shape[0], dtype=np.uint8)
-    code[rows] = draw_lut(rng, _CRIT_LUT, rows.size)
+    code[rows] = rolls.next(rows)
     again = crit(tu, scn, code, need)
     if scn.ammo_mode != "case":
         return
     rows = np.flatnonzero(again)
     while rows.size:
         sub = {k: tu[k][rows] for k in _CRIT_KEYS}
-        code = draw_lut(rng, _CRIT_LUT, rows.size)
+        code = rolls.next(rows)
         more = crit(sub, scn, code, np.ones(rows.size, dtype=bool))
         for k in _CRIT_KEYS:
             tu[k][rows] = sub[k]
@@ -98,8 +148,9 @@ def check_pending_fits(scn: HeatScenario) -> None:
 def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
     """Run ``n`` units for ``scn.turns`` turns; return per-turn and per-run aggregates.
 
-    Draws per turn: one attack roll for the unit's own attack, one 1D6 per 0* hit under the
-    ``roll`` rule, one attack roll per incoming attacker, one 2D6 per critical-hit roll.
+    Draws per turn (each kind from its own sub-streams, indexed by unit: :class:`Streams`):
+    one attack roll for the unit's own attack, one 1D6 per 0* hit under the ``roll`` rule,
+    one attack roll per incoming attacker, one 2D6 per critical-hit roll.
     """
     check_pending_fits(scn)
     tab = Tables.of(scn)
@@ -112,6 +163,8 @@ def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
     first = np.ones(n, dtype=np.uint8)     # turn of first shutdown (T+1 if never)
     survived = np.zeros(n, dtype=np.uint8)
     cum_sum = 0.0
+    streams = Streams(rng)
+    rolls = CritRolls(streams, n)
     for t in range(steps):
         dec = decide(tu, scn, t + 1)
         idx = tab.index(tu)
@@ -119,19 +172,20 @@ def simulate(scn: HeatScenario, rng: np.random.Generator, n: int) -> Aggregate:
         thr: np.ndarray = dec.fired * pk[:, 0]
         if scn.physical != "none":
             thr = thr + dec.phys * pk[:, 1]
-        hit = hits_2d6(rng, thr)   # thr = 0 where the unit makes no attack
+        hit = hits_2d6(streams(OWN_ATTACK, t), thr)   # thr = 0 where the unit makes no attack
         dealt = hit * dec.dmg
         if dec.minimal is not None and dec.minimal.any():
-            dealt = dealt + (hit & dec.minimal & (d6(rng, n) >= 4))
+            dealt = dealt + (hit & dec.minimal & (d6(streams(MINIMAL, t), n) >= 4))
         start_turn(tu, scn, None, dec)   # thresholds above already fix the attackers' TNs
         for i in range(len(scn.incoming)):
             if i < 2:
                 thr_in = pk[:, 2 + i]
             else:
                 thr_in = extra[i - 2].take(idx)
-            need = incoming_hit(tu, scn, i, tu["alive"] & hits_2d6(rng, thr_in))
+            roll = hits_2d6(streams(INCOMING + i, t), thr_in)
+            need = incoming_hit(tu, scn, i, tu["alive"] & roll)
             if need.any():
-                _crits(tu, scn, rng, need)
+                _crits(tu, scn, rolls, need)
         end_phase(tu, scn)
         heat, alive, ever = tu["heat"], tu["alive"], tu["ever"]
         n_alive = np.count_nonzero(alive)

@@ -70,6 +70,7 @@ class HeatModel(Model):
             metrics=_metrics(),
             bench_cases=(BenchCase("heat", BENCH_PARAMS, unit="unit-turns",
                                    per_trial=BENCH_PARAMS["turns"]),),
+            version="2",   # 2: per-kind sub-streams, event-indexed crit rolls (issue 12)
         )
 
     def scenario(self, params: Mapping[str, Any]) -> HeatScenario:

@@ -70,17 +70,32 @@ def _float(v: Any) -> float:
     return math.nan if v is None else float(v)
 
 
+def target_fields(row: Any, meta: dict[str, Any]) -> dict[str, Any]:
+    """``target_error``, ``trials_used`` and ``target_reached`` of a run stopped at a target
+    error (``--target-error``), from its first summary row; empty for a fixed-trials run."""
+    if "trials_used" not in row.index:
+        return {}
+    out: dict[str, Any] = {}
+    if meta.get("target_error") is not None:
+        out["target_error"] = float(meta["target_error"])
+    out["trials_used"] = int(row["trials_used"])
+    out["target_reached"] = bool(row["target_reached"])
+    return out
+
+
 def result_view(res: Result, flat: bool = False) -> dict[str, Any]:
     """The dict of one attack result (``btsim attack --json`` before NaN -> null): ``params``,
-    the facts, ``mode``, (``trials``, ``seed``), every metric (``<name>_se`` for Monte Carlo)
-    and, unless ``flat``, per-location metrics nested by location."""
+    the facts, ``mode``, (``trials``, ``seed``; with a target error ``target_error``,
+    ``trials_used``, ``target_reached``), every metric (``<name>_se`` for Monte Carlo) and,
+    unless ``flat``, per-location metrics nested by location."""
     meta = res.metadata
     mc = meta["mode"] == "monte-carlo"
     out: dict[str, Any] = {"params": meta["params"], **meta["facts"], "mode": meta["mode"]}
+    row = res.frame.iloc[0]
     if mc:
         out["trials"] = meta["trials"]
         out["seed"] = meta["seed"]
-    row = res.frame.iloc[0]
+        out.update(target_fields(row, meta))
     impossible = meta["facts"].get("impossible") is not None
     for m in METRICS:
         v = row[m.name] if m.name in row.index else None

@@ -52,9 +52,13 @@ from sim.classic import damage as D
 from sim.classic import tables as T
 from sim.classic.metrics import FALL_LOC_METRICS, LOC_METRICS, METRIC_NAMES
 from sim.classic.plan import Plan, UnitFall
+from sim.streams import Streams
 
 NL = T.N_LOC          # 11 locations; strike outcome codes: loc + 12 * tac, MISS = 11
 UNITS = ("target", "attacker")
+#: Roll kinds of the one-strike path's sub-streams (:class:`sim.streams.Streams`): to-hit,
+#: location, PSR (+ 8 * unit + class; index: the PSR's slot), falls (+ unit; index: batch).
+TO_HIT, LOCATION, PSR, FALLS = 0, 1, 2, 20
 
 _TWO = F.TWO_D6_OUTCOMES
 _ROW = {name: i for i, name in enumerate(METRIC_NAMES)}
@@ -550,22 +554,23 @@ def _sample_single(plan: Plan, prep: _Single, rng: np.random.Generator, n: int) 
 
 def _unit_falls(plan: Plan, rng: np.random.Generator, R: np.ndarray, unit: str,
                 batches: list[tuple[int, int, int, int]], pilot: bool, psum: float,
-                psq: float) -> None:
+                psq: float, streams: Streams | None = None) -> None:
     """Fall metrics of one unit from its fallers in ``batches`` of (pattern, failing roll,
     head hits already taken, count). ``psum``/``psq``: the pilot's head-hit sums of all
-    trials."""
+    trials. With ``streams``, batch ``i`` draws from sub-stream ``(FALLS + unit, i)``."""
     k_tot = 0
     dsum = dsq = 0.0
     s1 = np.zeros(NL)
     s2 = np.zeros(NL)
-    for p, slot, h, k in batches:
+    for i, (p, slot, h, k) in enumerate(batches):
         if k <= 0:
             continue
         u: UnitFall = getattr(plan.outcomes[p], unit)
         k_tot += k
         dsum += k * u.damage
         dsq += k * u.damage * u.damage
-        a, b, es, eq = _fall_batch(rng, u, k, u.pilot_tns[slot], h, pilot)
+        src = rng if streams is None else streams(FALLS + UNITS.index(unit), i)
+        a, b, es, eq = _fall_batch(src, u, k, u.pilot_tns[slot], h, pilot)
         s1 += a
         s2 += b
         psum += es
@@ -614,13 +619,19 @@ def _prep_one(plan: Plan) -> _One:
 
 def _sample_one(plan: Plan, prep: _One, rng: np.random.Generator, n: int) -> Aggregate:
     """One strike, at most one damage group: the hit count, the location counts of the hits
-    and the PSR failures of each (pattern, head hit) class are exact counts of byte rolls."""
+    and the PSR failures of each (pattern, head hit) class are exact counts of byte rolls.
+
+    Each count draws from its own sub-stream (:class:`sim.streams.Streams`: the to-hit
+    rolls, the location rolls, each PSR class and slot, each fall batch), so two paired
+    scenarios count over common prefixes of the same bytes, whatever the other counts were
+    (issue 12, pairing)."""
     R = np.zeros((len(METRIC_NAMES), 3))
-    m = n - F.count_below(rng, n, prep.thr_hit)
+    streams = Streams(rng)
+    m = n - F.count_below(streams(TO_HIT, 0), n, prep.thr_hit)
     hist = _pattern_rows(R, np.array([n - m, m], dtype=np.float64) @ prep.pmat, prep.pix)
     n_hd = 0
     if prep.has_loc and m:
-        rc = F.range_counts(rng, m, prep.edges)
+        rc = F.range_counts(streams(LOCATION, 0), m, prep.edges)
         nloc = np.bincount(prep.loc, weights=rc, minlength=NL + 1)[:NL]
         g = prep.group
         R[_LOC_ROWS, 1] = g * nloc
@@ -635,15 +646,16 @@ def _sample_one(plan: Plan, prep: _One, rng: np.random.Generator, n: int) -> Agg
         batches: list[tuple[int, int, int, int]] = []
         classes = ((0, n - m, 0), (1, m - n_hd, 0), (1, n_hd, 1)) if unit == "target" else \
             ((0, n - m, 0), (1, m, 0))
-        for p, cnt, h in classes:
+        for ci, (p, cnt, h) in enumerate(classes):
             u: UnitFall = getattr(plan.outcomes[p], unit)
             alive = cnt
             for s, tn in enumerate(u.tns):
-                k = F.count_below(rng, alive, F.thr_2d6(tn))
+                src = streams(PSR + 8 * UNITS.index(unit) + ci, s)
+                k = F.count_below(src, alive, F.thr_2d6(tn))
                 alive -= k
                 batches.append((p, s, h, k))
         psum = psq = float(n_hd) if unit == "target" else 0.0
-        _unit_falls(plan, rng, R, unit, batches, pilot, psum, psq)
+        _unit_falls(plan, rng, R, unit, batches, pilot, psum, psq, streams)
     return _finish(n, R, hist)
 
 

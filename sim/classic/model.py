@@ -36,6 +36,7 @@ class AttackModel(Model):
                         "PSRs and falls; exact and Monte Carlo")
     metrics: tuple = METRICS
     bench_cases: tuple = field(default_factory=tuple)
+    version: str = "2"   # 2: sub-streams per roll kind in the one-strike path (issue 12)
 
     def scenario(self, params: Mapping[str, Any]) -> Plan:
         return make_plan(build(params))
