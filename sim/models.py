@@ -16,6 +16,7 @@ MODULES: dict[str, str] = {
     "fire": "sim.classic.fire.model",
     "profile": "sim.classic.fire.profile",
     "hit": "sim.classic.hit_model",
+    "classic-duel": "sim.classic.duel.model",
 }
 
 
