@@ -575,7 +575,10 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     avoid = H.SHUTDOWN_AVOID[row]
     restart = live & x.shut & ((row < H.AUTO_RESTART_BELOW) | (
         ~x.uncon & (row < H.AUTO_SHUTDOWN) & (roll >= avoid)))
-    goes = live & ~x.shut & (row >= 14) & ((row >= H.AUTO_SHUTDOWN) | x.uncon | (roll < avoid))
+    # C3: the TacOps piloting-based roll applies to avoiding shutdown only, never to restart
+    avoid_go = H.shutdown_avoid(row, fs.rules.tacops_shutdown, side.piloting)
+    goes = live & ~x.shut & (row >= 14) & ((row >= H.AUTO_SHUTDOWN) | x.uncon
+                                           | (roll < avoid_go))
     # the +3 PSR on shutdown is rolled before the 'Mech counts as shut down
     standing = goes & ~x.prone
     tn = side.piloting + pre_psr(side, x.S) + 3

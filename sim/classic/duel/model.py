@@ -96,7 +96,9 @@ class ClassicDuelModel(Model):
 
     def facts(self, scenario: DuelScenario) -> dict[str, Any]:
         return {"bv_a": scenario.a.bv["bv_at_skill"], "bv_b": scenario.b.bv["bv_at_skill"],
-                "notes": "; ".join(scenario.notes)}
+                "notes": "; ".join(scenario.notes),
+                "rule_options": {**next(iter(scenario.a.fire.values())).rules.as_dict(),
+                                 **scenario.damage_rules.as_dict()}}
 
     def sample(self, scenario: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
         return kernel.simulate(scenario, rng, n)

@@ -23,11 +23,17 @@ from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel
 from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
+from sim.classic.fire.rules import FireRules
 from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.classic.fire.unit import fire_unit
 from sim.classic.weapons import lookup_ammo_bin
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.units.types import ClassicMech
+
+# the duel reads the fire and damage options: add it to the models of those groups
+for _cls in (FireRules, DamageRules):
+    options.register_group("classic", _cls, models=tuple(dict.fromkeys(
+        (*options._GROUP_MODELS.get(_cls, ()), "classic-duel"))))
 
 MAX_TURNS = 50
 MOVES = ("stand", "walk", "run", "jump")
