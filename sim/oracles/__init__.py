@@ -22,6 +22,7 @@ SCALAR_BASELINES: dict[str, str] = {
     "attack": "sim.oracles.classic:scalar_trials",
     "heat": "sim.oracles.alphastrike:run_oracle",
     "fire": "sim.oracles.fire:scalar",
+    "classic-duel": "sim.oracles.classic_duel:scalar",
 }
 
 

@@ -278,6 +278,9 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "arm weapons from both arms (the one-arm prop rule is not modelled)",
     "classic-duel: physical attacks only punch and kick (one kind per turn), only at range 1; "
     "'best' weighs expected damage against the attacker's own fall risk, not the target's",
-    "classic-duel: one consciousness roll per phase in which the pilot was hurt (at the "
-    "total damage), not one per point",
+    "classic-duel: one consciousness roll per turn (end phase) if the pilot was hurt that "
+    "turn, at the total damage, not one per point; an unconscious pilot rolls to wake in "
+    "the same end phase",
+    "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
+    "lost ones then simply do not fire",
 )
