@@ -147,3 +147,19 @@ def test_cli_json_runs() -> None:
     doc = json.loads(p.stdout)
     assert [t["range"] for t in doc["turns"]] == [9, 6, 3]
     assert doc["bv_b"] == 1101 and 0 <= doc["p_win_a"] <= 1
+
+
+def test_callable_physical_policy_only_kicks() -> None:
+    """A callable physical policy (2 = kick) is obeyed: only kicks, so damage is a multiple
+    of the kick damage (10 for 50 t)."""
+    seen = {}
+
+    def kick(info: dict) -> np.ndarray:
+        seen.update(info)
+        return np.full(len(info["e_kick"]), 2)
+
+    out = _first_turn({"unit_a": unarmed(HBK), "unit_b": unarmed(HBK), "range": 1,
+                       "physical_a": kick, "physical_b": "none"}, 500, 7)
+    d = out["dealt"][0, 0]
+    assert set(np.unique(d)) <= {0, 10} and (d == 10).mean() > 0.9
+    assert {"e_punch", "e_kick", "punch_tn", "kick_tn"} <= set(seen)
