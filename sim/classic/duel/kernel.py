@@ -22,6 +22,7 @@ Each turn follows reference-classic-combat.md 15:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +135,32 @@ class _State:
 
     def alive(self) -> np.ndarray:
         return self.S[:, st.CAUSE] == st.C_NONE
+
+    def take(self, keep: np.ndarray) -> _State:
+        """The rows ``keep`` only."""
+        return _State(self.S[keep], self.heat[keep], self.shut[keep], self.prone[keep],
+                      self.uncon[keep], self.pilot_seen[keep], self.jam[:, keep],
+                      self.fell[keep], self.shut_ever[keep], self.dead_turn[keep])
+
+
+def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int]) -> np.ndarray:
+    """(n, len(items)) bool: each of ``items`` is destroyed (a critical on any of its slots,
+    or every location holding it destroyed, 14.3); the same as
+    :func:`sim.classic.damage_state.state.items_lost` for those items, one location at a
+    time (an item sits in one or two locations)."""
+    out = np.zeros((len(S), len(items)), bool)
+    for j, it in enumerate(items):
+        if it < 0:
+            continue
+        hit = np.zeros(len(S), bool)
+        gone = np.ones(len(S), bool)
+        for loc in range(8):
+            m = int(layout.item_masks[it, loc])
+            if m:
+                hit |= (S[:, st.HIT0 + loc] & m) != 0
+                gone &= S[:, st.IS0 + loc] == 0
+        out[:, j] = hit | gone
+    return out
 
 
 def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
@@ -268,13 +295,25 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     T = scn.turns
     ngs = [len(next(iter(s.fire.values())).guns) for s in sides]
     xs = [_State.fresh(s, n, ng) for s, ng in zip(sides, ngs, strict=True)]
-    dealt = np.zeros((2, T, n), np.int64)
+    dealt_all = np.zeros((2, T, n), np.int64)
+    done = {"dead_turn": np.zeros((2, n), np.int64), "cause": np.zeros((2, n), np.int64),
+            "fell": np.zeros((2, n), bool), "shut": np.zeros((2, n), bool)}
+    rows = np.arange(n)             # trial index of each local row
     for t in range(T):
         r = scn.ranges[t]
         moves = scn.moves[t]
         fight = (xs[0].dead_turn == 0) & (xs[1].dead_turn == 0)
         if not fight.any():
             break
+        if fight.sum() < 0.75 * len(fight):
+            # finished duels leave the working set: record them, keep only running rows
+            _record(done, xs, rows)
+            keep = np.flatnonzero(fight)
+            xs = [x.take(keep) for x in xs]
+            rows = rows[keep]
+            fight = fight[keep]
+            n = len(rows)
+        dealt = np.zeros((2, n), np.int64)
         fss = [sides[i].fire[(r, moves[0], moves[1])] for i in range(2)]
         # 1 movement
         acts, moved, stood_try, hacts = [], [], [], []
@@ -304,7 +343,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             d, heat, floc = _resolve_fire(rng, sides[i], comp[i], fss[i], xs[i], sides[1 - i],
                                           xs[1 - i], plans[i], ch)
             phase_dmg[1 - i] += d
-            dealt[i, t] += d
+            dealt[i] += d
             builds[i] = builds[i] + heat
             fired_loc[i] = floc
         for i in range(2):
@@ -324,7 +363,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
                 d, kicked, missed = _resolve_physical(rng, sides[i], sides[1 - i], xs[1 - i],
                                                       choice[i], ch)
                 pd[1 - i] += d
-                dealt[i, t] += d
+                dealt[i] += d
                 extra[1 - i] += kicked
                 extra[i] += missed
             for i in range(2):
@@ -343,11 +382,18 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             x.uncon &= ~wake
             newly = fight & ~x.alive() & (x.dead_turn == 0)
             x.dead_turn[newly] = t + 1
-    return {"dead_turn": np.stack([x.dead_turn for x in xs]),
-            "cause": np.stack([x.S[:, st.CAUSE] for x in xs]),
-            "fell": np.stack([x.fell for x in xs]),
-            "shut": np.stack([x.shut_ever for x in xs]),
-            "dealt": dealt}
+        dealt_all[:, t, rows] = dealt
+    _record(done, xs, rows)
+    return {**done, "dealt": dealt_all}
+
+
+def _record(done: dict[str, np.ndarray], xs: list[_State], rows: np.ndarray) -> None:
+    """Write the outcomes of the working rows into the per-trial arrays."""
+    for i, x in enumerate(xs):
+        done["dead_turn"][i, rows] = x.dead_turn
+        done["cause"][i, rows] = x.S[:, st.CAUSE]
+        done["fell"][i, rows] = x.fell
+        done["shut"][i, rows] = x.shut_ever
 
 
 @dataclass
@@ -371,7 +417,7 @@ def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t
     """Availability, effective target numbers and fire decisions of every gun (12.1)."""
     n = len(act)
     ng = len(fs.guns)
-    lost = st.items_lost(x.S, side.layout) if side.layout.items else np.zeros((n, 0), bool)
+    lost = items_lost(x.S, side.layout, side.gun_item)
     ammo = _pool_ammo(c, x, side)
     sens = x.S[:, st.SENSORS]
     extra = np.where(sens == 1, 2, 0)
@@ -387,7 +433,7 @@ def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t
     for g, gun in enumerate(fs.guns):
         it = side.gun_item[g]
         if it >= 0:
-            avail[g] &= ~lost[:, it]
+            avail[g] &= ~lost[:, g]
         if gun.pool >= 0:
             avail[g] &= ammo[gun.pool] > 0
             shots[g] = np.minimum(ammo[gun.pool], gun.rate)
@@ -564,8 +610,7 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     build = np.where(live, build + eng, 0)
     lost_sinks = np.zeros(n, np.int64)
     if side.sink_items:
-        lost = st.items_lost(x.S, side.layout)
-        lost_sinks = lost[:, list(side.sink_items)].sum(axis=1)
+        lost_sinks = items_lost(x.S, side.layout, side.sink_items).sum(axis=1)
     diss = np.maximum(fs.dissipation - side.sink_per * lost_sinks, 0)
     h = x.heat + build
     h = np.where(live, h - np.minimum(h, diss), x.heat)
