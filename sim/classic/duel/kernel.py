@@ -40,6 +40,8 @@ from sim.classic.fire import kernel as fk
 from sim.classic.fire import to_hit as TH
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+from sim.classic.tables import SIDE as CT_SIDE
+from sim.classic.tables import STANDARD as CT_STANDARD
 
 #: Consciousness roll target by total pilot damage (reference.md 4.5); 13 = dead.
 CONSCIOUSNESS = np.array([0, 3, 5, 7, 10, 11, 13, 13, 13, 13, 13, 13, 13], dtype=np.int64)
@@ -187,21 +189,64 @@ def _leg_events(side: Side, S: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Standard hit table by (column, 2D6 total): location index and rear flag (reference.md 3.2).
+_STD_LOC = np.zeros((4, 13), np.int64)
+_STD_REAR = np.zeros((4, 13), bool)
+for _c, _name in enumerate(SIDE_NAMES):
+    for _r in range(2, 13):
+        _code = int(CT_STANDARD[CT_SIDE[_name], _r])
+        _STD_LOC[_c, _r] = {8: 1, 9: 2, 10: 3}.get(_code, _code)
+        _STD_REAR[_c, _r] = _code >= 8
+#: armor column of (location, rear)
+_ARMOR_COL = np.array([[0, 0], [1, 8], [2, 9], [3, 10], [4, 4], [5, 5], [6, 6], [7, 7]])
+
+
 def _apply_rows(S: np.ndarray, side: Side, mask: np.ndarray, dmg: np.ndarray,
                 where: str | np.ndarray, ch: SampleChooser) -> None:
     """Apply one damage group to the rows of ``mask``: ``where`` a table column name (the
-    location is rolled, TACs included) or an array of location indexes."""
-    idx = np.flatnonzero(mask)
+    location is rolled on the standard table, a 2 being a through-armor critical chance) or
+    an array of location indexes.
+
+    Fast path (the same outcome as the damage kernel): a group that the location's armor
+    absorbs completely, with no critical chance, only lowers that armor (and costs the
+    MechWarrior a point on the head); everything else goes through
+    :func:`sim.classic.damage_state.apply.apply_group`."""
+    idx = np.flatnonzero(mask & (S[:, st.CAUSE] == st.C_NONE))
     if idx.size == 0:
         return
-    w = np.ones(idx.size)
-    if isinstance(where, str):
+    if isinstance(where, str) and side.dm.rules.location_roll_two != "tac":
+        w = np.ones(idx.size)
         sub, _ = apply_group_from_side(S[idx], w, side.dm, where, dmg[idx], ch)
+        S[idx] = sub
+        return
+    d = dmg[idx]
+    if isinstance(where, str):
+        c = SIDE_NAMES.index(where)
+        roll = ch.rng.integers(1, 7, size=idx.size) + ch.rng.integers(1, 7, size=idx.size)
+        loc = _STD_LOC[c, roll]
+        rear = _STD_REAR[c, roll]
+        tac = roll == 2
     else:
         loc = where[idx]
-        sub, _ = apply_group(S[idx], w, side.dm, loc, np.zeros(idx.size, bool), dmg[idx],
-                             np.zeros(idx.size, bool), ch)
-    S[idx] = sub
+        rear = np.zeros(idx.size, bool)
+        tac = np.zeros(idx.size, bool)
+    col = _ARMOR_COL[loc, rear.astype(np.intp)]
+    armor = S[idx, col]
+    easy = ~tac & (armor >= d) & (S[idx, st.IS0 + loc] > 0)
+    if easy.any():
+        ie = idx[easy]
+        S[ie, col[easy]] -= d[easy]
+        head = ie[loc[easy] == lay.HD]
+        if head.size:
+            S[head, st.PILOT] += 1
+            dead = head[(S[head, st.PILOT] >= st.PILOT_DEAD) & (S[head, st.CAUSE] == 0)]
+            S[dead, st.CAUSE] = st.C_PILOT
+    hard = ~easy
+    if hard.any():
+        ih = idx[hard]
+        sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
+                             tac[hard], ch)
+        S[ih] = sub
 
 
 def _settle_pilot(S: np.ndarray) -> None:
