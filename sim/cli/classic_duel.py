@@ -31,7 +31,7 @@ examples:
   btsim classic-duel "Atlas AS7-D" "Awesome AWS-8Q" --closing --moved-a walk --json"""
 
 
-def _int(name: str, value: str | None) -> int | None:
+def _int(name: str, value: Any) -> int | None:
     if value is None:
         return None
     try:
@@ -40,50 +40,67 @@ def _int(name: str, value: str | None) -> int | None:
         raise ConfigError(name, value, "an integer") from None
 
 
+def _add(p: argparse.ArgumentParser, flag: str, **kw: Any) -> None:
+    """Add ``flag`` unless the parser already has it (``btsim duel`` shares --range,
+    --turns, --trials, ... with the Alpha Strike duel; the Classic run reads the same
+    destinations)."""
+    if flag not in p._option_string_actions:
+        p.add_argument(flag, **kw)
+
+
 def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> None:
-    """Every option of the Classic duel (``units``: also the positional A and B)."""
+    """Every option of the Classic duel (``units``: also the positional A and B). Options
+    the parser already has are left alone, so this can extend ``btsim duel``."""
     if units:
         p.add_argument("a", metavar="A", nargs="?", help="side A: catalog name or .mtf file")
         p.add_argument("b", metavar="B", nargs="?", help="side B: catalog name or .mtf file")
     for s in "ab":
         S = s.upper()
-        p.add_argument(f"--gunnery-{s}", default="4", help=f"gunnery of {S} (default 4)")
-        p.add_argument(f"--piloting-{s}", default="5", help=f"piloting of {S} (default 5)")
-        p.add_argument(f"--moved-{s}", default="stand",
-                       help=f"movement of {S}: stand|walk|run|jump (default stand)")
-        p.add_argument(f"--policy-{s}", default="all",
-                       help=f"firing policy of {S}: all|neutral|below:H|max-expected")
-        p.add_argument(f"--physical-{s}", default="best",
-                       help=f"physical attacks of {S} at range 1: best|none")
-        p.add_argument(f"--bv-{s}", default=None, help=f"Battle Value of {S} (overrides "
-                       "the catalog; needed for a .mtf file)")
-    rg = p.add_mutually_exclusive_group()
-    rg.add_argument("--ranges", default=None, help="per-turn ranges, e.g. 9,6,3 (the last "
-                    "repeats)")
-    rg.add_argument("--closing", action="store_true", help="both close at full speed until "
-                    "adjacent (from --range, default 15)")
-    p.add_argument("--range", default=None, help="range in hexes (default 6)")
-    p.add_argument("--turns", default="20", help="turns at most (default 20)")
-    p.add_argument("--trials", default="10000", help="Monte Carlo trials (default 10000)")
-    p.add_argument("--seed", default="0", help="random seed (default 0)")
-    p.add_argument("--chunk-size", default=None, help="trials per seeded chunk")
-    p.add_argument("--jobs", default="1", help="workers (default 1)")
+        _add(p, f"--gunnery-{s}", default="4", help=f"gunnery of {S} (default 4)")
+        _add(p, f"--piloting-{s}", default="5", help=f"piloting of {S} (default 5)")
+        _add(p, f"--moved-{s}", default="stand",
+             help=f"movement of {S}: stand|walk|run|jump (default stand)")
+        _add(p, f"--policy-{s}", default="all",
+             help=f"firing policy of {S}: all|neutral|below:H|max-expected")
+        _add(p, f"--physical-{s}", default="best",
+             help=f"physical attacks of {S} at range 1: best|none")
+        _add(p, f"--bv-{s}", default=None, help=f"Battle Value of {S} (overrides the "
+             "catalog; needed for a .mtf file)")
+    _add(p, "--ranges", default=None, help="per-turn ranges, e.g. 9,6,3 (the last repeats)")
+    _add(p, "--closing", action="store_true", help="both close at full speed until adjacent "
+         "(from --range, default 15)")
+    _add(p, "--range", default=None, help="range in hexes (default 6)")
+    _add(p, "--turns", default="20", help="turns at most (default 20)")
+    _add(p, "--trials", default="10000", help="Monte Carlo trials (default 10000)")
+    _add(p, "--seed", default="0", help="random seed (default 0)")
+    _add(p, "--chunk-size", default=None, help="trials per seeded chunk")
+    _add(p, "--jobs", default="1", help="workers (default 1)")
     if not any(a.dest == "rule" for a in p._actions):
         add_rule_flags(p, "classic-duel", preset=False)
     if not any(a.dest == "progress" for a in p._actions):
         add_progress(p)
-    if not any(a.dest == "json" for a in p._actions):
-        p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add(p, "--json", action="store_true", help="print one JSON object")
+
+
+def _units(args: argparse.Namespace) -> list[Any]:
+    """Side A and B from ``a``/``b``, ``unit_a``/``unit_b`` or a ``units`` list."""
+    units = getattr(args, "units", None)
+    if isinstance(units, list | tuple):
+        return (list(units) + [None, None])[:2]
+    return [getattr(args, "a", None) or getattr(args, "unit_a", None),
+            getattr(args, "b", None) or getattr(args, "unit_b", None)]
 
 
 def classic_params(args: argparse.Namespace) -> dict[str, Any]:
     """Model parameters from parsed arguments (UserError for a missing side)."""
-    for s in "ab":
-        if not getattr(args, s, None):
+    units = _units(args)
+    for s, u in zip("ab", units, strict=True):
+        if not u:
             raise UserError(f"side {s.upper()} has no unit: name a catalog 'Mech or an .mtf "
                             "file for both A and B")
-    params: dict[str, Any] = {"unit_a": args.a, "unit_b": args.b,
-                              "turns": _int("turns", args.turns),
+    turns = getattr(args, "turns", None)
+    params: dict[str, Any] = {"unit_a": units[0], "unit_b": units[1],
+                              "turns": 20 if turns is None else _int("turns", turns),
                               **rule_overrides(args, "classic-duel")}
     for s in "ab":
         params[f"gunnery_{s}"] = _int(f"gunnery_{s}", getattr(args, f"gunnery_{s}"))
@@ -94,11 +111,13 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
         bv = _int(f"bv_{s}", getattr(args, f"bv_{s}"))
         if bv is not None:
             params[f"bv_{s}"] = bv
-    if args.closing:
+    if getattr(args, "closing", False) and getattr(args, "ranges", None) is not None:
+        raise ConfigError("ranges", args.ranges, "either --closing or --ranges, not both")
+    if getattr(args, "closing", False):
         params["closing"] = True
         if args.range is not None:
             params["range"] = _int("range", args.range)
-    elif args.ranges is not None:
+    elif getattr(args, "ranges", None) is not None:
         if args.range is not None:
             raise ConfigError("range", args.range, "either --range or --ranges, not both")
         params["ranges"] = args.ranges
@@ -112,12 +131,16 @@ def run_classic(args: argparse.Namespace) -> int:
     from sim.api import run_scenario
 
     params = classic_params(args)
-    res = run_scenario("classic-duel", params, trials=_int("trials", args.trials),
-                       seed=_int("seed", args.seed), n_jobs=_int("jobs", args.jobs) or 1,
-                       chunk_size=_int("chunk_size", args.chunk_size),
-                       progress=getattr(args, "progress", "never"))
+    trials = getattr(args, "trials", None)
+    seed = getattr(args, "seed", None)
+    res = run_scenario("classic-duel", params,
+                       trials=10_000 if trials is None else _int("trials", trials),
+                       seed=0 if seed is None else _int("seed", seed),
+                       n_jobs=_int("jobs", getattr(args, "jobs", None)) or 1,
+                       chunk_size=_int("chunk_size", getattr(args, "chunk_size", None)),
+                       progress=getattr(args, "progress", None) or "never")
     doc = summary(res)
-    print(json.dumps(doc, indent=2) if args.json else table(doc))
+    print(json.dumps(doc, indent=2) if getattr(args, "json", False) else table(doc))
     return 0
 
 

@@ -163,3 +163,42 @@ def test_callable_physical_policy_only_kicks() -> None:
     d = out["dealt"][0, 0]
     assert set(np.unique(d)) <= {0, 10} and (d == 10).mean() > 0.9
     assert {"e_punch", "e_kick", "punch_tn", "kick_tn"} <= set(seen)
+
+
+def test_classic_arguments_extend_another_duel_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    """``btsim duel --game classic``: the Classic options join a parser that already has its
+    own positionals and shared flags (--range, --turns, --trials, --seed, --json)."""
+    import argparse
+    import json
+
+    from sim.cli.classic_duel import add_classic_arguments, run_classic
+
+    p = argparse.ArgumentParser()
+    p.add_argument("units", nargs="*")
+    p.add_argument("--game", default="as")
+    for flag in ("--range", "--turns", "--trials", "--seed"):
+        p.add_argument(flag, default=None)
+    p.add_argument("--json", action="store_true")
+    add_classic_arguments(p, units=False)
+    args = p.parse_args([HBK, WVR, "--game", "classic", "--turns", "2", "--trials", "50",
+                         "--gunnery-a", "3", "--json"])
+    assert run_classic(args) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["params"]["gunnery_a"] == 3 and len(doc["turns"]) == 2
+
+
+MTF_DIR = __import__("pathlib").Path(__file__).resolve().parents[2].parent / "shared" / \
+    "data" / "units" / "mtf"
+
+
+@pytest.mark.skipif(not (MTF_DIR / "Hunchback HBK-4G.mtf").is_file(),
+                    reason=f"shared unit files not found at {MTF_DIR}")
+def test_mtf_side_has_no_bv_unless_given() -> None:
+    path = str(MTF_DIR / "Hunchback HBK-4G.mtf")
+    scn = build({"unit_a": path, "unit_b": WVR, "turns": 2})
+    assert scn.a.bv["bv_at_skill"] is None
+    assert any("no Battle Value known" in n for n in scn.notes)
+    scn = build({"unit_a": path, "unit_b": WVR, "turns": 2, "bv_a": 1041})
+    assert scn.a.bv["bv_at_skill"] == 1041
+    out = kernel.run_block(scn, None, np.random.default_rng(0), 200)
+    assert out["dealt"].sum() > 0
