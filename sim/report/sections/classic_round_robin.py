@@ -103,7 +103,7 @@ def build(res: Result) -> Section:
                                       {k: fmt_pct for k in mats[c].columns},
                                       index_name="A vs B"))
     best = str(rating["overall"].idxmax())
-    v = float(rating.loc[best, "overall"])
+    v = float(rating["overall"].to_numpy(float)[list(rating.index).index(best)])
     sec.findings.append(Finding(
         res.name, f"The strongest unit of the round-robin is {best}, with a mean score of "
         f"{fmt_pct(v)} against the others over all ranges.",
