@@ -17,8 +17,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from sim.api import attack, compare, duel, fire, heat, profile, run  # noqa: E402
+from sim.api import attack, classic_duel, compare, duel, fire, heat, profile, run  # noqa: E402  (needs __version__ above)
 from sim.result import Result  # noqa: E402
 
-__all__ = ["Result", "__version__", "attack", "compare", "duel", "fire", "heat", "profile",
-           "run"]
+__all__ = ["Result", "__version__", "attack", "classic_duel", "compare", "duel", "fire",
+           "heat", "profile", "run"]

@@ -23,7 +23,8 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "compare", "duel", "fire", "heat", "profile", "run", "run_scenario"]
+__all__ = ["attack", "classic_duel", "compare", "duel", "fire", "heat", "profile", "run",
+           "run_scenario"]
 
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
@@ -304,6 +305,17 @@ def duel(a: Any, b: Any, *, skill_a: int = 4, skill_b: int = 4, range: str | Non
     return res
 
 
+def classic_duel(a: Any, b: Any, **kwargs: Any) -> Result:
+    """A Classic BattleTech fight of two 'Mechs to destruction (the ``classic-duel`` model,
+    :mod:`sim.classic.duel`; ``btsim duel --game classic``). Keywords as
+    :func:`sim.classic.duel.api.classic_duel`: gunnery/piloting, range or ranges or closing,
+    movement, firing and physical-attack policies per side (``_a``/``_b``), ``turns``,
+    ``rules`` (rule options by name), ``trials`` and ``seed`` (Monte Carlo)."""
+    from sim.classic.duel.api import classic_duel as _classic_duel
+
+    return _classic_duel(a, b, **kwargs)
+
+
 def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
@@ -442,5 +454,6 @@ def progress_flag(progress: bool | str | None) -> bool | None:
 
 #: the Python API by name (the CLI and the docs list these)
 API: dict[str, Callable[..., Result]] = {"attack": attack, "heat": heat, "fire": fire,
-                                         "profile": profile, "duel": duel, "run": run,
+                                         "profile": profile, "duel": duel, "classic_duel": classic_duel,
+                                         "run": run,
                                          "compare": compare}

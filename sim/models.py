@@ -17,6 +17,7 @@ MODULES: dict[str, str] = {
     "profile": "sim.classic.fire.profile",
     "hit": "sim.classic.hit_model",
     "duel": "sim.alphastrike.duel.model",
+    "classic-duel": "sim.classic.duel.model",
 }
 
 

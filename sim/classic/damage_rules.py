@@ -62,7 +62,7 @@ class DamageRules:
         return options.effective(self)
 
 
-options.register_group("classic", DamageRules, models=("hit",))
+options.register_group("classic", DamageRules, models=("hit", "classic-duel"))
 
 
 def damage_rules(**overrides: Any) -> DamageRules:

@@ -58,10 +58,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--start-distance", default=40, metavar="IN",
                    help="starting distance in inches for --closing (default 40)")
     for s in ("a", "b"):
-        p.add_argument(f"--moved-{s}", default="ground", metavar="MODE",
-                       help=f"side {s.upper()}'s movement: ground|still|jump (default ground)")
-        p.add_argument(f"--policy-{s}", default="never", metavar="P",
-                       help=f"side {s.upper()}'s overheat policy (default never)")
+        p.add_argument(f"--moved-{s}", default=None, metavar="MODE",
+                       help=f"side {s.upper()}'s movement: ground|still|jump (default ground; "
+                       "--game classic: stand|walk|run|jump, default stand)")
+        p.add_argument(f"--policy-{s}", default=None, metavar="P",
+                       help=f"side {s.upper()}'s overheat policy (default never; --game "
+                       "classic: firing policy all|neutral|below:H|max-expected, default all)")
         p.add_argument(f"--terrain-{s}", default="clear", metavar="T",
                        help=f"side {s.upper()}'s terrain (default clear)")
         p.add_argument(f"--targeting-{s}", default=None, metavar="POLICY",
@@ -75,6 +77,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="trials per chunk (default: the engine's; same chunks, same bits)")
     add_progress(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--game", choices=("alphastrike", "classic"), default="alphastrike",
+                   help="rules of the duel: alphastrike (default) or classic (two Classic "
+                   "'Mechs; the options of btsim classic-duel)")
+    from sim.cli.classic_duel import add_classic_arguments
+
+    add_classic_arguments(p, units=False)
     p.set_defaults(func=main)
 
 
@@ -130,6 +138,15 @@ def to_text(doc: dict[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.game == "classic":
+        from sim.cli.classic_duel import run_classic
+
+        for s in ("a", "b"):   # the Classic defaults where the Alpha Strike flags were not given
+            if getattr(args, f"moved_{s}") is None:
+                setattr(args, f"moved_{s}", "stand")
+            if getattr(args, f"policy_{s}") is None:
+                setattr(args, f"policy_{s}", "all")
+        return run_classic(args)
     from sim.alphastrike.duel.markov import why_not_exact
     from sim.alphastrike.duel.model import MODEL
     from sim.api import duel

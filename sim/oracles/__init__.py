@@ -23,6 +23,7 @@ SCALAR_BASELINES: dict[str, str] = {
     "heat": "sim.oracles.alphastrike:run_oracle",
     "fire": "sim.oracles.fire:scalar",
     "duel": "sim.oracles.duel:scalar",
+    "classic-duel": "sim.oracles.classic_duel:scalar",
 }
 
 

@@ -316,6 +316,26 @@ def duel_skill_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
     return _duel_metrics(pd.concat(frames, ignore_index=True), rng, per_turn=True)
 
 
+def classic_rr_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """A Classic round-robin (model classic-duel): 3 'Mechs, two ranges, 5 turns."""
+    units = {"Locust LCT-1V": 20, "Hunchback HBK-4G": 50, "Atlas AS7-D": 100}
+    turns = np.arange(1, 6)
+    frames = []
+    kinds: dict[str, str] = {}
+    for (a, ta), (b, tb), r in itertools.product(units.items(), units.items(), [3, 1]):
+        f = pd.DataFrame({"range": str(r), "unit_a": a, "unit_b": b, "turns": 5,
+                          "turn": turns})
+        pa = ta / (ta + tb)
+        draw = 0.02
+        add_metric(f, "p_win_a", np.full(5, pa * (1 - draw)), "probability", rng, kinds)
+        add_metric(f, "p_win_b", np.full(5, (1 - pa) * (1 - draw)), "probability", rng, kinds)
+        add_metric(f, "p_draw", np.full(5, draw), "probability", rng, kinds)
+        add_metric(f, "expected_turns", np.full(5, 2.0 + (ta + tb) / 50), "mean", rng, kinds)
+        add_metric(f, "p_b_destroyed_by", pa * (1 - 0.5 ** turns), "probability", rng, kinds)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True), kinds
+
+
 EXPERIMENTS = {
     "physical_damage": ("attack", "Expected damage of every physical attack",
                         lambda r: physical_frame(r)),
@@ -331,6 +351,7 @@ EXPERIMENTS = {
     "duel_round_robin": ("duel", "Alpha Strike round-robin", duel_round_robin_frame),
     "duel_overheat": ("duel", "What OV buys in a duel", duel_overheat_frame),
     "duel_skill": ("duel", "What skill buys in a duel", duel_skill_frame),
+    "classic_round_robin": ("classic-duel", "Classic round-robin", classic_rr_frame),
 }
 
 #: the report section each synthetic experiment names (its ``report`` key). A new section
@@ -347,6 +368,7 @@ SECTIONS = {
     "duel_round_robin": "duel-round-robin",
     "duel_overheat": "duel-overheat",
     "duel_skill": "duel-skill",
+    "classic_round_robin": "classic-round-robin",
 }
 
 

@@ -95,7 +95,7 @@ class FireRules:
         return json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
 
 
-options.register_group("classic", FireRules, models=("fire", "profile"))
+options.register_group("classic", FireRules, models=("fire", "profile", "classic-duel"))
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(FireRules))
 DEFAULT = FireRules()

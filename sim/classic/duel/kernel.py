@@ -1,0 +1,730 @@
+"""Monte Carlo kernel of the ``classic-duel`` model: two 'Mechs, turn by turn, vectorized
+over trials (the Python loops run over turns, the two sides, their weapons and damage groups,
+never over trials).
+
+Each turn follows reference-classic-combat.md 15:
+
+1. Movement: a prone 'Mech that can act tries to stand (PSR; +1 heat, C14); the others move
+   in their mode (shut-down, unconscious or prone 'Mechs stand still: no attacker modifier,
+   no TMM for their attacker).
+2. Weapon attacks, declared by both sides from the state at the start of the phase (the
+   firing policy of the fire model), then resolved: to-hit with heat, movement, TMM,
+   sensors, arm actuators, prone and immobile targets (12.1); cluster, location per group,
+   damage with transfer, criticals and explosions (:mod:`sim.classic.damage_state`). A 'Mech
+   destroyed in the phase still fires. End of phase: PSRs (14.6), falls.
+3. Physical attacks at range 1 (punch or kick, :mod:`.physical`), declared then resolved;
+   PSRs again (kicked, missed kick, 20+ damage, critical hits), falls.
+4. Heat phase (13.4): build-up incl. engine hits, dissipation less destroyed sinks,
+   restart / shutdown (+3 PSR on shutdown), ammunition explosion, life-support pilot damage.
+5. End: consciousness and wake-up rolls (reference.md 4.5); destruction (14.5) ends the duel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sim.aggregate import Aggregate
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
+from sim.classic.damage_state.apply import apply_group, apply_group_from_side, explode
+from sim.classic.damage_state.choose import SampleChooser
+from sim.classic.duel import physical as ph
+from sim.classic.duel.scenario import DuelScenario, Side
+from sim.classic.fire import heat as H
+from sim.classic.fire import kernel as fk
+from sim.classic.fire import to_hit as TH
+from sim.classic.fire.policies import Decider
+from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+from sim.classic.tables import SIDE as CT_SIDE
+from sim.classic.tables import STANDARD as CT_STANDARD
+
+#: Consciousness roll target by total pilot damage (reference.md 4.5); 13 = dead.
+CONSCIOUSNESS = np.array([0, 3, 5, 7, 10, 11, 13, 13, 13, 13, 13, 13, 13], dtype=np.int64)
+#: Fall column by 1D6 (reference.md 4.4).
+SIDE_NAMES = ("front", "left", "right", "rear")
+FALL_IDX = np.array([0, 0, 2, 2, 3, 1, 1], dtype=np.int64)
+LEGS = (lay.LL, lay.RL)
+ARMS = (lay.LA, lay.RA)
+#: Trials per block: bounds memory (the state arrays are ~60 int64 columns per side).
+BLOCK = 4096
+#: Physical choices.
+NONE, PUNCH, KICK = 0, 1, 2
+
+
+def roll2(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n 2D6 totals."""
+    d = rng.integers(1, 7, size=(2, n))
+    return d[0] + d[1]
+
+
+def hits_of(S: np.ndarray, loc: int, mask: int) -> np.ndarray:
+    """(n,) critical hits among the slots ``mask`` of ``loc``."""
+    return st.POP[S[:, st.HIT0 + loc] & mask & 0xFFF]
+
+
+@dataclass
+class _Compiled:
+    """Per-side tables the kernel needs, built once per scenario."""
+
+    side: Side
+    deciders: dict[int, Decider] = field(default_factory=dict)
+    tables: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    grp: list[np.ndarray] = field(default_factory=list)     # (rate+1, kmax+1, gmax)
+    hits: list[np.ndarray] = field(default_factory=list)    # (rate+1, 13)
+    jam: list[np.ndarray] = field(default_factory=list)     # (rate+1,)
+    pool_bins: list[list[int]] = field(default_factory=list)
+    fall_damage: int = 0
+
+    def decide(self, fs: FireScenario, t: int, hact: np.ndarray, active: np.ndarray,
+               avail: np.ndarray, ammo: np.ndarray) -> np.ndarray:
+        """Fire decisions (guns, n) of the side's firing policy (the fire model's)."""
+        key = id(fs)
+        dec = self.deciders.get(key)
+        if dec is None:
+            dec = self.deciders[key] = Decider(fs)
+            self.tables[key] = {}
+        variable = [g for g, gun in enumerate(fs.guns) if gun.pool >= 0 or any(gun.jam_le)]
+        size = ACTIVE_HEATS << len(variable)
+        return fk._decide(fs, dec, self.tables[key], 0, t, hact, active, avail, variable,
+                          size, ammo)
+
+
+def compile_side(side: Side) -> _Compiled:
+    c = _Compiled(side)
+    fs = next(iter(side.fire.values()))
+    for g in fs.guns:
+        kmax = max(len(x) for x in g.groups) - 1
+        gmax = max(1, max(len(t) for x in g.groups for t in x))
+        grp = np.zeros((g.rate + 1, kmax + 1, gmax), dtype=np.int64)
+        for s in range(1, g.rate + 1):
+            for k, t in enumerate(g.groups[s]):
+                grp[s, k, :len(t)] = t
+        c.grp.append(grp)
+        c.hits.append(np.array([np.asarray(h) for h in g.hits], dtype=np.int64))
+        c.jam.append(np.array(g.jam_le, dtype=np.int64))
+    c.pool_bins = [[b for b, p in enumerate(side.bin_pool) if p == i]
+                   for i in range(len(fs.unit.pools))]
+    c.fall_damage = math.ceil(side.tons / 10)
+    return c
+
+
+@dataclass
+class _State:
+    """Per-trial state of one side."""
+
+    S: np.ndarray
+    heat: np.ndarray
+    shut: np.ndarray
+    prone: np.ndarray
+    uncon: np.ndarray
+    pilot_seen: np.ndarray
+    jam: np.ndarray
+    fell: np.ndarray
+    shut_ever: np.ndarray
+    dead_turn: np.ndarray
+
+    @classmethod
+    def fresh(cls, side: Side, n: int, ng: int) -> _State:
+        z = np.zeros(n, dtype=bool)
+        return cls(st.fresh(side.layout, n), np.zeros(n, np.int64), z.copy(), z.copy(),
+                   z.copy(), np.zeros(n, np.int64), np.zeros((ng, n), bool), z.copy(),
+                   z.copy(), np.zeros(n, np.int64))
+
+    def alive(self) -> np.ndarray:
+        return self.S[:, st.CAUSE] == st.C_NONE
+
+    def take(self, keep: np.ndarray) -> _State:
+        """The rows ``keep`` only."""
+        return _State(self.S[keep], self.heat[keep], self.shut[keep], self.prone[keep],
+                      self.uncon[keep], self.pilot_seen[keep], self.jam[:, keep],
+                      self.fell[keep], self.shut_ever[keep], self.dead_turn[keep])
+
+
+def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int]) -> np.ndarray:
+    """(n, len(items)) bool: each of ``items`` is destroyed (a critical on any of its slots,
+    or every location holding it destroyed, 14.3); the same as
+    :func:`sim.classic.damage_state.state.items_lost` for those items, one location at a
+    time (an item sits in one or two locations)."""
+    out = np.zeros((len(S), len(items)), bool)
+    for j, it in enumerate(items):
+        if it < 0:
+            continue
+        hit = np.zeros(len(S), bool)
+        gone = np.ones(len(S), bool)
+        for loc in range(8):
+            m = int(layout.item_masks[it, loc])
+            if m:
+                hit |= (S[:, st.HIT0 + loc] & m) != 0
+                gone &= S[:, st.IS0 + loc] == 0
+        out[:, j] = hit | gone
+    return out
+
+
+def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
+    """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
+    destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
+    upper leg, lower leg and foot actuator."""
+    g = S[:, st.GYRO]
+    out = np.where(g >= 2, 6, np.where(g == 1, 3, 0)).astype(np.int64)
+    for leg in LEGS:
+        gone = S[:, st.IS0 + leg] == 0
+        hip = hits_of(S, leg, int(side.act["hip"][leg])) > 0
+        other = sum(hits_of(S, leg, int(side.act[a][leg]))
+                    for a in ("upper_leg", "lower_leg", "foot"))
+        out += np.where(gone, 5, np.where(hip, 2, other))
+    return out
+
+
+def _leg_events(side: Side, S: np.ndarray) -> np.ndarray:
+    """(n,) count of leg-actuator critical events that each trigger a PSR (4.2)."""
+    out = np.zeros(len(S), np.int64)
+    for leg in LEGS:
+        for a in ("hip", "upper_leg", "lower_leg", "foot"):
+            out += hits_of(S, leg, int(side.act[a][leg]))
+    return out
+
+
+#: Standard hit table by (column, 2D6 total): location index and rear flag (reference.md 3.2).
+_STD_LOC = np.zeros((4, 13), np.int64)
+_STD_REAR = np.zeros((4, 13), bool)
+for _c, _name in enumerate(SIDE_NAMES):
+    for _r in range(2, 13):
+        _code = int(CT_STANDARD[CT_SIDE[_name], _r])
+        _STD_LOC[_c, _r] = {8: 1, 9: 2, 10: 3}.get(_code, _code)
+        _STD_REAR[_c, _r] = _code >= 8
+#: armor column of (location, rear)
+_ARMOR_COL = np.array([[0, 0], [1, 8], [2, 9], [3, 10], [4, 4], [5, 5], [6, 6], [7, 7]])
+
+
+def _apply_rows(S: np.ndarray, side: Side, mask: np.ndarray, dmg: np.ndarray,
+                where: str | np.ndarray, ch: SampleChooser) -> None:
+    """Apply one damage group to the rows of ``mask``: ``where`` a table column name (the
+    location is rolled on the standard table, a 2 being a through-armor critical chance) or
+    an array of location indexes.
+
+    Fast path (the same outcome as the damage kernel): a group that the location's armor
+    absorbs completely, with no critical chance, only lowers that armor (and costs the
+    MechWarrior a point on the head); everything else goes through
+    :func:`sim.classic.damage_state.apply.apply_group`."""
+    idx = np.flatnonzero(mask & (S[:, st.CAUSE] == st.C_NONE))
+    if idx.size == 0:
+        return
+    if isinstance(where, str) and side.dm.rules.location_roll_two != "tac":
+        w = np.ones(idx.size)
+        sub, _ = apply_group_from_side(S[idx], w, side.dm, where, dmg[idx], ch)
+        S[idx] = sub
+        return
+    d = dmg[idx]
+    if isinstance(where, str):
+        c = SIDE_NAMES.index(where)
+        roll = ch.rng.integers(1, 7, size=idx.size) + ch.rng.integers(1, 7, size=idx.size)
+        loc = _STD_LOC[c, roll]
+        rear = _STD_REAR[c, roll]
+        tac = roll == 2
+    else:
+        loc = where[idx]
+        rear = np.zeros(idx.size, bool)
+        tac = np.zeros(idx.size, bool)
+    col = _ARMOR_COL[loc, rear.astype(np.intp)]
+    armor = S[idx, col]
+    easy = ~tac & (armor >= d) & (S[idx, st.IS0 + loc] > 0)
+    if easy.any():
+        ie = idx[easy]
+        S[ie, col[easy]] -= d[easy]
+        head = ie[loc[easy] == lay.HD]
+        if head.size:
+            S[head, st.PILOT] += 1
+            dead = head[(S[head, st.PILOT] >= st.PILOT_DEAD) & (S[head, st.CAUSE] == 0)]
+            S[dead, st.CAUSE] = st.C_PILOT
+    hard = ~easy
+    if hard.any():
+        ih = idx[hard]
+        sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
+                             tac[hard], ch)
+        S[ih] = sub
+
+
+def _settle_pilot(S: np.ndarray) -> None:
+    """A sixth point of pilot damage kills the MechWarrior: destroyed (14.5)."""
+    m = (S[:, st.PILOT] >= st.PILOT_DEAD) & (S[:, st.CAUSE] == st.C_NONE)
+    S[m, st.CAUSE] = st.C_PILOT
+
+
+def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: np.ndarray,
+          ch: SampleChooser) -> None:
+    """The 'Mech falls (reference.md 4.3-4.4): prone; ceil(tons/10) in 5-point groups on the
+    column of a 1D6 facing roll; PSR (pre-existing modifiers, 0 levels) or the pilot takes 1
+    (automatic when unconscious or shut down)."""
+    mask = mask & x.alive()
+    if not mask.any():
+        return
+    n = len(mask)
+    x.prone |= mask
+    x.fell |= mask
+    left = c.fall_damage
+    while left > 0:
+        d = min(5, left)
+        left -= d
+        col = FALL_IDX[rng.integers(1, 7, size=n)]
+        for k, name in enumerate(SIDE_NAMES):
+            _apply_rows(x.S, side, mask & (col == k), np.full(n, d, np.int64), name, ch)
+    tn = side.piloting + pre_psr(side, x.S)
+    hurt = mask & (x.uncon | x.shut | (roll2(rng, n) < tn))
+    x.S[hurt, st.PILOT] += 1
+    _settle_pilot(x.S)
+
+
+def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
+               before: np.ndarray, dmg: np.ndarray, extra: np.ndarray, live: np.ndarray,
+               ch: SampleChooser) -> None:
+    """End-of-phase PSRs (14.6, reference.md 4.1-4.2): one roll per trigger (20+ damage,
+    gyro hit, each leg-actuator critical, ``extra`` other triggers such as kicks), each at
+    Piloting + pre-existing damage (which includes the new criticals) + 1 if 20+ damage;
+    the first failure falls. A new second gyro hit or a newly destroyed leg is an automatic
+    fall; shut-down or unconscious 'Mechs fail every PSR."""
+    S = x.S
+    standing = live & ~x.prone & x.alive()
+    big = dmg >= 20
+    gyro_new = S[:, st.GYRO] > before[:, 0]
+    leg_new = _leg_events(side, S) - before[:, 1]
+    legs_gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS)
+    auto = (gyro_new & (S[:, st.GYRO] >= 2)) | (legs_gone > before[:, 2])
+    k = big.astype(np.int64) + gyro_new + np.maximum(leg_new, 0) + extra
+    tn = side.piloting + pre_psr(side, S) + big
+    kmax = int(k[standing].max()) if standing.any() else 0
+    fail = auto.copy()
+    for j in range(kmax):
+        fail |= (k > j) & (roll2(rng, len(k)) < tn)
+    fail |= (k > 0) & (x.shut | x.uncon)
+    _fall(rng, side, c, x, standing & fail, ch)
+
+
+def _snapshot(side: Side, S: np.ndarray) -> np.ndarray:
+    legs_gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS)
+    return np.stack([S[:, st.GYRO], _leg_events(side, S), legs_gone], axis=1)
+
+
+def _consciousness(rng: np.random.Generator, x: _State) -> None:
+    """A pilot hurt since the last check rolls to stay conscious (reference.md 4.5)."""
+    p = x.S[:, st.PILOT]
+    hurt = (p > x.pilot_seen) & x.alive() & ~x.uncon
+    tn = CONSCIOUSNESS[np.minimum(p, 12)]
+    x.uncon |= hurt & (roll2(rng, len(p)) < tn)
+    x.pilot_seen = p.copy()
+
+
+def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
+    """Run ``n`` duels in blocks; return the aggregate of :func:`run_block` outcomes."""
+    comp = (compile_side(scn.a), compile_side(scn.b))
+    agg = Aggregate(0)
+    for start in range(0, n, BLOCK):
+        out = run_block(scn, comp, rng, min(BLOCK, n - start))
+        agg.merge(summarize(scn, out))
+    return agg
+
+
+def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
+              rng: np.random.Generator, n: int) -> dict[str, Any]:
+    """``n`` duels; returns per-trial outcomes: ``dead_turn`` (2, n) (0 = survived),
+    ``cause`` (2, n), ``fell`` and ``shut`` (2, n) bool, ``dealt`` (2, T, n) damage dealt by
+    each side per turn."""
+    if comp is None:
+        comp = (compile_side(scn.a), compile_side(scn.b))
+    sides = scn.sides
+    ch = SampleChooser(rng)
+    T = scn.turns
+    ngs = [len(next(iter(s.fire.values())).guns) for s in sides]
+    xs = [_State.fresh(s, n, ng) for s, ng in zip(sides, ngs, strict=True)]
+    dealt_all = np.zeros((2, T, n), np.int64)
+    done = {"dead_turn": np.zeros((2, n), np.int64), "cause": np.zeros((2, n), np.int64),
+            "fell": np.zeros((2, n), bool), "shut": np.zeros((2, n), bool)}
+    rows = np.arange(n)             # trial index of each local row
+    for t in range(T):
+        r = scn.ranges[t]
+        moves = scn.moves[t]
+        fight = (xs[0].dead_turn == 0) & (xs[1].dead_turn == 0)
+        if not fight.any():
+            break
+        if fight.sum() < 0.75 * len(fight):
+            # finished duels leave the working set: record them, keep only running rows
+            _record(done, xs, rows)
+            keep = np.flatnonzero(fight)
+            xs = [x.take(keep) for x in xs]
+            rows = rows[keep]
+            fight = fight[keep]
+            n = len(rows)
+        dealt = np.zeros((2, n), np.int64)
+        fss = [sides[i].fire[(r, moves[0], moves[1])] for i in range(2)]
+        # 1 movement
+        acts, moved, stood_try, hacts = [], [], [], []
+        for i in range(2):
+            x, s = xs[i], sides[i]
+            act = fight & x.alive() & ~x.shut & ~x.uncon
+            hact = np.minimum(x.heat, ACTIVE_HEATS - 1)
+            tries = act & x.prone & (x.S[:, st.GYRO] < 2) & (
+                sum((x.S[:, st.IS0 + leg] > 0).astype(np.int64) for leg in LEGS) > 0)
+            ok = tries & (roll2(rng, n) >= s.piloting + pre_psr(s, x.S))
+            start_prone = x.prone.copy()
+            x.prone &= ~ok
+            mv = act & ~start_prone & (fss[i].move_mod[hact] > 0)
+            acts.append(act)
+            moved.append(mv)
+            stood_try.append(tries)
+            hacts.append(hact)
+        # 2 weapon attacks: declare from the state at the start of the phase
+        snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
+        plans = [_declare(sides[i], comp[i], fss[i], xs[i], xs[1 - i], t, acts[i],
+                          moved[i], moved[1 - i], hacts[i], r) for i in range(2)]
+        builds = [np.where(moved[i], fss[i].move_heat[hacts[i]], 0) + stood_try[i]
+                  for i in range(2)]
+        phase_dmg = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+        fired_loc = [np.zeros((8, n), bool), np.zeros((8, n), bool)]
+        for i in range(2):
+            d, heat, floc = _resolve_fire(rng, sides[i], comp[i], fss[i], xs[i], sides[1 - i],
+                                          xs[1 - i], plans[i], ch)
+            phase_dmg[1 - i] += d
+            dealt[i] += d
+            builds[i] = builds[i] + heat
+            fired_loc[i] = floc
+        for i in range(2):
+            _settle_pilot(xs[i].S)
+            _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], phase_dmg[i],
+                       np.zeros(n, np.int64), fight, ch)
+        # 3 physical attacks
+        if r == 1:
+            snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
+            choice = [_choose_physical(sides[i], comp[i], xs[i], sides[1 - i], xs[1 - i],
+                                       fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon,
+                                       moved[i], moved[1 - i], fired_loc[i], fss[i])
+                      for i in range(2)]
+            pd = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+            extra = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+            for i in range(2):
+                d, kicked, missed = _resolve_physical(rng, sides[i], sides[1 - i], xs[1 - i],
+                                                      choice[i], ch)
+                pd[1 - i] += d
+                dealt[i] += d
+                extra[1 - i] += kicked
+                extra[i] += missed
+            for i in range(2):
+                _settle_pilot(xs[i].S)
+                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], extra[i], fight, ch)
+        # 4 heat phase
+        for i in range(2):
+            _heat_phase(rng, sides[i], comp[i], fss[i], xs[i], builds[i], fight, ch)
+        # 5 end phase
+        for i in range(2):
+            x = xs[i]
+            _settle_pilot(x.S)
+            _consciousness(rng, x)
+            p = x.S[:, st.PILOT]
+            wake = x.uncon & x.alive() & (roll2(rng, n) >= CONSCIOUSNESS[np.minimum(p, 12)])
+            x.uncon &= ~wake
+            newly = fight & ~x.alive() & (x.dead_turn == 0)
+            x.dead_turn[newly] = t + 1
+        dealt_all[:, t, rows] = dealt
+    _record(done, xs, rows)
+    return {**done, "dealt": dealt_all}
+
+
+def _record(done: dict[str, np.ndarray], xs: list[_State], rows: np.ndarray) -> None:
+    """Write the outcomes of the working rows into the per-trial arrays."""
+    for i, x in enumerate(xs):
+        done["dead_turn"][i, rows] = x.dead_turn
+        done["cause"][i, rows] = x.S[:, st.CAUSE]
+        done["fell"][i, rows] = x.fell
+        done["shut"][i, rows] = x.shut_ever
+
+
+@dataclass
+class _Plan:
+    fire: np.ndarray      # (ng, n) bool
+    tn: np.ndarray        # (ng, n) effective target numbers
+    shots: np.ndarray     # (ng, n)
+
+
+def _pool_ammo(c: _Compiled, x: _State, side: Side) -> np.ndarray:
+    usable = st.usable_ammo(x.S, side.layout)
+    if not c.pool_bins:
+        return np.zeros((0, len(x.S)), np.int64)
+    return np.stack([usable[:, b].sum(axis=1) if b else np.zeros(len(x.S), np.int64)
+                     for b in c.pool_bins])
+
+
+def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t: int,
+             act: np.ndarray, moved: np.ndarray, target_moved: np.ndarray,
+             hact: np.ndarray, r: int) -> _Plan:
+    """Availability, effective target numbers and fire decisions of every gun (12.1)."""
+    n = len(act)
+    ng = len(fs.guns)
+    lost = items_lost(x.S, side.layout, side.gun_item)
+    ammo = _pool_ammo(c, x, side)
+    sens = x.S[:, st.SENSORS]
+    extra = np.where(sens == 1, 2, 0)
+    extra = extra - np.where(~moved, fs.move_mod[hact], 0)
+    tmm = TH.target_movement_mod(fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table)
+    extra = extra - np.where(target_moved, 0, tmm)
+    extra = extra + np.where(y.prone, -2 if r <= 1 else 1, 0)
+    extra = extra - 4 * (y.shut | y.uncon)
+    extra = extra + 2 * x.prone
+    avail = np.ones((ng, n), bool)
+    tn = np.zeros((ng, n), np.int64)
+    shots = np.zeros((ng, n), np.int64)
+    for g, gun in enumerate(fs.guns):
+        it = side.gun_item[g]
+        if it >= 0:
+            avail[g] &= ~lost[:, g]
+        if gun.pool >= 0:
+            avail[g] &= ammo[gun.pool] > 0
+            shots[g] = np.minimum(ammo[gun.pool], gun.rate)
+        else:
+            shots[g] = gun.rate
+        avail[g] &= ~x.jam[g] & (sens < 2)
+        loc = lay.LOC_INDEX.get(gun.location, -1)
+        e = extra
+        if loc in LEGS:
+            avail[g] &= ~x.prone
+        if loc in ARMS:
+            sh = hits_of(x.S, loc, int(side.act["shoulder"][loc])) > 0
+            ul = hits_of(x.S, loc, int(side.act["upper_arm"][loc])) + hits_of(
+                x.S, loc, int(side.act["lower_arm"][loc]))
+            e = e + np.where(sh, 4, ul)
+        tn[g] = gun.tn[0].take(hact) + e
+        avail[g] &= tn[g] <= 12
+    fire = c.decide(fs, t, hact, act, avail, ammo) & avail & act
+    return _Plan(fire, tn, shots)
+
+
+def _resolve_fire(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScenario,
+                  x: _State, tside: Side, y: _State, plan: _Plan, ch: SampleChooser
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Roll every declared weapon; apply its damage groups to the target. Returns damage
+    dealt, weapon heat and the (8, n) locations that fired."""
+    n = len(x.S)
+    dmg = np.zeros(n, np.int64)
+    heat = np.zeros(n, np.int64)
+    floc = np.zeros((8, n), bool)
+    for g, gun in enumerate(fs.guns):
+        f = plan.fire[g]
+        if not f.any():
+            continue
+        loc = lay.LOC_INDEX.get(gun.location, -1)
+        if loc >= 0:
+            floc[loc] |= f
+        s = np.where(f, plan.shots[g], 0)
+        roll = roll2(rng, n)
+        hit = f & (roll >= plan.tn[g])
+        jam_le = c.jam[g].take(s)
+        x.jam[g] |= f & (roll <= jam_le)
+        k = np.where(hit, c.hits[g][s, roll2(rng, n)], 0)
+        grp = c.grp[g]
+        for j in range(grp.shape[2]):
+            d = grp[s, k, j]
+            m = d > 0
+            if m.any():
+                _apply_rows(y.S, tside, m, d, "front", ch)
+                dmg += d
+        used = hit if gun.streak else f
+        heat += np.where(used, gun.heat_per_shot * s, 0)
+        if gun.pool >= 0:
+            need = np.where(used, s, 0)
+            for b in c.pool_bins[gun.pool]:
+                have = np.where(x.S[:, st.IS0 + side.layout.bins[b][0]] > 0,
+                                x.S[:, st.AMMO0 + b], 0)
+                take = np.minimum(need, have)
+                x.S[:, st.AMMO0 + b] -= take
+                need -= take
+    return dmg, heat, floc
+
+
+def _arm_punch(side: Side, x: _State, arm: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(usable, TN modifier, halvings) of a punch with ``arm`` (reference.md 1.3)."""
+    S = x.S
+    act = side.act
+    present = S[:, st.IS0 + arm] > 0
+    sh_gone = hits_of(S, arm, int(act["shoulder"][arm])) > 0
+    has_sh = int(act["shoulder"][arm]) != 0
+    ua = hits_of(S, arm, int(act["upper_arm"][arm])) > 0
+    la_missing = int(act["lower_arm"][arm]) == 0
+    la = (hits_of(S, arm, int(act["lower_arm"][arm])) > 0) | la_missing
+    hand = (hits_of(S, arm, int(act["hand"][arm])) > 0) | (int(act["hand"][arm]) == 0)
+    usable = present & ~sh_gone & has_sh
+    mod = 2 * ua + 2 * la + hand
+    halv = ua.astype(np.int64) + la
+    return usable, mod.astype(np.int64), halv
+
+
+def _leg_kick(side: Side, x: _State, leg: int) -> tuple[np.ndarray, np.ndarray]:
+    """(TN modifier, halvings) of a kick with ``leg``."""
+    S = x.S
+    ul = hits_of(S, leg, int(side.act["upper_leg"][leg])) > 0
+    ll = hits_of(S, leg, int(side.act["lower_leg"][leg])) > 0
+    foot = hits_of(S, leg, int(side.act["foot"][leg])) > 0
+    return (2 * ul + 2 * ll + foot).astype(np.int64), ul.astype(np.int64) + ll
+
+
+@dataclass
+class _Physical:
+    kind: np.ndarray            # NONE / PUNCH / KICK
+    punch_tn: np.ndarray        # (2, n) per arm (13: not used)
+    punch_dmg: np.ndarray       # (2, n)
+    kick_tn: np.ndarray
+    kick_dmg: np.ndarray
+
+
+def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State,
+                     can: np.ndarray, moved: np.ndarray, target_moved: np.ndarray,
+                     fired: np.ndarray, fs: FireScenario) -> _Physical:
+    """Legal punches and kick of every trial and the policy's choice (``best``: the kind
+    with the most expected damage net of the kicker's own expected fall damage)."""
+    n = len(can)
+    can = can & ~x.prone & y.alive()
+    base = side.piloting + np.where(moved, fs.move_mod[np.minimum(x.heat, ACTIVE_HEATS - 1)],
+                                    0)
+    tmm = TH.target_movement_mod(fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table)
+    base = base + np.where(target_moved, tmm, 0) - 2 * y.prone - 4 * (y.shut | y.uncon)
+    ptn = np.full((2, n), 13, np.int64)
+    pdmg = np.zeros((2, n), np.int64)
+    for j, arm in enumerate(ARMS):
+        ok, mod, halv = _arm_punch(side, x, arm)
+        ok &= can & ~fired[arm]
+        ptn[j] = np.where(ok, base + mod, 13)
+        pdmg[j] = ph.punch_damage(side.tons, halv)
+    hips_ok = sum(hits_of(x.S, leg, int(side.act["hip"][leg])) for leg in LEGS) == 0
+    legs_ok = (x.S[:, st.IS0 + lay.LL] > 0) & (x.S[:, st.IS0 + lay.RL] > 0)
+    kick_ok = can & hips_ok & legs_ok
+    ktn = np.full(n, 13, np.int64)
+    kdmg = np.zeros(n, np.int64)
+    for leg in LEGS:
+        mod, halv = _leg_kick(side, x, leg)
+        tn = np.where(kick_ok & ~fired[leg], base - 2 + mod, 13)
+        better = tn < ktn
+        ktn = np.where(better, tn, ktn)
+        kdmg = np.where(better, ph.kick_damage(side.tons, halv), kdmg)
+    e_punch = (ph.p_hit(ptn) * pdmg).sum(axis=0)
+    p_stand = ph.p_hit(side.piloting + pre_psr(side, x.S))
+    e_kick = ph.p_hit(ktn) * kdmg - ph.kick_fall_risk(ph.p_hit(ktn), p_stand, c.fall_damage)
+    pol = side.physical
+    if pol == "none":
+        kind = np.zeros(n, np.int64)
+    elif callable(pol):
+        kind = np.asarray(pol({"e_punch": e_punch, "e_kick": e_kick, "punch_tn": ptn,
+                               "kick_tn": ktn}), dtype=np.int64)
+        kind = np.broadcast_to(kind, (n,)).copy()
+    else:
+        kind = np.where((e_kick > e_punch) & (e_kick > 0), KICK,
+                        np.where(e_punch > 0, PUNCH, NONE))
+    kind = np.where(kind == PUNCH, np.where((ptn <= 12).any(axis=0), PUNCH, NONE), kind)
+    kind = np.where(kind == KICK, np.where(ktn <= 12, KICK, NONE), kind)
+    return _Physical(kind, ptn, pdmg, ktn, kdmg)
+
+
+def _resolve_physical(rng: np.random.Generator, side: Side, tside: Side, y: _State,
+                      p: _Physical, ch: SampleChooser
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Roll the chosen punches / kick; apply damage (one group each, punch / kick table).
+    Returns damage dealt, target PSR triggers (kicked) and own triggers (missed kick)."""
+    n = len(p.kind)
+    dmg = np.zeros(n, np.int64)
+    for j in range(2):
+        hit = (p.kind == PUNCH) & (p.punch_tn[j] <= 12) & (roll2(rng, n) >= p.punch_tn[j])
+        loc = ph.PUNCH_FRONT[rng.integers(1, 7, size=n)]
+        m = hit & (p.punch_dmg[j] > 0)
+        _apply_rows(y.S, tside, m, p.punch_dmg[j], loc, ch)
+        dmg += np.where(m, p.punch_dmg[j], 0)
+    kick = p.kind == KICK
+    khit = kick & (roll2(rng, n) >= p.kick_tn)
+    loc = ph.KICK_FRONT[rng.integers(1, 7, size=n)]
+    m = khit & (p.kick_dmg > 0)
+    _apply_rows(y.S, tside, m, p.kick_dmg, loc, ch)
+    dmg += np.where(m, p.kick_dmg, 0)
+    return dmg, khit.astype(np.int64), (kick & ~khit).astype(np.int64)
+
+
+def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScenario,
+                x: _State, build: np.ndarray, fight: np.ndarray, ch: SampleChooser) -> None:
+    """13.4 for one side (rows of ``fight`` whose 'Mech is alive)."""
+    n = len(build)
+    live = fight & x.alive()
+    eng = np.where(x.shut, 0, 5 * np.minimum(x.S[:, st.ENGINE], 2))
+    build = np.where(live, build + eng, 0)
+    lost_sinks = np.zeros(n, np.int64)
+    if side.sink_items:
+        lost_sinks = items_lost(x.S, side.layout, side.sink_items).sum(axis=1)
+    diss = np.maximum(fs.dissipation - side.sink_per * lost_sinks, 0)
+    h = x.heat + build
+    h = np.where(live, h - np.minimum(h, diss), x.heat)
+    x.heat = h
+    row = np.minimum(h, H.HEAT_TOP)
+    roll = roll2(rng, n)
+    avoid = H.SHUTDOWN_AVOID[row]
+    restart = live & x.shut & ((row < H.AUTO_RESTART_BELOW) | (
+        ~x.uncon & (row < H.AUTO_SHUTDOWN) & (roll >= avoid)))
+    # C3: the TacOps piloting-based roll applies to avoiding shutdown only, never to restart
+    avoid_go = H.shutdown_avoid(row, fs.rules.tacops_shutdown, side.piloting)
+    goes = live & ~x.shut & (row >= 14) & ((row >= H.AUTO_SHUTDOWN) | x.uncon
+                                           | (roll < avoid_go))
+    # the +3 PSR on shutdown is rolled before the 'Mech counts as shut down
+    standing = goes & ~x.prone
+    tn = side.piloting + pre_psr(side, x.S) + 3
+    falls = standing & (x.uncon | (roll2(rng, n) < tn))
+    x.shut = (x.shut & ~restart) | goes
+    x.shut_ever |= goes
+    _fall(rng, side, c, x, falls, ch)
+    # ammunition explosion (C8: most damage per round, then most rounds)
+    if side.layout.bins:
+        boom = live & x.alive() & (roll2(rng, n) < H.AMMO_AVOID[row])
+        if boom.any():
+            usable = st.usable_ammo(x.S, side.layout)
+            per = np.array([b[2] if b[3] else 0 for b in side.layout.bins], np.int64)
+            score = np.where((usable > 0) & (per > 0), per * 100000 + usable, -1)
+            which = np.argmax(score, axis=1)
+            has = score.max(axis=1) >= 0
+            for b in range(len(side.layout.bins)):
+                m = boom & has & (which == b)
+                if m.any():
+                    idx = np.flatnonzero(m)
+                    sub, _ = explode(x.S[idx], np.ones(idx.size), side.dm, b,
+                                     np.ones(idx.size, bool), ch)
+                    x.S[idx] = sub
+    # life support (C1: 1 from heat 15, 2 from 25)
+    ls = live & x.alive() & (x.S[:, st.LIFE] > 0)
+    x.S[ls, st.PILOT] += H.LIFE_SUPPORT_DAMAGE[row[ls]]
+    _settle_pilot(x.S)
+
+
+def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
+    """Aggregate of the declared metrics from :func:`run_block` outcomes."""
+    T = scn.turns
+    dt = out["dead_turn"]
+    n = dt.shape[1]
+    agg = Aggregate(n)
+    da, db = dt[0], dt[1]
+    a_dead, b_dead = da > 0, db > 0
+    draw = a_dead & b_dead & (da == db)
+    win_a = b_dead & (~a_dead | (db < da))
+    win_b = a_dead & (~b_dead | (da < db))
+    timeout = ~a_dead & ~b_dead
+    end = np.where(timeout, T, np.where(a_dead & b_dead, np.minimum(da, db),
+                                        np.maximum(da, db)))
+    for name, v in (("p_win_a", win_a), ("p_win_b", win_b), ("p_draw", draw),
+                    ("p_timeout", timeout), ("p_fell_a", out["fell"][0]),
+                    ("p_fell_b", out["fell"][1]), ("p_shutdown_by_a", out["shut"][0]),
+                    ("p_shutdown_by_b", out["shut"][1])):
+        agg.add_mean(name, v)
+    agg.add_mean("expected_turns", end)
+    for j, s in enumerate("ab"):
+        for ci, cause in enumerate(st.CAUSES[1:], start=1):
+            agg.add_mean(f"p_{s}_destroyed_by_{cause}", (out["cause"][j] == ci) & (dt[j] > 0))
+    turns = np.arange(1, T + 1)[:, None]
+    agg.add_mean("p_a_destroyed_by", a_dead[None, :] & (da[None, :] <= turns))
+    agg.add_mean("p_b_destroyed_by", b_dead[None, :] & (db[None, :] <= turns))
+    agg.add_mean("expected_damage_a", out["dealt"][0])
+    agg.add_mean("expected_damage_b", out["dealt"][1])
+    agg.add_hist("turns_hist", end, T + 1)
+    return agg

@@ -1,0 +1,109 @@
+"""The ``classic-duel`` model (issue 13 "Engagements"): two Classic 'Mechs to destruction.
+
+Scalar metrics (one value per scenario): ``p_win_a``, ``p_win_b``, ``p_draw`` (both
+destroyed in the same turn), ``p_timeout`` (both standing after ``turns``),
+``expected_turns`` (turn the duel ended; ``turns`` on a timeout), ``p_<side>_destroyed_by_
+<cause>`` (head, center_torso, engine, pilot, ammunition: 14.5), ``p_fell_a/_b``,
+``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``
+(cumulative), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the turn).
+Facts: ``bv_a``, ``bv_b`` at the sides' skills (None when unknown, with a note).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.aggregate import Aggregate
+from sim.classic.damage_state import state as st
+from sim.classic.duel import kernel
+from sim.classic.duel.scenario import DuelScenario, build
+from sim.model import BenchCase, Metric, Model
+
+BENCH_TURNS = 10
+
+
+def _metrics() -> tuple[Metric, ...]:
+    def one(name: str, desc: str, kind: str = "probability", unit: str = "") -> Metric:
+        return Metric(name, desc, kind, unit, exact=False, per_row=False)  # type: ignore[arg-type]
+
+    causes = tuple(one(f"p_{s}_destroyed_by_{c}", f"P({s.upper()} destroyed; cause {c})")
+                   for s in "ab" for c in st.CAUSES[1:])
+    return (
+        one("p_win_a", "P(A wins: B destroyed first)"),
+        one("p_win_b", "P(B wins: A destroyed first)"),
+        one("p_draw", "P(both destroyed in the same turn)"),
+        one("p_timeout", "P(both still standing after the last turn)"),
+        one("expected_turns", "expected turn the duel ends (the last turn on a timeout)",
+            "mean", "turns"),
+        *causes,
+        one("p_fell_a", "P(A fell at least once)"),
+        one("p_fell_b", "P(B fell at least once)"),
+        one("p_shutdown_by_a", "P(A shut down at least once)"),
+        one("p_shutdown_by_b", "P(B shut down at least once)"),
+        one("turns_hist", "distribution of the turn the duel ended", "hist", "turns"),
+        Metric("p_a_destroyed_by", "P(A destroyed by this turn)", "probability", exact=False),
+        Metric("p_b_destroyed_by", "P(B destroyed by this turn)", "probability", exact=False),
+        Metric("expected_damage_a", "expected damage dealt by A this turn", "mean", "points",
+               exact=False),
+        Metric("expected_damage_b", "expected damage dealt by B this turn", "mean", "points",
+               exact=False),
+    )
+
+
+def _bench_params() -> dict[str, Any]:
+    """Catalog 'Mechs (built in, no shared data needed) at 6 hexes for 10 turns."""
+    return {"unit_a": "Hunchback HBK-4G", "unit_b": "Wolverine WVR-6R", "range": 6,
+            "turns": BENCH_TURNS}
+
+
+class ClassicDuelModel(Model):
+    """Two Classic 'Mechs fight to destruction (issue 13)."""
+
+    def __init__(self) -> None:
+        super().__init__(name="classic-duel",
+                         description="Classic BattleTech duel of two 'Mechs to destruction: "
+                         "weapons, physical attacks, criticals, PSRs, falls, heat.",
+                         metrics=_metrics(),
+                         bench_cases=(BenchCase("classic-duel", _bench_params(),
+                                                unit="duel-turns", per_trial=BENCH_TURNS),))
+
+    def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
+        return build(params)
+
+    def params(self, scenario: DuelScenario) -> dict[str, Any]:
+        s = scenario
+        out: dict[str, Any] = {"range": s.range_label, "turns": s.turns}
+        for k, side in (("a", s.a), ("b", s.b)):
+            out.update({f"unit_{k}": side.label, f"gunnery_{k}": side.gunnery,
+                        f"piloting_{k}": side.piloting, f"moved_{k}": side.moved,
+                        f"policy_{k}": side.policy.label,
+                        f"physical_{k}": side.physical if isinstance(side.physical, str)
+                        else "callable"})
+        out["rule_overrides"] = ",".join(f"{k}={v}" for k, v in s.fire_overrides)
+        return out
+
+    def notes(self, scenario: DuelScenario) -> list[str]:
+        return list(scenario.notes)
+
+    def rows(self, scenario: DuelScenario) -> pd.DataFrame:
+        return pd.DataFrame({"turn": np.arange(1, scenario.turns + 1),
+                             "range": list(scenario.ranges)})
+
+    def facts(self, scenario: DuelScenario) -> dict[str, Any]:
+        return {"bv_a": scenario.a.bv["bv_at_skill"], "bv_b": scenario.b.bv["bv_at_skill"],
+                "notes": "; ".join(scenario.notes),
+                "rule_options": {**next(iter(scenario.a.fire.values())).rules.as_dict(),
+                                 **scenario.damage_rules.as_dict()}}
+
+    def sample(self, scenario: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
+        return kernel.simulate(scenario, rng, n)
+
+    def exact(self, scenario: DuelScenario) -> dict[str, np.ndarray] | None:
+        return None
+
+
+MODEL = ClassicDuelModel()

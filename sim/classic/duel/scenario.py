@@ -1,0 +1,283 @@
+"""Scenario of the ``classic-duel`` model: validation and the compiled sides.
+
+Ranges: a fixed ``range``, a per-turn script ``ranges`` ("6,5,4": the last one repeats), or
+``closing`` (both 'Mechs run at full speed towards each other from ``range`` until adjacent,
+then move as their ``moved`` mode says). Per side: unit, gunnery, piloting, movement mode,
+firing policy (:mod:`sim.classic.fire.policies`), physical policy (``best``, ``none`` or a
+callable). Weapon to-hit tables come from the fire model (:func:`build_scenario`), one per
+distinct (range, own movement, target movement) situation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim import options
+from sim.classic.bv import bv_facts
+from sim.classic.damage_rules import DamageRules
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state.apply import DamageModel
+from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
+from sim.classic.fire.scenario import FireScenario, build_scenario
+from sim.classic.fire.unit import fire_unit
+from sim.classic.weapons import lookup_ammo_bin
+from sim.errors import ConfigError, UserError, check_choice, check_int
+from sim.units.types import ClassicMech
+
+# the duel reads the fire and damage options: their groups list "classic-duel" among their
+# models (sim/classic/fire/rules.py, sim/classic/damage_rules.py)
+
+MAX_TURNS = 50
+MOVES = ("stand", "walk", "run", "jump")
+PHYSICAL = ("best", "none")
+SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv")
+PARAMS = tuple(f"{k}_{s}" for s in "ab" for k in SIDE_KEYS) + (
+    "range", "ranges", "closing", "turns")
+DAMAGE_OPTIONS = tuple(DamageRules.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One compiled side."""
+
+    label: str
+    mech: ClassicMech
+    gunnery: int
+    piloting: int
+    moved: str
+    policy: Any
+    physical: str | Callable[..., Any]
+    tons: int
+    walk: int
+    run: int
+    jump: int
+    layout: lay.Layout
+    dm: DamageModel
+    #: fire scenario per situation key (range, own move, target move)
+    fire: dict[tuple[int, str, str], FireScenario]
+    #: per gun of the fire scenarios (same order in all): layout item (-1 unknown)
+    gun_item: tuple[int, ...]
+    #: per layout bin: fire pool index (-1 none)
+    bin_pool: tuple[int, ...]
+    #: (8,) slot masks of actuators by name
+    act: dict[str, np.ndarray]
+    #: heat-sink items and dissipation per item
+    sink_items: tuple[int, ...]
+    sink_per: int
+    bv: dict[str, Any]
+
+    def hexes(self, mode: str) -> int:
+        return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
+
+
+@dataclass(frozen=True)
+class DuelScenario:
+    a: Side
+    b: Side
+    turns: int
+    ranges: tuple[int, ...]
+    #: per turn: movement mode of each side
+    moves: tuple[tuple[str, str], ...]
+    range_label: str
+    fire_overrides: tuple[tuple[str, Any], ...]
+    damage_rules: DamageRules
+    notes: tuple[str, ...]
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return (self.a, self.b)
+
+
+def _mech(value: Any, field: str) -> ClassicMech:
+    if isinstance(value, ClassicMech):
+        return value
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise ConfigError(field, value, "a catalog unit name or an .mtf file (each side "
+                          "needs a unit)")
+    from sim.units.catalog import get_classic
+
+    try:
+        return get_classic(value)
+    except UserError as e:
+        raise UserError(f"{field}: {e}") from None
+
+
+def _ranges(params: Mapping[str, Any], turns: int) -> tuple[str, tuple[int, ...] | int]:
+    closing = bool(params.get("closing", False))
+    rng = params.get("ranges")
+    if closing:
+        if rng is not None:
+            raise ConfigError("closing", True, "either closing (from 'range') or 'ranges', "
+                              "not both")
+        return "closing", check_int("range", params.get("range", 15), lo=1, hi=99)
+    if rng is None:
+        return "fixed", (check_int("range", params.get("range", 6), lo=1, hi=99),) * turns
+    if isinstance(rng, str):
+        parts: list[Any] = [x for x in rng.split(",") if x.strip()]
+    elif isinstance(rng, Sequence):
+        parts = list(rng)
+    else:
+        raise ConfigError("ranges", rng, "a list of ranges in hexes (each >= 1)")
+    if not parts:
+        raise ConfigError("ranges", rng, "a non-empty list of ranges in hexes (each >= 1)")
+    vals = [check_int("ranges", p, lo=1, hi=99) for p in parts]
+    return "script", tuple(vals[min(t, len(vals) - 1)] for t in range(turns))
+
+
+def _actuator_masks(layout: lay.Layout) -> dict[str, np.ndarray]:
+    """(8,) slot masks per actuator name (shoulder, upper_arm, ..., foot)."""
+    out = {k: np.zeros(8, dtype=np.int64) for k in lay._ACT_SLOT}
+    for loc in range(8):
+        for s in range(len(layout.names[loc])):
+            name = layout.names[loc][s]
+            if layout.kind[loc, s] == lay.ACTUATOR and name is not None:
+                key = lay._ACTUATOR_NAMES.get(lay._strip(name)[0].lower())
+                if key is not None:
+                    out[key][loc] |= 1 << s
+    return out
+
+
+def _gun_items(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple[int, ...]:
+    """Layout item of each gun: the first unmatched weapon item of the same key there."""
+    used: set[int] = set()
+    out = []
+    for g in fs.guns:
+        loc = lay.LOC_INDEX.get(g.location, -1)
+        found = -1
+        for i, it in enumerate(layout.items):
+            if i in used or it.kind != lay.WEAPON or it.location != loc:
+                continue
+            key = lay._classify(it.name, lay.LOCS[loc], mech)[1]
+            if key == g.key:
+                found = i
+                break
+        if found >= 0:
+            used.add(found)
+        out.append(found)
+    return tuple(out)
+
+
+def _bin_pools(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple[int, ...]:
+    keys = [p.key for p in fs.unit.pools]
+    res = [-1] * len(layout.bins)
+    for loc in range(8):
+        for s in range(len(layout.names[loc])):
+            b = int(layout.bin_slot[loc, s])
+            if b < 0:
+                continue
+            name = layout.names[loc][s]
+            found = lookup_ammo_bin(lay._strip(str(name))[0], mech.tech_base)
+            if found is not None and found[0].weapon_family_key in keys:
+                res[b] = keys.index(found[0].weapon_family_key)
+    return tuple(res)
+
+
+def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
+          drules: DamageRules, situations: set[tuple[int, str, str]], own: int,
+          other_hexes: dict[str, int], notes: list[str]) -> Side:
+    mech = _mech(params.get(f"unit_{s}"), f"unit_{s}")
+    gunnery = check_int(f"gunnery_{s}", params.get(f"gunnery_{s}", 4), lo=0, hi=8)
+    piloting = check_int(f"piloting_{s}", params.get(f"piloting_{s}", 5), lo=0, hi=8)
+    moved = check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES)
+    if moved == "jump" and mech.jump_mp < 1:
+        raise ConfigError(f"moved_{s}", moved, f"stand, walk or run ({mech.name} has no "
+                          "jump jets)")
+    phys = params.get(f"physical_{s}", "best")
+    if not callable(phys):
+        phys = check_choice(f"physical_{s}", phys, PHYSICAL)
+    bv_given = params.get(f"bv_{s}")
+    bv = bv_facts(mech, gunnery, piloting,
+                  None if bv_given is None else check_int(f"bv_{s}", bv_given, lo=1))
+    notes.extend(bv["notes"])
+    layout = lay.build_layout(mech)
+    notes.extend(layout.notes)
+    dm = DamageModel.build(layout, drules)
+    fu = fire_unit(mech)
+    walk, jump = mech.walk_mp, mech.jump_mp
+    run = math.ceil(1.5 * walk)
+    fire: dict[tuple[int, str, str], FireScenario] = {}
+    pol = params.get(f"policy_{s}", "all")
+    for r, ma, mb in sorted(situations):
+        mine, theirs = (ma, mb) if own == 0 else (mb, ma)
+        p = {"unit": fu, "gunnery": gunnery, "range": r, "moved": mine,
+             "target_hexes": other_hexes[theirs], "target_jumped": theirs == "jump",
+             "policy": pol, "turns": 1, **fire_over}
+        fire[(r, ma, mb)] = build_scenario(p)
+    any_fs = next(iter(fire.values()))
+    notes.extend(f"{mech.name}: {n}" for n in any_fs.notes if "not simulated: damage to the "
+                 "firing" not in n)
+    sinks = tuple(i for i, it in enumerate(layout.items) if it.kind == lay.HEAT_SINK)
+    return Side(mech.name, mech, gunnery, piloting, moved, any_fs.policy, phys,
+                int(mech.tons), walk, run, jump, layout, dm, fire,
+                _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
+                _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv)
+
+
+def build(params: Mapping[str, Any]) -> DuelScenario:
+    """Validate ``params`` and compile the duel (ConfigError / UserError on bad input)."""
+    known = set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS)
+    for k in params:
+        if k not in known:
+            raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
+    turns = check_int("turns", params.get("turns", 20), lo=1, hi=MAX_TURNS)
+    fire_over = {k: v for k, v in params.items() if k in FIRE_OPTIONS and v is not None}
+    dmg_over = {k: v for k, v in params.items() if k in DAMAGE_OPTIONS and v is not None}
+    drules: DamageRules = options.build(DamageRules, "default", dmg_over)
+    mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
+    moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
+    runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
+    kind, rr = _ranges(params, turns)
+    moves: list[tuple[str, str]] = []
+    if kind == "closing":
+        assert isinstance(rr, int)
+        cur, rl = rr, []
+        for _ in range(turns):
+            if cur > 1:
+                cur = max(1, cur - runs[0] - runs[1])
+                moves.append(("run", "run"))
+            else:
+                moves.append((moved[0], moved[1]))
+            rl.append(cur)
+        ranges = tuple(rl)
+        label = f"closing from {rr}"
+    else:
+        assert isinstance(rr, tuple)
+        ranges = rr
+        moves = [(moved[0], moved[1])] * turns
+        label = str(ranges[0]) if len(set(ranges)) == 1 else ",".join(map(str, ranges))
+    situations = {(ranges[t], moves[t][0], moves[t][1]) for t in range(turns)}
+    hx = [{"stand": 0, "walk": m.walk_mp, "run": math.ceil(1.5 * m.walk_mp),
+           "jump": m.jump_mp} for m in mechs]
+    notes: list[str] = []
+    pa = dict(params)
+    pa["unit_a"], pa["unit_b"] = mechs
+    a = _side(pa, "a", fire_over, drules, situations, 0, hx[1], notes)
+    b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes)
+    notes.extend(SIMPLIFICATIONS)
+    return DuelScenario(a, b, turns, ranges, tuple(moves), label,
+                        tuple(sorted({**fire_over, **dmg_over}.items())), drules,
+                        tuple(dict.fromkeys(notes)))
+
+
+#: What the duel simplifies (reported in every run's notes and in docs/rules.md).
+SIMPLIFICATIONS: tuple[str, ...] = (
+    "classic-duel: no map; both 'Mechs face each other, every attack comes from the front "
+    "column; movement sets only the attacker modifier, TMM (full MP of the mode) and heat",
+    "classic-duel: leg and hip actuator damage changes PSRs and kicks but not MP or TMM; "
+    "running or jumping with a damaged gyro or hip forces no PSR",
+    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR, +1 heat) and "
+    "neither moves nor counts as moving that turn; prone 'Mechs fire leg weapons never and "
+    "arm weapons from both arms (the one-arm prop rule is not modelled)",
+    "classic-duel: physical attacks only punch and kick (one kind per turn), only at range 1; "
+    "'best' weighs expected damage against the attacker's own fall risk, not the target's",
+    "classic-duel: one consciousness roll per turn (end phase) if the pilot was hurt that "
+    "turn, at the total damage, not one per point; an unconscious pilot rolls to wake in "
+    "the same end phase",
+    "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
+    "lost ones then simply do not fire",
+)

@@ -1,0 +1,213 @@
+"""``btsim classic-duel A B``: two Classic 'Mechs fight to destruction (issue 13).
+
+    btsim classic-duel A B [--gunnery-a 4] [--gunnery-b 4] [--piloting-a 5] [--piloting-b 5]
+      [--range R | --ranges a,b,c | --closing [--range START]] [--moved-a M] [--moved-b M]
+      [--policy-a P] [--policy-b P] [--physical-a best|none] [--physical-b best|none]
+      [--turns 20] [--bv-a N] [--bv-b N] [--rule NAME=VALUE] [--trials N --seed S] [--json]
+
+:func:`add_classic_arguments` and :func:`run_classic` are also what ``btsim duel --game
+classic`` uses. Monte Carlo through :func:`sim.api.run_scenario`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.progress import add_progress
+from sim.errors import ConfigError, UserError
+
+EPILOG = """\
+A and B are catalog names (btsim units) or .mtf files. --closing: both run at full speed
+from --range (default 15) until adjacent, then move as --moved-a/-b say. Firing policies
+are the fire model's: all, neutral, below:H, max-expected. Physical attacks (range 1):
+best (punch or kick, whichever has the most expected damage net of the kicker's fall risk)
+or none.
+
+examples:
+  btsim classic-duel "Hunchback HBK-4G" "Wolverine WVR-6R" --range 6 --trials 20000
+  btsim classic-duel "Atlas AS7-D" "Awesome AWS-8Q" --closing --moved-a walk --json"""
+
+
+def _int(name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(name, value, "an integer") from None
+
+
+def _add(p: argparse.ArgumentParser, flag: str, **kw: Any) -> None:
+    """Add ``flag`` unless the parser already has it (``btsim duel`` shares --range,
+    --turns, --trials, ... with the Alpha Strike duel; the Classic run reads the same
+    destinations)."""
+    if flag not in p._option_string_actions:
+        p.add_argument(flag, **kw)
+
+
+def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> None:
+    """Every option of the Classic duel (``units``: also the positional A and B). Options
+    the parser already has are left alone, so this can extend ``btsim duel``."""
+    if units:
+        p.add_argument("a", metavar="A", nargs="?", help="side A: catalog name or .mtf file")
+        p.add_argument("b", metavar="B", nargs="?", help="side B: catalog name or .mtf file")
+    for s in "ab":
+        S = s.upper()
+        _add(p, f"--gunnery-{s}", default="4", help=f"gunnery of {S} (default 4)")
+        _add(p, f"--piloting-{s}", default="5", help=f"piloting of {S} (default 5)")
+        _add(p, f"--moved-{s}", default="stand",
+             help=f"movement of {S}: stand|walk|run|jump (default stand)")
+        _add(p, f"--policy-{s}", default="all",
+             help=f"firing policy of {S}: all|neutral|below:H|max-expected")
+        _add(p, f"--physical-{s}", default="best",
+             help=f"physical attacks of {S} at range 1: best|none")
+        _add(p, f"--bv-{s}", default=None, help=f"Battle Value of {S} (overrides the "
+             "catalog; needed for a .mtf file)")
+    _add(p, "--ranges", default=None, help="per-turn ranges, e.g. 9,6,3 (the last repeats)")
+    _add(p, "--closing", action="store_true", help="both close at full speed until adjacent "
+         "(from --range, default 15)")
+    _add(p, "--range", default=None, help="range in hexes (default 6)")
+    _add(p, "--turns", default="20", help="turns at most (default 20)")
+    _add(p, "--trials", default="10000", help="Monte Carlo trials (default 10000)")
+    _add(p, "--seed", default="0", help="random seed (default 0)")
+    _add(p, "--chunk-size", default=None, help="trials per seeded chunk")
+    _add(p, "--jobs", default="1", help="workers (default 1)")
+    if not any(a.dest == "rule" for a in p._actions):
+        add_rule_flags(p, "classic-duel", preset=False)
+    if not any(a.dest == "progress" for a in p._actions):
+        add_progress(p)
+    _add(p, "--json", action="store_true", help="print one JSON object")
+
+
+def _units(args: argparse.Namespace) -> list[Any]:
+    """Side A and B from ``a``/``b``, ``unit_a``/``unit_b`` or a ``units`` list."""
+    units = getattr(args, "units", None)
+    if isinstance(units, list | tuple):
+        return (list(units) + [None, None])[:2]
+    return [getattr(args, "a", None) or getattr(args, "unit_a", None),
+            getattr(args, "b", None) or getattr(args, "unit_b", None)]
+
+
+def classic_params(args: argparse.Namespace) -> dict[str, Any]:
+    """Model parameters from parsed arguments (UserError for a missing side)."""
+    units = _units(args)
+    for s, u in zip("ab", units, strict=True):
+        if not u:
+            raise UserError(f"side {s.upper()} has no unit: name a catalog 'Mech or an .mtf "
+                            "file for both A and B")
+    turns = getattr(args, "turns", None)
+    params: dict[str, Any] = {"unit_a": units[0], "unit_b": units[1],
+                              "turns": 20 if turns is None else _int("turns", turns),
+                              **rule_overrides(args, "classic-duel")}
+    for s in "ab":
+        params[f"gunnery_{s}"] = _int(f"gunnery_{s}", getattr(args, f"gunnery_{s}"))
+        params[f"piloting_{s}"] = _int(f"piloting_{s}", getattr(args, f"piloting_{s}"))
+        params[f"moved_{s}"] = getattr(args, f"moved_{s}")
+        params[f"policy_{s}"] = getattr(args, f"policy_{s}")
+        params[f"physical_{s}"] = getattr(args, f"physical_{s}")
+        bv = _int(f"bv_{s}", getattr(args, f"bv_{s}"))
+        if bv is not None:
+            params[f"bv_{s}"] = bv
+    if getattr(args, "closing", False) and getattr(args, "ranges", None) is not None:
+        raise ConfigError("ranges", args.ranges, "either --closing or --ranges, not both")
+    if getattr(args, "closing", False):
+        params["closing"] = True
+        if args.range is not None:
+            params["range"] = _int("range", args.range)
+    elif getattr(args, "ranges", None) is not None:
+        if args.range is not None:
+            raise ConfigError("range", args.range, "either --range or --ranges, not both")
+        params["ranges"] = args.ranges
+    else:
+        params["range"] = _int("range", args.range) if args.range is not None else 6
+    return params
+
+
+def run_classic(args: argparse.Namespace) -> int:
+    """Run the Classic duel of parsed arguments; print a table or JSON; 0."""
+    from sim.api import run_scenario
+
+    params = classic_params(args)
+    trials = getattr(args, "trials", None)
+    seed = getattr(args, "seed", None)
+    res = run_scenario("classic-duel", params,
+                       trials=10_000 if trials is None else _int("trials", trials),
+                       seed=0 if seed is None else _int("seed", seed),
+                       n_jobs=_int("jobs", getattr(args, "jobs", None)) or 1,
+                       chunk_size=_int("chunk_size", getattr(args, "chunk_size", None)),
+                       progress=getattr(args, "progress", None) or "never")
+    doc = summary(res)
+    print(json.dumps(doc, indent=2) if getattr(args, "json", False) else table(doc))
+    return 0
+
+
+def summary(res: Any) -> dict[str, Any]:
+    """The JSON document: params, facts, notes, scalar metrics (with ``_se``) and turns."""
+    from sim.classic.duel.model import MODEL
+    from sim.result import jsonable
+
+    frame = res.frame
+    meta = res.metadata
+    first = frame.iloc[0]
+    doc: dict[str, Any] = {"params": meta["params"], "mode": meta["mode"],
+                           "trials": meta["trials"], "seed": meta["seed"],
+                           "bv_a": meta["facts"]["bv_a"], "bv_b": meta["facts"]["bv_b"],
+                           "notes": list(res.notes), "rule_options": meta.get("options")}
+    turns = []
+    for m in MODEL.metrics:
+        if not m.per_row:
+            doc[m.name] = first[m.name]
+            if f"{m.name}_se" in frame:
+                doc[f"{m.name}_se"] = first[f"{m.name}_se"]
+    for _, row in frame.iterrows():
+        t: dict[str, Any] = {"turn": row["turn"], "range": row["range"]}
+        for m in MODEL.metrics:
+            if m.per_row:
+                t[m.name] = row[m.name]
+                t[m.name + "_se"] = row.get(m.name + "_se")
+        turns.append(t)
+    doc["turns"] = turns
+    return dict(jsonable(doc))
+
+
+def table(doc: dict[str, Any]) -> str:
+    """A readable summary."""
+    p = doc["params"]
+    lines = [f"{p['unit_a']} (A, {p['gunnery_a']}/{p['piloting_a']}, BV {doc['bv_a']}) vs "
+             f"{p['unit_b']} (B, {p['gunnery_b']}/{p['piloting_b']}, BV {doc['bv_b']}), "
+             f"range {p['range']}, {doc['trials']} trials, seed {doc['seed']}"]
+    lines += [f"note: {n}" for n in doc["notes"]]
+    lines.append(f"P(A wins) {doc['p_win_a']:.3f}  P(B wins) {doc['p_win_b']:.3f}  "
+                 f"P(draw) {doc['p_draw']:.3f}  P(timeout) {doc['p_timeout']:.3f}  "
+                 f"E[turns] {doc['expected_turns']:.2f}")
+    for s in "ab":
+        causes = "  ".join(f"{k.rsplit('_by_', 1)[1]} {v:.3f}" for k, v in doc.items()
+                           if k.startswith(f"p_{s}_destroyed_by_") and not k.endswith("_se"))
+        lines.append(f"{s.upper()} destroyed by: {causes}  fell {doc[f'p_fell_{s}']:.3f}  "
+                     f"shut down {doc[f'p_shutdown_by_{s}']:.3f}")
+    lines.append(f"{'turn':>4} {'range':>5} {'P(A dead by)':>13} {'P(B dead by)':>13} "
+                 f"{'E[dmg by A]':>12} {'E[dmg by B]':>12}")
+    for t in doc["turns"]:
+        lines.append(f"{t['turn']:>4} {t['range']:>5} {t['p_a_destroyed_by']:13.3f} "
+                     f"{t['p_b_destroyed_by']:13.3f} {t['expected_damage_a']:12.2f} "
+                     f"{t['expected_damage_b']:12.2f}")
+    return "\n".join(lines)
+
+
+def register(sub: Any) -> None:
+    """Add ``classic-duel`` to the ``btsim`` parser."""
+    p = sub.add_parser("classic-duel", help="Classic duel of two 'Mechs to destruction (MC)",
+                       description="Two Classic 'Mechs fight turn by turn until one is "
+                       "destroyed: win probabilities, turns, causes, falls, shutdowns.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_classic_arguments(p)
+    p.set_defaults(func=run_classic)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from sim.cli import main
+
+    raise SystemExit(main())

@@ -1,0 +1,564 @@
+"""Scalar-Python oracle of the ``classic-duel`` model: one duel at a time, plain ``if``
+statements, Python's own random numbers seeded from the passed generator.
+
+Written from the rules (reference-classic-combat.md 12-15, reference.md 1-5) independently of
+the vectorized kernel and of :mod:`sim.classic.damage_state.apply`: damage to armor and
+structure, transfer, through-armor criticals, critical slots and their effects, ammunition
+and Gauss explosions with CASE, destruction causes, PSRs, falls, punches and kicks, the heat
+phase and consciousness are recomputed here. It shares with the kernel only the validated
+scenario (each side's slot layout and compiled weapons: base target numbers by heat, cluster
+and group tables, from the fire model) and the firing policy's decisions (``Decider``, not a
+rule). Tests compare it with the kernel by distribution; ``btsim bench`` times it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sim.classic.damage_state import layout as lay
+from sim.classic.duel.scenario import DuelScenario, Side, build
+from sim.classic.fire.policies import Decider
+from sim.classic.fire.scenario import FireScenario
+
+HD, CT, LT, RT, LA, RA, LL, RL = range(8)
+NEXT = {HD: None, CT: None, LT: CT, RT: CT, LA: LT, RA: RT, LL: LT, RL: RT}
+REAR_ARMOR = {CT: 8, LT: 9, RT: 10}
+#: standard hit table by 2D6 (reference.md 3.2): (location, rear) per column
+_FRONT = {2: CT, 3: RA, 4: RA, 5: RL, 6: RT, 7: CT, 8: LT, 9: LL, 10: LA, 11: LA, 12: HD}
+_LEFT = {2: LT, 3: LL, 4: LA, 5: LA, 6: LL, 7: LT, 8: CT, 9: RT, 10: RA, 11: RL, 12: HD}
+_RIGHT = {2: RT, 3: RL, 4: RA, 5: RA, 6: RL, 7: RT, 8: CT, 9: LT, 10: LA, 11: LL, 12: HD}
+_REAR = {2: CT, 3: RA, 4: RA, 5: RL, 6: RT, 7: CT, 8: LT, 9: LL, 10: LA, 11: LA, 12: HD}
+COLUMNS = {"front": _FRONT, "left": _LEFT, "right": _RIGHT, "rear": _REAR}
+PUNCH = {1: LA, 2: LT, 3: CT, 4: RT, 5: RA, 6: HD}
+KICK = {1: RL, 2: RL, 3: RL, 4: LL, 5: LL, 6: LL}
+FALL = {1: "front", 2: "right", 3: "right", 4: "rear", 5: "left", 6: "left"}
+CONSC = {1: 3, 2: 5, 3: 7, 4: 10, 5: 11}
+TMM = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
+
+
+def tmm(hexes: int, jumped: bool) -> int:
+    """Target movement modifier (reference.md 1.2.2, TW table)."""
+    for top, m in TMM:
+        if hexes <= top:
+            return m + jumped
+    return 6 + jumped
+
+
+class Mech:
+    """One 'Mech's damage state for the oracle."""
+
+    def __init__(self, side: Side) -> None:
+        L = side.layout
+        self.side = side
+        self.L = L
+        self.armor = [int(a) for a in L.armor]
+        self.IS = [int(s) for s in L.structure]
+        self.hit: list[set[int]] = [set() for _ in range(8)]
+        self.ammo = [b[1] for b in L.bins]
+        self.pilot = 0
+        self.cause = ""
+        self.pending: list[int] = []
+        self.hittable = [[s for s in range(len(L.names[loc])) if (int(side.dm.hittable[loc])
+                                                                  >> s) & 1]
+                         for loc in range(8)]
+        self.heat = 0
+        self.shut = self.prone = self.uncon = self.fell = self.shut_ever = False
+        self.pilot_seen = 0
+        self.jam: set[int] = set()
+
+    # -- facts -----------------------------------------------------------------------
+    def kind_hits(self, kind: int) -> int:
+        return sum(1 for loc in range(8) for s in self.hit[loc] if self.L.kind[loc, s] == kind)
+
+    def engine_hits(self) -> int:
+        n = self.kind_hits(lay.ENGINE)
+        for t in (LT, RT):
+            if self.IS[t] == 0:
+                n += sum(1 for s in range(len(self.L.names[t]))
+                         if self.L.kind[t, s] == lay.ENGINE and s not in self.hit[t])
+        return n
+
+    def act_hit(self, loc: int, name: str) -> bool:
+        m = int(self.side.act[name][loc])
+        return any((m >> s) & 1 for s in self.hit[loc])
+
+    def has_act(self, loc: int, name: str) -> bool:
+        return int(self.side.act[name][loc]) != 0
+
+    def item_lost(self, it: int) -> bool:
+        masks = self.L.item_masks[it]
+        locs = [loc for loc in range(8) if masks[loc]]
+        if any((int(masks[loc]) >> s) & 1 for loc in locs for s in self.hit[loc]):
+            return True
+        return all(self.IS[loc] == 0 for loc in locs)
+
+    def alive(self) -> bool:
+        return self.cause == ""
+
+    # -- damage (14.1-14.5) ----------------------------------------------------------
+    def damage(self, r: random.Random, loc: int, rear: bool, d: int, tac: bool,
+               explosion: bool = False) -> None:
+        """One damage group: armor, structure, criticals (and the explosions they cause,
+        resolved before the rest of the damage moves on), transfer, destruction."""
+        while d > 0 and loc is not None and self.alive():
+            before = self.IS[loc]
+            gone = before == 0
+            took = 0
+            if not explosion and not gone:
+                col = REAR_ARMOR[loc] if rear and loc in REAR_ARMOR else loc
+                took = min(self.armor[col], d)
+                self.armor[col] -= took
+                d -= took
+            isd = min(self.IS[loc], d)
+            self.IS[loc] -= isd
+            d -= isd
+            if loc == HD and took + isd > 0 and not explosion:
+                self.pilot += 1
+            destroyed_now = isd > 0 and self.IS[loc] == 0
+            ndet = (1 if isd > 0 else 0) + (1 if tac and not gone else 0)
+            stop = explosion and (bool(self.L.case[loc]) or bool(self.L.case2[loc]))
+            nxt = NEXT[loc]
+            if destroyed_now and explosion and loc in (HD, CT) and self.cause == "":
+                self.cause = "ammunition"
+            for _ in range(ndet):
+                if not self.alive():
+                    break
+                self._determine(r, loc)
+            self._effects()
+            if not explosion:
+                self._run_pending(r)
+            if (gone or destroyed_now) and d > 0 and not stop and nxt is not None:
+                loc, tac = nxt, False
+            else:
+                break
+        self._effects()
+
+    def _run_pending(self, r: random.Random) -> None:
+        while self.pending and self.alive():
+            e = min(self.pending)
+            self.pending.remove(e)
+            self._explode(r, e)
+
+    def explode_now(self, r: random.Random, e: int) -> None:
+        """A heat-induced explosion of explosive ``e`` (13.4 step 4)."""
+        if self.alive():
+            self.pending.append(e)
+            self._run_pending(r)
+
+    def _explode(self, r: random.Random, e: int) -> None:
+        L = self.L
+        nb = len(L.bins)
+        if e < nb:
+            loc, _, per, explosive = L.bins[e]
+            d = self.ammo[e] * (per if explosive else 0)
+            self.ammo[e] = 0
+        else:
+            it = L.gauss_items[e - nb]
+            loc, d = L.items[it].location, L.items[it].explosion
+        if d <= 0:
+            return
+        if e < nb:
+            self.pilot += 2
+        self.damage(r, loc, False, d, False, explosion=True)
+        # explosions set off by this one run after it (lowest first)
+        self._run_pending(r)
+
+    def _determine(self, r: random.Random, loc: int) -> None:
+        """Determining critical hits (reference.md 5.4) and the slots (14.2-14.3)."""
+        roll = r.randint(1, 6) + r.randint(1, 6)
+        if roll <= 7:
+            return
+        if roll == 12 and loc in (HD, LA, RA, LL, RL):
+            self.IS[loc] = 0
+            return
+        n = 1 if roll <= 9 else 2 if roll <= 11 else 3
+        for _ in range(n):
+            free = [s for s in self.hittable[loc] if s not in self.hit[loc]]
+            if not free:
+                return
+            s = free[int(r.random() * len(free))]
+            it = int(self.L.item[loc, s])
+            first = it >= 0 and not any(
+                (int(self.L.item_masks[it][lc]) >> x) & 1 for lc in range(8)
+                for x in self.hit[lc])
+            self.hit[loc].add(s)
+            if it >= 0 and it in self.L.gauss_items and first:
+                self.pending.append(len(self.L.bins) + self.L.gauss_items.index(it))
+            b = int(self.L.bin_slot[loc, s])
+            if b >= 0 and self.ammo[b] > 0 and self.L.bins[b][3] and self.L.bins[b][2] > 0:
+                self.pending.append(b)
+
+    def _effects(self) -> None:
+        for t, a in ((LT, LA), (RT, RA)):
+            if self.IS[t] == 0:
+                self.IS[a] = 0
+        for loc in range(8):
+            if self.IS[loc] == 0:
+                self.armor[loc] = 0
+                if loc in REAR_ARMOR:
+                    self.armor[REAR_ARMOR[loc]] = 0
+        if self.cause:
+            return
+        if self.kind_hits(lay.COCKPIT) > 0:
+            self.cause = "pilot"
+        elif self.IS[HD] == 0:
+            self.cause = "head"
+        elif self.IS[CT] == 0:
+            self.cause = "center_torso"
+        elif self.engine_hits() >= 3:
+            self.cause = "engine"
+        elif self.pilot >= 6:
+            self.cause = "pilot"
+
+    def group(self, r: random.Random, column: str, d: int) -> None:
+        """One damage group with its location rolled on the standard table."""
+        roll = r.randint(1, 6) + r.randint(1, 6)
+        loc = COLUMNS[column][roll]
+        rear = column == "rear" and loc in REAR_ARMOR
+        self.damage(r, loc, rear, d, roll == 2)
+
+
+def _roll(r: random.Random) -> int:
+    return r.randint(1, 6) + r.randint(1, 6)
+
+
+def _pre(m: Mech) -> int:
+    """Pre-existing PSR modifiers (reference.md 4.2)."""
+    g = m.kind_hits(lay.GYRO)
+    out = 6 if g >= 2 else 3 if g == 1 else 0
+    for leg in (LL, RL):
+        if m.IS[leg] == 0:
+            out += 5
+        elif m.act_hit(leg, "hip"):
+            out += 2
+        else:
+            out += sum(m.act_hit(leg, a) for a in ("upper_leg", "lower_leg", "foot"))
+    return out
+
+
+def _leg_events(m: Mech) -> int:
+    return sum(m.act_hit(leg, a) for leg in (LL, RL)
+               for a in ("hip", "upper_leg", "lower_leg", "foot"))
+
+
+def _snap(m: Mech) -> tuple[int, int, int]:
+    return (m.kind_hits(lay.GYRO), _leg_events(m), sum(m.IS[x] == 0 for x in (LL, RL)))
+
+
+def _settle(m: Mech) -> None:
+    if m.alive() and m.pilot >= 6:
+        m.cause = "pilot"
+
+
+def _fall(r: random.Random, m: Mech) -> None:
+    if not m.alive():
+        return
+    m.prone = m.fell = True
+    left = math.ceil(m.side.tons / 10)
+    while left > 0:
+        d = min(5, left)
+        left -= d
+        m.group(r, FALL[r.randint(1, 6)], d)
+    tn = m.side.piloting + _pre(m)
+    if m.uncon or m.shut or _roll(r) < tn:
+        m.pilot += 1
+    _settle(m)
+
+
+def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
+          extra: int) -> None:
+    if m.prone or not m.alive():
+        return
+    g = m.kind_hits(lay.GYRO)
+    big = dmg >= 20
+    gyro_new = g > before[0]
+    legs_gone = sum(m.IS[x] == 0 for x in (LL, RL))
+    auto = (gyro_new and g >= 2) or legs_gone > before[2]
+    k = int(big) + int(gyro_new) + max(_leg_events(m) - before[1], 0) + extra
+    tn = m.side.piloting + _pre(m) + int(big)
+    fail = auto
+    for _ in range(k):
+        if _roll(r) < tn:
+            fail = True
+    if k > 0 and (m.shut or m.uncon):
+        fail = True
+    if fail:
+        _fall(r, m)
+
+
+def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decider,
+               moved: bool, target_moved: bool, rng_: int, can: bool
+               ) -> list[tuple[int, int, int]]:
+    """(gun, target number, shots) of every weapon fired (12.1), decided from the state at
+    the start of the phase."""
+    if not can:
+        return []
+    side = m.side
+    h = min(m.heat, 29)
+    sensors = m.kind_hits(lay.SENSORS)
+    ammo = [0] * len(fs.unit.pools)
+    for b, p in enumerate(side.bin_pool):
+        if p >= 0 and m.IS[side.layout.bins[b][0]] > 0:
+            ammo[p] += m.ammo[b]
+    mod = 2 if sensors == 1 else 0
+    if not moved:
+        mod -= int(fs.move_mod[h])
+    if not target_moved:
+        mod -= tmm(fs.target_hexes, fs.target_jumped)
+    if y.prone:
+        mod += -2 if rng_ <= 1 else 1
+    if y.shut or y.uncon:
+        mod -= 4
+    if m.prone:
+        mod += 2
+    avail_mask, tns, shots = 0, [], []
+    for g, gun in enumerate(fs.guns):
+        loc = lay.LOC_INDEX.get(gun.location, -1)
+        e = mod
+        if loc in (LA, RA):
+            if m.act_hit(loc, "shoulder"):
+                e += 4
+            else:
+                e += m.act_hit(loc, "upper_arm") + m.act_hit(loc, "lower_arm")
+        tn = int(gun.tn[0, h]) + e
+        ok = tn <= 12 and sensors < 2 and g not in m.jam
+        it = side.gun_item[g]
+        if it >= 0 and m.item_lost(it):
+            ok = False
+        if gun.pool >= 0 and ammo[gun.pool] <= 0:
+            ok = False
+        if loc in (LL, RL) and m.prone:
+            ok = False
+        tns.append(tn)
+        shots.append(min(ammo[gun.pool], gun.rate) if gun.pool >= 0 else gun.rate)
+        if ok:
+            avail_mask |= 1 << g
+    if fs.policy.kind == "all":
+        mask = avail_mask
+    else:
+        mask = dec.mask(0, h, avail_mask) & avail_mask
+    return [(g, tns[g], shots[g]) for g in range(len(fs.guns)) if (mask >> g) & 1]
+
+
+def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
+                  fired: list[tuple[int, int, int]]) -> tuple[int, int, set[int]]:
+    side = m.side
+    dmg = heat = 0
+    locs: set[int] = set()
+    for g, tn, s in fired:
+        gun = fs.guns[g]
+        locs.add(lay.LOC_INDEX.get(gun.location, -1))
+        roll = _roll(r)
+        hit = roll >= tn
+        if roll <= gun.jam_le[s]:
+            m.jam.add(g)
+        if hit:
+            k = int(gun.hits[s][_roll(r)])
+            for d in gun.groups[s][k]:
+                if d > 0:
+                    y.group(r, "front", d)
+                    dmg += d
+        used = hit if gun.streak else True
+        if used:
+            heat += gun.heat_per_shot * s
+            if gun.pool >= 0:
+                need = s
+                for b, p in enumerate(side.bin_pool):
+                    if p == gun.pool and need > 0 and m.IS[side.layout.bins[b][0]] > 0:
+                        take = min(need, m.ammo[b])
+                        m.ammo[b] -= take
+                        need -= take
+    return dmg, heat, locs
+
+
+def _p(tn: int) -> float:
+    if tn > 12:
+        return 0.0
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= tn) / 36
+
+
+def _physical(m: Mech, y: Mech, fs: FireScenario, moved: bool, target_moved: bool,
+              fired: set[int], can: bool) -> tuple[str, list[tuple[int, int]], tuple[int, int]]:
+    """The chosen physical attack: ('punch', [(tn, dmg) per arm], _) or ('kick', _, (tn, dmg))
+    or ('none', ...) (reference.md 1.3, 2)."""
+    side = m.side
+    if not can or m.prone or not y.alive() or side.physical == "none":
+        return "none", [], (13, 0)
+    base = side.piloting + (int(fs.move_mod[min(m.heat, 29)]) if moved else 0)
+    base += (tmm(fs.target_hexes, fs.target_jumped) if target_moved else 0)
+    base += -2 * y.prone - 4 * (y.shut or y.uncon)
+    punches = []
+    for arm in (LA, RA):
+        ok = (m.IS[arm] > 0 and m.has_act(arm, "shoulder") and not m.act_hit(arm, "shoulder")
+              and arm not in fired)
+        ua = m.act_hit(arm, "upper_arm")
+        la = m.act_hit(arm, "lower_arm") or not m.has_act(arm, "lower_arm")
+        hand = m.act_hit(arm, "hand") or not m.has_act(arm, "hand")
+        tn = base + 2 * ua + 2 * la + hand if ok else 13
+        punches.append((tn, math.ceil(side.tons / 10) >> (ua + la)))
+    kick = (13, 0)
+    if (not m.act_hit(LL, "hip") and not m.act_hit(RL, "hip") and m.IS[LL] > 0
+            and m.IS[RL] > 0):
+        for leg in (LL, RL):
+            if leg in fired:
+                continue
+            ul, ll = m.act_hit(leg, "upper_leg"), m.act_hit(leg, "lower_leg")
+            tn = base - 2 + 2 * ul + 2 * ll + m.act_hit(leg, "foot")
+            if tn < kick[0]:
+                kick = (tn, (side.tons // 5) >> (ul + ll))
+    e_punch = sum(_p(tn) * d for tn, d in punches)
+    p_stand = _p(side.piloting + _pre(m))
+    e_kick = _p(kick[0]) * kick[1] - (1 - _p(kick[0])) * (1 - p_stand) * math.ceil(
+        side.tons / 10)
+    if e_kick > e_punch and e_kick > 0 and kick[0] <= 12:
+        return "kick", punches, kick
+    if e_punch > 0 and any(tn <= 12 for tn, _ in punches):
+        return "punch", punches, kick
+    return "none", punches, kick
+
+
+def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
+    if not m.alive():
+        return
+    side = m.side
+    if not m.shut:
+        build_ += 5 * min(m.engine_hits(), 2)
+    lost = sum(1 for it in side.sink_items if m.item_lost(it))
+    diss = max(fs.dissipation - side.sink_per * lost, 0)
+    h = m.heat + build_
+    h -= min(h, diss)
+    m.heat = h
+    row = min(h, 30)
+    roll = _roll(r)
+    if m.shut:
+        if row < 14 or (not m.uncon and row < 30 and roll >= _avoid(row)):
+            m.shut = False
+    elif row >= 14:
+        avoid = _avoid(row)
+        if fs.rules.tacops_shutdown and 0 < avoid < 13:
+            avoid = avoid - 5 + (-2, -2, -1, -1, 0, 0, 1, 1, 1)[side.piloting]
+        if row >= 30 or m.uncon or roll < avoid:
+            psr_fail = not m.prone and (m.uncon or _roll(r) < side.piloting + _pre(m) + 3)
+            m.shut = m.shut_ever = True
+            if psr_fail:
+                _fall(r, m)
+    if m.L.bins and m.alive():
+        avoid = 0 if row < 19 else 4 + 2 * (row >= 23) + 2 * (row >= 28)
+        if _roll(r) < avoid:
+            best, key = -1, (-1, -1)
+            for b, (loc, _, per, expl) in enumerate(m.L.bins):
+                shots = m.ammo[b] if m.IS[loc] > 0 else 0
+                if shots > 0 and expl and per > 0 and (per, shots) > key:
+                    best, key = b, (per, shots)
+            if best >= 0:
+                m.explode_now(r, best)
+    if m.alive() and m.kind_hits(lay.LIFE) > 0:
+        m.pilot += (row >= 15) + (row >= 25)
+    _settle(m)
+
+
+def _avoid(row: int) -> int:
+    return 13 if row >= 30 else 4 + 2 * ((row - 14) // 4)
+
+
+def _conscious(r: random.Random, m: Mech) -> None:
+    if m.pilot > m.pilot_seen and m.alive() and not m.uncon:
+        if _roll(r) < CONSC.get(m.pilot, 13):
+            m.uncon = True
+    m.pilot_seen = m.pilot
+
+
+def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
+         ) -> tuple[list[int], list[str]]:
+    """One duel: (turn each side was destroyed (0 = never), causes)."""
+    ms = [Mech(scn.a), Mech(scn.b)]
+    dead = [0, 0]
+    for t in range(scn.turns):
+        if dead[0] or dead[1]:
+            break
+        rng_ = scn.ranges[t]
+        fss = [s.fire[(rng_, scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
+        can, moved, tried = [], [], []
+        for i, m in enumerate(ms):
+            c = m.alive() and not m.shut and not m.uncon
+            h = min(m.heat, 29)
+            tries = c and m.prone and m.kind_hits(lay.GYRO) < 2 and (m.IS[LL] > 0
+                                                                     or m.IS[RL] > 0)
+            start_prone = m.prone
+            if tries and _roll(r) >= m.side.piloting + _pre(m):
+                m.prone = False
+            can.append(c)
+            moved.append(c and not start_prone and int(fss[i].move_mod[h]) > 0)
+            tried.append(tries)
+        snaps = [_snap(m) for m in ms]
+        decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
+        plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], moved[i],
+                            moved[1 - i], rng_, can[i]) for i in range(2)]
+        builds = [(int(fss[i].move_heat[min(ms[i].heat, 29)]) if moved[i] else 0)
+                  + int(tried[i]) for i in range(2)]
+        taken = [0, 0]
+        fired: list[set[int]] = [set(), set()]
+        for i in range(2):
+            d, h, locs = _resolve_fire(r, ms[i], ms[1 - i], fss[i], plans[i])
+            taken[1 - i] += d
+            builds[i] += h
+            fired[i] = locs
+        for i in range(2):
+            _settle(ms[i])
+            _psrs(r, ms[i], snaps[i], taken[i], 0)
+        if rng_ == 1:
+            snaps = [_snap(m) for m in ms]
+            choice = [_physical(ms[i], ms[1 - i], fss[i], moved[i], moved[1 - i], fired[i],
+                                ms[i].alive() and not ms[i].shut and not ms[i].uncon)
+                      for i in range(2)]
+            taken = [0, 0]
+            extra = [0, 0]
+            for i in range(2):
+                kind, punches, kick = choice[i]
+                y = ms[1 - i]
+                if kind == "punch":
+                    for tn, d in punches:
+                        if tn <= 12 and _roll(r) >= tn and d > 0:
+                            y.damage(r, PUNCH[r.randint(1, 6)], False, d, False)
+                            taken[1 - i] += d
+                elif kind == "kick":
+                    if _roll(r) >= kick[0]:
+                        if kick[1] > 0:
+                            y.damage(r, KICK[r.randint(1, 6)], False, kick[1], False)
+                            taken[1 - i] += kick[1]
+                        extra[1 - i] += 1
+                    else:
+                        extra[i] += 1
+            for i in range(2):
+                _settle(ms[i])
+                _psrs(r, ms[i], snaps[i], taken[i], extra[i])
+        for i in range(2):
+            _heat(r, ms[i], fss[i], builds[i])
+        for i in range(2):
+            m = ms[i]
+            _settle(m)
+            _conscious(r, m)
+            if m.uncon and m.alive() and _roll(r) >= CONSC.get(m.pilot, 13):
+                m.uncon = False
+            if not m.alive() and not dead[i]:
+                dead[i] = t + 1
+    return dead, [m.cause for m in ms]
+
+
+def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
+    """``n`` duels one at a time: ``dead_turn`` (2, n) and ``cause`` (2, n) arrays."""
+    scn = build(params)
+    r = random.Random(int(rng.integers(2**63)))
+    decs: list[dict[int, Decider]] = [{}, {}]
+    dead = np.zeros((2, n), np.int64)
+    causes = np.empty((2, n), dtype=object)
+    for j in range(n):
+        d, c = duel(scn, r, decs)
+        dead[:, j] = d
+        causes[:, j] = c
+    return {"dead_turn": dead, "cause": causes}

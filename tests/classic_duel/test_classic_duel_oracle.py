@@ -1,0 +1,75 @@
+"""The vectorized duel kernel against the independent scalar oracle
+(:mod:`sim.oracles.classic_duel`), compared by distribution: the joint histogram of (who won,
+turn the duel ended) within its confidence intervals, and the causes of destruction."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from duel_helpers import HBK, LOCUST, WVR, unarmed
+
+from sim.classic.damage_state import state as st
+from sim.classic.duel import kernel
+from sim.classic.duel.scenario import build
+from sim.oracles import scalar_baseline
+from sim.oracles.classic_duel import scalar
+
+T = 10
+
+
+def _bins(dead: np.ndarray) -> np.ndarray:
+    """Joint bin of (outcome, end turn): outcome 0 timeout, 1 A wins, 2 B wins, 3 draw."""
+    a, b = dead
+    out = np.where((a == 0) & (b == 0), 0,
+                   np.where((b > 0) & ((a == 0) | (b < a)), 1,
+                            np.where((a > 0) & ((b == 0) | (a < b)), 2, 3)))
+    end = np.where(out == 0, T + 1, np.where(out == 1, b, np.where(out == 2, a, a)))
+    return out * (T + 2) + end
+
+
+def _compare(params: dict, n_oracle: int, n_kernel: int) -> None:
+    p = {**params, "turns": T}
+    o = scalar(p, np.random.default_rng(11), n_oracle)
+    k = kernel.run_block(build(p), None, np.random.default_rng(12), n_kernel)
+    m = 4 * (T + 2)
+    ho = np.bincount(_bins(o["dead_turn"]), minlength=m) / n_oracle
+    hk = np.bincount(_bins(k["dead_turn"]), minlength=m) / n_kernel
+    pool = (ho * n_oracle + hk * n_kernel) / (n_oracle + n_kernel)
+    se = np.sqrt(pool * (1 - pool) * (1 / n_oracle + 1 / n_kernel))
+    z = np.abs(ho - hk) / np.maximum(se, 1e-12)
+    big = pool * n_oracle >= 5          # bins with enough mass for a normal interval
+    assert big.sum() >= 3
+    assert z[big].max() < 4.5, (np.round(ho, 3), np.round(hk, 3), np.round(z, 1))
+    # causes of destruction, per side
+    for s in range(2):
+        for ci, cause in enumerate(st.CAUSES[1:], start=1):
+            po = float(np.mean((o["cause"][s] == cause) & (o["dead_turn"][s] > 0)))
+            pk = float(np.mean((k["cause"][s] == ci) & (k["dead_turn"][s] > 0)))
+            q = (po * n_oracle + pk * n_kernel) / (n_oracle + n_kernel)
+            sd = np.sqrt(q * (1 - q) * (1 / n_oracle + 1 / n_kernel))
+            assert abs(po - pk) <= 4.5 * sd + 1e-12, (s, cause, po, pk)
+
+
+def test_kernel_matches_oracle_weapons_at_range() -> None:
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 6}, 400, 4000)
+
+
+def test_kernel_matches_oracle_brawl_with_physical_attacks() -> None:
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "moved_a": "walk"}, 400, 4000)
+
+
+def test_kernel_matches_oracle_fists_and_feet_only() -> None:
+    _compare({"unit_a": unarmed(HBK), "unit_b": unarmed(LOCUST), "range": 1}, 300, 3000)
+
+
+def test_oracle_is_the_benchmark_baseline() -> None:
+    fn = scalar_baseline("classic-duel")
+    assert fn is scalar
+
+
+@pytest.mark.parametrize("bad", [{"unit_a": HBK}, {"unit_a": HBK, "unit_b": WVR, "range": 0}])
+def test_oracle_rejects_bad_input_like_the_model(bad: dict) -> None:
+    from sim.errors import UserError
+
+    with pytest.raises(UserError):
+        scalar(bad, np.random.default_rng(0), 1)
