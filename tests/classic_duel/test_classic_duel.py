@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from duel_helpers import HBK, LOCUST, WVR, only_weapon, unarmed
+from classic_duel_helpers import HBK, LOCUST, WVR, only_weapon, unarmed
 
 from sim.api import fire, run_scenario
 from sim.classic.duel import kernel

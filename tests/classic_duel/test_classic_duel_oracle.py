@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from duel_helpers import HBK, LOCUST, WVR, unarmed
+from classic_duel_helpers import HBK, LOCUST, WVR, unarmed
 
 from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
