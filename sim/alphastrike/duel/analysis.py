@@ -325,6 +325,9 @@ def fairness(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, cost: str = "pv"
                         f"allowed: the costs the frame has")
     ca, cb = d[f"{cost}_a"], d[f"{cost}_b"]
     pts = d[(d["unit_a"] != d["unit_b"]) & (ca > 0) & (cb > 0)].copy()
+    if pts.empty:
+        raise UserError(f"cost: {cost!r} is known for no duel between different units; "
+                        "allowed: a cost the frame gives (> 0) for at least one such duel")
     pts["x"] = np.log(pts[f"{cost}_a"] / pts[f"{cost}_b"])
     x, s, w = (pts["x"].to_numpy(float), pts["score_a"].to_numpy(float),
                pts["trials"].fillna(1).to_numpy(float))
