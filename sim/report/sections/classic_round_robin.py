@@ -86,7 +86,8 @@ def build(res: Result) -> Section:
             ax.set_yticks(range(len(units)), units, fontsize=7)
             for (i, k), v in np.ndenumerate(m):
                 if np.isfinite(v):
-                    ax.text(k, i, f"{v * 100:.0f}", ha="center", va="center", fontsize=6)
+                    ax.text(k, i, f"{v * 100:.0f}", ha="center", va="center", fontsize=6,
+                            color="white" if abs(v - 0.5) > 0.3 else "black")
             ax.set_title(c)
             ax.set_xlabel("B")
             if j == 0:
