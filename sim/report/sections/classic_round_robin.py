@@ -327,14 +327,14 @@ def bv_section(res: Result, sec: Section) -> None:
     if len(ot) >= 2:
         for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
             o = ot.loc[end]
-            sig = ("lies" if (o["low"] > 0 or o["high"] < 0) else "does not lie")
-            side = "above" if word == "under-costed" else "below"
+            sig = "excludes" if (o["low"] > 0 or o["high"] < 0) else "includes"
+            verdict = "significantly" if sig == "excludes" else "not significantly"
             sec.findings.append(Finding(
                 res.name, f"Most {word} by BV: {end} (BV {fmt_bv(o['BV'])}) plays like a "
                 f"'Mech of BV {fmt_bv(o['fair BV'])} ({fmt_bv(o['fair BV low'])} to "
-                f"{fmt_bv(o['fair BV high'])}); the interval of its strength residual "
-                f"{sig} wholly {side} the curve, p-value {fmt_p(o['p-value'])} against the "
-                "catalog's spread around it.",
+                f"{fmt_bv(o['fair BV high'])}), {verdict} {word}: the interval of its "
+                f"strength residual {sig} zero; p-value {fmt_p(o['p-value'])} against the "
+                "catalog's spread around the curve.",
                 [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
                  (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
                   ("fair BV high", fmt_bv), ("p-value", fmt_p))]))
