@@ -16,6 +16,7 @@ import pytest
 from sim.alphastrike.balance import ov_pv_term
 from sim.alphastrike.duel import analysis as A
 from sim.alphastrike.pv import pv_at_skill
+from sim.errors import UserError
 from sim.units import catalog
 from sim.units.types import ASCard
 
@@ -262,3 +263,81 @@ def test_ov_usable_follows_6_2_and_keeps_never_where_ov_cannot_be_used():
     row = A.ov_table(A.duels(f.assign(range="long"))).iloc[0]
     assert row["best_policy"] == "never" and not row["ov_usable"]
     assert A.ov_table(A.duels(f)).iloc[0]["best_policy"] == "fixed:1"
+
+
+def classic_round_robin(theta: dict[str, float], bv: dict[str, int], trials: int,
+                        rng: np.random.Generator) -> pd.DataFrame:
+    """A ``classic-duel`` summary frame: sides named ``unit_a`` / ``unit_b`` (no ``@skill``),
+    Battle Value facts ``bv_a`` / ``bv_b``, no ``pv`` and no ``p_timeout`` column (derived)."""
+    f = round_robin(theta, dict.fromkeys(theta, 1), trials, rng, tie=0.06)
+    f = f.drop(columns=["pv_a", "pv_b"])
+    f["p_win_a"] = f["p_win_a"] + 0.5 * f["p_timeout"]  # keep the score: ties all draws
+    f["p_win_b"] = f["p_win_b"] + 0.5 * f["p_timeout"]
+    f = f.drop(columns=["p_timeout"])
+    f["unit_a"] = [split_a for split_a, _ in map(A.split_label, f.pop("a"))]
+    f["unit_b"] = [split_b for split_b, _ in map(A.split_label, f.pop("b"))]
+    f["bv_a"] = f["unit_a"].map(bv)
+    f["bv_b"] = f["unit_b"].map(bv)
+    return f
+
+
+def test_duels_read_classic_frames_with_bv_and_no_timeout_column():
+    f = classic_round_robin({"x": 0.0, "y": 1.0}, {"x": 500, "y": 1500}, 100,
+                            np.random.default_rng(1))
+    d = A.duels(f)
+    assert len(d) == 4 and set(d["unit_a"]) == {"x", "y"} and d["skill_a"].isna().all()
+    assert np.allclose(d["p_win_a"] + d["p_win_b"] + d["p_draw"] + d["p_timeout"], 1.0)
+    assert d["pv_a"].isna().all()  # no PV in a Classic frame
+    assert d.set_index(["unit_a", "unit_b"]).loc[("y", "x"), "bv_a"] == 1500
+    r = A.ratings(d, n_boot=10, seed=0, cost="bv")
+    assert r.cost == "bv" and r.table.set_index("unit").loc["y", "bv"] == 1500
+    assert "pv" not in r.table
+    with pytest.raises(UserError, match="cost: 'tonnage'"):
+        A.fairness(d, cost="tonnage")
+    with pytest.raises(UserError, match="no columns pv_a/pv_b"):
+        A.fairness(d.drop(columns=["pv_a", "pv_b"]), cost="pv")
+
+
+def test_bv_fairness_curve_and_outliers_find_the_mispriced_mech():
+    """The PV machinery with cost="bv": strength follows BV on a slope-1.5 curve except one
+    'Mech that plays like twice its BV and one like half its BV."""
+    beta = 1.5
+    bv = {f"m{k}": p for k, p in enumerate([430, 540, 850, 900, 1040, 1100, 1370, 1400,
+                                            1600, 1900])}
+    theta = {u: beta * math.log(p) for u, p in bv.items()}
+    exact = A.fairness(A.duels(classic_round_robin(theta, bv, 4000,
+                                                   np.random.default_rng(0))), n_boot=0,
+                       cost="bv")
+    assert exact.cost == "bv" and exact.beta == pytest.approx(beta, abs=0.05)
+    theta["m2"] += beta * math.log(2)
+    theta["m8"] -= beta * math.log(2)
+    d = A.duels(classic_round_robin(theta, bv, 4000, np.random.default_rng(5)))
+    r = A.ratings(d, n_boot=60, seed=1, cost="bv")
+    fit = A.fairness(d, n_boot=60, seed=1, cost="bv")
+    out = A.cost_outliers(r, fit)
+    assert list(out.columns[:2]) == ["unit", "bv"] and "fair_bv" in out and "fair_pv" not in out
+    assert out["unit"].iloc[0] == "m2" and out["unit"].iloc[-1] == "m8"
+    assert out["verdict"].iloc[0] == "under-costed" and out["verdict"].iloc[-1] == "over-costed"
+    top = out.iloc[0]
+    assert top["fair_bv_low"] <= top["fair_bv"] <= top["fair_bv_high"]
+    assert top["fair_bv"] > top["bv"] and out["fair_bv"].iloc[-1] < out["bv"].iloc[-1]
+
+
+def test_cost_outliers_mark_a_unit_without_bv_unknown():
+    bv = {"m0": 400, "m1": 800, "m2": 1600, "m3": 0}  # m3: BV unknown (0 / None)
+    theta = {"m0": 0.0, "m1": 1.0, "m2": 2.0, "m3": 1.0}
+    d = A.duels(classic_round_robin(theta, bv, 1000, np.random.default_rng(2)))
+    fit = A.fairness(d, n_boot=20, seed=0, cost="bv")
+    assert set(fit.points["unit_a"]) == {"m0", "m1", "m2"}  # m3's duels are not fitted
+    out = A.cost_outliers(A.ratings(d, n_boot=20, seed=0, cost="bv"), fit).set_index("unit")
+    assert out.loc["m3", "verdict"] == "unknown" and math.isnan(out.loc["m3", "residual"])
+    assert np.all(np.isfinite(out.loc[["m0", "m1", "m2"], "residual"]))
+    with pytest.raises(UserError, match="known for no duel"):
+        A.fairness(d, cost="pv")  # the Classic frame has no PV
+
+
+def test_classic_round_robin_experiment_lists_every_classic_catalog_mech():
+    mechs = {e.name for e in catalog.entries() if e.classic is not None}
+    exp = _experiment("11_classic_round_robin.toml")
+    assert exp["model"] == "classic-duel" and exp["report"] == "classic-round-robin"
+    assert set(exp["grid"]["unit_a"]) == mechs and exp["grid"]["unit_b"] == exp["grid"]["unit_a"]

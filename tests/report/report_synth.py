@@ -317,19 +317,26 @@ def duel_skill_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
 
 
 def classic_rr_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
-    """A Classic round-robin (model classic-duel): 3 'Mechs, two ranges, 5 turns."""
-    units = {"Locust LCT-1V": 20, "Hunchback HBK-4G": 50, "Atlas AS7-D": 100}
+    """A Classic round-robin (model classic-duel): 4 'Mechs, two ranges, 5 turns, with the
+    facts bv_a / bv_b (Battle Value) and a strength that does not quite follow BV (the
+    Wolverine stronger than its BV says) so the BV fairness curve has an outlier."""
+    units = {"Locust LCT-1V": (20, 432), "Hunchback HBK-4G": (50, 1041),
+             "Wolverine WVR-6R": (80, 1101), "Atlas AS7-D": (100, 1897)}
     turns = np.arange(1, 6)
     frames = []
     kinds: dict[str, str] = {}
-    for (a, ta), (b, tb), r in itertools.product(units.items(), units.items(), [3, 1]):
+    for (a, (ta, bva)), (b, (tb, bvb)), r in itertools.product(units.items(), units.items(),
+                                                                [3, 1]):
         f = pd.DataFrame({"range": str(r), "unit_a": a, "unit_b": b, "turns": 5,
-                          "turn": turns})
+                          "turn": turns, "bv_a": bva, "bv_b": bvb})
         pa = ta / (ta + tb)
-        draw = 0.02
-        add_metric(f, "p_win_a", np.full(5, pa * (1 - draw)), "probability", rng, kinds)
-        add_metric(f, "p_win_b", np.full(5, (1 - pa) * (1 - draw)), "probability", rng, kinds)
+        draw, timeout = 0.02, 0.04
+        add_metric(f, "p_win_a", np.full(5, pa * (1 - draw - timeout)), "probability", rng,
+                   kinds)
+        add_metric(f, "p_win_b", np.full(5, (1 - pa) * (1 - draw - timeout)), "probability",
+                   rng, kinds)
         add_metric(f, "p_draw", np.full(5, draw), "probability", rng, kinds)
+        add_metric(f, "p_timeout", np.full(5, timeout), "probability", rng, kinds)
         add_metric(f, "expected_turns", np.full(5, 2.0 + (ta + tb) / 50), "mean", rng, kinds)
         add_metric(f, "p_b_destroyed_by", pa * (1 - 0.5 ** turns), "probability", rng, kinds)
         frames.append(f)

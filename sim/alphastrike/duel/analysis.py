@@ -1,5 +1,7 @@
 """What a Point Value buys: strength ratings, the PV fairness curve, PV outliers, and what OV
-and skill buy, from ``duel`` summary frames (issue 10 "Points value"; reference-as-combat 23).
+and skill buy, from ``duel`` summary frames (issue 10 "Points value"; reference-as-combat 23);
+the same ratings, fairness curve and outliers against Battle Value for ``classic-duel`` frames
+(issue 13 "Battle Value and the catalog"; reference-as-combat 24).
 
 Every function is pure: summary frame(s) in, numbers out (the report sections draw them).
 Randomness (bootstraps) only from a ``numpy.random.Generator`` seeded by the caller's
@@ -36,6 +38,11 @@ Conventions
   the others), with a two-sided normal p-value: how far the card stands out from the
   catalog's spread around the curve. **Fair PV** =
   PV_i exp(r_i / beta): the PV at which the curve would predict the card's strength.
+* **Any cost**: the fairness curve and the outliers take the cost they judge as ``cost``, the
+  stem of the frame's ``<cost>_a`` / ``<cost>_b`` columns (:data:`COSTS`): ``"pv"`` (Alpha
+  Strike Point Value, the default) or ``"bv"`` (Classic Battle Value at the pilots' skills,
+  the ``classic-duel`` facts ``bv_a`` / ``bv_b``); every formula above reads with BV for PV.
+  A ``classic-duel`` frame names its sides ``unit_a`` / ``unit_b`` (no ``@skill``).
 """
 
 from __future__ import annotations
@@ -49,12 +56,15 @@ import pandas as pd
 
 from sim.alphastrike.balance import ov_pv_term, policy_sort_key
 from sim.alphastrike.pv import pv_at_skill
+from sim.errors import UserError
 from sim.summary import estimate
 
 #: what the duel outcomes of one duel are split into for the score (module docstring)
 OUTCOMES = ("p_win_a", "p_win_b", "p_draw", "p_timeout")
 #: ranges in reading order
 RANGE_ORDER = ("short", "medium", "long", "extreme")
+#: the costs a fairness curve can be fitted against: the stem of ``<cost>_a`` / ``<cost>_b``
+COSTS = ("pv", "bv")
 SCORE_NOTE = ("score = P(win) + ½ P(draw) + ½ P(timeout): a draw or a timeout counts as half "
               "a win for each side")
 
@@ -74,14 +84,28 @@ def ordered_ranges(labels: pd.Series | list[str]) -> list[str]:
                   else len(RANGE_ORDER))
 
 
+def check_cost(cost: str) -> str:
+    """``cost`` if it names a known cost (:data:`COSTS`), else a one-line UserError."""
+    if cost not in COSTS:
+        raise UserError(f"cost: {cost!r} is not a cost; allowed: {', '.join(COSTS)}")
+    return cost
+
+
 def duels(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per duel (scenario) of a ``duel`` summary frame: the per-duel metrics (best
-    estimate, :func:`sim.summary.estimate`), ``score_a`` (module docstring), ``unit_a`` /
-    ``unit_b`` / ``skill_a`` / ``skill_b`` split from the side labels, ``pv_a``, ``pv_b`` and
-    the trials. Per-turn metrics are summed over the turns as ``total_<metric>`` (e.g.
-    ``total_expected_damage_a``: the expected damage A deals over the whole fight)."""
+    """One row per duel (scenario) of a ``duel`` or ``classic-duel`` summary frame: the
+    per-duel metrics (best estimate, :func:`sim.summary.estimate`), ``score_a`` (module
+    docstring), ``unit_a`` / ``unit_b`` / ``skill_a`` / ``skill_b`` split from the side labels
+    (``a`` / ``b``, or ``unit_a`` / ``unit_b`` where the frame has no ``a``), the costs
+    ``pv_a``, ``pv_b`` and ``bv_a``, ``bv_b`` the frame has (``pv_*`` NaN when absent) and the
+    trials. Per-turn metrics are summed over the turns as ``total_<metric>`` (e.g.
+    ``total_expected_damage_a``: the expected damage A deals over the whole fight). A frame
+    without ``p_timeout`` gets 1 - P(A wins) - P(B wins) - P(draw) (at least 0)."""
+    frame = frame if "a" in frame.columns or "unit_a" not in frame.columns else \
+        frame.assign(a=frame["unit_a"], b=frame["unit_b"])
     keys = [c for c in ("a", "b", "range", "policy_a", "policy_b", "moved_a", "moved_b",
-                        "terrain_a", "terrain_b", "turns", "rule_overrides") if c in frame]
+                        "terrain_a", "terrain_b", "gunnery_a", "gunnery_b", "piloting_a",
+                        "piloting_b", "physical_a", "physical_b", "turns", "rule_overrides")
+            if c in frame]
     f = frame.copy()
     for k in keys:
         f[k] = f[k].astype(str)
@@ -104,14 +128,21 @@ def duels(frame: pd.DataFrame) -> pd.DataFrame:
         sd = last.groupby(keys, sort=False).tail(1)
         sd = sd.assign(shut=estimate(sd, "p_shutdown_a").to_numpy(float))[[*keys, "shut"]]
         out = out.merge(sd.rename(columns={"shut": "p_shutdown_a_end"}), on=keys, how="left")
+    if "p_timeout" not in f.columns and "p_timeout_exact" not in f.columns:
+        out["p_timeout"] = np.clip(1 - out["p_win_a"] - out["p_win_b"] - out["p_draw"], 0, 1)
     out["score_a"] = out["p_win_a"] + 0.5 * (out["p_draw"] + out["p_timeout"])
     tcol = "trials" if "trials" in f.columns else "p_win_a_n" if "p_win_a_n" in f.columns \
         else None  # the trials of a Monte Carlo run; 1 (a weight only) for an exact one
     trials = pd.to_numeric(f[tcol], errors="coerce").to_numpy(float) if tcol else \
         np.ones(len(f))
     out["trials"] = np.where(np.isfinite(trials) & (trials > 0), trials, 1.0)
-    out["pv_a"] = pd.to_numeric(f["pv_a"], errors="coerce").to_numpy(float)
-    out["pv_b"] = pd.to_numeric(f["pv_b"], errors="coerce").to_numpy(float)
+    for c in COSTS:
+        for side in ("a", "b"):
+            col = f"{c}_{side}"
+            if col in f.columns:
+                out[col] = pd.to_numeric(f[col], errors="coerce").to_numpy(float)
+            elif c == "pv":
+                out[col] = np.nan
     split_a = [split_label(x) for x in out["a"]]
     split_b = [split_label(x) for x in out["b"]]
     out["unit_a"] = [s[0] for s in split_a]
@@ -187,25 +218,33 @@ def _resample_scores(d: pd.DataFrame, rng: np.random.Generator) -> np.ndarray:
 @dataclass(frozen=True)
 class Ratings:
     """Bradley-Terry ratings: ``table`` (one row per unit and range, ``range = "all"`` for the
-    fit pooled over the ranges: ``theta``, ``ci_low``, ``ci_high``, ``pv``, ``score`` = the
-    mean score against the others) and the bootstrap draws of the pooled theta
-    (``boot``: replicates x units, in ``units`` order)."""
+    fit pooled over the ranges: ``theta``, ``ci_low``, ``ci_high``, the unit's cost in a
+    column named ``cost`` (``pv`` or ``bv``), ``score`` = the mean score against the others)
+    and the bootstrap draws of the pooled theta (``boot``: replicates x units, in ``units``
+    order)."""
 
     table: pd.DataFrame
     units: list[str]
     boot: np.ndarray
+    cost: str = "pv"
 
 
-def ratings(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, prior: float = 1.0
-            ) -> Ratings:
+def ratings(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, prior: float = 1.0,
+            cost: str = "pv") -> Ratings:
     """Bradley-Terry strengths per range and pooled over the ranges (``"all"``: every duel
     of every range a game record), with parametric-bootstrap 95% intervals from the Monte
-    Carlo error (module docstring). ``d`` is :func:`duels` of a round-robin."""
+    Carlo error (module docstring). ``d`` is :func:`duels` of a round-robin; ``cost`` the
+    cost column the table carries (:data:`COSTS`)."""
+    check_cost(cost)
     units = sorted(set(d["unit_a"]) | set(d["unit_b"]))
     k = len(units)
-    pv: dict[str, float] = {}
-    for u, p in zip(d["unit_a"], d["pv_a"], strict=True):
-        pv.setdefault(u, p)
+    price: dict[str, float] = {}
+    costs = [(d["unit_a"], d[f"{cost}_a"]), (d["unit_b"], d[f"{cost}_b"])] \
+        if f"{cost}_a" in d and f"{cost}_b" in d else []
+    for us, cs in costs:
+        for u, p in zip(us, cs, strict=True):
+            if np.isfinite(p):
+                price.setdefault(u, float(p))
     rng = np.random.default_rng(seed)
     rows = []
     boot_all = np.zeros((0, k))
@@ -229,11 +268,12 @@ def ratings(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, prior: float = 1.
         np.add.at(cnt, j, 1)
         for u in range(k):
             rows.append({"unit": units[u], "range": rng_label, "theta": theta[u],
-                         "ci_low": lo[u], "ci_high": hi[u], "pv": pv.get(units[u], np.nan),
+                         "ci_low": lo[u], "ci_high": hi[u],
+                         cost: price.get(units[u], np.nan),
                          "score": mean_score[u] / cnt[u] if cnt[u] else np.nan})
         if rng_label == "all" or len(groups) == 1:
             boot_all = boots
-    return Ratings(pd.DataFrame(rows), units, boot_all)
+    return Ratings(pd.DataFrame(rows), units, boot_all, cost)
 
 
 # -- the PV fairness curve -----------------------------------------------------------------------
@@ -259,10 +299,10 @@ def logistic_slope(x: np.ndarray, s: np.ndarray, w: np.ndarray, iters: int = 50)
 
 @dataclass(frozen=True)
 class Fairness:
-    """The PV fairness curve: slope ``beta`` with its card-bootstrap interval, the curve
-    (``curve``: ``x`` = ln PV ratio, ``ratio`` = PV ratio, ``p``, ``lo``, ``hi``), the points
-    it was fitted to (``points``: one per duel between different cards) and the bootstrap
-    slopes (``boot``)."""
+    """The fairness curve of a cost (``cost``: ``pv`` or ``bv``): slope ``beta`` with its
+    card-bootstrap interval, the curve (``curve``: ``x`` = ln cost ratio, ``ratio`` = cost
+    ratio, ``p``, ``lo``, ``hi``), the points it was fitted to (``points``: one per duel
+    between different cards) and the bootstrap slopes (``boot``)."""
 
     beta: float
     beta_low: float
@@ -270,13 +310,25 @@ class Fairness:
     curve: pd.DataFrame
     points: pd.DataFrame
     boot: np.ndarray
+    cost: str = "pv"
 
 
-def fairness(d: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> Fairness:
-    """Fit the PV fairness curve over the duels of ``d`` (:func:`duels`) between different
-    cards, with a cluster-bootstrap band over the cards (module docstring)."""
-    pts = d[(d["unit_a"] != d["unit_b"]) & (d["pv_a"] > 0) & (d["pv_b"] > 0)].copy()
-    pts["x"] = np.log(pts["pv_a"] / pts["pv_b"])
+def fairness(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, cost: str = "pv"
+             ) -> Fairness:
+    """Fit the fairness curve of ``cost`` (:data:`COSTS`: ``pv`` the PV fairness curve,
+    ``bv`` the BV fairness curve) over the duels of ``d`` (:func:`duels`) between different
+    cards with a known positive cost, with a cluster-bootstrap band over the cards (module
+    docstring)."""
+    check_cost(cost)
+    if f"{cost}_a" not in d or f"{cost}_b" not in d:
+        raise UserError(f"cost: {cost!r} has no columns {cost}_a/{cost}_b in the duels; "
+                        f"allowed: the costs the frame has")
+    ca, cb = d[f"{cost}_a"], d[f"{cost}_b"]
+    pts = d[(d["unit_a"] != d["unit_b"]) & (ca > 0) & (cb > 0)].copy()
+    if pts.empty:
+        raise UserError(f"cost: {cost!r} is known for no duel between different units; "
+                        "allowed: a cost the frame gives (> 0) for at least one such duel")
+    pts["x"] = np.log(pts[f"{cost}_a"] / pts[f"{cost}_b"])
     x, s, w = (pts["x"].to_numpy(float), pts["score_a"].to_numpy(float),
                pts["trials"].fillna(1).to_numpy(float))
     beta = logistic_slope(x, s, w)
@@ -298,11 +350,12 @@ def fairness(d: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> Fairness:
     lo = np.percentile(curves, 2.5, axis=0) if curves is not None else p
     hi = np.percentile(curves, 97.5, axis=0) if curves is not None else p
     curve = pd.DataFrame({"x": grid, "ratio": np.exp(grid), "p": p, "lo": lo, "hi": hi})
-    return Fairness(beta, float(lo_b), float(hi_b), curve, pts, boots)
+    return Fairness(beta, float(lo_b), float(hi_b), curve, pts, boots, cost)
 
 
 def fair_score(beta: float, pv_ratio: float) -> float:
-    """The score the fairness curve predicts for side A at PV ratio PV_A / PV_B."""
+    """The score the fairness curve predicts for side A at cost ratio PV_A / PV_B (or
+    BV_A / BV_B on the BV curve)."""
     return 1 / (1 + math.exp(-beta * math.log(pv_ratio)))
 
 
@@ -321,15 +374,28 @@ def pv_outliers(r: Ratings, fit: Fairness) -> pd.DataFrame:
     ``p_value``, ``fair_pv`` with its interval and ``verdict`` (``under-costed`` when the
     residual's interval lies above 0, ``over-costed`` below, else ``fair``). Sorted by the
     residual, most under-costed first. Uses the pooled ratings (``range == "all"``) or the
-    only range present."""
+    only range present. :func:`cost_outliers` with ``cost="pv"``."""
+    return cost_outliers(r, fit, "pv")
+
+
+def cost_outliers(r: Ratings, fit: Fairness, cost: str | None = None) -> pd.DataFrame:
+    """:func:`pv_outliers` for any cost (:data:`COSTS`; default the cost ``r`` was rated
+    with): the columns ``<cost>``, ``fair_<cost>``, ``fair_<cost>_low``, ``fair_<cost>_high``
+    (e.g. ``bv``, ``fair_bv``: the BV at which the BV fairness curve predicts the 'Mech's
+    strength). A unit without a known cost has NaN residual and verdict ``unknown``; the
+    centre of ln cost is the mean over the units with one."""
+    cost = check_cost(cost or r.cost)
     t = r.table
     t = t[t["range"] == "all"] if (t["range"] == "all").any() else t
     t = t.set_index("unit").loc[r.units]
-    lpv = np.log(t["pv"].to_numpy(float))
-    centre = lpv - lpv.mean()
+    price = t[cost].to_numpy(float) if cost in t else np.full(len(t), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lpv = np.log(np.where(price > 0, price, np.nan))
+    known = np.isfinite(lpv)
+    centre = lpv - (lpv[known].mean() if known.any() else np.nan)
     theta = t["theta"].to_numpy(float)
     resid = theta - fit.beta * centre
-    sd = robust_sd(resid)
+    sd = robust_sd(resid[known])
     z = resid / sd if sd > 0 else np.full_like(resid, np.nan)
     pval = np.array([math.erfc(abs(v) / math.sqrt(2)) if np.isfinite(v) else np.nan
                      for v in z])
@@ -338,19 +404,25 @@ def pv_outliers(r: Ratings, fit: Fairness) -> pd.DataFrame:
         betas = fit.boot[:nb, None]
         rb = r.boot[:nb] - betas * centre[None, :]
         lo, hi = np.percentile(rb, [2.5, 97.5], axis=0)
-        fb = t["pv"].to_numpy(float)[None, :] * np.exp(rb / np.where(betas > 0, betas, np.nan))
-        flo, fhi = np.nanpercentile(fb, [2.5, 97.5], axis=0)
+        with np.errstate(invalid="ignore"):
+            fb = price[None, :] * np.exp(rb / np.where(betas > 0, betas, np.nan))
+        flo, fhi = np.full_like(resid, np.nan), np.full_like(resid, np.nan)
+        ok = np.isfinite(fb).any(axis=0)
+        if ok.any():
+            flo[ok], fhi[ok] = np.nanpercentile(fb[:, ok], [2.5, 97.5], axis=0)
     else:
         lo = hi = resid
         flo = fhi = np.full_like(resid, np.nan)
-    fair = t["pv"].to_numpy(float) * np.exp(resid / fit.beta) if fit.beta > 0 \
-        else np.full_like(resid, np.nan)
-    verdict = np.where(lo > 0, "under-costed", np.where(hi < 0, "over-costed", "fair"))
-    out = pd.DataFrame({"unit": r.units, "pv": t["pv"].to_numpy(float), "theta": theta,
+    fair = price * np.exp(resid / fit.beta) if fit.beta > 0 else np.full_like(resid, np.nan)
+    verdict = np.where(~known, "unknown", np.where(
+        lo > 0, "under-costed", np.where(hi < 0, "over-costed", "fair")))
+    out = pd.DataFrame({"unit": r.units, cost: price, "theta": theta,
                         "predicted": fit.beta * centre, "residual": resid, "ci_low": lo,
-                        "ci_high": hi, "z": z, "p_value": pval, "fair_pv": fair,
-                        "fair_pv_low": flo, "fair_pv_high": fhi, "verdict": verdict})
-    return out.sort_values("residual", ascending=False).reset_index(drop=True)
+                        "ci_high": hi, "z": z, "p_value": pval, f"fair_{cost}": fair,
+                        f"fair_{cost}_low": flo, f"fair_{cost}_high": fhi,
+                        "verdict": verdict})
+    return out.sort_values("residual", ascending=False, na_position="last"
+                           ).reset_index(drop=True)
 
 
 def win_matrix(d: pd.DataFrame, range_label: str | None = None) -> pd.DataFrame:

@@ -1,18 +1,32 @@
 """Report section ``classic-round-robin``: the Classic duel round-robin (model
-``classic-duel``, issue 13): the win matrix at each range, a strength rating with intervals,
-and "what one hit does" for big single-group weapons against light to assault targets (exact,
-:func:`sim.classic.hit_api.hit`).
+``classic-duel``, issue 13): the win matrix at each range, Bradley-Terry strength ratings with
+95% Monte Carlo intervals, the BV fairness curve (score against the Battle Value ratio, with a
+bootstrap band over the 'Mechs) and the 'Mechs furthest from what their BV predicts, and "what
+one hit does" for big single-group weapons against light to assault targets (exact,
+:func:`sim.classic.hit_api.hit`). The ratings, curve and outliers are
+:mod:`sim.alphastrike.duel.analysis` with ``cost="bv"`` (methods there).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 
 from sim import plots
-from sim.report.formatting import fmt_num, fmt_pct, footnote_text, short_unit, value
+from sim.alphastrike.duel import analysis as DA
+from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_unit, value
 from sim.report.registry import section
+from sim.report.sections.duel_round_robin import _log_ticks, _seed, fmt_theta
 from sim.report.types import ColumnTable, Finding, Result, Section
+
+#: bootstrap replicates for the rating intervals and the BV fairness band (fixed seed)
+N_BOOT = 200
+#: BV ratios at which the fairness table reads the fitted curve
+RATIOS = (1.25, 1.5, 2.0, 3.0)
+#: 'Mechs labelled at each end of the outlier list
+N_OUT = 3
 
 #: (weapon, damage of its one group) and (weight class, catalog target) of the hit table.
 BIG_HITS: tuple[tuple[str, int], ...] = (("AC/20", 20), ("Gauss rifle", 15), ("PPC", 10))
@@ -72,7 +86,8 @@ def build(res: Result) -> Section:
             ax.set_yticks(range(len(units)), units, fontsize=7)
             for (i, k), v in np.ndenumerate(m):
                 if np.isfinite(v):
-                    ax.text(k, i, f"{v * 100:.0f}", ha="center", va="center", fontsize=6)
+                    ax.text(k, i, f"{v * 100:.0f}", ha="center", va="center", fontsize=6,
+                            color="white" if abs(v - 0.5) > 0.3 else "black")
             ax.set_title(c)
             ax.set_xlabel("B")
             if j == 0:
@@ -121,8 +136,205 @@ def build(res: Result) -> Section:
             res.name, f"A single {r0} hit from the front destroys a fresh {c0.split(': ')[1]} "
             f"with probability {fmt_pct(p0)}.",
             [("one_hit", r0, c0, p0, fmt_pct(p0))]))
+    bv_section(res, sec)
     if "expected_turns" in last.columns:
         et = value(last, "expected_turns")
         sec.notes.append(f"Duels last {fmt_num(float(et.min()))} to "
                          f"{fmt_num(float(et.max()))} turns on average across pairings.")
     return sec
+
+
+def fmt_p(v: float) -> str:
+    """A p-value: 4 decimals (no exponent, so a finding can quote it as a plain number)."""
+    return "–" if not np.isfinite(v) else f"{float(v):.4f}"
+
+
+def fmt_bv(v: float) -> str:
+    """A Battle Value: whole points."""
+    return "–" if not np.isfinite(v) else f"{float(v):.0f}"
+
+
+def bv_section(res: Result, sec: Section) -> None:
+    """Strength ratings with 95% intervals, the BV fairness curve and the BV outliers, added
+    to ``sec`` (tables ``strength``, ``bv_fairness``, ``bv_outliers``, figure
+    ``fig_bv_fairness`` and their findings). Needs the facts ``bv_a`` / ``bv_b``; a frame
+    without them gets the ratings only, and a note."""
+    d = DA.duels(res.frame)
+    has_bv = "bv_a" in d and "bv_b" in d and bool(((d["bv_a"] > 0) & (d["bv_b"] > 0)
+                                                   & (d["unit_a"] != d["unit_b"])).any())
+    seed = _seed(res)
+    rat = DA.ratings(d, n_boot=N_BOOT, seed=seed, cost="bv")
+    ranges = DA.ordered_ranges(d["range"])
+    pooled = "all" if len(ranges) > 1 else ranges[0]
+    rt = rat.table
+    g = rt[rt["range"] == pooled].set_index("unit")
+    order = list(g.sort_values("theta", ascending=False).index)
+    label = {u: short_unit(u) for u in order}
+    cols = ["BV", "strength", "low", "high", *[f"strength {_case(r)}" for r in ranges],
+            "mean score"]
+    sv = pd.DataFrame(index=[label[u] for u in order], columns=cols, dtype=float)
+    for u in order:
+        gu = rt[rt["unit"] == u].set_index("range")
+        sv.loc[label[u]] = [num(gu.loc[pooled, "bv"]), num(gu.loc[pooled, "theta"]),
+                            num(gu.loc[pooled, "ci_low"]), num(gu.loc[pooled, "ci_high"]),
+                            *[num(gu.loc[r, "theta"]) for r in ranges],
+                            num(gu.loc[pooled, "score"])]
+    sec.tables.append(ColumnTable(
+        "strength", "Strength ratings (Bradley-Terry) with 95% intervals, strongest first", sv,
+        {"BV": fmt_bv, "mean score": fmt_pct, **dict.fromkeys(
+            ["strength", "low", "high", *[f"strength {_case(r)}" for r in ranges]],
+            fmt_theta)}, index_name="unit",
+        note="Strength = ln of the Bradley-Terry strength, mean 0 over the 'Mechs: the "
+        "difference of two strengths is the logit of one's score against the other (score = "
+        "win + half of draws and timeouts, both seatings). Low/high: 95% interval of the "
+        f"strength pooled over the ranges, parametric bootstrap of the Monte Carlo outcomes "
+        f"({N_BOOT} replicates). BV: Battle Value at the pilots' skills."))
+    top, bot = sv.index[0], sv.index[-1]
+    sec.findings.append(Finding(
+        res.name, f"Strongest 'Mech by Bradley-Terry rating: {top} (BV "
+        f"{fmt_bv(sv.loc[top, 'BV'])}), mean score {fmt_pct(sv.loc[top, 'mean score'])} "
+        f"against the others; weakest: {bot} (BV {fmt_bv(sv.loc[bot, 'BV'])}), "
+        f"{fmt_pct(sv.loc[bot, 'mean score'])}.",
+        [("strength", u, c, num(sv.loc[u, c]), f(sv.loc[u, c])) for u in (top, bot)
+         for c, f in (("BV", fmt_bv), ("mean score", fmt_pct))], lead=False))
+    if not has_bv:
+        sec.notes.append("No Battle Value facts (bv_a, bv_b) in these results: no BV "
+                         "fairness curve.")
+        return
+    fit = DA.fairness(d, n_boot=N_BOOT, seed=seed, cost="bv")
+    out = DA.cost_outliers(rat, fit)
+    out = out[out["verdict"] != "unknown"]
+
+    fv = pd.DataFrame(index=[f"BV ratio {r:g}" for r in RATIOS],
+                      columns=["fitted score", "low", "high"], dtype=float)
+    for ratio in RATIOS:
+        boot = 1 / (1 + np.exp(-fit.boot * math.log(ratio))) if len(fit.boot) \
+            else np.array([np.nan])
+        fv.loc[f"BV ratio {ratio:g}"] = [DA.fair_score(fit.beta, ratio),
+                                     *np.nanpercentile(boot, [2.5, 97.5])]
+    sec.tables.append(ColumnTable(
+        "bv_fairness", "The BV fairness curve: score of the side with the higher BV", fv,
+        {"fitted score": fmt_pct, "low": fmt_pct, "high": fmt_pct}, index_name="",
+        note="Score = 1 / (1 + exp(-beta ln(BV ratio))), fitted over every duel between "
+        "different 'Mechs at every range (slope: table 'How well BV predicts the winner'); "
+        "95% band from a bootstrap over the 'Mechs."))
+    bt = pd.DataFrame(index=[*[_case(r) for r in ranges], *(["all"] if len(ranges) > 1
+                                                            else [])],
+                      columns=["slope beta", "low", "high", "BV-strength rank correlation"],
+                      dtype=float)
+    for r, lab in [*((r, _case(r)) for r in ranges), *((("all", "all"),) if len(ranges) > 1
+                                                       else ())]:
+        sub = d if r == "all" else d[d["range"] == r]
+        fr = fit if r == "all" or len(ranges) == 1 else DA.fairness(sub, n_boot=N_BOOT,
+                                                                     seed=seed, cost="bv")
+        gr = rt[rt["range"] == (r if len(ranges) > 1 else ranges[0])]
+        rho = gr["bv"].rank().corr(gr["theta"].rank())
+        bt.loc[lab] = [fr.beta, fr.beta_low, fr.beta_high, rho]
+    sec.tables.append(ColumnTable(
+        "bv_by_range", "How well BV predicts the winner, per range", bt,
+        {"BV-strength rank correlation": fmt_num}, index_name="range", fmt=fmt_num,
+        note="Slope beta of the BV fairness curve (logit gain per unit of ln BV ratio; 0: BV "
+        "says nothing about the winner) fitted at each range alone, its 95% interval "
+        "(bootstrap over the 'Mechs) and the Spearman rank correlation of BV with the "
+        "strength fitted at that range."))
+    ocols = ["BV", "fair BV", "fair BV low", "fair BV high", "residual", "low", "high", "z",
+             "p-value"]
+    ov = pd.DataFrame(index=[short_unit(u) for u in out["unit"]], columns=ocols, dtype=float)
+    for _, o in out.iterrows():
+        ov.loc[short_unit(o["unit"])] = [o["bv"], o["fair_bv"], o["fair_bv_low"],
+                                         o["fair_bv_high"], o["residual"], o["ci_low"],
+                                         o["ci_high"], o["z"], o["p_value"]]
+    sec.tables.append(ColumnTable(
+        "bv_outliers", "Units against their BV: most under-costed first, most over-costed "
+        "last", ov, {"BV": fmt_bv, "fair BV": fmt_bv, "fair BV low": fmt_bv,
+                     "fair BV high": fmt_bv, "residual": fmt_theta, "low": fmt_theta,
+                     "high": fmt_theta, "z": fmt_theta, "p-value": fmt_p},
+        index_name="unit",
+        note="Residual = strength minus the strength the BV fairness curve predicts from BV "
+        "(> 0: wins more than its BV says, under-costed). Low/high: 95% interval (Monte Carlo "
+        "error and the curve's slope); an interval that excludes 0 is significant at 5%. z = "
+        "residual / its robust SD over the 'Mechs (1.4826 MAD), two-sided normal p-value: how "
+        "far the 'Mech stands out from the catalog. Fair BV: the BV at which the curve "
+        "predicts the 'Mech's strength."))
+
+    foot = footnote_text(res, extra=DA.SCORE_NOTE + ".", kind="cells")
+    with plots.style():
+        fig, axes = plots.new_figure(1, 2, width=14, height=6)
+        ax = axes[0, 0]
+        pts = fit.points
+        pts = pts[pts["bv_a"] >= pts["bv_b"]]  # each pair once: the side with the higher BV
+        for n, r in enumerate(ranges):
+            pr = pts[pts["range"] == r]
+            ax.scatter(np.exp(pr["x"]), pr["score_a"] * 100, s=12, alpha=0.5,
+                       color=plots.color(n), label=_case(r), linewidths=0)
+        c = fit.curve[fit.curve["x"] >= 0]
+        ax.fill_between(c["ratio"], c["lo"] * 100, c["hi"] * 100, color="black", alpha=0.18,
+                        linewidth=0, label="95% band (bootstrap over 'Mechs)")
+        ax.plot(c["ratio"], c["p"] * 100, color="black", linewidth=1.8,
+                label=f"fitted: beta = {fit.beta:.2f} ({fit.beta_low:.2f} to "
+                f"{fit.beta_high:.2f})")
+        hi_ratio = float(c["ratio"].max())
+        _log_ticks(ax, [t for t in (1, 1.25, 1.5, 2, 3, 4, 6, 8) if t <= hi_ratio * 1.05])
+        ax.set_xlabel("BV ratio (higher BV / lower BV, log scale)")
+        ax.set_ylabel("score of the side with the higher BV (%)")
+        ax.set_ylim(-2, 102)
+        ax.axhline(50, color="#bbbbbb", linewidth=0.8)
+        ax.legend(loc="lower right", fontsize=8)
+        ax.set_title("Win probability (score) against BV ratio")
+        ax = axes[0, 1]
+        lbv = np.log(out["bv"].to_numpy(float))
+        ci = np.vstack([out["residual"] - out["ci_low"], out["ci_high"] - out["residual"]])
+        ax.errorbar(out["bv"], out["theta"], yerr=ci, fmt="o", color=plots.color(0),
+                    markersize=4, capsize=2, zorder=3, alpha=0.6,
+                    label="strength (95% interval of the residual)")
+        xs = np.linspace(lbv.min(), lbv.max(), 50)
+        ax.plot(np.exp(xs), fit.beta * (xs - lbv.mean()), color="black", linewidth=1.4,
+                label="predicted from BV (fairness curve)")
+        ends = pd.concat([out.head(N_OUT), out.tail(N_OUT)]).drop_duplicates("unit")
+        for _, o in ends.iterrows():
+            col = plots.color(2) if o["residual"] > 0 else plots.color(3)
+            ax.errorbar(o["bv"], o["theta"], yerr=[[o["residual"] - o["ci_low"]],
+                                                   [o["ci_high"] - o["residual"]]],
+                        fmt="o", color=col, markersize=5, capsize=2, zorder=4)
+            ax.annotate(short_unit(o["unit"]), (o["bv"], o["theta"]), fontsize=7,
+                        xytext=(4, 3 if o["residual"] > 0 else -9),
+                        textcoords="offset points", color=col)
+        _log_ticks(ax, [t for t in (400, 600, 800, 1000, 1500, 2000, 3000)
+                        if math.exp(lbv.min()) / 1.1 <= t <= math.exp(lbv.max()) * 1.1])
+        ax.set_xlabel("BV at the pilots' skills (log scale)")
+        ax.set_ylabel("strength (ln Bradley-Terry)")
+        ax.set_title(f"Outliers: the {N_OUT} most under- (green) and over-costed (red)")
+        ax.legend(loc="upper left", fontsize=8)
+        fig.suptitle("The BV fairness curve")
+        plots.footnote(fig, foot)
+        sec.add_figure(fig, "fig_bv_fairness", "The BV fairness curve",
+                       "Left: the score of the side with the higher BV in every duel between "
+                       "different 'Mechs against the BV ratio, with the fitted logistic curve "
+                       "and its 95% band. Right: each 'Mech's strength against its BV, the "
+                       "strength the curve predicts, and the most under- and over-costed "
+                       "'Mechs with the 95% interval of their residual.")
+
+    ft = sec.table("bv_fairness").values
+    key = "BV ratio 1.5"
+    p15, lo15, hi15 = (ft.loc[key, c] for c in ("fitted score", "low", "high"))
+    sec.findings.append(Finding(
+        res.name, f"BV predicts the winner: on the fitted BV fairness curve a 'Mech with 3 BV "
+        f"for every 2 of its opponent's scores {fmt_pct(p15)} (interval {fmt_pct(lo15)} to "
+        f"{fmt_pct(hi15)}).",
+        [("bv_fairness", key, c, num(v), fmt_pct(v))
+         for c, v in (("fitted score", p15), ("low", lo15), ("high", hi15))]))
+    ot = sec.table("bv_outliers").values
+    if len(ot) >= 2:
+        for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
+            o = ot.loc[end]
+            sig = "excludes" if (o["low"] > 0 or o["high"] < 0) else "includes"
+            verdict = "significantly" if sig == "excludes" else "not significantly"
+            sec.findings.append(Finding(
+                res.name, f"Most {word} by BV: {end} (BV {fmt_bv(o['BV'])}) plays like a "
+                f"'Mech of BV {fmt_bv(o['fair BV'])} ({fmt_bv(o['fair BV low'])} to "
+                f"{fmt_bv(o['fair BV high'])}), {verdict} {word}: the interval of its "
+                f"strength residual {sig} zero; p-value {fmt_p(o['p-value'])} against the "
+                "catalog's spread around the curve.",
+                [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
+                 (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
+                  ("fair BV high", fmt_bv), ("p-value", fmt_p))]))
