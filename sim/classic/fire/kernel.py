@@ -35,6 +35,8 @@ LOCS = CT.LOCATIONS[:8]
 LANE_SHIFT8 = (FRONT_LOC * 8).astype(np.uint64)
 LANE_SHIFT16 = ((FRONT_LOC % 4) * 16).astype(np.uint64)
 LANE_HIGH16 = FRONT_LOC >= 4
+#: Multiplier summing the 8 byte lanes of a uint64 into its top byte (exact below 256).
+BYTE_SUM = np.uint64(0x0101010101010101)
 
 
 class _GunTables:
@@ -96,6 +98,8 @@ INT16_MAX = 32767
 #: Trials per block inside a chunk: the kernel's temporaries (about 40 arrays of up to 8
 #: bytes per trial) stay in cache; 2**14 measured fastest of 2**12..2**17 (2026-11-30).
 BLOCK = 2**14
+#: Rows per float32 slab of the damage-by-location squares: 256 * 255**2 < 2**24.
+SLAB = 256
 
 
 def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
@@ -147,13 +151,18 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     dmg_hist = np.zeros((T, db), dtype=np.int64)
     heat_hist = np.zeros((T, hb), dtype=np.int64)
     narrow = scn.damage_bins <= 256 and sys.byteorder == "little"
+    # narrow lanes are always kept: the turn's damage is the sum of their 8 bytes (one
+    # multiply), cheaper than a damage lookup per gun
+    track = locations or narrow
     rows_h = np.arange(H.HEAT_TOP + 1)
     restart_thr = np.where(rows_h < H.AUTO_RESTART_BELOW, 0,
                            THR_2D6[H.SHUTDOWN_AVOID]).astype(np.uint8)
     avoid = H.shutdown_avoid(rows_h, scn.rules.tacops_shutdown, scn.rules.piloting)
     shutdown_thr = np.where(rows_h < 14, 0, THR_2D6[np.clip(avoid, 0, 14)]).astype(np.uint8)
     ammo_thr = np.where(rows_h < H.AMMO_CHECK_FROM, 0, THR_2D6[H.AMMO_AVOID]).astype(np.uint8)
-    ones_n = np.ones(n)
+    nslab = -(-n // SLAB)
+    ones_n = np.ones(nslab * SLAB, dtype=np.float32)
+    pad32 = np.zeros((nslab, SLAB, 8), dtype=np.float32)   # rows past n stay 0
     move_heat16 = scn.move_heat.astype(np.int16)
     dvals = np.arange(db, dtype=np.int64)
     dvals2 = dvals * dvals
@@ -181,7 +190,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             o = tabs.offset[g]
             if tabs.scalar_shots[g]:
                 _fire_fixed(tabs, g, gun, r, f, hact, draws, o, jam, ammo, dmg, build,
-                            lanes if locations else None, narrow)
+                            lanes if track else None, narrow)
                 continue
             # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
             s = np.minimum(ammo[gun.pool], gun.rate) * f.view(np.uint8)
@@ -197,8 +206,9 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 k = tabs.hits[g].take(s * 252, mode="clip")
             # (shots, hits) row; a miss reads row 0 (no damage, no groups)
             kk = (s * tabs.dmg[g].shape[1] + k) * hit.view(np.uint8)
-            dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
-            if locations:
+            if not narrow:
+                dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
+            if track:
                 grp = tabs.grp[g]
                 kb = kk * 252
                 for j in range(grp.shape[2]):
@@ -210,6 +220,8 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                                   narrow)
             build += s * np.int16(gun.heat_per_shot)
             ammo[gun.pool] -= s
+        if narrow:   # byte 7 of lanes x 0x0101..01 = sum of the 8 lanes (total <= 255)
+            dmg = ((lanes[0] * BYTE_SUM) >> np.uint64(56)).astype(np.int16)
         # heat phase (13.4)
         heat = H.apply_heat(heat, build, scn.dissipation)
         row = np.minimum(heat, H.HEAT_TOP)
@@ -253,11 +265,14 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
         dmg_hist[t] = dh
         heat_hist[t] = hh
         if locations and narrow:
-            # little-endian lanes HD..RL as float64 columns: sums and sums of squares are
-            # integers far below 2**53, so one small matrix product is exact
-            x = lanes[0].view(np.uint8).reshape(n, 8).astype(np.float64)
-            loc_s[t] = ones_n @ x
-            loc_q[t] = np.einsum("ij,ij->j", x, x)
+            # little-endian lanes HD..RL as float32 columns (n padded to whole slabs of
+            # SLAB rows): every partial sum is an integer below 2**24 (sums: BLOCK * 255;
+            # squares per slab: SLAB * 255**2), so float32 products are exact
+            x = pad32[:, :, :]
+            x.reshape(-1, 8)[:n] = lanes[0].view(np.uint8).reshape(n, 8)
+            loc_s[t] = ones_n @ x.reshape(-1, 8)
+            np.multiply(x, x, out=x)
+            loc_q[t] = (ones_n[:SLAB] @ x).sum(axis=0, dtype=np.float64)
         elif locations:
             for i in range(8):
                 if narrow:
@@ -311,11 +326,13 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
     if tabs.clustered[g]:
         k = tabs.hits_s[g][s].take(draws[o], mode="clip") * h8
         o += 1
-        dmg += tabs.dmg_s[g][s].take(k, mode="clip")
+        if not narrow:
+            dmg += tabs.dmg_s[g][s].take(k, mode="clip")
         k16 = k.astype(np.uint16) * np.uint16(252)
     else:   # one outcome on a hit: damage and row index are hit x constants
         k0 = int(tabs.hits_s[g][s][0])
-        dmg += h8 * np.int16(tabs.dmg_s[g][s][k0])
+        if not narrow:
+            dmg += h8 * np.int16(tabs.dmg_s[g][s][k0])
         k16 = h8 * np.uint16(252 * k0)
     if lanes is not None:
         grp = tabs.grp_u64[g][s]
