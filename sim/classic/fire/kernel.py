@@ -141,6 +141,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     nvar = len(variable)
     size = ACTIVE_HEATS << nvar   # decision keys: heat x availability of variable guns
     expl_pools = [i for i in scn.explosive_pools()]
+    expl_idx = np.array(expl_pools, dtype=np.intp)
     # C8 order: damage per round, then rounds left; exact ties -> first pool
     score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
     contained = np.array([pools[i].contained for i in expl_pools], dtype=bool)
@@ -238,10 +239,10 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             if not scn.rules.explosion_while_shutdown:
                 boom &= ~shut
             rows = np.flatnonzero(boom)
-            if rows.size:
-                sub = ammo[expl_pools][:, rows]
-                rows = rows[(sub > 0).any(axis=0)]          # nothing left: no explosion
-                sub = ammo[expl_pools][:, rows]
+            if rows.size:   # gather the rolling trials' columns only, never all of ammo
+                sub = ammo.take(rows, axis=1).take(expl_idx, axis=0)
+                left = (sub > 0).any(axis=0)                # nothing left: no explosion
+                rows, sub = rows[left], sub[:, left]
             if rows.size:
                 score = np.where(sub > 0, score_dps[:, None] * 100000 + sub, -1)
                 which = np.argmax(score, axis=0)
