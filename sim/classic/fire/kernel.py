@@ -120,8 +120,8 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
 
 
 def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
-           tables: dict[int, tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, n: int,
-           locations: bool) -> Aggregate:
+           tables: dict[int, tuple[np.ndarray, np.ndarray]],
+           rng: np.random.Generator, n: int, locations: bool) -> Aggregate:
     """One block of trials through every turn."""
     guns = scn.guns
     ng = len(guns)
@@ -179,7 +179,8 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 avail[g] = ammo[gun.pool] > 0
             if any(gun.jam_le):
                 avail[g] &= ~jam[g]
-        fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
+        fire, thrs = _decide_thr(scn, tabs, dec, tables, r, t, hact, active, avail, variable,
+                             size, ammo)
         build = np.where(active, move_heat16.take(hact), np.int16(0))
         dmg = np.zeros(n, dtype=np.int16)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
@@ -189,15 +190,19 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             if not f.any():
                 continue
             o = tabs.offset[g]
+            # hit iff byte >= threshold; a gun that does not fire reads NO_FIRE (never hits)
+            if thrs is None:
+                hit = f & (draws[o] >= tabs.thr[g][r].take(hact, mode="clip"))
+            else:
+                hit = draws[o] >= thrs[g]
             if tabs.scalar_shots[g]:
-                _fire_fixed(tabs, g, gun, r, f, hact, draws, o, jam, ammo, dmg, build,
+                _fire_fixed(tabs, g, gun, f, hit, draws, o, jam, ammo, dmg, build,
                             lanes if track else None, narrow)
                 continue
             # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
             s = np.minimum(ammo[gun.pool], gun.rate) * f.view(np.uint8)
             b = draws[o]
             o += 1
-            hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
             if tabs.jam[g].any():
                 jam[g] |= f & (b < tabs.jam[g].take(s, mode="clip"))
             if tabs.clustered[g]:
@@ -310,7 +315,7 @@ def _add_lane(lanes: list[np.ndarray], d: np.ndarray, lb: np.ndarray, narrow: bo
         lanes[1] += (d * hi) << sh
 
 
-def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact: np.ndarray,
+def _fire_fixed(tabs: _GunTables, g: int, gun: Any, f: np.ndarray, hit: np.ndarray,
                 draws: np.ndarray, o: int, jam: np.ndarray, ammo: np.ndarray,
                 dmg: np.ndarray, build: np.ndarray, lanes: list[np.ndarray] | None,
                 narrow: bool) -> None:
@@ -320,7 +325,6 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
     s = gun.rate
     b = draws[o]
     o += 1
-    hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
     h8 = hit.view(np.uint8)
     if tabs.jam[g][s]:
         jam[g] |= f & (b < tabs.jam[g][s])
@@ -353,6 +357,10 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
             ammo[gun.pool] -= f.view(np.uint8)
 
 
+#: Dense decision-table entry of a gun that does not fire: above every accepted byte (and
+#: above a fired gun's threshold, at most 252 = never hits).
+NO_FIRE = 253
+
 #: Largest dense decision table (heat levels x variable-gun availability patterns).
 MAX_TABLE = 2**16
 
@@ -374,7 +382,20 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
             r: int, t: int,
             hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
             size: int, ammo: np.ndarray) -> np.ndarray:
-    """Fire decisions (guns, n) bool for this turn."""
+    """Fire decisions (guns, n) bool for this turn (also used by the Classic duel)."""
+    return _decide_thr(scn, None, dec, tables, r, t, hact, active, avail, variable, size,
+                       ammo)[0]
+
+
+def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
+                tables: dict[int, tuple[np.ndarray, np.ndarray]], r: int, t: int,
+                hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
+                size: int, ammo: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Fire decisions (guns, n) bool for this turn, and where the dense decision table
+    applies and ``tabs`` is given, each gun's to-hit byte threshold (guns, n) uint8 read
+    from the same table: the threshold at the trial's heat where the gun fires,
+    :data:`NO_FIRE` where not (one lookup for decision and to-hit). A ``tables`` cache
+    serves one ``tabs`` (or ``None``) only."""
     ng, n = avail.shape
     if scn.policy.kind == "callable":
         assert scn.policy.fn is not None
@@ -382,7 +403,7 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
                                                             "ammo": ammo.T.copy()}))
         out = np.broadcast_to(out.astype(bool), (n, ng)).T
         tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
-        return out & tn_ok & avail & active
+        return out & tn_ok & avail & active, None
     nv = len(variable)
     key = hact << np.int32(nv)
     for j, g in enumerate(variable):
@@ -395,15 +416,19 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
             if k < size:
                 cols[:, c] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)),
                                      ng)
-        return np.take(cols, inv.ravel(), axis=1)
+        return np.take(cols, inv.ravel(), axis=1), None
     entry = tables.get(r)
     if entry is None:
-        entry = (np.zeros((ng, size + 1), dtype=bool), np.zeros(size + 1, dtype=bool))
+        entry = (np.full((ng, size + 1), NO_FIRE, dtype=np.uint8),
+                 np.zeros(size + 1, dtype=bool))
         entry[1][size] = True
         tables[r] = entry
     table, done = entry
     present = np.flatnonzero(np.bincount(key, minlength=size + 1))
     for k in present[~done[present]].tolist():
-        table[:, k] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
+        fires = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
+        table[:, k] = [NO_FIRE if not fires[g] else 0 if tabs is None
+                       else tabs.thr[g][r][k >> nv] for g in range(ng)]
         done[k] = True
-    return np.take(table, key, axis=1, mode="clip")
+    thrs = np.take(table, key, axis=1, mode="clip")
+    return thrs < NO_FIRE, (thrs if tabs is not None else None)
