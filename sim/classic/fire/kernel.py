@@ -162,8 +162,11 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     shutdown_thr = np.where(rows_h < 14, 0, THR_2D6[np.clip(avoid, 0, 14)]).astype(np.uint8)
     ammo_thr = np.where(rows_h < H.AMMO_CHECK_FROM, 0, THR_2D6[H.AMMO_AVOID]).astype(np.uint8)
     nslab = -(-n // SLAB)
-    ones_n = np.ones(nslab * SLAB, dtype=np.float32)
-    pad32 = np.zeros((nslab, SLAB, 8), dtype=np.float32)   # rows past n stay 0
+    ones_slab = np.ones(SLAB, dtype=np.float32)
+    # (trials padded to SLAB * nslab, 8) float32; rows past n stay 0. Seen as (SLAB,
+    # nslab * 8), each column holds one location of SLAB trials
+    pad32 = np.zeros((nslab * SLAB, 8), dtype=np.float32)
+    slabs = pad32.reshape(SLAB, nslab * 8)
     move_heat16 = scn.move_heat.astype(np.int16)
     dvals = np.arange(db, dtype=np.int64)
     dvals2 = dvals * dvals
@@ -271,14 +274,13 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
         dmg_hist[t] = dh
         heat_hist[t] = hh
         if locations and narrow:
-            # little-endian lanes HD..RL as float32 columns (n padded to whole slabs of
-            # SLAB rows): every partial sum is an integer below 2**24 (sums: BLOCK * 255;
-            # squares per slab: SLAB * 255**2), so float32 products are exact
-            x = pad32[:, :, :]
-            x.reshape(-1, 8)[:n] = lanes[0].view(np.uint8).reshape(n, 8)
-            loc_s[t] = ones_n @ x.reshape(-1, 8)
-            np.multiply(x, x, out=x)
-            loc_q[t] = (ones_n[:SLAB] @ x).sum(axis=0, dtype=np.float64)
+            # little-endian lanes HD..RL as float32; each column of `slabs` sums SLAB
+            # trials: every partial sum is an integer below 2**24 (SLAB * 255**2), so the
+            # float32 products are exact; the columns are then added in float64
+            pad32[:n] = lanes[0].view(np.uint8).reshape(n, 8)
+            loc_s[t] = (ones_slab @ slabs).reshape(nslab, 8).sum(axis=0, dtype=np.float64)
+            np.multiply(pad32, pad32, out=pad32)
+            loc_q[t] = (ones_slab @ slabs).reshape(nslab, 8).sum(axis=0, dtype=np.float64)
         elif locations:
             for i in range(8):
                 if narrow:
