@@ -79,6 +79,12 @@ class _GunTables:
         feeds = [sum(1 for x in scn.guns if x.pool == g.pool) for g in scn.guns]
         self.scalar_shots = [g.pool < 0 or g.streak or (g.rate == 1 and feeds[i] == 1)
                              for i, g in enumerate(scn.guns)]
+        #: heat of firing a fixed-shot gun whose heat does not hang on the roll (not Streak):
+        #: counted in the decision table's per-key build-up (0 for the other guns)
+        self.key_heat = [g.heat_of(g.rate) if self.scalar_shots[i] and not g.streak else 0
+                         for i, g in enumerate(scn.guns)]
+        #: per step: decision key -> movement heat + key_heat of the guns that fire (int16)
+        self.build: dict[int, np.ndarray] = {}
         self.hits_s = [h.reshape(-1, 252).astype(np.uint8) for h in self.hits]
         self.grp_u64 = [x.astype(np.uint64) for x in self.grp]
         self.dmg_s = [x.astype(np.int16) for x in self.dmg]
@@ -182,9 +188,12 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 avail[g] = ammo[gun.pool] > 0
             if any(gun.jam_le):
                 avail[g] &= ~jam[g]
-        fire, thrs = _decide_thr(scn, tabs, dec, tables, r, t, hact, active, avail, variable,
-                             size, ammo)
-        build = np.where(active, move_heat16.take(hact), np.int16(0))
+        fire, thrs, build_k = _decide_thr(scn, tabs, dec, tables, r, t, hact, active, avail,
+                                          variable, size, ammo)
+        if build_k is None:
+            build = np.where(active, move_heat16.take(hact), np.int16(0))
+        else:   # movement and fixed guns' heat, read from the decision table
+            build = build_k
         dmg = np.zeros(n, dtype=np.int16)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
         draws = die_bytes(rng, (tabs.bytes_per_turn + 2, n))
@@ -200,7 +209,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 hit = draws[o] >= thrs[g]
             if tabs.scalar_shots[g]:
                 _fire_fixed(tabs, g, gun, f, hit, draws, o, jam, ammo, dmg, build,
-                            lanes if track else None, narrow)
+                            lanes if track else None, narrow, build_k is not None)
                 continue
             # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
             s = np.minimum(ammo[gun.pool], gun.rate) * f.view(np.uint8)
@@ -320,7 +329,7 @@ def _add_lane(lanes: list[np.ndarray], d: np.ndarray, lb: np.ndarray, narrow: bo
 def _fire_fixed(tabs: _GunTables, g: int, gun: Any, f: np.ndarray, hit: np.ndarray,
                 draws: np.ndarray, o: int, jam: np.ndarray, ammo: np.ndarray,
                 dmg: np.ndarray, build: np.ndarray, lanes: list[np.ndarray] | None,
-                narrow: bool) -> None:
+                narrow: bool, heat_counted: bool) -> None:
     """One gun whose shots per firing never change (energy, single-feed ammunition,
     Streak): scalar tables, no per-trial shot counts. Misses index row 0 (no damage) of
     every table, so no multiplication by the hit mask is needed."""
@@ -354,7 +363,8 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, f: np.ndarray, hit: np.ndarr
         if gun.pool >= 0:
             ammo[gun.pool] -= h8
     else:
-        build += f.view(np.uint8) * np.int16(gun.heat_of(s))
+        if not heat_counted:   # else in the decision table's build-up (key_heat)
+            build += f.view(np.uint8) * np.int16(gun.heat_of(s))
         if gun.pool >= 0:
             ammo[gun.pool] -= f.view(np.uint8)
 
@@ -392,12 +402,14 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
 def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
                 tables: dict[int, tuple[np.ndarray, np.ndarray]], r: int, t: int,
                 hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
-                size: int, ammo: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+                size: int, ammo: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Fire decisions (guns, n) bool for this turn, and where the dense decision table
     applies and ``tabs`` is given, each gun's to-hit byte threshold (guns, n) uint8 read
     from the same table: the threshold at the trial's heat where the gun fires,
-    :data:`NO_FIRE` where not (one lookup for decision and to-hit). A ``tables`` cache
-    serves one ``tabs`` (or ``None``) only."""
+    :data:`NO_FIRE` where not (one lookup for decision and to-hit), and each trial's
+    heat build-up of movement and of the fixed guns that fire (:attr:`_GunTables.key_heat`;
+    0 for inactive trials). A ``tables`` cache serves one ``tabs`` (or ``None``) only."""
     ng, n = avail.shape
     if scn.policy.kind == "callable":
         assert scn.policy.fn is not None
@@ -405,7 +417,7 @@ def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
                                                             "ammo": ammo.T.copy()}))
         out = np.broadcast_to(out.astype(bool), (n, ng)).T
         tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
-        return out & tn_ok & avail & active, None
+        return out & tn_ok & avail & active, None, None
     nv = len(variable)
     key = hact << np.int32(nv)
     for j, g in enumerate(variable):
@@ -418,19 +430,26 @@ def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
             if k < size:
                 cols[:, c] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)),
                                      ng)
-        return np.take(cols, inv.ravel(), axis=1), None
+        return np.take(cols, inv.ravel(), axis=1), None, None
     entry = tables.get(r)
     if entry is None:
         entry = (np.full((ng, size + 1), NO_FIRE, dtype=np.uint8),
                  np.zeros(size + 1, dtype=bool))
         entry[1][size] = True
         tables[r] = entry
+        if tabs is not None:
+            tabs.build[r] = np.zeros(size + 1, dtype=np.int16)
     table, done = entry
     present = np.flatnonzero(np.bincount(key, minlength=size + 1))
     for k in present[~done[present]].tolist():
         fires = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
         table[:, k] = [NO_FIRE if not fires[g] else 0 if tabs is None
                        else tabs.thr[g][r][k >> nv] for g in range(ng)]
+        if tabs is not None:
+            tabs.build[r][k] = scn.move_heat[k >> nv] + sum(
+                h for h, fg in zip(tabs.key_heat, fires, strict=True) if fg)
         done[k] = True
     thrs = np.take(table, key, axis=1, mode="clip")
-    return thrs < NO_FIRE, (thrs if tabs is not None else None)
+    if tabs is None:
+        return thrs < NO_FIRE, None, None
+    return thrs < NO_FIRE, thrs, tabs.build[r].take(key, mode="clip")
