@@ -422,7 +422,7 @@ def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
     key = hact << np.int32(nv)
     for j, g in enumerate(variable):
         key += avail[g].view(np.uint8) * np.int32(1 << j)
-    key[~active] = size                      # column `size` never fires (inactive 'Mechs)
+    key = np.where(active, key, size)        # column `size` never fires (inactive 'Mechs)
     if size > MAX_TABLE:                     # many variable guns: decide per distinct key
         uniq, inv = np.unique(key, return_inverse=True)
         cols = np.zeros((ng, uniq.size), dtype=bool)
@@ -440,8 +440,10 @@ def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
         if tabs is not None:
             tabs.build[r] = np.zeros(size + 1, dtype=np.int16)
     table, done = entry
-    present = np.flatnonzero(np.bincount(key, minlength=size + 1))
-    for k in present[~done[present]].tolist():
+    # keys met before: one lookup, no histogram (new keys come in the first turns only)
+    new = [] if done.take(key, mode="clip").all() else \
+        np.flatnonzero((np.bincount(key, minlength=size + 1) > 0) & ~done).tolist()
+    for k in new:
         fires = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
         table[:, k] = [NO_FIRE if not fires[g] else 0 if tabs is None
                        else tabs.thr[g][r][k >> nv] for g in range(ng)]
