@@ -8,6 +8,12 @@ standard table's front column (12.2), ammunition and heat per shot; then the hea
 (13.4): build-up, dissipation, restart / shutdown rolls, the ammunition explosion roll
 (C8 bin choice; contained when every bin of that ammunition sits behind CASE / CASE II:
 that ammunition is lost; otherwise the 'Mech is out and fires no more).
+
+Speed (issue 11): one decision-table lookup per trial gives every gun's to-hit byte
+threshold (:data:`NO_FIRE` where it does not fire) and the turn's movement plus fixed-gun
+heat; damage groups add into 8-bit location lanes of one uint64 whose byte sum is the turn's
+damage (while it stays below 256). None of this changes a roll: same bytes, same outcomes
+as the per-gun form.
 """
 
 from __future__ import annotations
