@@ -8,6 +8,12 @@ standard table's front column (12.2), ammunition and heat per shot; then the hea
 (13.4): build-up, dissipation, restart / shutdown rolls, the ammunition explosion roll
 (C8 bin choice; contained when every bin of that ammunition sits behind CASE / CASE II:
 that ammunition is lost; otherwise the 'Mech is out and fires no more).
+
+Speed (issue 11): one decision-table lookup per trial gives every gun's to-hit byte
+threshold (:data:`NO_FIRE` where it does not fire) and the turn's movement plus fixed-gun
+heat; damage groups add into 8-bit location lanes of one uint64 whose byte sum is the turn's
+damage (while it stays below 256). None of this changes a roll: same bytes, same outcomes
+as the per-gun form.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ LOCS = CT.LOCATIONS[:8]
 LANE_SHIFT8 = (FRONT_LOC * 8).astype(np.uint64)
 LANE_SHIFT16 = ((FRONT_LOC % 4) * 16).astype(np.uint64)
 LANE_HIGH16 = FRONT_LOC >= 4
+#: Multiplier summing the 8 byte lanes of a uint64 into its top byte (exact below 256).
+BYTE_SUM = np.uint64(0x0101010101010101)
 
 
 class _GunTables:
@@ -77,6 +85,12 @@ class _GunTables:
         feeds = [sum(1 for x in scn.guns if x.pool == g.pool) for g in scn.guns]
         self.scalar_shots = [g.pool < 0 or g.streak or (g.rate == 1 and feeds[i] == 1)
                              for i, g in enumerate(scn.guns)]
+        #: heat of firing a fixed-shot gun whose heat does not hang on the roll (not Streak):
+        #: counted in the decision table's per-key build-up (0 for the other guns)
+        self.key_heat = [g.heat_of(g.rate) if self.scalar_shots[i] and not g.streak else 0
+                         for i, g in enumerate(scn.guns)]
+        #: per step: decision key -> movement heat + key_heat of the guns that fire (int16)
+        self.build: dict[int, np.ndarray] = {}
         self.hits_s = [h.reshape(-1, 252).astype(np.uint8) for h in self.hits]
         self.grp_u64 = [x.astype(np.uint64) for x in self.grp]
         self.dmg_s = [x.astype(np.int16) for x in self.dmg]
@@ -96,6 +110,8 @@ INT16_MAX = 32767
 #: Trials per block inside a chunk: the kernel's temporaries (about 40 arrays of up to 8
 #: bytes per trial) stay in cache; 2**14 measured fastest of 2**12..2**17 (2026-11-30).
 BLOCK = 2**14
+#: Rows per float32 slab of the damage-by-location squares: 256 * 255**2 < 2**24.
+SLAB = 256
 
 
 def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
@@ -116,8 +132,8 @@ def simulate(scn: FireScenario, rng: np.random.Generator, n: int,
 
 
 def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
-           tables: dict[int, tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, n: int,
-           locations: bool) -> Aggregate:
+           tables: dict[int, tuple[np.ndarray, np.ndarray]],
+           rng: np.random.Generator, n: int, locations: bool) -> Aggregate:
     """One block of trials through every turn."""
     guns = scn.guns
     ng = len(guns)
@@ -137,6 +153,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     nvar = len(variable)
     size = ACTIVE_HEATS << nvar   # decision keys: heat x availability of variable guns
     expl_pools = [i for i in scn.explosive_pools()]
+    expl_idx = np.array(expl_pools, dtype=np.intp)
     # C8 order: damage per round, then rounds left; exact ties -> first pool
     score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
     contained = np.array([pools[i].contained for i in expl_pools], dtype=bool)
@@ -147,13 +164,21 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     dmg_hist = np.zeros((T, db), dtype=np.int64)
     heat_hist = np.zeros((T, hb), dtype=np.int64)
     narrow = scn.damage_bins <= 256 and sys.byteorder == "little"
+    # narrow lanes are always kept: the turn's damage is the sum of their 8 bytes (one
+    # multiply), cheaper than a damage lookup per gun
+    track = locations or narrow
     rows_h = np.arange(H.HEAT_TOP + 1)
     restart_thr = np.where(rows_h < H.AUTO_RESTART_BELOW, 0,
                            THR_2D6[H.SHUTDOWN_AVOID]).astype(np.uint8)
     avoid = H.shutdown_avoid(rows_h, scn.rules.tacops_shutdown, scn.rules.piloting)
     shutdown_thr = np.where(rows_h < 14, 0, THR_2D6[np.clip(avoid, 0, 14)]).astype(np.uint8)
     ammo_thr = np.where(rows_h < H.AMMO_CHECK_FROM, 0, THR_2D6[H.AMMO_AVOID]).astype(np.uint8)
-    ones_n = np.ones(n)
+    nslab = -(-n // SLAB)
+    ones_slab = np.ones(SLAB, dtype=np.float32)
+    # (trials padded to SLAB * nslab, 8) float32; rows past n stay 0. Seen as (SLAB,
+    # nslab * 8), each column holds one location of SLAB trials
+    pad32 = np.zeros((nslab * SLAB, 8), dtype=np.float32)
+    slabs = pad32.reshape(SLAB, nslab * 8)
     move_heat16 = scn.move_heat.astype(np.int16)
     dvals = np.arange(db, dtype=np.int64)
     dvals2 = dvals * dvals
@@ -169,8 +194,12 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 avail[g] = ammo[gun.pool] > 0
             if any(gun.jam_le):
                 avail[g] &= ~jam[g]
-        fire = _decide(scn, dec, tables, r, t, hact, active, avail, variable, size, ammo)
-        build = np.where(active, move_heat16.take(hact), np.int16(0))
+        fire, thrs, build_k = _decide_thr(scn, tabs, dec, tables, r, t, hact, active, avail,
+                                          variable, size, ammo)
+        if build_k is None:
+            build = np.where(active, move_heat16.take(hact), np.int16(0))
+        else:   # movement and fixed guns' heat, read from the decision table
+            build = build_k
         dmg = np.zeros(n, dtype=np.int16)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
         draws = die_bytes(rng, (tabs.bytes_per_turn + 2, n))
@@ -179,15 +208,19 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             if not f.any():
                 continue
             o = tabs.offset[g]
+            # hit iff byte >= threshold; a gun that does not fire reads NO_FIRE (never hits)
+            if thrs is None:
+                hit = f & (draws[o] >= tabs.thr[g][r].take(hact, mode="clip"))
+            else:
+                hit = draws[o] >= thrs[g]
             if tabs.scalar_shots[g]:
-                _fire_fixed(tabs, g, gun, r, f, hact, draws, o, jam, ammo, dmg, build,
-                            lanes if locations else None, narrow)
+                _fire_fixed(tabs, g, gun, f, hit, draws, o, jam, ammo, dmg, build,
+                            lanes if track else None, narrow, build_k is not None)
                 continue
             # rounds left cap the shots (10.3): Ultra / Rotary or a shared pool
             s = np.minimum(ammo[gun.pool], gun.rate) * f.view(np.uint8)
             b = draws[o]
             o += 1
-            hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
             if tabs.jam[g].any():
                 jam[g] |= f & (b < tabs.jam[g].take(s, mode="clip"))
             if tabs.clustered[g]:
@@ -197,8 +230,9 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 k = tabs.hits[g].take(s * 252, mode="clip")
             # (shots, hits) row; a miss reads row 0 (no damage, no groups)
             kk = (s * tabs.dmg[g].shape[1] + k) * hit.view(np.uint8)
-            dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
-            if locations:
+            if not narrow:
+                dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
+            if track:
                 grp = tabs.grp[g]
                 kb = kk * 252
                 for j in range(grp.shape[2]):
@@ -210,6 +244,8 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                                   narrow)
             build += s * np.int16(gun.heat_per_shot)
             ammo[gun.pool] -= s
+        if narrow:   # byte 7 of lanes x 0x0101..01 = sum of the 8 lanes (total <= 255)
+            dmg = ((lanes[0] * BYTE_SUM) >> np.uint64(56)).astype(np.int16)
         # heat phase (13.4)
         heat = H.apply_heat(heat, build, scn.dissipation)
         row = np.minimum(heat, H.HEAT_TOP)
@@ -226,10 +262,10 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
             if not scn.rules.explosion_while_shutdown:
                 boom &= ~shut
             rows = np.flatnonzero(boom)
-            if rows.size:
-                sub = ammo[expl_pools][:, rows]
-                rows = rows[(sub > 0).any(axis=0)]          # nothing left: no explosion
-                sub = ammo[expl_pools][:, rows]
+            if rows.size:   # gather the rolling trials' columns only, never all of ammo
+                sub = ammo.take(rows, axis=1).take(expl_idx, axis=0)
+                left = (sub > 0).any(axis=0)                # nothing left: no explosion
+                rows, sub = rows[left], sub[:, left]
             if rows.size:
                 score = np.where(sub > 0, score_dps[:, None] * 100000 + sub, -1)
                 which = np.argmax(score, axis=0)
@@ -253,11 +289,13 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
         dmg_hist[t] = dh
         heat_hist[t] = hh
         if locations and narrow:
-            # little-endian lanes HD..RL as float64 columns: sums and sums of squares are
-            # integers far below 2**53, so one small matrix product is exact
-            x = lanes[0].view(np.uint8).reshape(n, 8).astype(np.float64)
-            loc_s[t] = ones_n @ x
-            loc_q[t] = np.einsum("ij,ij->j", x, x)
+            # little-endian lanes HD..RL as float32; each column of `slabs` sums SLAB
+            # trials: every partial sum is an integer below 2**24 (SLAB * 255**2), so the
+            # float32 products are exact; the columns are then added in float64
+            pad32[:n] = lanes[0].view(np.uint8).reshape(n, 8)
+            loc_s[t] = (ones_slab @ slabs).reshape(nslab, 8).sum(axis=0, dtype=np.float64)
+            np.multiply(pad32, pad32, out=pad32)
+            loc_q[t] = (ones_slab @ slabs).reshape(nslab, 8).sum(axis=0, dtype=np.float64)
         elif locations:
             for i in range(8):
                 if narrow:
@@ -294,28 +332,29 @@ def _add_lane(lanes: list[np.ndarray], d: np.ndarray, lb: np.ndarray, narrow: bo
         lanes[1] += (d * hi) << sh
 
 
-def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact: np.ndarray,
+def _fire_fixed(tabs: _GunTables, g: int, gun: Any, f: np.ndarray, hit: np.ndarray,
                 draws: np.ndarray, o: int, jam: np.ndarray, ammo: np.ndarray,
                 dmg: np.ndarray, build: np.ndarray, lanes: list[np.ndarray] | None,
-                narrow: bool) -> None:
+                narrow: bool, heat_counted: bool) -> None:
     """One gun whose shots per firing never change (energy, single-feed ammunition,
     Streak): scalar tables, no per-trial shot counts. Misses index row 0 (no damage) of
     every table, so no multiplication by the hit mask is needed."""
     s = gun.rate
     b = draws[o]
     o += 1
-    hit = f & (b >= tabs.thr[g][r].take(hact, mode="clip"))
     h8 = hit.view(np.uint8)
     if tabs.jam[g][s]:
         jam[g] |= f & (b < tabs.jam[g][s])
     if tabs.clustered[g]:
         k = tabs.hits_s[g][s].take(draws[o], mode="clip") * h8
         o += 1
-        dmg += tabs.dmg_s[g][s].take(k, mode="clip")
+        if not narrow:
+            dmg += tabs.dmg_s[g][s].take(k, mode="clip")
         k16 = k.astype(np.uint16) * np.uint16(252)
     else:   # one outcome on a hit: damage and row index are hit x constants
         k0 = int(tabs.hits_s[g][s][0])
-        dmg += h8 * np.int16(tabs.dmg_s[g][s][k0])
+        if not narrow:
+            dmg += h8 * np.int16(tabs.dmg_s[g][s][k0])
         k16 = h8 * np.uint16(252 * k0)
     if lanes is not None:
         grp = tabs.grp_u64[g][s]
@@ -330,10 +369,15 @@ def _fire_fixed(tabs: _GunTables, g: int, gun: Any, r: int, f: np.ndarray, hact:
         if gun.pool >= 0:
             ammo[gun.pool] -= h8
     else:
-        build += f.view(np.uint8) * np.int16(gun.heat_of(s))
+        if not heat_counted:   # else in the decision table's build-up (key_heat)
+            build += f.view(np.uint8) * np.int16(gun.heat_of(s))
         if gun.pool >= 0:
             ammo[gun.pool] -= f.view(np.uint8)
 
+
+#: Dense decision-table entry of a gun that does not fire: above every accepted byte (and
+#: above a fired gun's threshold, at most 252 = never hits).
+NO_FIRE = 253
 
 #: Largest dense decision table (heat levels x variable-gun availability patterns).
 MAX_TABLE = 2**16
@@ -356,7 +400,22 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
             r: int, t: int,
             hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
             size: int, ammo: np.ndarray) -> np.ndarray:
-    """Fire decisions (guns, n) bool for this turn."""
+    """Fire decisions (guns, n) bool for this turn (also used by the Classic duel)."""
+    return _decide_thr(scn, None, dec, tables, r, t, hact, active, avail, variable, size,
+                       ammo)[0]
+
+
+def _decide_thr(scn: FireScenario, tabs: _GunTables | None, dec: Decider,
+                tables: dict[int, tuple[np.ndarray, np.ndarray]], r: int, t: int,
+                hact: np.ndarray, active: np.ndarray, avail: np.ndarray, variable: list[int],
+                size: int, ammo: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Fire decisions (guns, n) bool for this turn, and where the dense decision table
+    applies and ``tabs`` is given, each gun's to-hit byte threshold (guns, n) uint8 read
+    from the same table: the threshold at the trial's heat where the gun fires,
+    :data:`NO_FIRE` where not (one lookup for decision and to-hit), and each trial's
+    heat build-up of movement and of the fixed guns that fire (:attr:`_GunTables.key_heat`;
+    0 for inactive trials). A ``tables`` cache serves one ``tabs`` (or ``None``) only."""
     ng, n = avail.shape
     if scn.policy.kind == "callable":
         assert scn.policy.fn is not None
@@ -364,12 +423,12 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
                                                             "ammo": ammo.T.copy()}))
         out = np.broadcast_to(out.astype(bool), (n, ng)).T
         tn_ok = np.array([scn.guns[g].tn[r].take(hact) <= 12 for g in range(ng)]).reshape(ng, n)
-        return out & tn_ok & avail & active
+        return out & tn_ok & avail & active, None, None
     nv = len(variable)
     key = hact << np.int32(nv)
     for j, g in enumerate(variable):
         key += avail[g].view(np.uint8) * np.int32(1 << j)
-    key[~active] = size                      # column `size` never fires (inactive 'Mechs)
+    key = np.where(active, key, size)        # column `size` never fires (inactive 'Mechs)
     if size > MAX_TABLE:                     # many variable guns: decide per distinct key
         uniq, inv = np.unique(key, return_inverse=True)
         cols = np.zeros((ng, uniq.size), dtype=bool)
@@ -377,15 +436,28 @@ def _decide(scn: FireScenario, dec: Decider, tables: dict[int, tuple[np.ndarray,
             if k < size:
                 cols[:, c] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)),
                                      ng)
-        return np.take(cols, inv.ravel(), axis=1)
+        return np.take(cols, inv.ravel(), axis=1), None, None
     entry = tables.get(r)
     if entry is None:
-        entry = (np.zeros((ng, size + 1), dtype=bool), np.zeros(size + 1, dtype=bool))
+        entry = (np.full((ng, size + 1), NO_FIRE, dtype=np.uint8),
+                 np.zeros(size + 1, dtype=bool))
         entry[1][size] = True
         tables[r] = entry
+        if tabs is not None:
+            tabs.build[r] = np.zeros(size + 1, dtype=np.int16)
     table, done = entry
-    present = np.flatnonzero(np.bincount(key, minlength=size + 1))
-    for k in present[~done[present]].tolist():
-        table[:, k] = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
+    # keys met before: one lookup, no histogram (new keys come in the first turns only)
+    new = [] if done.take(key, mode="clip").all() else \
+        np.flatnonzero((np.bincount(key, minlength=size + 1) > 0) & ~done).tolist()
+    for k in new:
+        fires = _unpack(dec.mask(r, k >> nv, _avail_mask(k, nv, variable, ng)), ng)
+        table[:, k] = [NO_FIRE if not fires[g] else 0 if tabs is None
+                       else tabs.thr[g][r][k >> nv] for g in range(ng)]
+        if tabs is not None:
+            tabs.build[r][k] = scn.move_heat[k >> nv] + sum(
+                h for h, fg in zip(tabs.key_heat, fires, strict=True) if fg)
         done[k] = True
-    return np.take(table, key, axis=1, mode="clip")
+    thrs = np.take(table, key, axis=1, mode="clip")
+    if tabs is None:
+        return thrs < NO_FIRE, None, None
+    return thrs < NO_FIRE, thrs, tabs.build[r].take(key, mode="clip")
