@@ -100,6 +100,8 @@ def duels(frame: pd.DataFrame) -> pd.DataFrame:
     trials. Per-turn metrics are summed over the turns as ``total_<metric>`` (e.g.
     ``total_expected_damage_a``: the expected damage A deals over the whole fight). A frame
     without ``p_timeout`` gets 1 - P(A wins) - P(B wins) - P(draw) (at least 0)."""
+    frame = frame.copy(deep=False)
+    frame.attrs = {}   # pandas deep-copies attrs on every column access
     frame = frame if "a" in frame.columns or "unit_a" not in frame.columns else \
         frame.assign(a=frame["unit_a"], b=frame["unit_b"])
     keys = [c for c in ("a", "b", "range", "policy_a", "policy_b", "moved_a", "moved_b",
