@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.aggregate import Aggregate
+from sim.aggregate import Aggregate, ChunkAggregates
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.model import Metric, MetricContractError, Model
 
@@ -170,7 +170,7 @@ def _run_task(model: Model, scenario: Any, task: _Task, seed: int
             import signal
 
             os.kill(os.getpid(), signal.SIGKILL)
-    parts = []
+    parts = ChunkAggregates()
     for c in range(task.first_chunk, task.last_chunk):
         n = chunk_trials(c, task.trials, task.chunk_size)
         parts.append(model.sample(scenario, chunk_rng(seed, task.spawn, c), n))

@@ -183,9 +183,7 @@ def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     folder = Path(folder)
     frame = pd.read_parquet(folder / "summary.parquet")
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-    # only the metric kinds ride along: pandas deep-copies attrs on every column access, and a
-    # run's per-scenario options (metadata.json has them) made a 4,000-scenario report crawl
-    frame.attrs = {"metric_kinds": meta.get("metric_kinds", {})}
+    frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
     for col in frame.columns:  # parquet gives numpy arrays for list cells; make them lists
         if frame[col].dtype == object and any(isinstance(v, np.ndarray) for v in frame[col]):
             frame[col] = frame[col].map(lambda v: list(v) if isinstance(v, np.ndarray) else v)

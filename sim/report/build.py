@@ -30,6 +30,10 @@ def load_results(results_dir: str | Path) -> list[Result]:
         if not (sub / "summary.parquet").is_file() or not (sub / "metadata.json").is_file():
             continue
         frame, meta = read(sub)
+        # the report needs only the metric kinds from attrs: pandas deep-copies attrs on every
+        # column access, and the per-scenario options of a 4,000-duel run (metadata.json has
+        # them) made building its section crawl
+        frame.attrs = {"metric_kinds": frame.attrs.get("metric_kinds", {})}
         out.append(Result(str(meta.get("name") or sub.name), sub, frame, meta))
     if not out:
         raise UserError(f"The 'results_dir' parameter must hold experiment results "
