@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import ConfigError
+from sim.policy import PolicySpec, parse_spec
 
 PolicyFn = Callable[[np.ndarray, int, dict[str, np.ndarray]], Any]
 
@@ -35,20 +36,8 @@ _ALLOWED = "one of 'hold', 'never', 'max', 'fixed:K' (K in 0-4), 'below:H' (H in
 
 
 @dataclass(frozen=True)
-class Policy:
+class Policy(PolicySpec):
     """A parsed policy: ``kind`` in hold/never/max/fixed/below/callable and its argument."""
-
-    kind: str
-    arg: int = 0
-    fn: PolicyFn | None = None
-
-    @property
-    def label(self) -> str:
-        if self.kind in ("fixed", "below"):
-            return f"{self.kind}:{self.arg}"
-        if self.kind == "callable":
-            return getattr(self.fn, "__name__", "callable")
-        return self.kind
 
     @property
     def time_homogeneous(self) -> bool:
@@ -85,18 +74,5 @@ class Policy:
 
 def parse_policy(value: Any) -> Policy:
     """Parse ``hold``, ``never``, ``max``, ``fixed:K``, ``below:H`` or a callable."""
-    if isinstance(value, Policy):
-        return value
-    if callable(value):
-        return Policy("callable", 0, value)
-    if not isinstance(value, str):
-        raise ConfigError("policy", value, _ALLOWED)
-    v = value.strip()
-    if v in ("hold", "never", "max"):
-        return Policy(v)
-    kind, sep, arg = v.partition(":")
-    if sep and kind in ("fixed", "below") and arg.strip().isdigit():
-        k = int(arg)
-        if 0 <= k <= 4:
-            return Policy(kind, k)
-    raise ConfigError("policy", value, _ALLOWED)
+    return parse_spec(Policy, value, ("hold", "never", "max"),
+                      {"fixed": (0, 4), "below": (0, 4)}, _ALLOWED)

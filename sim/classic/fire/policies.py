@@ -29,7 +29,7 @@ import numpy as np
 
 from sim.classic.fire import heat as H
 from sim.dice import P_2D6_AT_LEAST
-from sim.errors import ConfigError
+from sim.policy import PolicySpec, parse_spec
 
 if TYPE_CHECKING:
     from sim.classic.fire.scenario import FireScenario
@@ -40,37 +40,13 @@ _ALLOWED = "one of 'all', 'neutral', 'below:H' (H in 0-60), 'max-expected' or a 
 
 
 @dataclass(frozen=True)
-class Policy:
+class Policy(PolicySpec):
     """A parsed policy: ``kind`` in all/neutral/below/max-expected/callable."""
-
-    kind: str
-    arg: int = 0
-    fn: PolicyFn | None = None
-
-    @property
-    def label(self) -> str:
-        if self.kind == "below":
-            return f"below:{self.arg}"
-        if self.kind == "callable":
-            return getattr(self.fn, "__name__", "callable")
-        return self.kind
 
 
 def parse_policy(value: Any) -> Policy:
     """Parse a policy name, ``below:H`` or a callable; ConfigError otherwise."""
-    if isinstance(value, Policy):
-        return value
-    if callable(value):
-        return Policy("callable", 0, value)
-    if not isinstance(value, str):
-        raise ConfigError("policy", value, _ALLOWED)
-    v = value.strip()
-    if v in NAMES:
-        return Policy(v)
-    kind, sep, arg = v.partition(":")
-    if sep and kind == "below" and arg.strip().isdigit() and 0 <= int(arg) <= 60:
-        return Policy("below", int(arg))
-    raise ConfigError("policy", value, _ALLOWED)
+    return parse_spec(Policy, value, NAMES, {"below": (0, 60)}, _ALLOWED)
 
 
 def _exact_weights(values: list[float], weights: list[int]) -> tuple[np.ndarray, np.ndarray]:
