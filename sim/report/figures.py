@@ -1,5 +1,6 @@
-"""Figure data shared by the sections: bar series (Monte Carlo mean, 95% interval and exact
-value per category) in the shape :func:`sim.plots.grouped_bars` draws."""
+"""Figure pieces shared by the sections: bar series (Monte Carlo mean, 95% interval and exact
+value per category) in the shape :func:`sim.plots.grouped_bars` draws, a log axis with plain
+labels, and the cost-fairness outlier panel (PV or BV)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,37 @@ def bar_series(sub: pd.DataFrame, cat_col: str, cats: Sequence[str], metric: str
         return np.array([a[idx[c]] * scale if c in idx else np.nan for c in cats])
 
     return {"values": take(mean), "lo": take(lo), "hi": take(hi), "exact": take(ex)}
+
+
+def log_ticks(ax: Any, ticks: list[float]) -> None:
+    """A log x axis labelled with plain numbers at ``ticks``."""
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+
+
+def outlier_panel(ax: Any, out: pd.DataFrame, beta: float, cost: str, n_out: int,
+                  label: Any, colors: tuple[str, str], ticks: list[float]) -> None:
+    """Strength against cost (``cost`` = ``pv`` or ``bv``, log x) with the fairness line
+    ``beta * (ln cost - mean)`` and the ``n_out`` most under- (first color) and over-costed
+    (second) units of ``out`` (sorted by residual, with ``ci_low``/``ci_high``) marked with
+    their residual intervals and labelled by ``label(unit)``."""
+    lc = np.log(out[cost].to_numpy(float))
+    xs = np.linspace(lc.min(), lc.max(), 50)
+    ax.plot(np.exp(xs), beta * (xs - lc.mean()), color="black", linewidth=1.4,
+            label=f"predicted from {cost.upper()} (fairness curve)")
+    ends = pd.concat([out.head(n_out), out.tail(n_out)]).drop_duplicates("unit")
+    for _, o in ends.iterrows():
+        col = colors[0] if o["residual"] > 0 else colors[1]
+        ax.errorbar(o[cost], o["theta"], yerr=[[o["residual"] - o["ci_low"]],
+                                               [o["ci_high"] - o["residual"]]],
+                    fmt="o", color=col, markersize=5, capsize=2, zorder=4)
+        ax.annotate(label(o["unit"]), (o[cost], o["theta"]), fontsize=7,
+                    xytext=(4, 3 if o["residual"] > 0 else -9),
+                    textcoords="offset points", color=col)
+    lo, hi = float(np.exp(lc.min())) / 1.1, float(np.exp(lc.max())) * 1.1
+    log_ticks(ax, [t for t in ticks if lo <= t <= hi])
+    ax.set_ylabel("strength (ln Bradley-Terry)")

@@ -16,9 +16,10 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
+from sim.report.figures import log_ticks, outlier_panel
 from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_unit, value
 from sim.report.registry import section
-from sim.report.sections.duel_round_robin import _log_ticks, _seed, fmt_theta
+from sim.report.sections.duel_round_robin import _seed, fmt_theta
 from sim.report.types import ColumnTable, Finding, Result, Section
 
 #: bootstrap replicates for the rating intervals and the BV fairness band (fixed seed)
@@ -274,7 +275,7 @@ def bv_section(res: Result, sec: Section) -> None:
                 label=f"fitted: beta = {fit.beta:.2f} ({fit.beta_low:.2f} to "
                 f"{fit.beta_high:.2f})")
         hi_ratio = float(c["ratio"].max())
-        _log_ticks(ax, [t for t in (1, 1.25, 1.5, 2, 3, 4, 6, 8) if t <= hi_ratio * 1.05])
+        log_ticks(ax, [t for t in (1, 1.25, 1.5, 2, 3, 4, 6, 8) if t <= hi_ratio * 1.05])
         ax.set_xlabel("BV ratio (higher BV / lower BV, log scale)")
         ax.set_ylabel("score of the side with the higher BV (%)")
         ax.set_ylim(-2, 102)
@@ -282,27 +283,13 @@ def bv_section(res: Result, sec: Section) -> None:
         ax.legend(loc="lower right", fontsize=8)
         ax.set_title("Win probability (score) against BV ratio")
         ax = axes[0, 1]
-        lbv = np.log(out["bv"].to_numpy(float))
         ci = np.vstack([out["residual"] - out["ci_low"], out["ci_high"] - out["residual"]])
         ax.errorbar(out["bv"], out["theta"], yerr=ci, fmt="o", color=plots.color(0),
                     markersize=4, capsize=2, zorder=3, alpha=0.6,
                     label="strength (95% interval of the residual)")
-        xs = np.linspace(lbv.min(), lbv.max(), 50)
-        ax.plot(np.exp(xs), fit.beta * (xs - lbv.mean()), color="black", linewidth=1.4,
-                label="predicted from BV (fairness curve)")
-        ends = pd.concat([out.head(N_OUT), out.tail(N_OUT)]).drop_duplicates("unit")
-        for _, o in ends.iterrows():
-            col = plots.color(2) if o["residual"] > 0 else plots.color(3)
-            ax.errorbar(o["bv"], o["theta"], yerr=[[o["residual"] - o["ci_low"]],
-                                                   [o["ci_high"] - o["residual"]]],
-                        fmt="o", color=col, markersize=5, capsize=2, zorder=4)
-            ax.annotate(short_unit(o["unit"]), (o["bv"], o["theta"]), fontsize=7,
-                        xytext=(4, 3 if o["residual"] > 0 else -9),
-                        textcoords="offset points", color=col)
-        _log_ticks(ax, [t for t in (400, 600, 800, 1000, 1500, 2000, 3000)
-                        if math.exp(lbv.min()) / 1.1 <= t <= math.exp(lbv.max()) * 1.1])
+        outlier_panel(ax, out, fit.beta, "bv", N_OUT, short_unit,
+                      (plots.color(2), plots.color(3)), [400, 600, 800, 1000, 1500, 2000, 3000])
         ax.set_xlabel("BV at the pilots' skills (log scale)")
-        ax.set_ylabel("strength (ln Bradley-Terry)")
         ax.set_title(f"Outliers: the {N_OUT} most under- (green) and over-costed (red)")
         ax.legend(loc="upper left", fontsize=8)
         fig.suptitle("The BV fairness curve")

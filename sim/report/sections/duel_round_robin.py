@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
+from sim.report.figures import log_ticks, outlier_panel
 from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section
@@ -225,7 +226,7 @@ def build(res: Result) -> Section:
                         linewidth=0, label="95% band (bootstrap over cards)")
         ax.plot(c["ratio"], c["p"] * 100, color="black", linewidth=1.8,
                 label=f"fitted: beta = {fit.beta:.2f}")
-        _log_ticks(ax, [1, 1.25, 1.5, 2, 3, 4])
+        log_ticks(ax, [1, 1.25, 1.5, 2, 3, 4])
         ax.set_xlabel("PV ratio (higher PV / lower PV, log scale)")
         ax.set_ylabel("score of the side with the higher PV (%)")
         ax.set_ylim(-2, 102)
@@ -233,23 +234,10 @@ def build(res: Result) -> Section:
         ax.legend(loc="lower right", fontsize=8)
         ax.set_title("Score against PV ratio")
         ax = axes[0, 1]
-        lpv = np.log(out["pv"].to_numpy(float))
         ax.scatter(out["pv"], out["theta"], s=14, color=plots.color(0), zorder=3)
-        xs = np.linspace(lpv.min(), lpv.max(), 50)
-        ax.plot(np.exp(xs), fit.beta * (xs - lpv.mean()), color="black", linewidth=1.4,
-                label="predicted from PV (fairness curve)")
-        ends = pd.concat([out.head(N_OUT), out.tail(N_OUT)]).drop_duplicates("unit")
-        for _, o in ends.iterrows():
-            col = plots.color(2) if o["residual"] > 0 else plots.color(3)
-            ax.errorbar(o["pv"], o["theta"], yerr=[[o["residual"] - o["ci_low"]],
-                                                   [o["ci_high"] - o["residual"]]],
-                        fmt="o", color=col, markersize=5, capsize=2, zorder=4)
-            ax.annotate(short_unit(o["unit"]), (o["pv"], o["theta"]), fontsize=7,
-                        xytext=(4, 3 if o["residual"] > 0 else -9),
-                        textcoords="offset points", color=col)
-        _log_ticks(ax, [15, 20, 25, 30, 40, 50, 60])
+        outlier_panel(ax, out, fit.beta, "pv", N_OUT, short_unit,
+                      (plots.color(2), plots.color(3)), [15, 20, 25, 30, 40, 50, 60])
         ax.set_xlabel("card PV (skill 4, log scale)")
-        ax.set_ylabel("strength (ln Bradley-Terry)")
         ax.set_title(f"Outliers: the {N_OUT} most under- (green) and over-costed (red)")
         ax.legend(loc="upper left", fontsize=8)
         fig.suptitle("The PV fairness curve")
@@ -316,12 +304,3 @@ def build(res: Result) -> Section:
               fmt_num(br.loc[lo_r, "slope beta"]))], lead=False))
     return sec
 
-
-def _log_ticks(ax: object, ticks: list[float]) -> None:
-    """A log x axis labelled with plain numbers at ``ticks``."""
-    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
-
-    ax.set_xscale("log")  # type: ignore[attr-defined]
-    ax.xaxis.set_major_locator(FixedLocator(ticks))  # type: ignore[attr-defined]
-    ax.xaxis.set_minor_locator(NullLocator())  # type: ignore[attr-defined]
-    ax.xaxis.set_major_formatter(ScalarFormatter())  # type: ignore[attr-defined]
