@@ -260,10 +260,11 @@ def _fall(r: random.Random, m: Mech) -> None:
         return
     m.prone = m.fell = True
     left = math.ceil(m.side.tons / 10)
+    column = FALL[r.randint(1, 6)]      # one facing roll per fall (reference.md 4.4)
     while left > 0:
         d = min(5, left)
         left -= d
-        m.group(r, FALL[r.randint(1, 6)], d)
+        m.group(r, column, d)
     tn = m.side.piloting + _pre(m)
     if m.uncon or m.shut or _roll(r) < tn:
         m.pilot += 1

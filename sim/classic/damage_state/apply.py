@@ -31,7 +31,6 @@ from sim.dice import P2D6
 #: Determining Critical Hits (reference.md 5.4): none 2-7, one 8-9, two 10-11, 12.
 DETERMINING_P = np.array([21, 9, 5, 1], dtype=float) / 36.0
 _REAR = np.array([0, 8, 9, 10, 0, 0, 0, 0], dtype=np.int64)
-_BITS12 = np.arange(12, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -315,12 +314,7 @@ def _slot(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     want = S[:, st.NCRIT] > 0
     need = want & (avail != 0)
     S[want & ~need, st.NCRIT] = 0
-    bits = ((avail[:, None] >> _BITS12) & 1).astype(float)
-    P = np.zeros((n, 13))
-    cnt = bits[need].sum(axis=1, keepdims=True)
-    P[need, :12] = bits[need] / cnt
-    P[~need, 12] = 1.0
-    S, w, j, rows = ch.pick(S, w, P)
+    S, w, j, rows = ch.pick_bit(S, w, np.where(need, avail, 0))
     need, loc = need[rows], loc[rows]
     r = np.nonzero(need)[0]
     if r.size == 0:

@@ -29,6 +29,38 @@ class Chooser(Protocol):
         states here (rows may be reordered); the sampler leaves them alone."""
         ...
 
+    def pick_bit(self, S: np.ndarray, w: np.ndarray, masks: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One set bit of each row's 12-bit ``masks``, uniformly (outcome 12 where the mask
+        is empty): the critical-slot pick of 14.2. Same return as :meth:`pick`."""
+        ...
+
+
+def bit_probs(masks: np.ndarray) -> np.ndarray:
+    """(n, 13) outcome probabilities of a uniform pick among the set bits of ``masks``
+    (column 12: the mask is empty)."""
+    n = len(masks)
+    bits = ((masks[:, None] >> np.arange(12)) & 1).astype(float)
+    cnt = bits.sum(axis=1)
+    P = np.zeros((n, 13))
+    some = cnt > 0
+    P[some, :12] = bits[some] / cnt[some, None]
+    P[~some, 12] = 1.0
+    return P
+
+
+def _nth_bit_table() -> np.ndarray:
+    """NTH[m, k]: position of the k-th set bit of the 12-bit mask m (12 past the last)."""
+    t = np.full((1 << 12, 13), 12, dtype=np.int64)
+    for m in range(1 << 12):
+        pos = [b for b in range(12) if m >> b & 1]
+        t[m, :len(pos)] = pos
+    return t
+
+
+NTH_BIT = _nth_bit_table()
+_POP12 = np.array([bin(i).count("1") for i in range(1 << 12)], dtype=np.int64)
+
 
 class SampleChooser:
     """Draw each row's outcome from ``rng`` (rows and weights unchanged)."""
@@ -47,6 +79,12 @@ class SampleChooser:
         if bad.any():
             j[bad] = np.argmax(P[bad] > 0, axis=1)
         return S, w, j, np.arange(n)
+
+    def pick_bit(self, S: np.ndarray, w: np.ndarray, masks: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        m = masks & 0xFFF
+        k = (self.rng.random(len(m)) * _POP12[m]).astype(np.int64)
+        return S, w, NTH_BIT[m, k], np.arange(len(m))
 
     def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return S, w
@@ -77,6 +115,10 @@ class ExactChooser:
         self.branched = True
         rows, j = np.nonzero(pos)
         return S[rows], w[rows] * P[rows, j], j, rows
+
+    def pick_bit(self, S: np.ndarray, w: np.ndarray, masks: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.pick(S, w, bit_probs(masks))
 
 
 _MULT = np.random.default_rng(20261130).integers(1, 2**62, size=256, dtype=np.int64) | 1

@@ -31,7 +31,7 @@ import numpy as np
 from sim.aggregate import Aggregate
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
-from sim.classic.damage_state.apply import apply_group, apply_group_from_side, explode
+from sim.classic.damage_state.apply import apply_group, explode
 from sim.classic.damage_state.choose import SampleChooser
 from sim.classic.duel import physical as ph
 from sim.classic.duel.scenario import DuelScenario, Side
@@ -131,7 +131,7 @@ class _State:
     @classmethod
     def fresh(cls, side: Side, n: int, ng: int) -> _State:
         z = np.zeros(n, dtype=bool)
-        return cls(st.fresh(side.layout, n), np.zeros(n, np.int64), z.copy(), z.copy(),
+        return cls(np.asfortranarray(st.fresh(side.layout, n)), np.zeros(n, np.int64), z.copy(), z.copy(),
                    z.copy(), np.zeros(n, np.int64), np.zeros((ng, n), bool), z.copy(),
                    z.copy(), np.zeros(n, np.int64))
 
@@ -140,7 +140,7 @@ class _State:
 
     def take(self, keep: np.ndarray) -> _State:
         """The rows ``keep`` only."""
-        return _State(self.S[keep], self.heat[keep], self.shut[keep], self.prone[keep],
+        return _State(np.asfortranarray(self.S[keep]), self.heat[keep], self.shut[keep], self.prone[keep],
                       self.uncon[keep], self.pilot_seen[keep], self.jam[:, keep],
                       self.fell[keep], self.shut_ever[keep], self.dead_turn[keep])
 
@@ -201,35 +201,49 @@ for _c, _name in enumerate(SIDE_NAMES):
 _ARMOR_COL = np.array([[0, 0], [1, 8], [2, 9], [3, 10], [4, 4], [5, 5], [6, 6], [7, 7]])
 
 
+def roll_locations(rng: np.random.Generator, column: np.ndarray, floating: bool
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Roll one standard hit-location per row on table column ``column`` (0 front, 1 left,
+    2 right, 3 rear; reference.md 3.2): ``(location, rear armor, through-armor chance)``.
+    A 2 is a TAC at the listed location, or with C28 ``floating`` a TAC at a location rolled
+    again (the same distributions as :func:`sim.classic.damage_state.apply.side_outcomes`)."""
+    roll = roll2(rng, column.size)
+    tac = roll == 2
+    if floating and tac.any():
+        roll = np.where(tac, roll2(rng, column.size), roll)
+    return _STD_LOC[column, roll], _STD_REAR[column, roll], tac
+
+
 def _apply_rows(S: np.ndarray, side: Side, mask: np.ndarray, dmg: np.ndarray,
                 where: str | np.ndarray, ch: SampleChooser) -> None:
     """Apply one damage group to the rows of ``mask``: ``where`` a table column name (the
-    location is rolled on the standard table, a 2 being a through-armor critical chance) or
-    an array of location indexes.
+    location is rolled on the standard table, see :func:`roll_locations`) or an array of
+    location indexes (front armor)."""
+    idx = np.flatnonzero(mask & (S[:, st.CAUSE] == st.C_NONE))
+    if idx.size == 0:
+        return
+    if isinstance(where, str):
+        col = np.full(idx.size, SIDE_NAMES.index(where), np.int64)
+        loc, rear, tac = roll_locations(ch.rng, col, _floating(side))
+    else:
+        loc = where[idx]
+        rear = np.zeros(idx.size, bool)
+        tac = np.zeros(idx.size, bool)
+    _apply_at(S, side, idx, dmg[idx], loc, rear, tac, ch)
+
+
+def _floating(side: Side) -> bool:
+    return side.dm.rules.location_roll_two == "floating"
+
+
+def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np.ndarray,
+              rear: np.ndarray, tac: np.ndarray, ch: SampleChooser) -> None:
+    """One damage group per row ``idx`` (standing 'Mechs) at a known location (14.1).
 
     Fast path (the same outcome as the damage kernel): a group that the location's armor
     absorbs completely, with no critical chance, only lowers that armor (and costs the
     MechWarrior a point on the head); everything else goes through
     :func:`sim.classic.damage_state.apply.apply_group`."""
-    idx = np.flatnonzero(mask & (S[:, st.CAUSE] == st.C_NONE))
-    if idx.size == 0:
-        return
-    if isinstance(where, str) and side.dm.rules.location_roll_two != "tac":
-        w = np.ones(idx.size)
-        sub, _ = apply_group_from_side(S[idx], w, side.dm, where, dmg[idx], ch)
-        S[idx] = sub
-        return
-    d = dmg[idx]
-    if isinstance(where, str):
-        c = SIDE_NAMES.index(where)
-        roll = ch.rng.integers(1, 7, size=idx.size) + ch.rng.integers(1, 7, size=idx.size)
-        loc = _STD_LOC[c, roll]
-        rear = _STD_REAR[c, roll]
-        tac = roll == 2
-    else:
-        loc = where[idx]
-        rear = np.zeros(idx.size, bool)
-        tac = np.zeros(idx.size, bool)
     col = _ARMOR_COL[loc, rear.astype(np.intp)]
     armor = S[idx, col]
     easy = ~tac & (armor >= d) & (S[idx, st.IS0 + loc] > 0)
@@ -257,9 +271,9 @@ def _settle_pilot(S: np.ndarray) -> None:
 
 def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: np.ndarray,
           ch: SampleChooser) -> None:
-    """The 'Mech falls (reference.md 4.3-4.4): prone; ceil(tons/10) in 5-point groups on the
-    column of a 1D6 facing roll; PSR (pre-existing modifiers, 0 levels) or the pilot takes 1
-    (automatic when unconscious or shut down)."""
+    """The 'Mech falls (reference.md 4.3-4.4): prone; ceil(tons/10) in 5-point groups, all
+    on the column of one 1D6 facing-after-fall roll; PSR (pre-existing modifiers, 0 levels)
+    or the pilot takes 1 (automatic when unconscious or shut down)."""
     mask = mask & x.alive()
     if not mask.any():
         return
@@ -267,12 +281,15 @@ def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: n
     x.prone |= mask
     x.fell |= mask
     left = c.fall_damage
+    idx = np.flatnonzero(mask)
+    column = FALL_IDX[rng.integers(1, 7, size=idx.size)]   # one facing roll per fall
     while left > 0:
         d = min(5, left)
         left -= d
-        col = FALL_IDX[rng.integers(1, 7, size=n)]
-        for k, name in enumerate(SIDE_NAMES):
-            _apply_rows(x.S, side, mask & (col == k), np.full(n, d, np.int64), name, ch)
+        live = x.S[idx, st.CAUSE] == st.C_NONE
+        idx, column = idx[live], column[live]
+        loc, rear, tac = roll_locations(rng, column, _floating(side))
+        _apply_at(x.S, side, idx, np.full(idx.size, d, np.int64), loc, rear, tac, ch)
     tn = side.piloting + pre_psr(side, x.S)
     hurt = mask & (x.uncon | x.shut | (roll2(rng, n) < tn))
     x.S[hurt, st.PILOT] += 1
