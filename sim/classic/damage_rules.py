@@ -1,5 +1,5 @@
 """Rule options for Classic damage, critical hits and explosions (reference-classic-combat.md
-14 and 16: C9, C10, C11, C28, C29; CASE II from 14.4 / reference.md 5.5).
+14 and 16: C9, C10, C11, C15, C28, C29, C30; CASE II from 14.4 / reference.md 5.5).
 
 :class:`DamageRules` is registered for game ``classic`` and the ``hit`` model, so ``--rule
 NAME=VALUE`` and ``btsim rules --game classic`` see it like every other Classic option.
@@ -56,6 +56,23 @@ class DamageRules:
                   "transfers (exact CASE II numbers unverified)",
                   "one-point": "1 point of structure damage, nothing transfers (the cap "
                   "the Core rules give CASE II, C30)"})
+
+    advanced_criticals: bool = opt(
+        False, allowed=bool, ref="C15",
+        doc="TacOps advanced determining critical hits",
+        readings={False: "off: the plain 2D6 determination roll (TW)",
+                  True: "on: + min((damage - 1) // 5, 4) on the determination roll, damage "
+                  "being the group's points that reached the location (a roll above 12 "
+                  "reads as 12)"})
+    explosion_size: str = opt(
+        "tw", allowed=("tw", "core"), ref="C30",
+        doc="size of ammunition and Gauss explosions",
+        readings={"tw": "full damage: shots left x damage per shot; a Gauss rifle its fixed "
+                  "damage (TW, MegaMek)",
+                  "core": "Core rules: ammunition damage to structure capped at 20 (10 with "
+                  "CASE, 1 with CASE II), the rest strips the location's armor (rear armor "
+                  "of a torso; at most 10 with CASE); a Gauss rifle does 2 per critical "
+                  "slot"})
 
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""

@@ -125,10 +125,12 @@ class Mech:
             nxt = NEXT[loc]
             if destroyed_now and explosion and loc in (HD, CT) and self.cause == "":
                 self.cause = "ammunition"
+            mod = min(max((d + took + isd - 1) // 5, 0), 4) if \
+                self.side.dm.rules.advanced_criticals else 0      # C15
             for _ in range(ndet):
                 if not self.alive():
                     break
-                self._determine(r, loc)
+                self._determine(r, loc, mod)
             self._effects()
             if not explosion:
                 self._run_pending(r)
@@ -153,6 +155,7 @@ class Mech:
     def _explode(self, r: random.Random, e: int) -> None:
         L = self.L
         nb = len(L.bins)
+        core = self.side.dm.rules.explosion_size == "core"
         if e < nb:
             loc, _, per, explosive = L.bins[e]
             d = self.ammo[e] * (per if explosive else 0)
@@ -160,6 +163,19 @@ class Mech:
         else:
             it = L.gauss_items[e - nb]
             loc, d = L.items[it].location, L.items[it].explosion
+            if core:    # C30: 2 per critical slot of the rifle
+                d = 2 * sum(bin(int(m)).count("1") for m in L.item_masks[it])
+        if self.side.dm.rules.case2_explosion == "one-point" and L.case2[loc]:
+            d = min(d, 1)
+        if core and e < nb and d > 0:
+            # C30: structure damage capped (20; CASE 10; CASE II 1), the rest strips armor
+            cap = 1 if L.case2[loc] else 10 if L.case[loc] else 20
+            rest = max(d - cap, 0)
+            if L.case[loc] or L.case2[loc]:
+                rest = min(rest, 10)
+            col = REAR_ARMOR.get(loc, loc)
+            self.armor[col] -= min(self.armor[col], rest)
+            d = min(d, cap)
         if d <= 0:
             return
         if e < nb:
@@ -168,9 +184,10 @@ class Mech:
         # explosions set off by this one run after it (lowest first)
         self._run_pending(r)
 
-    def _determine(self, r: random.Random, loc: int) -> None:
-        """Determining critical hits (reference.md 5.4) and the slots (14.2-14.3)."""
-        roll = r.randint(1, 6) + r.randint(1, 6)
+    def _determine(self, r: random.Random, loc: int, mod: int = 0) -> None:
+        """Determining critical hits (reference.md 5.4; C15 ``mod``) and the slots
+        (14.2-14.3)."""
+        roll = min(r.randint(1, 6) + r.randint(1, 6) + mod, 12)
         if roll <= 7:
             return
         if roll == 12 and loc in (HD, LA, RA, LL, RL):

@@ -62,6 +62,12 @@ def test_kernel_matches_oracle_fists_and_feet_only() -> None:
     _compare({"unit_a": unarmed(HBK), "unit_b": unarmed(LOCUST), "range": 1}, 300, 3000)
 
 
+def test_kernel_matches_oracle_core_explosions_and_advanced_criticals() -> None:
+    """C15 and C30 away from their defaults, in both implementations."""
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 3, "explosion_size": "core",
+              "advanced_criticals": True}, 400, 4000)
+
+
 def test_oracle_is_the_benchmark_baseline() -> None:
     fn = scalar_baseline("classic-duel")
     assert fn is scalar

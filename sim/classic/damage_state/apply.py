@@ -30,6 +30,24 @@ from sim.dice import P2D6
 
 #: Determining Critical Hits (reference.md 5.4): none 2-7, one 8-9, two 10-11, 12.
 DETERMINING_P = np.array([21, 9, 5, 1], dtype=float) / 36.0
+
+
+def determining_probs(modifier: int) -> np.ndarray:
+    """(4,) P(no critical, one, two, the 12 result) of a determination roll with ``modifier``
+    added (C15: TacOps advanced criticals; a total above 12 reads as 12)."""
+    out = np.zeros(4)
+    for roll in range(2, 13):
+        t = min(roll + modifier, 12)
+        out[0 if t <= 7 else 1 if t <= 9 else 2 if t <= 11 else 3] += float(P2D6[roll])
+    return out
+
+
+#: determination probabilities by C15 modifier 0-4
+DETERMINING_BY_MOD = np.stack([determining_probs(m) for m in range(5)])
+#: Core-rules explosion caps (C30): structure damage by protection (none, CASE, CASE II) and
+#: the armor CASE lets an explosion strip
+CORE_IS_CAP = (20, 10, 1)
+CORE_CASE_ARMOR_CAP = 10
 _REAR = np.array([0, 8, 9, 10, 0, 0, 0, 0], dtype=np.int64)
 
 
@@ -57,8 +75,11 @@ class DamageModel:
             gauss_of_item[it] = len(layout.bins) + g
         locs = [b[0] for b in layout.bins] + [layout.items[i].location
                                               for i in layout.gauss_items]
-        per = [b[2] if b[3] else 0 for b in layout.bins] + [layout.items[i].explosion
-                                                            for i in layout.gauss_items]
+        gauss = [layout.items[i].explosion for i in layout.gauss_items]
+        if rules.explosion_size == "core":   # C30: 2 per critical slot of the weapon
+            gauss = [2 * sum(bin(int(m)).count("1") for m in layout.item_masks[i])
+                     for i in layout.gauss_items]
+        per = [b[2] if b[3] else 0 for b in layout.bins] + gauss
         return cls(layout, rules, hittable, masks, gauss_of_item,
                    np.array(locs, dtype=np.int64), np.array(per, dtype=np.int64),
                    np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)))
@@ -188,6 +209,8 @@ def _start_explosion(S: np.ndarray, dm: DamageModel, start: np.ndarray) -> None:
     S[rb, st.AMMO0 + e[is_bin]] = 0
     if dm.rules.case2_explosion == "one-point":
         dmg = np.where(dm.layout.case2[loc], np.minimum(dmg, 1), dmg)
+    if dm.rules.explosion_size == "core":
+        dmg = _core_explosion(S, dm, r, loc, dmg, is_bin)
     boom = dmg > 0
     S[r[boom], st.EXPLOSIONS] += 1
     S[r[boom & is_bin], st.PILOT] += 2
@@ -196,6 +219,21 @@ def _start_explosion(S: np.ndarray, dm: DamageModel, start: np.ndarray) -> None:
     S[r, st.W_EXPL] = 1
     S[r, st.W_REAR] = 0
     S[r, st.W_TAC] = 0
+
+
+def _core_explosion(S: np.ndarray, dm: DamageModel, r: np.ndarray, loc: np.ndarray,
+                    dmg: np.ndarray, is_bin: np.ndarray) -> np.ndarray:
+    """C30 Core rules: an ammunition explosion does at most 20 to structure (10 with CASE,
+    1 with CASE II); the rest strips the location's armor (a torso's rear armor), at most
+    10 with CASE. Returns the structure damage (Gauss damage is already 2 per slot)."""
+    prot = np.where(dm.layout.case2[loc], 2, np.where(dm.layout.case[loc], 1, 0))
+    cap = np.asarray(CORE_IS_CAP)[prot]
+    to_is = np.where(is_bin, np.minimum(dmg, cap), dmg)
+    rest = np.where(is_bin, dmg - to_is, 0)
+    rest = np.where(prot > 0, np.minimum(rest, CORE_CASE_ARMOR_CAP), rest)
+    col = np.where(_REAR[loc] > 0, _REAR[loc], loc)
+    S[r, col] -= np.minimum(S[r, col], rest)
+    return to_is
 
 
 def _subset(S: np.ndarray, w: np.ndarray, mask: np.ndarray, ch: Chooser,
@@ -222,6 +260,7 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     idx = np.arange(len(S))
     loc = S[:, st.W_LOC].copy()
     d = S[:, st.W_DMG].copy()
+    dmg_in = d.copy()
     rear = S[:, st.W_REAR] == 1
     expl = S[:, st.W_EXPL] == 1
     tac = S[:, st.W_TAC] == 1
@@ -255,6 +294,8 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     S[kill, st.CAUSE] = st.C_AMMO
     S[:, st.CLOC] = loc
     S[:, st.NDET] = ndet
+    if dm.rules.advanced_criticals:     # C15: the points that reached this location
+        S[:, st.CMOD] = np.clip((dmg_in - 1) // 5, 0, 4)
     if (ndet > 0).any():
         S, w = _subset(S, w, S[:, st.NDET] > 0, ch, lambda s, v: _criticals(s, v, dm, ch))
     return effects(S, dm), w
@@ -276,7 +317,7 @@ def _determination(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser,
                    need: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """One roll on the Determining Critical Hits table (reference.md 5.4) and its slots."""
     P = np.zeros((len(S), 4))
-    P[need] = DETERMINING_P
+    P[need] = DETERMINING_BY_MOD[S[need, st.CMOD]]
     P[~need, 0] = 1.0
     S, w, j, rows = ch.pick(S, w, P)
     need = need[rows]
