@@ -116,13 +116,14 @@ def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray
 
 
 def apply_group(S: np.ndarray, w: np.ndarray, dm: DamageModel, loc: np.ndarray,
-                rear: np.ndarray, damage: np.ndarray, tac: np.ndarray, ch: Chooser
-                ) -> tuple[np.ndarray, np.ndarray]:
+                rear: np.ndarray, damage: np.ndarray, tac: np.ndarray, ch: Chooser,
+                copy: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Apply one damage group per row (14.1): ``loc`` location index (0-7), ``rear`` rear
     torso armor, ``damage`` points, ``tac`` a through-armor-critical chance (hit roll 2).
     Destroyed 'Mechs take nothing. Returns the new ``(S, w)`` (rows may multiply under an
-    exact chooser)."""
-    S = S.copy()
+    exact chooser); ``copy=False`` lets the caller hand over an ``S`` it no longer needs."""
+    if copy:
+        S = S.copy()
     live = S[:, st.CAUSE] == st.C_NONE
     n = len(S)
     S[live, st.W_LOC] = np.broadcast_to(loc, n)[live]

@@ -134,18 +134,21 @@ class _State:
     @classmethod
     def fresh(cls, side: Side, n: int, ng: int) -> _State:
         z = np.zeros(n, dtype=bool)
-        return cls(np.asfortranarray(st.fresh(side.layout, n)), np.zeros(n, np.int64), z.copy(), z.copy(),
-                   z.copy(), np.zeros(n, np.int64), np.zeros((ng, n), bool), z.copy(),
-                   z.copy(), np.zeros(n, np.int64))
+        S = np.empty((n, st.n_columns(side.layout)), np.int64, order="F")
+        S[:] = st.fresh(side.layout, 1)     # column-major: every column op is contiguous
+        return cls(S, np.zeros(n, np.int64), z.copy(), z.copy(), z.copy(),
+                   np.zeros(n, np.int64), np.zeros((ng, n), bool), z.copy(), z.copy(),
+                   np.zeros(n, np.int64))
 
     def alive(self) -> np.ndarray:
         return self.S[:, st.CAUSE] == st.C_NONE
 
     def take(self, keep: np.ndarray) -> _State:
         """The rows ``keep`` only."""
-        return _State(np.asfortranarray(self.S[keep]), self.heat[keep], self.shut[keep], self.prone[keep],
-                      self.uncon[keep], self.pilot_seen[keep], self.jam[:, keep],
-                      self.fell[keep], self.shut_ever[keep], self.dead_turn[keep])
+        return _State(self.S.T[:, keep].T.copy(order="F"), self.heat[keep], self.shut[keep],
+                      self.prone[keep], self.uncon[keep], self.pilot_seen[keep],
+                      self.jam[:, keep], self.fell[keep], self.shut_ever[keep],
+                      self.dead_turn[keep])
 
 
 def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int]) -> np.ndarray:
@@ -262,7 +265,7 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     if hard.any():
         ih = idx[hard]
         sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
-                             tac[hard], ch)
+                             tac[hard], ch, copy=False)
         S[ih] = sub
 
 
