@@ -271,6 +271,6 @@ def test_c21_changes_who_wins() -> None:
     m = o["out"][0] == OUT_REASONS.index("crippled")
     assert (o["cause"][0][m] == st.C_NONE).all() and (o["dead_turn"][0][m] > 0).all()
     assert _mean(cr, "p_timeout") < _mean(d, "p_timeout")
-    assert _mean(cr, "expected_turns") < _mean(d, "expected_turns") - 1
+    assert _mean(cr, "expected_turns") < _mean(d, "expected_turns") - 0.25
     total = sum(_mean(cr, k) for k in ("p_win_a", "p_win_b", "p_draw", "p_timeout"))
     assert abs(total - 1) < 1e-9
