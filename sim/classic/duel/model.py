@@ -51,8 +51,10 @@ def _metrics() -> tuple[Metric, ...]:
         one("p_shutdown_by_a", "P(A shut down at least once)"),
         one("p_shutdown_by_b", "P(B shut down at least once)"),
         one("turns_hist", "distribution of the turn the duel ended", "hist", "turns"),
-        Metric("p_a_destroyed_by", "P(A destroyed by this turn)", "probability", exact=False),
-        Metric("p_b_destroyed_by", "P(B destroyed by this turn)", "probability", exact=False),
+        Metric("p_a_destroyed_by", "P(A destroyed (or out of the fight, C21) by this turn)",
+               "probability", exact=False),
+        Metric("p_b_destroyed_by", "P(B destroyed (or out of the fight, C21) by this turn)",
+               "probability", exact=False),
         Metric("expected_damage_a", "expected damage dealt by A this turn", "mean", "points",
                exact=False),
         Metric("expected_damage_b", "expected damage dealt by B this turn", "mean", "points",
@@ -75,7 +77,9 @@ class ClassicDuelModel(Model):
                          "weapons, physical attacks, criticals, PSRs, falls, heat.",
                          metrics=_metrics(),
                          bench_cases=(BenchCase("classic-duel", _bench_params(),
-                                                unit="duel-turns", per_trial=BENCH_TURNS),))
+                                                unit="duel-turns", per_trial=BENCH_TURNS),),
+                         # 2: duel rule options; consciousness rolled per point per phase
+                         version="2")
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
         return build(params)
