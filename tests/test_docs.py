@@ -356,3 +356,30 @@ def test_duel_section_names_every_closing_policy_and_special_group(text: str) ->
         assert f"`{policy}`" in body, f"closing policy {policy} not documented"
     for code in PENDING:
         assert code in body, f"unsimulated special {code} not named"
+
+
+def test_every_classic_duel_option_is_documented(text: str) -> None:
+    """Each ClassicDuelRules option has an entry in "Classic engagements" starting with its
+    reference, marking its default and listing every allowed value, and a row in the duel
+    options table with its reference, values and default."""
+    from sim import options
+    from sim.classic.duel.rules import ClassicDuelRules
+
+    body = _section(text, "Classic engagements")
+    parts = re.split(r"^#### `([A-Za-z0-9_]+)`\s*$", body, flags=re.M)
+    blocks = {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+    rows = {r[0].strip("`"): r for r in _table_after(body, "| Option | C |")[1:]}
+    fields = {f.name: f for f in _fields(ClassicDuelRules)}
+    assert set(blocks) == set(fields) == set(rows), (sorted(blocks), sorted(rows))
+    for name, f in fields.items():
+        decl = options.spec(name).decl
+        block = blocks[name]
+        assert block.lstrip().startswith(decl.ref + "."), f"{name}: entry should start {decl.ref}."
+        default = _render(f.default)
+        assert f"`{default}` (default" in block, f"{name}: default `{default}` not marked"
+        values = decl.allowed if decl.kind == "choice" else (True, False)
+        for value in values:
+            assert f"`{_render(value)}`" in block, f"{name}: value `{value}` not documented"
+        ref, vals, dflt = rows[name][1:4]
+        assert ref == (decl.ref if decl.ref[0] == "C" else "—") and dflt == default, name
+        assert [v.strip() for v in vals.split(",")] == [_render(v) for v in values], name

@@ -188,6 +188,10 @@ def table(doc: dict[str, Any]) -> str:
                            if k.startswith(f"p_{s}_destroyed_by_") and not k.endswith("_se"))
         lines.append(f"{s.upper()} destroyed by: {causes}  fell {doc[f'p_fell_{s}']:.3f}  "
                      f"shut down {doc[f'p_shutdown_by_{s}']:.3f}")
+        outs = "  ".join(f"{k.rsplit('_by_', 1)[1]} {v:.3f}" for k, v in doc.items()
+                         if k.startswith(f"p_{s}_out_by_") and not k.endswith("_se") and v)
+        if outs:  # only under a non-default out_of_fight (C21)
+            lines.append(f"{s.upper()} out of the fight: {outs}")
     lines.append(f"{'turn':>4} {'range':>5} {'P(A dead by)':>13} {'P(B dead by)':>13} "
                  f"{'E[dmg by A]':>12} {'E[dmg by B]':>12}")
     for t in doc["turns"]:

@@ -5,7 +5,9 @@ Written from the rules (reference-classic-combat.md 12-15, reference.md 1-5) ind
 the vectorized kernel and of :mod:`sim.classic.damage_state.apply`: damage to armor and
 structure, transfer, through-armor criticals, critical slots and their effects, ammunition
 and Gauss explosions with CASE, destruction causes, PSRs, falls, punches and kicks, the heat
-phase and consciousness are recomputed here. It shares with the kernel only the validated
+phase and consciousness, and the duel's rule options (C1, C2, C7, C12, C14, C21, C22 and
+the consciousness rolls, read as validated values from ``scn.duel_rules``) are recomputed
+here. It shares with the kernel only the validated
 scenario (each side's slot layout and compiled weapons: base target numbers by heat, cluster
 and group tables, from the fire model) and the firing policy's decisions (``Decider``, not a
 rule). Tests compare it with the kernel by distribution; ``btsim bench`` times it.
@@ -39,6 +41,10 @@ KICK = {1: RL, 2: RL, 3: RL, 4: LL, 5: LL, 6: LL}
 FALL = {1: "front", 2: "right", 3: "right", 4: "rear", 5: "left", 6: "left"}
 CONSC = {1: 3, 2: 5, 3: 7, 4: 10, 5: 11}
 TMM = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
+#: C1: heat for 1 and for 2 points of life-support pilot damage, by reading
+LIFE_SUPPORT = {"megamek": (15, 25), "makamek": (15, 26), "core": (10, 20)}
+#: C7: weapon families that are autocannons
+AUTOCANNONS = ("ac", "lbx", "ultra", "rotary")
 
 
 def tmm(hexes: int, jumped: bool) -> int:
@@ -52,9 +58,10 @@ def tmm(hexes: int, jumped: bool) -> int:
 class Mech:
     """One 'Mech's damage state for the oracle."""
 
-    def __init__(self, side: Side) -> None:
+    def __init__(self, side: Side, rules: Any) -> None:
         L = side.layout
         self.side = side
+        self.side_rules = rules
         self.L = L
         self.armor = [int(a) for a in L.armor]
         self.IS = [int(s) for s in L.structure]
@@ -68,8 +75,10 @@ class Mech:
                          for loc in range(8)]
         self.heat = 0
         self.shut = self.prone = self.uncon = self.fell = self.shut_ever = False
+        self.shut_now = False
         self.pilot_seen = 0
         self.jam: set[int] = set()
+        self.out = ""
 
     # -- facts -----------------------------------------------------------------------
     def kind_hits(self, kind: int) -> int:
@@ -90,12 +99,21 @@ class Mech:
     def has_act(self, loc: int, name: str) -> bool:
         return int(self.side.act[name][loc]) != 0
 
-    def item_lost(self, it: int) -> bool:
+    def item_lost(self, it: int, crits_needed: int = 1) -> bool:
         masks = self.L.item_masks[it]
         locs = [loc for loc in range(8) if masks[loc]]
-        if any((int(masks[loc]) >> s) & 1 for loc in locs for s in self.hit[loc]):
+        crits = sum(1 for loc in locs for s in self.hit[loc] if (int(masks[loc]) >> s) & 1)
+        if crits >= crits_needed:
             return True
         return all(self.IS[loc] == 0 for loc in locs)
+
+    def gun_lost(self, g: int, kind: str) -> bool:
+        """Gun ``g`` destroyed (C7: under ``damaged`` an autocannon needs two criticals)."""
+        it = self.side.gun_item[g]
+        if it < 0:
+            return False
+        second = self.side_rules.ac_first_crit == "damaged" and kind in AUTOCANNONS
+        return self.item_lost(it, 2 if second else 1)
 
     def alive(self) -> bool:
         return self.cause == ""
@@ -345,8 +363,7 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
                 e += m.act_hit(loc, "upper_arm") + m.act_hit(loc, "lower_arm")
         tn = int(gun.tn[0, h]) + e
         ok = tn <= 12 and sensors < 2 and g not in m.jam
-        it = side.gun_item[g]
-        if it >= 0 and m.item_lost(it):
+        if m.gun_lost(g, gun.kind):
             ok = False
         if gun.pool >= 0 and ammo[gun.pool] <= 0:
             ok = False
@@ -440,11 +457,20 @@ def _physical(m: Mech, y: Mech, fs: FireScenario, moved: bool, target_moved: boo
     return "none", punches, kick
 
 
+def _restarts(m: Mech, row: int, roll: int) -> bool:
+    """A shut-down 'Mech restarts at heat ``row`` (13.4 step 3; C12 unconscious pilot)."""
+    if m.uncon:
+        return row < 14 and m.side_rules.unconscious_restart == "megamek"
+    return row < 14 or (row < 30 and roll >= _avoid(row))
+
+
 def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
+    m.shut_now = False
     if not m.alive():
         return
     side = m.side
-    if not m.shut:
+    rules = m.side_rules
+    if not m.shut or rules.engine_heat_while_shutdown:
         build_ += 5 * min(m.engine_hits(), 2)
     lost = sum(1 for it in side.sink_items if m.item_lost(it))
     diss = max(fs.dissipation - side.sink_per * lost, 0)
@@ -454,7 +480,7 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
     row = min(h, 30)
     roll = _roll(r)
     if m.shut:
-        if row < 14 or (not m.uncon and row < 30 and roll >= _avoid(row)):
+        if rules.restart_phase == "heat" and _restarts(m, row, roll):
             m.shut = False
     elif row >= 14:
         avoid = _avoid(row)
@@ -462,7 +488,7 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
             avoid = avoid - 5 + (-2, -2, -1, -1, 0, 0, 1, 1, 1)[side.piloting]
         if row >= 30 or m.uncon or roll < avoid:
             psr_fail = not m.prone and (m.uncon or _roll(r) < side.piloting + _pre(m) + 3)
-            m.shut = m.shut_ever = True
+            m.shut = m.shut_ever = m.shut_now = True
             if psr_fail:
                 _fall(r, m)
     if m.L.bins and m.alive():
@@ -476,8 +502,11 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
             if best >= 0:
                 m.explode_now(r, best)
     if m.alive() and m.kind_hits(lay.LIFE) > 0:
-        m.pilot += (row >= 15) + (row >= 25)
+        one, two = LIFE_SUPPORT[rules.life_support_heat]
+        m.pilot += (row >= one) + (row >= two)
     _settle(m)
+    if rules.consciousness_rolls == "each_point":
+        _conscious(r, m)
 
 
 def _avoid(row: int) -> int:
@@ -485,16 +514,62 @@ def _avoid(row: int) -> int:
 
 
 def _conscious(r: random.Random, m: Mech) -> None:
+    """Consciousness rolls for damage since the last check (reference.md 4.5): one per
+    point at that point's number (``each_point``), or one at the total (``once_per_turn``)."""
     if m.pilot > m.pilot_seen and m.alive() and not m.uncon:
-        if _roll(r) < CONSC.get(m.pilot, 13):
+        if m.side_rules.consciousness_rolls == "each_point":
+            for k in range(m.pilot_seen + 1, min(m.pilot, 5) + 1):
+                if _roll(r) < CONSC[k]:
+                    m.uncon = True
+                    break
+        elif _roll(r) < CONSC.get(m.pilot, 13):
             m.uncon = True
     m.pilot_seen = m.pilot
 
 
+def _unarmed(m: Mech, fs: FireScenario) -> bool:
+    """No weapon could fire (lost, no ammunition, jammed; both sensors hit); a 'Mech built
+    without weapons is never judged unarmed (C21)."""
+    if not fs.guns:
+        return False
+    if m.kind_hits(lay.SENSORS) >= 2:
+        return True
+    ammo = [0] * len(fs.unit.pools)
+    for b, p in enumerate(m.side.bin_pool):
+        if p >= 0 and m.IS[m.L.bins[b][0]] > 0:
+            ammo[p] += m.ammo[b]
+    for g, gun in enumerate(fs.guns):
+        if g in m.jam or m.gun_lost(g, gun.kind):
+            continue
+        if gun.pool >= 0 and ammo[gun.pool] <= 0:
+            continue
+        return False
+    return True
+
+
+def _out(m: Mech, fs: FireScenario) -> str:
+    """The C21 reason this living 'Mech is out of the fight ('' if it is not)."""
+    how = m.side_rules.out_of_fight
+    if how == "destroyed" or not m.alive():
+        return ""
+    if how == "unconscious":
+        return how if m.uncon else ""
+    gyro, eng = m.kind_hits(lay.GYRO), m.engine_hits()
+    if how == "immobile_unarmed":
+        stuck = gyro >= 2 or (m.IS[LL] == 0 and m.IS[RL] == 0)
+        return how if stuck and _unarmed(m, fs) else ""
+    crippled = (m.pilot >= 4 or m.kind_hits(lay.SENSORS) >= 2 or (gyro >= 1 and eng >= 1)
+                or eng >= 2 or _unarmed(m, fs))
+    return how if crippled else ""
+
+
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
-         ) -> tuple[list[int], list[str]]:
-    """One duel: (turn each side was destroyed (0 = never), causes)."""
-    ms = [Mech(scn.a), Mech(scn.b)]
+         ) -> tuple[list[int], list[str], list[str]]:
+    """One duel: (turn each side was destroyed or out of the fight (0 = never), causes,
+    C21 reasons ('' = not out))."""
+    rules = scn.duel_rules
+    each = rules.consciousness_rolls == "each_point"
+    ms = [Mech(scn.a, rules), Mech(scn.b, rules)]
     dead = [0, 0]
     for t in range(scn.turns):
         if dead[0] or dead[1]:
@@ -517,8 +592,9 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
         plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], moved[i],
                             moved[1 - i], rng_, can[i]) for i in range(2)]
+        stand = 1 if rules.stand_heat == "tw" else 0
         builds = [(int(fss[i].move_heat[min(ms[i].heat, 29)]) if moved[i] else 0)
-                  + int(tried[i]) for i in range(2)]
+                  + stand * int(tried[i]) for i in range(2)]
         taken = [0, 0]
         fired: list[set[int]] = [set(), set()]
         for i in range(2):
@@ -529,6 +605,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
         for i in range(2):
             _settle(ms[i])
             _psrs(r, ms[i], snaps[i], taken[i], 0)
+            if each:
+                _conscious(r, ms[i])
         if rng_ == 1:
             snaps = [_snap(m) for m in ms]
             choice = [_physical(ms[i], ms[1 - i], fss[i], moved[i], moved[1 - i], fired[i],
@@ -555,6 +633,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             for i in range(2):
                 _settle(ms[i])
                 _psrs(r, ms[i], snaps[i], taken[i], extra[i])
+                if each:
+                    _conscious(r, ms[i])
         for i in range(2):
             _heat(r, ms[i], fss[i], builds[i])
         for i in range(2):
@@ -563,20 +643,28 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             _conscious(r, m)
             if m.uncon and m.alive() and _roll(r) >= CONSC.get(m.pilot, 13):
                 m.uncon = False
-            if not m.alive() and not dead[i]:
-                dead[i] = t + 1
-    return dead, [m.cause for m in ms]
+            if (rules.restart_phase == "end" and m.alive() and m.shut and not m.shut_now
+                    and _restarts(m, min(m.heat, 30), _roll(r))):
+                m.shut = False
+            if not dead[i]:
+                m.out = _out(m, fss[i])
+                if not m.alive() or m.out:
+                    dead[i] = t + 1
+    return dead, [m.cause for m in ms], [m.out for m in ms]
 
 
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
-    """``n`` duels one at a time: ``dead_turn`` (2, n) and ``cause`` (2, n) arrays."""
+    """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n) and ``out`` (2, n,
+    the C21 reason or '') arrays."""
     scn = build(params)
     r = random.Random(int(rng.integers(2**63)))
     decs: list[dict[int, Decider]] = [{}, {}]
     dead = np.zeros((2, n), np.int64)
     causes = np.empty((2, n), dtype=object)
+    outs = np.empty((2, n), dtype=object)
     for j in range(n):
-        d, c = duel(scn, r, decs)
+        d, c, o = duel(scn, r, decs)
         dead[:, j] = d
         causes[:, j] = c
-    return {"dead_turn": dead, "cause": causes}
+        outs[:, j] = o
+    return {"dead_turn": dead, "cause": causes, "out": outs}

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from classic_duel_helpers import HBK, LOCUST, WVR, unarmed
+from classic_duel_helpers import HBK, LOCUST, WVR, only_weapon, unarmed
 
 from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
+from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import build
 from sim.oracles import scalar_baseline
 from sim.oracles.classic_duel import scalar
@@ -48,6 +49,13 @@ def _compare(params: dict, n_oracle: int, n_kernel: int) -> None:
             q = (po * n_oracle + pk * n_kernel) / (n_oracle + n_kernel)
             sd = np.sqrt(q * (1 - q) * (1 / n_oracle + 1 / n_kernel))
             assert abs(po - pk) <= 4.5 * sd + 1e-12, (s, cause, po, pk)
+        # out of the fight (C21), per reason
+        for oi, reason in enumerate(OUT_REASONS[1:], start=1):
+            po = float(np.mean(o["out"][s] == reason))
+            pk = float(np.mean(k["out"][s] == oi))
+            q = (po * n_oracle + pk * n_kernel) / (n_oracle + n_kernel)
+            sd = np.sqrt(q * (1 - q) * (1 / n_oracle + 1 / n_kernel))
+            assert abs(po - pk) <= 4.5 * sd + 1e-12, (s, reason, po, pk)
 
 
 def test_kernel_matches_oracle_weapons_at_range() -> None:
@@ -66,6 +74,29 @@ def test_kernel_matches_oracle_core_explosions_and_advanced_criticals() -> None:
     """C15 and C30 away from their defaults, in both implementations."""
     _compare({"unit_a": HBK, "unit_b": WVR, "range": 3, "explosion_size": "core",
               "advanced_criticals": True}, 400, 4000)
+
+
+def test_kernel_matches_oracle_crippled_and_other_non_default_options() -> None:
+    """C21 crippled with every other duel option at its non-default reading (C1 core, C2
+    end, C7 damaged, C12 never, C14 core, C22 on, one consciousness roll per turn)."""
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 3, "out_of_fight": "crippled",
+              "life_support_heat": "core", "restart_phase": "end", "ac_first_crit": "damaged",
+              "unconscious_restart": "never", "stand_heat": "core",
+              "engine_heat_while_shutdown": True, "consciousness_rolls": "once_per_turn"},
+             400, 4000)
+
+
+def test_kernel_matches_oracle_unconscious_ends_the_fight() -> None:
+    """C21 unconscious at range 1 (kicks, falls and head hits hurt the pilot), consciousness
+    rolled per point (the default)."""
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "out_of_fight": "unconscious"},
+             400, 4000)
+
+
+def test_kernel_matches_oracle_immobile_unarmed() -> None:
+    """One weapon each at range 1: kicks take legs and the SRM runs dry (C21)."""
+    _compare({"unit_a": only_weapon(HBK, "IS AC/20"), "unit_b": only_weapon(WVR, "IS SRM 6"),
+              "range": 1, "out_of_fight": "immobile_unarmed"}, 400, 4000)
 
 
 def test_oracle_is_the_benchmark_baseline() -> None:

@@ -16,7 +16,14 @@ Each turn follows reference-classic-combat.md 15:
    PSRs again (kicked, missed kick, 20+ damage, critical hits), falls.
 4. Heat phase (13.4): build-up incl. engine hits, dissipation less destroyed sinks,
    restart / shutdown (+3 PSR on shutdown), ammunition explosion, life-support pilot damage.
-5. End: consciousness and wake-up rolls (reference.md 4.5); destruction (14.5) ends the duel.
+5. End: consciousness and wake-up rolls (reference.md 4.5); destruction (14.5) ends the duel,
+   and so does being out of the fight when ``out_of_fight`` (C21) says so.
+
+The rule options of :class:`sim.classic.duel.rules.ClassicDuelRules` act here: C1 life
+support and C22 engine heat while shut down (heat phase), C2 restart in the heat or the end
+phase, C12 restart with an unconscious pilot, C14 heat per attempt to stand, C7 autocannons
+that keep firing after a first critical (gun availability in :func:`_declare`), C21 the end
+test, and the consciousness rolls (per point at the end of each phase, or once a turn).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import apply_group, explode
 from sim.classic.damage_state.choose import SampleChooser
 from sim.classic.duel import physical as ph
+from sim.classic.duel.rules import AUTOCANNON_FAMILIES, OUT_REASONS, ClassicDuelRules
 from sim.classic.duel.scenario import DuelScenario, Side
 from sim.classic.fire import heat as H
 from sim.classic.fire import kernel as fk
@@ -82,6 +90,9 @@ class _Compiled:
     jam: list[np.ndarray] = field(default_factory=list)     # (rate+1,)
     pool_bins: list[list[int]] = field(default_factory=list)
     fall_damage: int = 0
+    rules: ClassicDuelRules = field(default_factory=ClassicDuelRules)
+    #: per gun: lost only at the second critical on its slots (C7 "damaged", autocannons)
+    second_crit: tuple[bool, ...] = ()
 
     def decide(self, fs: FireScenario, t: int, hact: np.ndarray, active: np.ndarray,
                avail: np.ndarray, ammo: np.ndarray) -> np.ndarray:
@@ -97,9 +108,11 @@ class _Compiled:
                           size, ammo)
 
 
-def compile_side(side: Side) -> _Compiled:
-    c = _Compiled(side)
+def compile_side(side: Side, rules: ClassicDuelRules | None = None) -> _Compiled:
+    c = _Compiled(side, rules=rules or ClassicDuelRules())
     fs = next(iter(side.fire.values()))
+    c.second_crit = tuple(c.rules.ac_first_crit == "damaged" and g.kind in AUTOCANNON_FAMILIES
+                          for g in fs.guns)
     for g in fs.guns:
         kmax = max(len(x) for x in g.groups) - 1
         gmax = max(1, max(len(t) for x in g.groups for t in x))
@@ -130,6 +143,10 @@ class _State:
     fell: np.ndarray
     shut_ever: np.ndarray
     dead_turn: np.ndarray
+    #: C21 reason code (index of ``rules.OUT_REASONS``) of a side out of the fight; 0 none
+    out: np.ndarray
+    #: shut down in this turn's heat phase (C2 ``end``: no restart before the next turn)
+    shut_now: np.ndarray
 
     @classmethod
     def fresh(cls, side: Side, n: int, ng: int) -> _State:
@@ -138,7 +155,7 @@ class _State:
         S[:] = st.fresh(side.layout, 1)     # column-major: every column op is contiguous
         return cls(S, np.zeros(n, np.int64), z.copy(), z.copy(), z.copy(),
                    np.zeros(n, np.int64), np.zeros((ng, n), bool), z.copy(), z.copy(),
-                   np.zeros(n, np.int64))
+                   np.zeros(n, np.int64), np.zeros(n, np.int64), z.copy())
 
     def alive(self) -> np.ndarray:
         return self.S[:, st.CAUSE] == st.C_NONE
@@ -148,26 +165,29 @@ class _State:
         return _State(self.S.T[:, keep].T.copy(order="F"), self.heat[keep], self.shut[keep],
                       self.prone[keep], self.uncon[keep], self.pilot_seen[keep],
                       self.jam[:, keep], self.fell[keep], self.shut_ever[keep],
-                      self.dead_turn[keep])
+                      self.dead_turn[keep], self.out[keep], self.shut_now[keep])
 
 
-def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int]) -> np.ndarray:
+def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int],
+               second: Sequence[bool] = ()) -> np.ndarray:
     """(n, len(items)) bool: each of ``items`` is destroyed (a critical on any of its slots,
     or every location holding it destroyed, 14.3); the same as
     :func:`sim.classic.damage_state.state.items_lost` for those items, one location at a
-    time (an item sits in one or two locations)."""
+    time (an item sits in one or two locations). Items flagged in ``second`` (C7 Core
+    reading for autocannons) are lost only at the second critical on their slots."""
     out = np.zeros((len(S), len(items)), bool)
     for j, it in enumerate(items):
         if it < 0:
             continue
-        hit = np.zeros(len(S), bool)
+        hits = np.zeros(len(S), np.int64)
         gone = np.ones(len(S), bool)
         for loc in range(8):
             m = int(layout.item_masks[it, loc])
             if m:
-                hit |= (S[:, st.HIT0 + loc] & m) != 0
+                hits += st.POP[S[:, st.HIT0 + loc] & m & 0xFFF]
                 gone &= S[:, st.IS0 + loc] == 0
-        out[:, j] = hit | gone
+        need = 2 if j < len(second) and second[j] else 1
+        out[:, j] = (hits >= need) | gone
     return out
 
 
@@ -332,18 +352,111 @@ def _snapshot(side: Side, S: np.ndarray) -> np.ndarray:
     return np.stack([S[:, st.GYRO], _leg_events(side, S), legs_gone], axis=1)
 
 
-def _consciousness(rng: np.random.Generator, x: _State) -> None:
-    """A pilot hurt since the last check rolls to stay conscious (reference.md 4.5)."""
+def _consciousness(rng: np.random.Generator, x: _State, each_point: bool = False) -> None:
+    """A pilot hurt since the last check rolls to stay conscious (reference.md 4.5).
+
+    ``each_point`` (``consciousness_rolls=each_point``): one roll per new point of damage,
+    each at the number of the total that point reaches, in order; the first failure knocks
+    the pilot out and ends the rolls. Otherwise one roll at the current total."""
     p = x.S[:, st.PILOT]
-    hurt = (p > x.pilot_seen) & x.alive() & ~x.uncon
-    tn = CONSCIOUSNESS[np.minimum(p, 12)]
-    x.uncon |= hurt & (roll2(rng, len(p)) < tn)
+    ok = x.alive() & ~x.uncon
+    if each_point:
+        for k in range(1, st.PILOT_DEAD):
+            new = ok & (x.pilot_seen < k) & (p >= k) & ~x.uncon
+            if new.any():
+                x.uncon |= new & (roll2(rng, len(p)) < CONSCIOUSNESS[k])
+    else:
+        hurt = (p > x.pilot_seen) & ok
+        tn = CONSCIOUSNESS[np.minimum(p, 12)]
+        x.uncon |= hurt & (roll2(rng, len(p)) < tn)
     x.pilot_seen = p.copy()
+
+
+def _phase_consciousness(rng: np.random.Generator, c: _Compiled, x: _State) -> None:
+    """End of the weapon, physical or heat phase: the rolls for that phase's pilot damage
+    (``consciousness_rolls=each_point``; ``once_per_turn`` waits for the end phase)."""
+    if c.rules.consciousness_rolls == "each_point":
+        _consciousness(rng, x, True)
+
+
+def _can_restart(x: _State, row: np.ndarray, roll: np.ndarray, rules: ClassicDuelRules
+                 ) -> np.ndarray:
+    """(n,) a shut-down 'Mech at heat ``row`` restarts (13.4 step 3): below 14 automatically,
+    below 30 on 2D6 ``roll`` >= the avoid number. C12: an unconscious pilot cannot roll
+    (``megamek``: still restarts below 14; ``never``: no restart at all)."""
+    auto = row < H.AUTO_RESTART_BELOW
+    rolled = (row < H.AUTO_SHUTDOWN) & (roll >= H.SHUTDOWN_AVOID[row])
+    if rules.unconscious_restart == "never":
+        return x.shut & ~x.uncon & (auto | rolled)
+    return x.shut & (auto | (~x.uncon & rolled))
+
+
+def _no_weapon(side: Side, c: _Compiled, x: _State) -> np.ndarray:
+    """(n,) no weapon could fire (each lost per C7, without ammunition or jammed, or both
+    sensors hit); False for a 'Mech built without weapons (it is judged on the rest)."""
+    items = side.gun_item
+    if not items:
+        return np.zeros(len(x.S), bool)
+    lost = items_lost(x.S, side.layout, items, c.second_crit)
+    ammo = _pool_ammo(c, x, side)
+    fs = next(iter(side.fire.values()))
+    ok = np.zeros(len(x.S), bool)
+    for g, gun in enumerate(fs.guns):
+        usable = ~x.jam[g]
+        if items[g] >= 0:
+            usable &= ~lost[:, g]
+        if gun.pool >= 0:
+            usable &= ammo[gun.pool] > 0
+        ok |= usable
+    return ~ok | (x.S[:, st.SENSORS] >= 2)
+
+
+def out_of_fight(side: Side, c: _Compiled, x: _State) -> np.ndarray:
+    """(n,) C21 reason code (``rules.OUT_REASONS``) of a living side out of the fight under
+    the ``out_of_fight`` reading, 0 otherwise (14.5 and the C21 row of section 16)."""
+    code = c.rules.out_code
+    S = x.S
+    n = len(S)
+    if code == 0:
+        return np.zeros(n, np.int64)
+    if c.rules.out_of_fight == "unconscious":
+        out = x.uncon.copy()
+    elif c.rules.out_of_fight == "immobile_unarmed":
+        legs = (S[:, st.IS0 + lay.LL] == 0) & (S[:, st.IS0 + lay.RL] == 0)
+        out = ((S[:, st.GYRO] >= 2) | legs) & _no_weapon(side, c, x)
+    else:  # crippled (TW forced withdrawal as summarised in C21)
+        eng, gyro = S[:, st.ENGINE], S[:, st.GYRO]
+        out = ((S[:, st.PILOT] >= 4) | (S[:, st.SENSORS] >= 2) | ((gyro >= 1) & (eng >= 1))
+               | (eng >= 2) | _no_weapon(side, c, x))
+    return np.where(out & x.alive(), code, 0)
+
+
+def _end_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
+               fight: np.ndarray, t: int) -> None:
+    """Step 6 of 15 for one side: consciousness rolls still due, wake-up roll of an
+    unconscious pilot (reference.md 4.5), restart when ``restart_phase=end`` (C2: a 'Mech
+    shut down in an earlier turn's heat phase), then the end of the duel for this side:
+    destroyed (14.5) or out of the fight (C21)."""
+    _settle_pilot(x.S)
+    _consciousness(rng, x, c.rules.consciousness_rolls == "each_point")
+    n = len(x.S)
+    p = x.S[:, st.PILOT]
+    wake = x.uncon & x.alive() & (roll2(rng, n) >= CONSCIOUSNESS[np.minimum(p, 12)])
+    x.uncon &= ~wake
+    if c.rules.restart_phase == "end":
+        row = np.minimum(x.heat, H.HEAT_TOP)
+        go = fight & x.alive() & ~x.shut_now & _can_restart(x, row, roll2(rng, n), c.rules)
+        x.shut &= ~go
+    newly = fight & (x.dead_turn == 0)
+    out = np.where(newly, out_of_fight(side, c, x), 0)
+    x.out = np.where(out > 0, out, x.out)
+    newly &= ~x.alive() | (out > 0)
+    x.dead_turn[newly] = t + 1
 
 
 def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
     """Run ``n`` duels in blocks; return the aggregate of :func:`run_block` outcomes."""
-    comp = (compile_side(scn.a), compile_side(scn.b))
+    comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     agg = Aggregate(0)
     for start in range(0, n, BLOCK):
         out = run_block(scn, comp, rng, min(BLOCK, n - start))
@@ -353,11 +466,12 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
 
 def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
               rng: np.random.Generator, n: int) -> dict[str, Any]:
-    """``n`` duels; returns per-trial outcomes: ``dead_turn`` (2, n) (0 = survived),
-    ``cause`` (2, n), ``fell`` and ``shut`` (2, n) bool, ``dealt`` (2, T, n) damage dealt by
-    each side per turn."""
+    """``n`` duels; returns per-trial outcomes: ``dead_turn`` (2, n) (turn the side was
+    destroyed or, C21, out of the fight; 0 = survived), ``cause`` (2, n), ``out`` (2, n) C21
+    reason code (0: not out), ``fell`` and ``shut`` (2, n) bool, ``dealt`` (2, T, n) damage
+    dealt by each side per turn."""
     if comp is None:
-        comp = (compile_side(scn.a), compile_side(scn.b))
+        comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     sides = scn.sides
     ch = SampleChooser(rng)
     T = scn.turns
@@ -365,7 +479,8 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     xs = [_State.fresh(s, n, ng) for s, ng in zip(sides, ngs, strict=True)]
     dealt_all = np.zeros((2, T, n), np.int64)
     done = {"dead_turn": np.zeros((2, n), np.int64), "cause": np.zeros((2, n), np.int64),
-            "fell": np.zeros((2, n), bool), "shut": np.zeros((2, n), bool)}
+            "fell": np.zeros((2, n), bool), "shut": np.zeros((2, n), bool),
+            "out": np.zeros((2, n), np.int64)}
     rows = np.arange(n)             # trial index of each local row
     for t in range(T):
         r = scn.ranges[t]
@@ -403,8 +518,8 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
         snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
         plans = [_declare(sides[i], comp[i], fss[i], xs[i], xs[1 - i], t, acts[i],
                           moved[i], moved[1 - i], hacts[i], r) for i in range(2)]
-        builds = [np.where(moved[i], fss[i].move_heat[hacts[i]], 0) + stood_try[i]
-                  for i in range(2)]
+        builds = [np.where(moved[i], fss[i].move_heat[hacts[i]], 0)
+                  + comp[i].rules.stand_heat_points * stood_try[i] for i in range(2)]
         phase_dmg = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
         fired_loc = [np.zeros((8, n), bool), np.zeros((8, n), bool)]
         for i in range(2):
@@ -418,6 +533,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             _settle_pilot(xs[i].S)
             _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], phase_dmg[i],
                        np.zeros(n, np.int64), fight, ch)
+            _phase_consciousness(rng, comp[i], xs[i])
         # 3 physical attacks
         if r == 1:
             snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
@@ -437,19 +553,13 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             for i in range(2):
                 _settle_pilot(xs[i].S)
                 _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], extra[i], fight, ch)
+                _phase_consciousness(rng, comp[i], xs[i])
         # 4 heat phase
         for i in range(2):
             _heat_phase(rng, sides[i], comp[i], fss[i], xs[i], builds[i], fight, ch)
         # 5 end phase
         for i in range(2):
-            x = xs[i]
-            _settle_pilot(x.S)
-            _consciousness(rng, x)
-            p = x.S[:, st.PILOT]
-            wake = x.uncon & x.alive() & (roll2(rng, n) >= CONSCIOUSNESS[np.minimum(p, 12)])
-            x.uncon &= ~wake
-            newly = fight & ~x.alive() & (x.dead_turn == 0)
-            x.dead_turn[newly] = t + 1
+            _end_phase(rng, sides[i], comp[i], xs[i], fight, t)
         dealt_all[:, t, rows] = dealt
     _record(done, xs, rows)
     return {**done, "dealt": dealt_all}
@@ -462,6 +572,7 @@ def _record(done: dict[str, np.ndarray], xs: list[_State], rows: np.ndarray) -> 
         done["cause"][i, rows] = x.S[:, st.CAUSE]
         done["fell"][i, rows] = x.fell
         done["shut"][i, rows] = x.shut_ever
+        done["out"][i, rows] = x.out
 
 
 @dataclass
@@ -485,7 +596,7 @@ def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t
     """Availability, effective target numbers and fire decisions of every gun (12.1)."""
     n = len(act)
     ng = len(fs.guns)
-    lost = items_lost(x.S, side.layout, side.gun_item)
+    lost = items_lost(x.S, side.layout, side.gun_item, c.second_crit)
     ammo = _pool_ammo(c, x, side)
     sens = x.S[:, st.SENSORS]
     extra = np.where(sens == 1, 2, 0)
@@ -674,7 +785,11 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     """13.4 for one side (rows of ``fight`` whose 'Mech is alive)."""
     n = len(build)
     live = fight & x.alive()
-    eng = np.where(x.shut, 0, 5 * np.minimum(x.S[:, st.ENGINE], 2))
+    rules = c.rules
+    # C22: engine-critical heat only while running (MegaMek) or always
+    eng = 5 * np.minimum(x.S[:, st.ENGINE], 2)
+    if not rules.engine_heat_while_shutdown:
+        eng = np.where(x.shut, 0, eng)
     build = np.where(live, build + eng, 0)
     lost_sinks = np.zeros(n, np.int64)
     if side.sink_items:
@@ -685,9 +800,8 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     x.heat = h
     row = np.minimum(h, H.HEAT_TOP)
     roll = roll2(rng, n)
-    avoid = H.SHUTDOWN_AVOID[row]
-    restart = live & x.shut & ((row < H.AUTO_RESTART_BELOW) | (
-        ~x.uncon & (row < H.AUTO_SHUTDOWN) & (roll >= avoid)))
+    # C2: restart here (heat) or in the next turn's end phase; C12 unconscious pilot
+    restart = live & _can_restart(x, row, roll, rules) & (rules.restart_phase == "heat")
     # C3: the TacOps piloting-based roll applies to avoiding shutdown only, never to restart
     avoid_go = H.shutdown_avoid(row, fs.rules.tacops_shutdown, side.piloting)
     goes = live & ~x.shut & (row >= 14) & ((row >= H.AUTO_SHUTDOWN) | x.uncon
@@ -698,6 +812,7 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     falls = standing & (x.uncon | (roll2(rng, n) < tn))
     x.shut = (x.shut & ~restart) | goes
     x.shut_ever |= goes
+    x.shut_now = goes
     _fall(rng, side, c, x, falls, ch)
     # ammunition explosion (C8: most damage per round, then most rounds)
     if side.layout.bins:
@@ -715,10 +830,11 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
                     sub, _ = explode(x.S[idx], np.ones(idx.size), side.dm, b,
                                      np.ones(idx.size, bool), ch)
                     x.S[idx] = sub
-    # life support (C1: 1 from heat 15, 2 from 25)
+    # life support (C1: by default 1 from heat 15, 2 from 25)
     ls = live & x.alive() & (x.S[:, st.LIFE] > 0)
-    x.S[ls, st.PILOT] += H.LIFE_SUPPORT_DAMAGE[row[ls]]
+    x.S[ls, st.PILOT] += rules.life_support_damage(row[ls])
     _settle_pilot(x.S)
+    _phase_consciousness(rng, c, x)
 
 
 def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
@@ -744,6 +860,8 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
     for j, s in enumerate("ab"):
         for ci, cause in enumerate(st.CAUSES[1:], start=1):
             agg.add_mean(f"p_{s}_destroyed_by_{cause}", (out["cause"][j] == ci) & (dt[j] > 0))
+        for oi, reason in enumerate(OUT_REASONS[1:], start=1):
+            agg.add_mean(f"p_{s}_out_by_{reason}", out["out"][j] == oi)
     turns = np.arange(1, T + 1)[:, None]
     agg.add_mean("p_a_destroyed_by", a_dead[None, :] & (da[None, :] <= turns))
     agg.add_mean("p_b_destroyed_by", b_dead[None, :] & (db[None, :] <= turns))

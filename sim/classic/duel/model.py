@@ -3,7 +3,9 @@
 Scalar metrics (one value per scenario): ``p_win_a``, ``p_win_b``, ``p_draw`` (both
 destroyed in the same turn), ``p_timeout`` (both standing after ``turns``),
 ``expected_turns`` (turn the duel ended; ``turns`` on a timeout), ``p_<side>_destroyed_by_
-<cause>`` (head, center_torso, engine, pilot, ammunition: 14.5), ``p_fell_a/_b``,
+<cause>`` (head, center_torso, engine, pilot, ammunition: 14.5), ``p_<side>_out_by_
+<reason>`` (unconscious, immobile_unarmed, crippled: the side lost by being out of the fight
+under the ``out_of_fight`` option, C21; always 0 under the default), ``p_fell_a/_b``,
 ``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``
 (cumulative), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the turn).
 Facts: ``bv_a``, ``bv_b`` at the sides' skills (None when unknown, with a note).
@@ -20,6 +22,7 @@ import pandas as pd
 from sim.aggregate import Aggregate
 from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
+from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
 from sim.model import BenchCase, Metric, Model
 
@@ -32,21 +35,26 @@ def _metrics() -> tuple[Metric, ...]:
 
     causes = tuple(one(f"p_{s}_destroyed_by_{c}", f"P({s.upper()} destroyed; cause {c})")
                    for s in "ab" for c in st.CAUSES[1:])
+    outs = tuple(one(f"p_{s}_out_by_{r}", f"P({s.upper()} lost out of the fight: {r}, C21)")
+                 for s in "ab" for r in OUT_REASONS[1:])
     return (
-        one("p_win_a", "P(A wins: B destroyed first)"),
-        one("p_win_b", "P(B wins: A destroyed first)"),
+        one("p_win_a", "P(A wins: B destroyed (or out of the fight, C21) first)"),
+        one("p_win_b", "P(B wins: A destroyed (or out of the fight, C21) first)"),
         one("p_draw", "P(both destroyed in the same turn)"),
         one("p_timeout", "P(both still standing after the last turn)"),
         one("expected_turns", "expected turn the duel ends (the last turn on a timeout)",
             "mean", "turns"),
         *causes,
+        *outs,
         one("p_fell_a", "P(A fell at least once)"),
         one("p_fell_b", "P(B fell at least once)"),
         one("p_shutdown_by_a", "P(A shut down at least once)"),
         one("p_shutdown_by_b", "P(B shut down at least once)"),
         one("turns_hist", "distribution of the turn the duel ended", "hist", "turns"),
-        Metric("p_a_destroyed_by", "P(A destroyed by this turn)", "probability", exact=False),
-        Metric("p_b_destroyed_by", "P(B destroyed by this turn)", "probability", exact=False),
+        Metric("p_a_destroyed_by", "P(A destroyed (or out of the fight, C21) by this turn)",
+               "probability", exact=False),
+        Metric("p_b_destroyed_by", "P(B destroyed (or out of the fight, C21) by this turn)",
+               "probability", exact=False),
         Metric("expected_damage_a", "expected damage dealt by A this turn", "mean", "points",
                exact=False),
         Metric("expected_damage_b", "expected damage dealt by B this turn", "mean", "points",
@@ -69,7 +77,9 @@ class ClassicDuelModel(Model):
                          "weapons, physical attacks, criticals, PSRs, falls, heat.",
                          metrics=_metrics(),
                          bench_cases=(BenchCase("classic-duel", _bench_params(),
-                                                unit="duel-turns", per_trial=BENCH_TURNS),))
+                                                unit="duel-turns", per_trial=BENCH_TURNS),),
+                         # 2: duel rule options; consciousness rolled per point per phase
+                         version="2")
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
         return build(params)
@@ -97,7 +107,8 @@ class ClassicDuelModel(Model):
         return {"bv_a": scenario.a.bv["bv_at_skill"], "bv_b": scenario.b.bv["bv_at_skill"],
                 "notes": "; ".join(scenario.notes),
                 "rule_options": {**next(iter(scenario.a.fire.values())).rules.as_dict(),
-                                 **scenario.damage_rules.as_dict()}}
+                                 **scenario.damage_rules.as_dict(),
+                                 **scenario.duel_rules.as_dict()}}
 
     def sample(self, scenario: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
         return kernel.simulate(scenario, rng, n)

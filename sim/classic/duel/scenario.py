@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,8 @@ from sim.classic.bv import bv_facts
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel
+from sim.classic.duel.rules import OPTION_NAMES as DUEL_OPTIONS
+from sim.classic.duel.rules import ClassicDuelRules
 from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
 from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.classic.fire.unit import fire_unit
@@ -29,8 +31,9 @@ from sim.classic.weapons import lookup_ammo_bin
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.units.types import ClassicMech
 
-# the duel reads the fire and damage options: their groups list "classic-duel" among their
-# models (sim/classic/fire/rules.py, sim/classic/damage_rules.py)
+# the duel reads the fire, damage and duel options: their groups list "classic-duel" among
+# their models (sim/classic/fire/rules.py, sim/classic/damage_rules.py,
+# sim/classic/duel/rules.py)
 
 MAX_TURNS = 50
 MOVES = ("stand", "walk", "run", "jump")
@@ -87,6 +90,8 @@ class DuelScenario:
     fire_overrides: tuple[tuple[str, Any], ...]
     damage_rules: DamageRules
     notes: tuple[str, ...]
+    #: C1, C2, C7, C12, C14, C21, C22 and the consciousness rolls (:mod:`.rules`)
+    duel_rules: ClassicDuelRules = field(default_factory=ClassicDuelRules)
 
     @property
     def sides(self) -> tuple[Side, Side]:
@@ -220,7 +225,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
 
 def build(params: Mapping[str, Any]) -> DuelScenario:
     """Validate ``params`` and compile the duel (ConfigError / UserError on bad input)."""
-    known = set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS)
+    known = set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(DUEL_OPTIONS)
     for k in params:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
@@ -228,6 +233,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     fire_over = {k: v for k, v in params.items() if k in FIRE_OPTIONS and v is not None}
     dmg_over = {k: v for k, v in params.items() if k in DAMAGE_OPTIONS and v is not None}
     drules: DamageRules = options.build(DamageRules, "default", dmg_over)
+    duel_over = {k: v for k, v in params.items() if k in DUEL_OPTIONS and v is not None}
+    urules: ClassicDuelRules = options.build(ClassicDuelRules, "default", duel_over)
     mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
     moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
@@ -260,8 +267,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes)
     notes.extend(SIMPLIFICATIONS)
     return DuelScenario(a, b, turns, ranges, tuple(moves), label,
-                        tuple(sorted({**fire_over, **dmg_over}.items())), drules,
-                        tuple(dict.fromkeys(notes)))
+                        tuple(sorted({**fire_over, **dmg_over, **duel_over}.items())), drules,
+                        tuple(dict.fromkeys(notes)), urules)
 
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
@@ -275,9 +282,9 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "arm weapons from both arms (the one-arm prop rule is not modelled)",
     "classic-duel: physical attacks only punch and kick (one kind per turn), only at range 1; "
     "'best' weighs expected damage against the attacker's own fall risk, not the target's",
-    "classic-duel: one consciousness roll per turn (end phase) if the pilot was hurt that "
-    "turn, at the total damage, not one per point; an unconscious pilot rolls to wake in "
-    "the same end phase",
+    "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
+    "in (consciousness_rolls); an unconscious pilot rolls to wake in every end phase, also "
+    "that of the turn it was knocked out",
     "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
     "lost ones then simply do not fire",
 )

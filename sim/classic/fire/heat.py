@@ -38,7 +38,8 @@ SHUTDOWN_AVOID = np.where(_H < 14, 0, np.where(_H >= 30, 13, 4 + 2 * ((_H - 14) 
 #: 13.1 ammunition explosion avoid number: 4 / 6 / 8 from 19 / 23 / 28; 0 below 19.
 AMMO_AVOID = np.where(_H < 19, 0, 4 + 2 * (_H >= 23) + 2 * (_H >= 28))
 #: 13.1 pilot damage when a life-support slot is destroyed (C1 MegaMek TW): 1 from 15, 2
-#: from 25. The fire model never damages life support, so this is reported, not applied.
+#: from 25. The fire model never damages life support, so this is reported, not applied; the
+#: duel applies C1 by its option (``ClassicDuelRules.life_support_damage``).
 LIFE_SUPPORT_DAMAGE = (_H >= 15).astype(np.int64) + (_H >= 25)
 
 #: 13.2 movement heat by mode (jump: max(3, hexes), see :func:`movement_heat`).

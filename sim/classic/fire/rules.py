@@ -14,7 +14,9 @@ TW/MegaMek order -- most damage per round, then most rounds left -- is applied p
 ammunition type; an exact tie between two types goes to the first, as MegaMek, rather than
 at random), C22 (engine-critical heat: no engine criticals here), C6/C7/C9-C12/C15/C16/
 C21/C23/C25/C28-C30 (damage, criticals, ATM, AMS: outside weapon fire at an undamaged
-'Mech).
+'Mech). The Classic duel declares C1, C2, C7, C12, C14, C21 and C22 in its own group
+(:class:`sim.classic.duel.rules.ClassicDuelRules`), since only a 'Mech that takes damage
+meets them.
 """
 
 from __future__ import annotations

@@ -1,0 +1,129 @@
+"""Rule options of the ``classic-duel`` model that are neither fire nor damage options: the
+section-16 discrepancies (reference-classic-combat.md) that only a 'Mech which takes damage,
+falls, stands up and can be knocked out meets, plus the consciousness-roll timing of
+reference.md 4.5.
+
+Why a group of its own rather than :class:`sim.classic.fire.rules.FireRules`: C1, C2, C14 and
+C22 are heat rules, but the fire model cannot honour any of them (its 'Mech never loses a
+life-support slot or an engine slot, never falls, and a restart in the heat phase or in the
+next end phase loses the same turn at the same heat there), so putting them in ``FireRules``
+would list options that change nothing for ``fire`` and ``profile``. This group is registered
+for the game ``classic`` and the model ``classic-duel`` only; ``--rule NAME=VALUE``,
+``btsim rules --game classic`` and the recorded rule options see it like every other group.
+The independent oracle (:mod:`sim.oracles.classic_duel`) reads the same validated values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import sim.classic.rules  # noqa: F401 - ClassicRules registers first: the game's main group
+from sim import options
+from sim.options import opt
+
+#: C1 life-support pilot damage by reading: (heat for 1 point, heat for 2 points).
+LIFE_SUPPORT_STEPS: dict[str, tuple[int, int]] = {
+    "megamek": (15, 25), "makamek": (15, 26), "core": (10, 20)}
+#: C14 heat per attempt to stand by reading.
+STAND_HEAT: dict[str, int] = {"tw": 1, "core": 0}
+#: C21 reasons a side can be out of the fight (index = the code the kernel records; 0 none).
+OUT_REASONS: tuple[str, ...] = ("none", "unconscious", "immobile_unarmed", "crippled")
+#: Weapon families that count as autocannons for C7.
+AUTOCANNON_FAMILIES: tuple[str, ...] = ("ac", "lbx", "ultra", "rotary")
+
+
+@dataclass(frozen=True)
+class ClassicDuelRules:
+    """One reading of each open question the duel meets beyond weapon fire and damage
+    (reference part 2, section 16, and reference.md 4.5)."""
+
+    life_support_heat: str = opt(
+        "megamek", allowed=("megamek", "makamek", "core"), ref="C1",
+        doc="pilot damage in the heat phase with a destroyed life-support slot",
+        readings={"megamek": "1 at heat 15+, 2 at heat 25+ (MegaMek TW, default)",
+                  "makamek": "1 at heat 15-25, 2 at 26+ (MakaMek's TW paraphrase)",
+                  "core": "1 at heat 10+, 2 at heat 20+ (Core rules)"})
+    restart_phase: str = opt(
+        "heat", allowed=("heat", "end"), ref="C2", doc="when a shut-down 'Mech tries to restart",
+        readings={"heat": "in the heat phase after dissipation: automatic below 14, else 2D6 >= "
+                  "the avoid number (MegaMek, default)",
+                  "end": "in the end phase of the turn after the shutdown, after the wake-up "
+                  "rolls, at the heat the heat phase left (MakaMek's checklist)"})
+    ac_first_crit: str = opt(
+        "destroyed", allowed=("destroyed", "damaged"), ref="C7",
+        doc="what the first critical hit on an autocannon (AC, LB-X, Ultra, Rotary) does",
+        readings={"destroyed": "destroys it (TW, default)",
+                  "damaged": "marks it damaged; it keeps firing and a second critical on "
+                  "another of its slots destroys it (Core rules); a one-slot autocannon can "
+                  "never take a second critical (criticals go to distinct slots)"})
+    unconscious_restart: str = opt(
+        "megamek", allowed=("megamek", "never"), ref="C12",
+        doc="restart and shutdown of a 'Mech whose pilot is unconscious",
+        readings={"megamek": "shutdown automatic whenever a roll would be needed; restart "
+                  "automatic below heat 14, impossible from 14 (MegaMek, MakaMek, default)",
+                  "never": "shutdown as megamek; an unconscious pilot cannot restart at all, "
+                  "not even below 14 (the plain reading 'cannot act')"})
+    stand_heat: str = opt(
+        "tw", allowed=("tw", "core"), ref="C14", doc="heat for each attempt to stand up",
+        readings={"tw": "+1 per attempt (TW, MegaMek, default)", "core": "0 (Core rules)"})
+    out_of_fight: str = opt(
+        "destroyed", allowed=("destroyed",) + OUT_REASONS[1:], ref="C21",
+        doc="what else than destruction ends the duel (the side loses, checked in the end "
+        "phase)",
+        readings={"destroyed": "only destruction (14.5, default)",
+                  "unconscious": "also a pilot still unconscious after the end phase's "
+                  "wake-up roll",
+                  "immobile_unarmed": "also a 'Mech that cannot move (gyro destroyed or both "
+                  "legs destroyed) and has no weapon that could fire (each destroyed, out of "
+                  "ammunition or jammed, or both sensors hit)",
+                  "crippled": "also TW forced withdrawal 'crippled' (as Battletech-Solo-Rules "
+                  "summarises it): 4+ pilot damage, both sensors hit, gyro hit plus an "
+                  "engine hit, two engine hits, or no weapon that could fire"})
+    engine_heat_while_shutdown: bool = opt(
+        False, allowed=bool, ref="C22", doc="engine-critical heat added while shut down",
+        readings={False: "no: +5 per engine hit only while running (MegaMek, default)",
+                  True: "yes: added every heat phase"})
+    consciousness_rolls: str = opt(
+        "each_point", allowed=("each_point", "once_per_turn"), ref="4.5",
+        doc="consciousness rolls for pilot damage",
+        readings={"each_point": "a roll each time the pilot takes damage (reference.md 4.5), "
+                  "made at the end of the phase (weapon, physical, heat): one roll per point "
+                  "at the number of the total that point reaches, the first failure knocks "
+                  "the pilot out (default)",
+                  "once_per_turn": "one roll in the end phase at the turn's total if the "
+                  "pilot was hurt that turn (btsim 0.1)"})
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option by name."""
+        return options.effective(self)
+
+    def life_support_damage(self, heat: np.ndarray) -> np.ndarray:
+        """Pilot damage from heat with a destroyed life-support slot (13.4 step 5, C1)."""
+        one, two = LIFE_SUPPORT_STEPS[self.life_support_heat]
+        h = np.asarray(heat)
+        return (h >= one).astype(np.int64) + (h >= two)
+
+    @property
+    def stand_heat_points(self) -> int:
+        """Heat per attempt to stand (C14)."""
+        return STAND_HEAT[self.stand_heat]
+
+    @property
+    def out_code(self) -> int:
+        """Index of ``out_of_fight`` in :data:`OUT_REASONS` (0: destruction only)."""
+        return 0 if self.out_of_fight == "destroyed" else OUT_REASONS.index(self.out_of_fight)
+
+
+options.register_group("classic", ClassicDuelRules, models=("classic-duel",))
+
+OPTION_NAMES: tuple[str, ...] = tuple(ClassicDuelRules.__dataclass_fields__)
+
+
+def duel_rules(**overrides: Any) -> ClassicDuelRules:
+    """The default duel rules with ``overrides`` applied (validated: ConfigError naming the
+    option and what is allowed)."""
+    rules: ClassicDuelRules = options.build(ClassicDuelRules, "default", overrides)
+    return rules
