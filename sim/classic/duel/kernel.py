@@ -162,7 +162,10 @@ class _State:
 
     def take(self, keep: np.ndarray) -> _State:
         """The rows ``keep`` only."""
-        return _State(self.S.T[:, keep].T.copy(order="F"), self.heat[keep], self.shut[keep],
+        S = np.empty((keep.size, self.S.shape[1]), self.S.dtype, order="F")
+        for c in range(S.shape[1]):     # column by column: stays column-major, one copy
+            np.take(self.S[:, c], keep, out=S[:, c])
+        return _State(S, self.heat[keep], self.shut[keep],
                       self.prone[keep], self.uncon[keep], self.pilot_seen[keep],
                       self.jam[:, keep], self.fell[keep], self.shut_ever[keep],
                       self.dead_turn[keep], self.out[keep], self.shut_now[keep])
