@@ -22,6 +22,8 @@ from sim.classic.bv import bv_facts
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel
+from sim.classic.duel.physical_rules import OPTION_NAMES as PHYS_OPTIONS
+from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
 from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.classic.fire.unit import fire_unit
@@ -70,6 +72,10 @@ class Side:
     sink_items: tuple[int, ...]
     sink_per: int
     bv: dict[str, Any]
+    #: (8,) slot masks of jump jets per location
+    jet_masks: tuple[int, ...] = ()
+    #: physical weapon swung in the duel: (layout item, arm location index), (-1, -1) none
+    hatchet: tuple[int, int] = (-1, -1)
 
     def hexes(self, mode: str) -> int:
         return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
@@ -87,6 +93,7 @@ class DuelScenario:
     fire_overrides: tuple[tuple[str, Any], ...]
     damage_rules: DamageRules
     notes: tuple[str, ...]
+    physical_rules: ClassicPhysicalRules = ClassicPhysicalRules()
 
     @property
     def sides(self) -> tuple[Side, Side]:
@@ -212,15 +219,34 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     notes.extend(f"{mech.name}: {n}" for n in any_fs.notes if "not simulated: damage to the "
                  "firing" not in n)
     sinks = tuple(i for i, it in enumerate(layout.items) if it.kind == lay.HEAT_SINK)
+    jets = tuple(int(sum(1 << s for s in range(12) if layout.kind[loc, s] == lay.JUMP_JET))
+                 for loc in range(8))
     return Side(mech.name, mech, gunnery, piloting, moved, any_fs.policy, phys,
                 int(mech.tons), walk, run, jump, layout, dm, fire,
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
-                _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv)
+                _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
+                jets, _hatchet(layout, mech, notes))
+
+
+def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
+    """(layout item, arm) of the unit's hatchet (reference.md 1.3), (-1, -1) without one;
+    other physical weapons are noted as not simulated."""
+    found = (-1, -1)
+    for name, loc in mech.physical_weapons:
+        arm = lay.LOC_INDEX.get(loc, -1)
+        if name != "hatchet" or arm not in (lay.LA, lay.RA):
+            notes.append(f"{mech.name}: physical weapon {name} ({loc}) not simulated in the "
+                         "duel (only the hatchet is declared)")
+            continue
+        for i, it in enumerate(layout.items):
+            if it.location == arm and it.name.lower() == "hatchet" and found[0] < 0:
+                found = (i, arm)
+    return found
 
 
 def build(params: Mapping[str, Any]) -> DuelScenario:
     """Validate ``params`` and compile the duel (ConfigError / UserError on bad input)."""
-    known = set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS)
+    known = set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(PHYS_OPTIONS)
     for k in params:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
@@ -228,6 +254,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     fire_over = {k: v for k, v in params.items() if k in FIRE_OPTIONS and v is not None}
     dmg_over = {k: v for k, v in params.items() if k in DAMAGE_OPTIONS and v is not None}
     drules: DamageRules = options.build(DamageRules, "default", dmg_over)
+    phys_over = {k: v for k, v in params.items() if k in PHYS_OPTIONS and v is not None}
+    prules: ClassicPhysicalRules = options.build(ClassicPhysicalRules, "default", phys_over)
     mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
     moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
@@ -260,8 +288,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes)
     notes.extend(SIMPLIFICATIONS)
     return DuelScenario(a, b, turns, ranges, tuple(moves), label,
-                        tuple(sorted({**fire_over, **dmg_over}.items())), drules,
-                        tuple(dict.fromkeys(notes)))
+                        tuple(sorted({**fire_over, **dmg_over, **phys_over}.items())), drules,
+                        tuple(dict.fromkeys(notes)), prules)
 
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
