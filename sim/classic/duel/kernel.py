@@ -621,16 +621,17 @@ def _current_mp(side: Side, x: _State, rules: ClassicPhysicalRules
         ok = S[:, st.IS0 + leg] > 0
         hip = ok & (hits_of(S, leg, int(side.act["hip"][leg])) > 0)
         hips += hip
-        other = sum(hits_of(S, leg, int(side.act[a][leg]))
-                    for a in ("upper_leg", "lower_leg", "foot"))
+        other = hits_of(S, leg, int(side.act["upper_leg"][leg] | side.act["lower_leg"][leg]
+                                    | side.act["foot"][leg]))
         acts += np.where(ok & ~hip, other, 0)
     walk = ph.walk_mp(side.walk, legs_gone, hips, acts, x.heat, rules.hip_mp_rounding)
     run = ph.run_mp(walk, legs_gone)
     jets = np.zeros(len(S), np.int64)
-    for loc in range(8):
-        m = int(side.jet_masks[loc]) if side.jet_masks else 0
-        if m:
-            jets += np.where(S[:, st.IS0 + loc] == 0, st.POP[m], hits_of(S, loc, m))
+    if side.jump:
+        for loc in range(8):
+            m = int(side.jet_masks[loc]) if side.jet_masks else 0
+            if m:
+                jets += np.where(S[:, st.IS0 + loc] == 0, st.POP[m], hits_of(S, loc, m))
     jump = ph.jump_mp(side.jump, jets, x.heat, rules.heat_reduces_jump)
     return walk, run, jump
 
@@ -641,6 +642,8 @@ def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mod
     """Movement of the trials ``mover`` in ``mode`` with the MP they have now (14.3, 13.1),
     its heat (13.2, C13) and the PSR for running with a damaged gyro or hip or jumping with
     a damaged gyro or leg (reference 15; option ``move_damage_psr``)."""
+    if mode == "stand" or not mover.any():
+        return _Move.still(len(mover))
     walk, run, jump = _current_mp(side, x, rules)
     hexes, mod, jumped = ph.move_of(mode, walk, run, jump)
     hexes = np.where(mover, hexes, 0)
@@ -688,9 +691,10 @@ class _Physical:
     value: dict[int, np.ndarray] = field(default_factory=dict)
 
 
-def _psr_fail(side: Side, x: _State, mod: int) -> np.ndarray:
-    """(n,) P(``side`` fails a PSR at +``mod`` now); 1 when it cannot keep its balance."""
-    q = 1.0 - ph.p_hit(side.piloting + pre_psr(side, x.S) + mod)
+def _psr_fail(side: Side, x: _State, mod: int, pre: np.ndarray) -> np.ndarray:
+    """(n,) P(``side`` fails a PSR at +``mod`` now, ``pre`` its pre-existing modifiers); 1
+    when it cannot keep its balance."""
+    q = 1.0 - ph.p_hit(side.piloting + pre + mod)
     return np.where(x.shut | x.uncon, 1.0, q)
 
 
@@ -772,24 +776,25 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
         for k in (HATCHET, PUSH, CHARGE, DFA):
             tns[k] = np.full(n, 13, np.int64)
     knock = ph.knock_value(rules.knockdown_value, tside.tons, side.tons)
+    pre_s, pre_t = pre_psr(side, x.S), pre_psr(tside, y.S)
     own_fall = float(c.fall_damage)
     vals: dict[int, np.ndarray] = {}
     vals[PUNCH] = (ph.p_hit(ptn) * pdmg).sum(axis=0)
     pk = ph.p_hit(ktn)
-    vals[KICK] = ph.value(pk, kdmg, _psr_fail(tside, y, ph.PSR_ON_TARGET[KICK]), knock,
-                          ph.kick_fall_risk(pk, 1.0 - _psr_fail(side, x, P_MISSED_KICK),
+    vals[KICK] = ph.value(pk, kdmg, _psr_fail(tside, y, ph.PSR_ON_TARGET[KICK], pre_t), knock,
+                          ph.kick_fall_risk(pk, 1.0 - _psr_fail(side, x, P_MISSED_KICK, pre_s),
                                             c.fall_damage))
     vals[HATCHET] = ph.p_hit(tns[HATCHET]) * dmgs[HATCHET]
-    vals[PUSH] = ph.value(ph.p_hit(tns[PUSH]), 0, _psr_fail(tside, y, ph.PSR_ON_TARGET[PUSH]),
+    vals[PUSH] = ph.value(ph.p_hit(tns[PUSH]), 0, _psr_fail(tside, y, ph.PSR_ON_TARGET[PUSH], pre_t),
                           knock)
     pc = ph.p_hit(tns[CHARGE])
-    vals[CHARGE] = ph.value(pc, dmgs[CHARGE], _psr_fail(tside, y, ph.PSR_ON_TARGET[CHARGE]),
+    vals[CHARGE] = ph.value(pc, dmgs[CHARGE], _psr_fail(tside, y, ph.PSR_ON_TARGET[CHARGE], pre_t),
                             knock, pc * (ph.ceil10(tside.tons) + own_fall * _psr_fail(
-                                side, x, ph.PSR_ON_SELF_HIT[CHARGE])))
+                                side, x, ph.PSR_ON_SELF_HIT[CHARGE], pre_s)))
     pd_ = ph.p_hit(tns[DFA])
-    vals[DFA] = ph.value(pd_, dmgs[DFA], _psr_fail(tside, y, ph.PSR_ON_TARGET[DFA]), knock,
+    vals[DFA] = ph.value(pd_, dmgs[DFA], _psr_fail(tside, y, ph.PSR_ON_TARGET[DFA], pre_t), knock,
                          pd_ * (ph.D.dfa_self(side.tons) + own_fall * _psr_fail(
-                             side, x, ph.PSR_ON_SELF_HIT[DFA]))
+                             side, x, ph.PSR_ON_SELF_HIT[DFA], pre_s))
                          + (1.0 - pd_) * ph.fall_damage(side.tons, ph.DFA_MISS_LEVELS))
     ef = np.zeros(n) if e_fire is None else e_fire
     legal = {PUNCH: (ptn <= 12).any(axis=0), KICK: ktn <= 12,
@@ -842,10 +847,19 @@ P_MISSED_KICK = ph.P.MISSED_KICK
 def _expected_fire(c: _Compiled, fs: FireScenario, plan: _Plan) -> np.ndarray:
     """(n,) expected weapon damage of a fire plan: P(hit) x mean damage given a hit."""
     out = np.zeros(plan.fire.shape[1])
-    for g in range(len(fs.guns)):
-        mean = ph.mean_gun_damage(c.hits[g], c.grp[g])
-        out += np.where(plan.fire[g], ph.p_hit(plan.tn[g]) * mean[plan.shots[g]], 0.0)
+    got = _MEANS.get(id(c))
+    if got is None or got[0] is not c:
+        got = _MEANS[id(c)] = (c, [ph.mean_gun_damage(c.hits[g], c.grp[g])
+                                   for g in range(len(c.hits))])
+    for g, mean in enumerate(got[1]):
+        if plan.fire[g].any():
+            out += np.where(plan.fire[g], ph.p_hit(plan.tn[g]) * mean[plan.shots[g]], 0.0)
     return out
+
+
+#: Expected damage given a hit, by shots, of each gun of a compiled side (by id, with the
+#: side kept to check identity).
+_MEANS: dict[int, tuple[_Compiled, list[np.ndarray]]] = {}
 
 
 def _planned_locations(fs: FireScenario, plan: _Plan) -> np.ndarray:
