@@ -531,6 +531,8 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
         if legal[k] and val[k] > best_v:
             best, best_v = k, val[k]
     if stage == "declare":
+        info["best_melee"] = best_v
+        info["val"] = val
         best_v += e_fire
         best = "none"
         for k in ("charge", "dfa"):
@@ -690,10 +692,33 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
         declared = ["none", "none"]
         if rng_ == 1 and scn.physical_rules.duel_attacks == "all":
             for i in range(2):
-                e_fire = sum(_p(tn) * _gun_mean(fss[i].guns[g], s) for g, tn, s in plans[i])
-                locs = {lay.LOC_INDEX.get(fss[i].guns[g].location, -1) for g, _, _ in plans[i]}
-                declared[i] = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], locs, can[i],
-                                       scn, "declare", "none", e_fire)[0]
+                fire_i = plans[i]
+                e_fire = sum(_p(tn) * _gun_mean(fss[i].guns[g], s) for g, tn, s in fire_i)
+                locs = {lay.LOC_INDEX.get(fss[i].guns[g].location, -1) for g, _, _ in fire_i}
+                kind, info = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], locs, can[i],
+                                      scn, "declare", "none", e_fire)
+                if ms[i].side.physical == "best" and locs & {LA, RA} and "val" in info:
+                    # hold the weapons of one arm or both for a punch, hatchet or push?
+                    best_v, best_plan = e_fire + info["best_melee"], fire_i
+                    for arms in ({LA}, {RA}, {LA, RA}):
+                        if not locs & arms:
+                            continue
+                        kept = [x for x in fire_i
+                                if lay.LOC_INDEX.get(fss[i].guns[x[0]].location, -1)
+                                not in arms]
+                        e_kept = sum(_p(tn) * _gun_mean(fss[i].guns[g], s)
+                                     for g, tn, s in kept)
+                        _, info_b = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i],
+                                             locs - arms, can[i], scn, "declare", "none",
+                                             e_kept)
+                        v_b = e_kept + info_b["best_melee"]
+                        if v_b > best_v:
+                            best_v, best_plan = v_b, kept
+                    if kind != "none" and not info["val"][kind] > best_v:
+                        kind = "none"
+                    if kind == "none":
+                        plans[i] = best_plan
+                declared[i] = kind
             if declared[0] != "none" and declared[1] != "none":
                 declared[r.randint(0, 1) ^ 1] = "none"
             for i in range(2):

@@ -146,3 +146,24 @@ def test_options_are_validated() -> None:
         build({"unit_a": HBK, "unit_b": WVR, "duel_attacks": "everything"})
     scn = build({"unit_a": HBK, "unit_b": WVR, "duel_attacks": "punch-kick"})
     assert scn.physical_rules.duel_attacks == "punch-kick"
+
+
+def test_best_holds_the_arm_laser_to_swing_the_hatchet() -> None:
+    scn, comp, xs, fss = _setup({"unit_a": HCT, "unit_b": HBK})
+    xs[0].S[:, st.HIT0 + lay.LL] |= int(scn.a.act["hip"][lay.LL])      # no kick
+    still = [K._Move.still(N), K._Move.still(N)]
+    act = np.ones(N, bool)
+    hact = np.zeros(N, np.int64)
+    plans = [K._declare(scn.sides[i], comp[i], fss[i], xs[i], xs[1 - i], 0, act,
+                        np.zeros(N, bool), np.zeros(N, bool), hact, 1, still[i], still[1 - i])
+             for i in range(2)]
+    ra = [g for g, gun in enumerate(fss[0].guns) if gun.location == "RA"]
+    other = [g for g, gun in enumerate(fss[0].guns) if gun.location != "RA"]
+    assert ra and plans[0].fire[ra].all()
+    before = plans[0].fire[other].copy()
+    declared = K._declare_physical(np.random.default_rng(0), scn, comp, xs, fss, plans, still,
+                                   [act, act])
+    assert not declared[0].any()
+    # a medium laser (5 x P(hit)) is worth less than the hatchet it frees (9 x P(hit))
+    assert not plans[0].fire[ra].any()
+    assert (plans[0].fire[other] == before).all()

@@ -5,15 +5,19 @@ never over trials).
 Each turn follows reference-classic-combat.md 15:
 
 1. Movement: a prone 'Mech that can act tries to stand (PSR; +1 heat, C14); the others move
-   in their mode (shut-down, unconscious or prone 'Mechs stand still: no attacker modifier,
-   no TMM for their attacker).
+   in their mode with the MP they have now (leg damage, heat, jump jets: per-trial hexes,
+   attacker modifier, TMM and heat; shut-down, unconscious or prone 'Mechs stand still),
+   with a PSR for running or jumping damaged. At range 1 each side then commits (before
+   weapon fire): fire as planned, hold an arm's weapons for a physical attack, or declare a
+   charge / DFA and fire nothing (:func:`_declare_physical`).
 2. Weapon attacks, declared by both sides from the state at the start of the phase (the
    firing policy of the fire model), then resolved: to-hit with heat, movement, TMM,
    sensors, arm actuators, prone and immobile targets (12.1); cluster, location per group,
    damage with transfer, criticals and explosions (:mod:`sim.classic.damage_state`). A 'Mech
    destroyed in the phase still fires. End of phase: PSRs (14.6), falls.
-3. Physical attacks at range 1 (punch or kick, :mod:`.physical`), declared then resolved;
-   PSRs again (kicked, missed kick, 20+ damage, critical hits), falls.
+3. Physical attacks at range 1 (punch, kick, hatchet, push, declared charge or DFA;
+   :mod:`.physical`), chosen then resolved; PSRs again (kicked, pushed, charged, DFA, missed
+   kick, 20+ damage incl. self-damage, critical hits), falls, a missed DFA's 2-level fall.
 4. Heat phase (13.4): build-up incl. engine hits, dissipation less destroyed sinks,
    restart / shutdown (+3 PSR on shutdown), ammunition explosion, life-support pilot damage.
 5. End: consciousness and wake-up rolls (reference.md 4.5); destruction (14.5) ends the duel.
@@ -390,8 +394,8 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
                  for i in range(2)]
         declared = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
         if r == 1 and scn.physical_rules.duel_attacks == "all" and any(
-                moves[i] != "stand" and sides[i].physical != "none" for i in range(2)):
-            declared = _declare_charges(rng, scn, comp, xs, fss, plans, mvs, [
+                sides[i].physical != "none" for i in range(2)):
+            declared = _declare_physical(rng, scn, comp, xs, fss, plans, mvs, [
                 fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon for i in range(2)])
         builds = [mvs[i].heat + stood_try[i] for i in range(2)]
         phase_dmg = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
@@ -872,21 +876,65 @@ def _planned_locations(fs: FireScenario, plan: _Plan) -> np.ndarray:
     return floc
 
 
-def _declare_charges(rng: np.random.Generator, scn: DuelScenario, comp: Sequence[_Compiled],
-                     xs: Sequence[_State], fss: Sequence[FireScenario], plans: Sequence[_Plan],
-                     mvs: Sequence[_Move], can: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Charge / DFA declarations at range 1 (reference.md 1.3): a side declares one when its
-    value beats its expected weapon damage plus its best other physical attack; the declared
-    side fires no weapon this turn (its plan is cleared). A charging or DFA-ing 'Mech cannot
-    be charged or DFA'd itself: if both declare, a 1D2 initiative roll keeps one."""
+def _best_melee(p: _Physical) -> np.ndarray:
+    """(n,) value of the best legal punch / kick / hatchet / push (0 when none)."""
+    legal = {PUNCH: (p.punch_tn <= 12).any(axis=0), KICK: p.kick_tn <= 12,
+             HATCHET: p.tn[HATCHET] <= 12, PUSH: p.tn[PUSH] <= 12}
+    best = np.zeros(len(p.kind))
+    for k, lg in legal.items():
+        best = np.maximum(best, np.where(lg, p.value[k], 0.0))
+    return best
+
+
+def _declare_physical(rng: np.random.Generator, scn: DuelScenario,
+                      comp: Sequence[_Compiled], xs: Sequence[_State],
+                      fss: Sequence[FireScenario], plans: Sequence[_Plan],
+                      mvs: Sequence[_Move], can: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """What each side commits to at range 1 before weapon fire (reference.md 1.3; the rule
+    for choosing is :mod:`.physical`'s), per trial, the best of:
+
+    A. fire as planned, then the best physical attack with the limbs that did not fire;
+    B. (``best`` only) hold the weapons of one arm or both (:data:`ARM_SETS`) for a punch,
+       hatchet or push: fire the rest;
+    C. declare a charge / DFA and fire nothing.
+
+    Values: expected weapon damage + the physical attack's value; the first strictly larger
+    wins. B clears those arms' guns from the plan, C the whole plan. A charging or DFA-ing 'Mech cannot be charged or DFA'd
+    itself: if both declare, a 1D2 initiative roll keeps one. Returns the declarations."""
     sides = scn.sides
     rules = scn.physical_rules
-    out = []
+    out, holds = [], []
     for i in range(2):
-        p = _choose_physical(sides[i], comp[i], xs[i], sides[1 - i], xs[1 - i], can[i],
-                             mvs[i], mvs[1 - i], _planned_locations(fss[i], plans[i]), fss[i],
-                             rules, "declare", None, _expected_fire(comp[i], fss[i], plans[i]))
+        s, fs, plan = sides[i], fss[i], plans[i]
+        planned = _planned_locations(fs, plan)
+        e_all = _expected_fire(comp[i], fs, plan)
+        p = _choose_physical(s, comp[i], xs[i], sides[1 - i], xs[1 - i], can[i], mvs[i],
+                             mvs[1 - i], planned, fs, rules, "declare", None, e_all)
+        n = len(e_all)
+        hold = np.full(n, -1, np.int64)           # index into ARM_SETS, -1: hold nothing
+        if s.physical == "best" and planned[list(ARMS)].any():
+            v_a = e_all + _best_melee(p)
+            best = v_a.copy()
+            for j, arms in enumerate(ARM_SETS):
+                if not planned[list(arms)].any():
+                    continue
+                kept = _Plan(plan.fire.copy(), plan.tn, plan.shots)
+                kept.fire[_guns_in(fs, arms)] = False
+                loose = planned.copy()
+                loose[list(arms)] = False
+                e_kept = _expected_fire(comp[i], fs, kept)
+                q = _choose_physical(s, comp[i], xs[i], sides[1 - i], xs[1 - i], can[i],
+                                     mvs[i], mvs[1 - i], loose, fs, rules, "declare", None,
+                                     e_kept)
+                v_b = e_kept + _best_melee(q)
+                hold = np.where(v_b > best, j, hold)
+                best = np.maximum(best, v_b)
+            cd = np.where(p.kind > 0, np.choose(np.clip(p.kind - CHARGE, 0, 1),
+                                                [p.value[CHARGE], p.value[DFA]]), -np.inf)
+            p.kind = np.where((p.kind > 0) & (cd > best), p.kind, NONE)
+            hold = np.where(p.kind == NONE, hold, -1)
         out.append(p.kind)
+        holds.append(hold)
     both = (out[0] > 0) & (out[1] > 0)
     if both.any():
         first = rng.integers(0, 2, size=len(both)) == 0
@@ -894,7 +942,20 @@ def _declare_charges(rng: np.random.Generator, scn: DuelScenario, comp: Sequence
         out[1] = np.where(both & first, NONE, out[1])
     for i in range(2):
         plans[i].fire &= ~(out[i] > 0)[None, :]
+        for j, arms in enumerate(ARM_SETS):
+            m = holds[i] == j
+            if m.any():
+                plans[i].fire[_guns_in(fss[i], arms)] &= ~m[None, :]
     return out
+
+
+#: Arms whose weapons ``best`` may hold for a physical attack, in tie-break order.
+ARM_SETS: tuple[tuple[int, ...], ...] = ((lay.LA,), (lay.RA,), (lay.LA, lay.RA))
+
+
+def _guns_in(fs: FireScenario, locs: tuple[int, ...]) -> list[int]:
+    """Guns of ``fs`` mounted in the locations ``locs``."""
+    return [g for g, gun in enumerate(fs.guns) if lay.LOC_INDEX.get(gun.location, -1) in locs]
 
 
 def _groups_to(S: np.ndarray, side: Side, mask: np.ndarray, total: np.ndarray,

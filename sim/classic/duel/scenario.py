@@ -295,14 +295,16 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
 SIMPLIFICATIONS: tuple[str, ...] = (
     "classic-duel: no map; both 'Mechs face each other, every attack comes from the front "
-    "column; movement sets only the attacker modifier, TMM (full MP of the mode) and heat",
-    "classic-duel: leg and hip actuator damage changes PSRs and kicks but not MP or TMM; "
-    "running or jumping with a damaged gyro or hip forces no PSR",
+    "column; each side moves all the MP it has now (legs, hips, heat, jump jets) in its "
+    "mode every turn: movement sets the attacker modifier, TMM and heat only",
+    "classic-duel: with closing, the range schedule uses both sides' undamaged running MP "
+    "(damage and heat change TMM and heat, not how fast the range closes)",
     "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR, +1 heat) and "
     "neither moves nor counts as moving that turn; prone 'Mechs fire leg weapons never and "
     "arm weapons from both arms (the one-arm prop rule is not modelled)",
-    "classic-duel: physical attacks only punch and kick (one kind per turn), only at range 1; "
-    "'best' weighs expected damage against the attacker's own fall risk, not the target's",
+    "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
+    "clubs (no trees or severed limbs), no other physical weapons, no TSM; push, charge and "
+    "DFA displace nobody; 'best' weighs expected damage and knock-downs, not hit locations",
     "classic-duel: one consciousness roll per turn (end phase) if the pilot was hurt that "
     "turn, at the total damage, not one per point; an unconscious pilot rolls to wake in "
     "the same end phase",
