@@ -307,7 +307,7 @@ def _fall(r: random.Random, m: Mech) -> None:
 
 
 def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
-          extra: int) -> None:
+          extra: int, situ: int = 0) -> None:
     if m.prone or not m.alive():
         return
     g = m.kind_hits(lay.GYRO)
@@ -316,7 +316,7 @@ def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
     legs_gone = sum(m.IS[x] == 0 for x in (LL, RL))
     auto = (gyro_new and g >= 2) or legs_gone > before[2]
     k = int(big) + int(gyro_new) + max(_leg_events(m) - before[1], 0) + extra
-    tn = m.side.piloting + _pre(m) + int(big)
+    tn = m.side.piloting + _pre(m) + int(big) + situ
     fail = auto
     for _ in range(k):
         if _roll(r) < tn:
@@ -328,8 +328,8 @@ def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
 
 
 def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decider,
-               moved: bool, target_moved: bool, rng_: int, can: bool
-               ) -> list[tuple[int, int, int]]:
+               mv: tuple[int, int, bool, int], tmv: tuple[int, int, bool, int], rng_: int,
+               can: bool) -> list[tuple[int, int, int]]:
     """(gun, target number, shots) of every weapon fired (12.1), decided from the state at
     the start of the phase."""
     if not can:
@@ -342,10 +342,10 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
         if p >= 0 and m.IS[side.layout.bins[b][0]] > 0:
             ammo[p] += m.ammo[b]
     mod = 2 if sensors == 1 else 0
-    if not moved:
-        mod -= int(fs.move_mod[h])
-    if not target_moved:
-        mod -= tmm(fs.target_hexes, fs.target_jumped)
+    # the fire model's tables hold the mode's nominal movement modifiers: replace them by
+    # what both 'Mechs really moved (hexes with their current MP)
+    mod += mv[1] - int(fs.move_mod[h])
+    mod += (tmm(tmv[0], tmv[2]) if tmv[0] > 0 else 0) - tmm(fs.target_hexes, fs.target_jumped)
     if y.prone:
         mod += -2 if rng_ <= 1 else 1
     if y.shut or y.uncon:
@@ -417,26 +417,104 @@ def _p(tn: int) -> float:
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= tn) / 36
 
 
-def _physical(m: Mech, y: Mech, fs: FireScenario, moved: bool, target_moved: bool,
-              fired: set[int], can: bool) -> tuple[str, list[tuple[int, int]], tuple[int, int]]:
-    """The chosen physical attack: ('punch', [(tn, dmg) per arm], _) or ('kick', _, (tn, dmg))
-    or ('none', ...) (reference.md 1.3, 2)."""
+def _phys_rules(scn: DuelScenario) -> Any:
+    return scn.physical_rules
+
+
+def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
+          fs: FireScenario) -> tuple[int, int, bool, int]:
+    """(hexes, attacker modifier, jumped, movement heat) with the MP the 'Mech has now
+    (reference-classic-combat.md 13.1, 14.3), and the movement PSR (15)."""
+    if not mover or mode == "stand":
+        return 0, 0, False, 0
+    rules = _phys_rules(scn)
     side = m.side
+    gone = [leg for leg in (LL, RL) if m.IS[leg] == 0]
+    hips = sum(1 for leg in (LL, RL) if m.IS[leg] > 0 and m.act_hit(leg, "hip"))
+    acts = sum(m.act_hit(leg, a) for leg in (LL, RL)
+               if m.IS[leg] > 0 and not m.act_hit(leg, "hip")
+               for a in ("upper_leg", "lower_leg", "foot"))
+    if len(gone) == 2:
+        walk = 0
+    elif len(gone) == 1:
+        walk = 1
+    elif hips == 2:
+        walk = 0 - acts
+    elif hips == 1:
+        w = side.walk
+        walk = (math.ceil(w / 2) if rules.hip_mp_rounding == "ceil" else w // 2) - acts
+    else:
+        walk = side.walk - acts
+    walk = max(0, walk - m.heat // 5)
+    run = walk if gone else math.ceil(1.5 * walk)
+    jets = 0
+    for loc in range(8):
+        for s in range(12):
+            if (int(side.jet_masks[loc]) >> s) & 1 and (m.IS[loc] == 0 or s in m.hit[loc]):
+                jets += 1
+    jump = max(0, side.jump - jets - (m.heat // 5 if rules.heat_reduces_jump else 0))
+    if mode == "walk":
+        hexes, mod = walk, 1 if walk > 0 else 0
+    elif mode == "run":
+        hexes = run
+        mod = 0 if run == 0 else (2 if run > walk else 1)
+    else:
+        hexes, mod = jump, 3 if jump > 0 else 0
+    jumped = mode == "jump" and hexes > 0
+    heat = {0: 0, 1: 1, 2: 2, 3: 0}[mod]
+    if jumped:
+        heat = max(3, side.jump if fs.rules.jump_heat == "rating" else hexes)
+    if rules.move_damage_psr and not m.prone and m.alive():
+        gyro = m.kind_hits(lay.GYRO) > 0
+        hip = any(m.act_hit(leg, "hip") for leg in (LL, RL))
+        need = False
+        if mode == "run" and mod == 2:
+            need = gyro or hip
+        elif jumped:
+            need = gyro or _leg_events(m) > 0 or bool(gone)
+        if need and _roll(r) < side.piloting + _pre(m):
+            _fall(r, m)
+    return hexes, mod, jumped, heat
+
+
+def _fail(m: Mech, mod: int) -> float:
+    if m.shut or m.uncon:
+        return 1.0
+    return 1.0 - _p(m.side.piloting + _pre(m) + mod)
+
+
+def _gun_mean(gun: Any, s: int) -> float:
+    tot = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            k = int(gun.hits[s][a + b])
+            tot += sum(gun.groups[s][k]) / 36
+    return tot
+
+
+def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, int, bool, int],
+             fired: set[int], can: bool, scn: DuelScenario, stage: str, declared: str,
+             e_fire: float) -> tuple[str, dict[str, Any]]:
+    """The chosen physical attack and every attack's (tn, damage) (reference.md 1-4), by the
+    'best' rule of :mod:`sim.classic.duel.physical` written out per duel."""
+    side, tside = m.side, y.side
+    rules = _phys_rules(scn)
+    allk = rules.duel_attacks == "all"
+    info: dict[str, Any] = {"punch": [(13, 0), (13, 0)], "kick": (13, 0), "hatchet": (13, 0),
+                            "push": (13, 0), "charge": (13, 0), "dfa": (13, 0)}
     if not can or m.prone or not y.alive() or side.physical == "none":
-        return "none", [], (13, 0)
-    base = side.piloting + (int(fs.move_mod[min(m.heat, 29)]) if moved else 0)
-    base += (tmm(fs.target_hexes, fs.target_jumped) if target_moved else 0)
-    base += -2 * y.prone - 4 * (y.shut or y.uncon)
-    punches = []
-    for arm in (LA, RA):
+        return "none", info
+    W, T = side.tons, tside.tons
+    common = (tmm(tmv[0], tmv[2]) if tmv[0] > 0 else 0) - 2 * y.prone - 4 * (y.shut or y.uncon)
+    base = side.piloting + mv[1] + common
+    for j, arm in enumerate((LA, RA)):
         ok = (m.IS[arm] > 0 and m.has_act(arm, "shoulder") and not m.act_hit(arm, "shoulder")
-              and arm not in fired)
+              and arm not in fired and not y.prone)
         ua = m.act_hit(arm, "upper_arm")
         la = m.act_hit(arm, "lower_arm") or not m.has_act(arm, "lower_arm")
         hand = m.act_hit(arm, "hand") or not m.has_act(arm, "hand")
         tn = base + 2 * ua + 2 * la + hand if ok else 13
-        punches.append((tn, math.ceil(side.tons / 10) >> (ua + la)))
-    kick = (13, 0)
+        info["punch"][j] = (tn, max(1, math.ceil(W / 10) >> (ua + la)))
     if (not m.act_hit(LL, "hip") and not m.act_hit(RL, "hip") and m.IS[LL] > 0
             and m.IS[RL] > 0):
         for leg in (LL, RL):
@@ -444,17 +522,129 @@ def _physical(m: Mech, y: Mech, fs: FireScenario, moved: bool, target_moved: boo
                 continue
             ul, ll = m.act_hit(leg, "upper_leg"), m.act_hit(leg, "lower_leg")
             tn = base - 2 + 2 * ul + 2 * ll + m.act_hit(leg, "foot")
-            if tn < kick[0]:
-                kick = (tn, (side.tons // 5) >> (ul + ll))
-    e_punch = sum(_p(tn) * d for tn, d in punches)
-    p_stand = _p(side.piloting + _pre(m))
-    e_kick = _p(kick[0]) * kick[1] - (1 - _p(kick[0])) * (1 - p_stand) * math.ceil(
-        side.tons / 10)
-    if e_kick > e_punch and e_kick > 0 and kick[0] <= 12:
-        return "kick", punches, kick
-    if e_punch > 0 and any(tn <= 12 for tn, _ in punches):
-        return "punch", punches, kick
-    return "none", punches, kick
+            if tn < info["kick"][0]:
+                info["kick"] = (tn, (W // 5) >> (ul + ll))
+    if allk and side.hatchet[0] >= 0:
+        item, arm = side.hatchet
+        if (not y.prone and arm not in fired and m.IS[arm] > 0 and not m.item_lost(item)
+                and m.has_act(arm, "shoulder") and not m.act_hit(arm, "shoulder")
+                and m.has_act(arm, "hand") and not m.act_hit(arm, "hand")):
+            tn = base - 1 + 2 * m.act_hit(arm, "upper_arm") + 2 * m.act_hit(arm, "lower_arm")
+            info["hatchet"] = (tn, W // 5)
+    if allk and not y.prone and all(m.IS[a] > 0 and a not in fired and m.has_act(a, "shoulder")
+                                    for a in (LA, RA)):
+        info["push"] = (base - 1 + 2 * sum(m.act_hit(a, "shoulder") for a in (LA, RA)), 0)
+    diff = side.piloting - tside.piloting
+    if allk and not y.prone and mv[0] > 0 and not mv[2] and (
+            stage == "declare" or declared == "charge"):
+        info["charge"] = (base + diff, math.ceil(W * mv[0] / 10))
+    if allk and mv[2] and (stage == "declare" or declared == "dfa"):
+        info["dfa"] = (side.piloting + common + diff + 3, math.ceil(3 * W / 10))
+    knock = 0.0
+    if rules.knockdown_value != "none":
+        knock = math.ceil(T / 10) + (W // 5 if rules.knockdown_value == "fall-and-prone"
+                                     else 0)
+    own_fall = math.ceil(W / 10)
+    val = {"punch": sum(_p(tn) * d for tn, d in info["punch"])}
+    tn, d = info["kick"]
+    val["kick"] = (_p(tn) * (d + _fail(y, 0) * knock)
+                   - (1 - _p(tn)) * _fail(m, 0) * own_fall)
+    tn, d = info["hatchet"]
+    val["hatchet"] = _p(tn) * d
+    val["push"] = _p(info["push"][0]) * _fail(y, 0) * knock
+    tn, d = info["charge"]
+    val["charge"] = (_p(tn) * (d + _fail(y, 2) * knock)
+                     - _p(tn) * (math.ceil(T / 10) + own_fall * _fail(m, 2)))
+    tn, d = info["dfa"]
+    val["dfa"] = (_p(tn) * (d + _fail(y, 2) * knock)
+                  - _p(tn) * (math.ceil(W / 5) + own_fall * _fail(m, 4))
+                  - (1 - _p(tn)) * 3 * own_fall)
+    legal = {"punch": any(tn <= 12 for tn, _ in info["punch"]),
+             **{k: info[k][0] <= 12 for k in ("kick", "hatchet", "push", "charge", "dfa")}}
+    best, best_v = "none", 0.0
+    for k in ("punch", "kick", "hatchet", "push"):
+        if legal[k] and val[k] > best_v:
+            best, best_v = k, val[k]
+    if stage == "declare":
+        info["best_melee"] = best_v
+        info["val"] = val
+        best_v += e_fire
+        best = "none"
+        for k in ("charge", "dfa"):
+            if legal[k] and val[k] > best_v:
+                best, best_v = k, val[k]
+        return best, info
+    if declared in ("charge", "dfa"):
+        return (declared if legal[declared] else "none"), info
+    return best, info
+
+
+def _groups(r: random.Random, m: Mech, total: int, column: str,
+            table: dict[int, int] | None = None) -> None:
+    while total > 0:
+        d = min(5, total)
+        total -= d
+        if table is None:
+            m.group(r, column, d)
+        else:
+            m.damage(r, table[r.randint(1, 6)], False, d, False)
+
+
+def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
+            taken: list[int], extra: list[int], situ: list[int], i: int) -> None:
+    """Resolve side ``i``'s attack ``kind`` (reference.md 2-4)."""
+    W, T = m.side.tons, y.side.tons
+    if kind == "punch":
+        for tn, d in info["punch"]:
+            if tn <= 12 and _roll(r) >= tn and d > 0:
+                y.damage(r, PUNCH[r.randint(1, 6)], False, d, False)
+                taken[1 - i] += d
+    elif kind == "kick":
+        tn, d = info["kick"]
+        if _roll(r) >= tn:
+            if d > 0:
+                if y.prone:
+                    y.group(r, "front", d)
+                else:
+                    y.damage(r, KICK[r.randint(1, 6)], False, d, False)
+                taken[1 - i] += d
+            extra[1 - i] += 1
+        else:
+            extra[i] += 1
+    elif kind == "hatchet":
+        tn, d = info["hatchet"]
+        if _roll(r) >= tn:
+            y.group(r, "front", d)
+            taken[1 - i] += d
+    elif kind == "push":
+        if _roll(r) >= info["push"][0]:
+            extra[1 - i] += 1
+    elif kind in ("charge", "dfa"):
+        tn, d = info[kind]
+        if _roll(r) >= tn:
+            if kind == "charge":
+                _groups(r, y, d, "front")
+                own = math.ceil(T / 10)
+                _groups(r, m, own, "front")
+            else:
+                if y.prone:
+                    _groups(r, y, d, "rear")
+                else:
+                    _groups(r, y, d, "front", PUNCH)
+                own = math.ceil(W / 5)
+                _groups(r, m, own, "front", KICK)
+            taken[1 - i] += d
+            taken[i] += own
+            extra[1 - i] += 1
+            situ[1 - i] += 2
+            extra[i] += 1
+            situ[i] += 2 if kind == "charge" else 4
+        elif kind == "dfa" and m.alive():
+            m.prone = m.fell = True
+            _groups(r, m, 3 * math.ceil(W / 10), "rear")
+            if m.uncon or m.shut or _roll(r) < m.side.piloting + _pre(m) + 2:
+                m.pilot += 1
+            _settle(m)
 
 
 def _restarts(m: Mech, row: int, roll: int) -> bool:
@@ -576,7 +766,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             break
         rng_ = scn.ranges[t]
         fss = [s.fire[(rng_, scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
-        can, moved, tried = [], [], []
+        can, mvs, tried = [], [], []
         for i, m in enumerate(ms):
             c = m.alive() and not m.shut and not m.uncon
             h = min(m.heat, 29)
@@ -586,15 +776,49 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             if tries and _roll(r) >= m.side.piloting + _pre(m):
                 m.prone = False
             can.append(c)
-            moved.append(c and not start_prone and int(fss[i].move_mod[h]) > 0)
+            mvs.append(_move(r, m, scn.moves[t][i], c and not start_prone, scn, fss[i]))
             tried.append(tries)
         snaps = [_snap(m) for m in ms]
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
-        plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], moved[i],
-                            moved[1 - i], rng_, can[i]) for i in range(2)]
         stand = 1 if rules.stand_heat == "tw" else 0
-        builds = [(int(fss[i].move_heat[min(ms[i].heat, 29)]) if moved[i] else 0)
-                  + stand * int(tried[i]) for i in range(2)]
+        plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], mvs[i],
+                            mvs[1 - i], rng_, can[i]) for i in range(2)]
+        declared = ["none", "none"]
+        if rng_ == 1 and scn.physical_rules.duel_attacks == "all":
+            for i in range(2):
+                fire_i = plans[i]
+                e_fire = sum(_p(tn) * _gun_mean(fss[i].guns[g], s) for g, tn, s in fire_i)
+                locs = {lay.LOC_INDEX.get(fss[i].guns[g].location, -1) for g, _, _ in fire_i}
+                kind, info = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], locs, can[i],
+                                      scn, "declare", "none", e_fire)
+                if ms[i].side.physical == "best" and locs & {LA, RA} and "val" in info:
+                    # hold the weapons of one arm or both for a punch, hatchet or push?
+                    best_v, best_plan = e_fire + info["best_melee"], fire_i
+                    for arms in ({LA}, {RA}, {LA, RA}):
+                        if not locs & arms:
+                            continue
+                        kept = [x for x in fire_i
+                                if lay.LOC_INDEX.get(fss[i].guns[x[0]].location, -1)
+                                not in arms]
+                        e_kept = sum(_p(tn) * _gun_mean(fss[i].guns[g], s)
+                                     for g, tn, s in kept)
+                        _, info_b = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i],
+                                             locs - arms, can[i], scn, "declare", "none",
+                                             e_kept)
+                        v_b = e_kept + info_b["best_melee"]
+                        if v_b > best_v:
+                            best_v, best_plan = v_b, kept
+                    if kind != "none" and not info["val"][kind] > best_v:
+                        kind = "none"
+                    if kind == "none":
+                        plans[i] = best_plan
+                declared[i] = kind
+            if declared[0] != "none" and declared[1] != "none":
+                declared[r.randint(0, 1) ^ 1] = "none"
+            for i in range(2):
+                if declared[i] != "none":
+                    plans[i] = []
+        builds = [mvs[i][3] + stand * int(tried[i]) for i in range(2)]
         taken = [0, 0]
         fired: list[set[int]] = [set(), set()]
         for i in range(2):
@@ -609,30 +833,18 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
                 _conscious(r, ms[i])
         if rng_ == 1:
             snaps = [_snap(m) for m in ms]
-            choice = [_physical(ms[i], ms[1 - i], fss[i], moved[i], moved[1 - i], fired[i],
-                                ms[i].alive() and not ms[i].shut and not ms[i].uncon)
-                      for i in range(2)]
+            choice = [_attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], fired[i],
+                               ms[i].alive() and not ms[i].shut and not ms[i].uncon, scn,
+                               "physical", declared[i], 0.0) for i in range(2)]
             taken = [0, 0]
             extra = [0, 0]
+            situ = [0, 0]
             for i in range(2):
-                kind, punches, kick = choice[i]
-                y = ms[1 - i]
-                if kind == "punch":
-                    for tn, d in punches:
-                        if tn <= 12 and _roll(r) >= tn and d > 0:
-                            y.damage(r, PUNCH[r.randint(1, 6)], False, d, False)
-                            taken[1 - i] += d
-                elif kind == "kick":
-                    if _roll(r) >= kick[0]:
-                        if kick[1] > 0:
-                            y.damage(r, KICK[r.randint(1, 6)], False, kick[1], False)
-                            taken[1 - i] += kick[1]
-                        extra[1 - i] += 1
-                    else:
-                        extra[i] += 1
+                kind, info = choice[i]
+                _strike(r, ms[i], ms[1 - i], kind, info, taken, extra, situ, i)
             for i in range(2):
                 _settle(ms[i])
-                _psrs(r, ms[i], snaps[i], taken[i], extra[i])
+                _psrs(r, ms[i], snaps[i], taken[i], extra[i], situ[i])
                 if each:
                     _conscious(r, ms[i])
         for i in range(2):

@@ -18,7 +18,7 @@ from sim.oracles.classic_duel import scalar
 T = 10
 
 
-def _bins(dead: np.ndarray) -> np.ndarray:
+def _bins(dead: np.ndarray, T: int = T) -> np.ndarray:
     """Joint bin of (outcome, end turn): outcome 0 timeout, 1 A wins, 2 B wins, 3 draw."""
     a, b = dead
     out = np.where((a == 0) & (b == 0), 0,
@@ -28,13 +28,13 @@ def _bins(dead: np.ndarray) -> np.ndarray:
     return out * (T + 2) + end
 
 
-def _compare(params: dict, n_oracle: int, n_kernel: int) -> None:
+def _compare(params: dict, n_oracle: int, n_kernel: int, T: int = T) -> None:
     p = {**params, "turns": T}
     o = scalar(p, np.random.default_rng(11), n_oracle)
     k = kernel.run_block(build(p), None, np.random.default_rng(12), n_kernel)
     m = 4 * (T + 2)
-    ho = np.bincount(_bins(o["dead_turn"]), minlength=m) / n_oracle
-    hk = np.bincount(_bins(k["dead_turn"]), minlength=m) / n_kernel
+    ho = np.bincount(_bins(o["dead_turn"], T), minlength=m) / n_oracle
+    hk = np.bincount(_bins(k["dead_turn"], T), minlength=m) / n_kernel
     pool = (ho * n_oracle + hk * n_kernel) / (n_oracle + n_kernel)
     se = np.sqrt(pool * (1 - pool) * (1 / n_oracle + 1 / n_kernel))
     z = np.abs(ho - hk) / np.maximum(se, 1e-12)
@@ -97,6 +97,22 @@ def test_kernel_matches_oracle_immobile_unarmed() -> None:
     """One weapon each at range 1: kicks take legs and the SRM runs dry (C21)."""
     _compare({"unit_a": only_weapon(HBK, "IS AC/20"), "unit_b": only_weapon(WVR, "IS SRM 6"),
               "range": 1, "out_of_fight": "immobile_unarmed"}, 400, 4000)
+
+
+def test_kernel_matches_oracle_hatchet_brawl() -> None:
+    _compare({"unit_a": "Hatchetman HCT-3F", "unit_b": HBK, "range": 1, "moved_a": "walk"},
+             300, 3000)
+
+
+def test_kernel_matches_oracle_charge_and_dfa() -> None:
+    # B runs (may charge), A jumps (may DFA): both declarations, self-damage, 2-level falls
+    _compare({"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
+              "moved_b": "run", "knockdown_value": "fall-and-prone"}, 300, 3000, T=25)
+    # the same duel decides and resolves charges and DFAs in both (p_fell is their trace)
+    p = {"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
+         "moved_b": "run", "turns": 3}
+    k = kernel.run_block(build(p), None, np.random.default_rng(4), 3000)
+    assert k["fell"][0].mean() > 0.3
 
 
 def test_oracle_is_the_benchmark_baseline() -> None:

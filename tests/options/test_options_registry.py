@@ -33,14 +33,16 @@ def _text(v: Any) -> str:
 def test_both_games_and_groups_registered() -> None:
     assert {"classic", "alphastrike"} <= set(options.games())
     from sim.classic.damage_rules import DamageRules
+    from sim.classic.duel.physical_rules import ClassicPhysicalRules
     from sim.classic.duel.rules import ClassicDuelRules
     from sim.classic.fire.rules import FireRules
 
     assert options.groups("classic")[0] is ClassicRules  # later groups: damage, fire...
     assert set(options.groups("classic")) == {ClassicRules, FireRules, DamageRules,
-                                              ClassicDuelRules}
+                                              ClassicDuelRules, ClassicPhysicalRules}
     assert set(options.model_names("classic-duel")) == set(
-        options.names(FireRules) + options.names(DamageRules) + options.names(ClassicDuelRules))
+        options.names(FireRules) + options.names(DamageRules) + options.names(ClassicDuelRules)
+        + options.names(ClassicPhysicalRules))
     assert options.game_of_model("fire") == options.game_of_model("profile") == "classic"
     assert set(options.groups("alphastrike")) == {ASRules, DuelRules}
     assert options.game_of_model("duel") == "alphastrike"

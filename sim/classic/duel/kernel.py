@@ -5,15 +5,19 @@ never over trials).
 Each turn follows reference-classic-combat.md 15:
 
 1. Movement: a prone 'Mech that can act tries to stand (PSR; +1 heat, C14); the others move
-   in their mode (shut-down, unconscious or prone 'Mechs stand still: no attacker modifier,
-   no TMM for their attacker).
+   in their mode with the MP they have now (leg damage, heat, jump jets: per-trial hexes,
+   attacker modifier, TMM and heat; shut-down, unconscious or prone 'Mechs stand still),
+   with a PSR for running or jumping damaged. At range 1 each side then commits (before
+   weapon fire): fire as planned, hold an arm's weapons for a physical attack, or declare a
+   charge / DFA and fire nothing (:func:`_declare_physical`).
 2. Weapon attacks, declared by both sides from the state at the start of the phase (the
    firing policy of the fire model), then resolved: to-hit with heat, movement, TMM,
    sensors, arm actuators, prone and immobile targets (12.1); cluster, location per group,
    damage with transfer, criticals and explosions (:mod:`sim.classic.damage_state`). A 'Mech
    destroyed in the phase still fires. End of phase: PSRs (14.6), falls.
-3. Physical attacks at range 1 (punch or kick, :mod:`.physical`), declared then resolved;
-   PSRs again (kicked, missed kick, 20+ damage, critical hits), falls.
+3. Physical attacks at range 1 (punch, kick, hatchet, push, declared charge or DFA;
+   :mod:`.physical`), chosen then resolved; PSRs again (kicked, pushed, charged, DFA, missed
+   kick, 20+ damage incl. self-damage, critical hits), falls, a missed DFA's 2-level fall.
 4. Heat phase (13.4): build-up incl. engine hits, dissipation less destroyed sinks,
    restart / shutdown (+3 PSR on shutdown), ammunition explosion, life-support pilot damage.
 5. End: consciousness and wake-up rolls (reference.md 4.5); destruction (14.5) ends the duel,
@@ -41,6 +45,7 @@ from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import apply_group, explode
 from sim.classic.damage_state.choose import SampleChooser
 from sim.classic.duel import physical as ph
+from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, OUT_REASONS, ClassicDuelRules
 from sim.classic.duel.scenario import DuelScenario, Side
 from sim.classic.fire import heat as H
@@ -63,8 +68,8 @@ ARMS = (lay.LA, lay.RA)
 #: its row count, so small blocks are overhead-bound; measured on the bench pairing (played
 #: duel-turns/s, one core): 4,096 rows 84 k, 16,384 147 k, 65,536 177 k.
 BLOCK = 16384
-#: Physical choices.
-NONE, PUNCH, KICK = 0, 1, 2
+#: Physical choices (:data:`.physical.KINDS`).
+NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
 
 
 def roll2(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -327,12 +332,13 @@ def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: n
 
 def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
                before: np.ndarray, dmg: np.ndarray, extra: np.ndarray, live: np.ndarray,
-               ch: SampleChooser) -> None:
+               ch: SampleChooser, situ: np.ndarray | None = None) -> None:
     """End-of-phase PSRs (14.6, reference.md 4.1-4.2): one roll per trigger (20+ damage,
     gyro hit, each leg-actuator critical, ``extra`` other triggers such as kicks), each at
     Piloting + pre-existing damage (which includes the new criticals) + 1 if 20+ damage;
     the first failure falls. A new second gyro hit or a newly destroyed leg is an automatic
-    fall; shut-down or unconscious 'Mechs fail every PSR."""
+    fall; shut-down or unconscious 'Mechs fail every PSR. ``situ``: the phase's other
+    situational modifiers (charged +2, DFA +4 ...), added to every roll (4.1 cumulative)."""
     S = x.S
     standing = live & ~x.prone & x.alive()
     big = dmg >= 20
@@ -342,6 +348,8 @@ def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
     auto = (gyro_new & (S[:, st.GYRO] >= 2)) | (legs_gone > before[:, 2])
     k = big.astype(np.int64) + gyro_new + np.maximum(leg_new, 0) + extra
     tn = side.piloting + pre_psr(side, S) + big
+    if situ is not None:
+        tn = tn + situ
     kmax = int(k[standing].max()) if standing.any() else 0
     fail = auto.copy()
     for j in range(kmax):
@@ -503,6 +511,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
         fss = [sides[i].fire[(r, moves[0], moves[1])] for i in range(2)]
         # 1 movement
         acts, moved, stood_try, hacts = [], [], [], []
+        mvs: list[_Move] = []
         for i in range(2):
             x, s = xs[i], sides[i]
             act = fight & x.alive() & ~x.shut & ~x.uncon
@@ -512,17 +521,25 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             ok = tries & (roll2(rng, n) >= s.piloting + pre_psr(s, x.S))
             start_prone = x.prone.copy()
             x.prone &= ~ok
-            mv = act & ~start_prone & (fss[i].move_mod[hact] > 0)
+            mvi = _movement(rng, s, comp[i], x, moves[i], act & ~start_prone,
+                            fss[i].rules.jump_heat == "rating", scn.physical_rules, ch)
+            mvs.append(mvi)
             acts.append(act)
-            moved.append(mv)
+            moved.append(mvi.hexes > 0)
             stood_try.append(tries)
             hacts.append(hact)
         # 2 weapon attacks: declare from the state at the start of the phase
         snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
         plans = [_declare(sides[i], comp[i], fss[i], xs[i], xs[1 - i], t, acts[i],
-                          moved[i], moved[1 - i], hacts[i], r) for i in range(2)]
-        builds = [np.where(moved[i], fss[i].move_heat[hacts[i]], 0)
-                  + comp[i].rules.stand_heat_points * stood_try[i] for i in range(2)]
+                          moved[i], moved[1 - i], hacts[i], r, mvs[i], mvs[1 - i])
+                 for i in range(2)]
+        declared = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+        if r == 1 and scn.physical_rules.duel_attacks == "all" and any(
+                sides[i].physical != "none" for i in range(2)):
+            declared = _declare_physical(rng, scn, comp, xs, fss, plans, mvs, [
+                fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon for i in range(2)])
+        builds = [mvs[i].heat + comp[i].rules.stand_heat_points * stood_try[i]
+                  for i in range(2)]
         phase_dmg = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
         fired_loc = [np.zeros((8, n), bool), np.zeros((8, n), bool)]
         for i in range(2):
@@ -542,20 +559,26 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
             choice = [_choose_physical(sides[i], comp[i], xs[i], sides[1 - i], xs[1 - i],
                                        fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon,
-                                       moved[i], moved[1 - i], fired_loc[i], fss[i])
+                                       mvs[i], mvs[1 - i], fired_loc[i], fss[i],
+                                       scn.physical_rules, "physical", declared[i])
                       for i in range(2)]
             pd = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
             extra = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+            situ = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
             for i in range(2):
-                d, kicked, missed = _resolve_physical(rng, sides[i], sides[1 - i], xs[1 - i],
-                                                      choice[i], ch)
-                pd[1 - i] += d
-                dealt[i] += d
-                extra[1 - i] += kicked
-                extra[i] += missed
+                res = _resolve_physical(rng, sides[i], comp[i], xs[i], sides[1 - i],
+                                        xs[1 - i], choice[i], ch)
+                pd[1 - i] += res["dmg"]
+                pd[i] += res["self"]
+                dealt[i] += res["dmg"]
+                extra[1 - i] += res["t_psr"]
+                situ[1 - i] += res["t_mod"]
+                extra[i] += res["s_psr"]
+                situ[i] += res["s_mod"]
             for i in range(2):
                 _settle_pilot(xs[i].S)
-                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], extra[i], fight, ch)
+                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], extra[i], fight, ch,
+                           situ[i])
                 _phase_consciousness(rng, comp[i], xs[i])
         # 4 heat phase
         for i in range(2):
@@ -595,17 +618,25 @@ def _pool_ammo(c: _Compiled, x: _State, side: Side) -> np.ndarray:
 
 def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t: int,
              act: np.ndarray, moved: np.ndarray, target_moved: np.ndarray,
-             hact: np.ndarray, r: int) -> _Plan:
-    """Availability, effective target numbers and fire decisions of every gun (12.1)."""
+             hact: np.ndarray, r: int, mine: _Move | None = None,
+             theirs: _Move | None = None) -> _Plan:
+    """Availability, effective target numbers and fire decisions of every gun (12.1).
+    ``mine`` / ``theirs``: what both sides did in the movement phase (hexes moved with
+    their current MP); the fire model's tables hold the mode's nominal modifiers, replaced
+    here per trial."""
     n = len(act)
     ng = len(fs.guns)
     lost = items_lost(x.S, side.layout, side.gun_item, c.second_crit)
     ammo = _pool_ammo(c, x, side)
     sens = x.S[:, st.SENSORS]
     extra = np.where(sens == 1, 2, 0)
-    extra = extra - np.where(~moved, fs.move_mod[hact], 0)
     tmm = TH.target_movement_mod(fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table)
-    extra = extra - np.where(target_moved, 0, tmm)
+    if mine is None or theirs is None:
+        extra = extra - np.where(~moved, fs.move_mod[hact], 0)
+        extra = extra - np.where(target_moved, 0, tmm)
+    else:
+        extra = extra + mine.mod - fs.move_mod[hact]
+        extra = extra + tmm_of(theirs, fs.rules.fire_tmm_table) - tmm
     extra = extra + np.where(y.prone, -2 if r <= 1 else 1, 0)
     extra = extra - 4 * (y.shut | y.uncon)
     extra = extra + 2 * x.prone
@@ -706,31 +737,133 @@ def _leg_kick(side: Side, x: _State, leg: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass
+class _Move:
+    """What a side did in the movement phase, per trial."""
+
+    hexes: np.ndarray       # hexes moved (0: stood still)
+    mod: np.ndarray         # attacker movement modifier (reference.md 1.2.1)
+    jumped: np.ndarray      # bool
+    heat: np.ndarray        # movement heat (13.2)
+
+    @classmethod
+    def still(cls, n: int) -> _Move:
+        z = np.zeros(n, np.int64)
+        return cls(z, z.copy(), np.zeros(n, bool), z.copy())
+
+
+def _current_mp(side: Side, x: _State, rules: ClassicPhysicalRules
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Walking, running and jumping MP of every trial from its damage and heat (14.3, 13.1;
+    :mod:`.physical`)."""
+    S = x.S
+    legs_gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS)
+    hips = np.zeros(len(S), np.int64)
+    acts = np.zeros(len(S), np.int64)
+    for leg in LEGS:
+        ok = S[:, st.IS0 + leg] > 0
+        hip = ok & (hits_of(S, leg, int(side.act["hip"][leg])) > 0)
+        hips += hip
+        other = hits_of(S, leg, int(side.act["upper_leg"][leg] | side.act["lower_leg"][leg]
+                                    | side.act["foot"][leg]))
+        acts += np.where(ok & ~hip, other, 0)
+    walk = ph.walk_mp(side.walk, legs_gone, hips, acts, x.heat, rules.hip_mp_rounding)
+    run = ph.run_mp(walk, legs_gone)
+    jets = np.zeros(len(S), np.int64)
+    if side.jump:
+        for loc in range(8):
+            m = int(side.jet_masks[loc]) if side.jet_masks else 0
+            if m:
+                jets += np.where(S[:, st.IS0 + loc] == 0, st.POP[m], hits_of(S, loc, m))
+    jump = ph.jump_mp(side.jump, jets, x.heat, rules.heat_reduces_jump)
+    return walk, run, jump
+
+
+def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mode: str,
+              mover: np.ndarray, jump_rating_heat: bool, rules: ClassicPhysicalRules,
+              ch: SampleChooser) -> _Move:
+    """Movement of the trials ``mover`` in ``mode`` with the MP they have now (14.3, 13.1),
+    its heat (13.2, C13) and the PSR for running with a damaged gyro or hip or jumping with
+    a damaged gyro or leg (reference 15; option ``move_damage_psr``)."""
+    if mode == "stand" or not mover.any():
+        return _Move.still(len(mover))
+    walk, run, jump = _current_mp(side, x, rules)
+    hexes, mod, jumped = ph.move_of(mode, walk, run, jump)
+    hexes = np.where(mover, hexes, 0)
+    mod = np.where(mover, mod, 0)
+    jumped = jumped & mover & (hexes > 0)
+    heat = np.where(mod == 1, 1, np.where(mod == 2, 2, 0))
+    jh = np.full_like(hexes, side.jump) if jump_rating_heat else hexes
+    heat = np.where(jumped, np.maximum(3, jh), heat).astype(np.int64)
+    if rules.move_damage_psr and mode in ("run", "jump"):
+        S = x.S
+        gyro = S[:, st.GYRO] > 0
+        hip = sum(hits_of(S, leg, int(side.act["hip"][leg])) for leg in LEGS) > 0
+        if mode == "run":
+            need = (mod == 2) & (gyro | hip)
+        else:
+            legs = _leg_events(side, S) > 0
+            gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS) > 0
+            need = jumped & (gyro | legs | gone)
+        need &= ~x.prone & x.alive()
+        if need.any():
+            fail = need & (roll2(rng, len(need)) < side.piloting + pre_psr(side, S))
+            _fall(rng, side, c, x, fail, ch)
+    return _Move(hexes.astype(np.int64), mod.astype(np.int64), jumped, heat)
+
+
+#: TMM by hexes moved 0..99 per table (reference.md 1.2.2, D16).
+_TMM = {tb: np.array([TH.target_movement_mod(h, False, tb) for h in range(100)], np.int64)
+        for tb in ("tw", "old")}
+
+
+def tmm_of(m: _Move, table: str) -> np.ndarray:
+    """(n,) target movement modifier of a side that moved ``m``."""
+    return _TMM[table][np.minimum(m.hexes, 99)] + m.jumped
+
+
+@dataclass
 class _Physical:
-    kind: np.ndarray            # NONE / PUNCH / KICK
+    kind: np.ndarray            # NONE .. DFA (physical.KINDS)
     punch_tn: np.ndarray        # (2, n) per arm (13: not used)
     punch_dmg: np.ndarray       # (2, n)
     kick_tn: np.ndarray
     kick_dmg: np.ndarray
+    tn: dict[int, np.ndarray] = field(default_factory=dict)    # HATCHET..DFA: (n,)
+    dmg: dict[int, np.ndarray] = field(default_factory=dict)
+    value: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+def _psr_fail(side: Side, x: _State, mod: int, pre: np.ndarray) -> np.ndarray:
+    """(n,) P(``side`` fails a PSR at +``mod`` now, ``pre`` its pre-existing modifiers); 1
+    when it cannot keep its balance."""
+    q = 1.0 - ph.p_hit(side.piloting + pre + mod)
+    return np.where(x.shut | x.uncon, 1.0, q)
 
 
 def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State,
-                     can: np.ndarray, moved: np.ndarray, target_moved: np.ndarray,
-                     fired: np.ndarray, fs: FireScenario) -> _Physical:
-    """Legal punches and kick of every trial and the policy's choice (``best``: the kind
-    with the most expected damage net of the kicker's own expected fall damage)."""
+                     can: np.ndarray, mine: _Move, theirs: _Move, fired: np.ndarray,
+                     fs: FireScenario, rules: ClassicPhysicalRules, stage: str = "physical",
+                     declared: np.ndarray | None = None, e_fire: np.ndarray | None = None
+                     ) -> _Physical:
+    """Legal physical attacks of every trial (reference.md 1.3) with their target numbers,
+    damage and ``best`` values (:mod:`.physical`), and the policy's choice.
+
+    ``stage`` "declare" (movement phase, before weapon fire): only charge / DFA can be chosen
+    (the declaration; they cost the turn's weapon fire ``e_fire``); "physical": the other
+    attacks, and the ``declared`` charge / DFA where still possible."""
     n = len(can)
+    allk = rules.duel_attacks == "all"
     can = can & ~x.prone & y.alive()
-    base = side.piloting + np.where(moved, fs.move_mod[np.minimum(x.heat, ACTIVE_HEATS - 1)],
-                                    0)
-    tmm = TH.target_movement_mod(fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table)
-    base = base + np.where(target_moved, tmm, 0) - 2 * y.prone - 4 * (y.shut | y.uncon)
+    immobile = y.shut | y.uncon
+    common = tmm_of(theirs, fs.rules.fire_tmm_table) - 2 * y.prone - 4 * immobile
+    base = side.piloting + mine.mod + common
+    standing_t = ~y.prone
     ptn = np.full((2, n), 13, np.int64)
     pdmg = np.zeros((2, n), np.int64)
     for j, arm in enumerate(ARMS):
         ok, mod, halv = _arm_punch(side, x, arm)
-        ok &= can & ~fired[arm]
-        ptn[j] = np.where(ok, base + mod, 13)
+        ok &= can & ~fired[arm] & standing_t
+        ptn[j] = np.where(ok, base + ph.BASE[PUNCH] + mod, 13)
         pdmg[j] = ph.punch_damage(side.tons, halv)
     hips_ok = sum(hits_of(x.S, leg, int(side.act["hip"][leg])) for leg in LEGS) == 0
     legs_ok = (x.S[:, st.IS0 + lay.LL] > 0) & (x.S[:, st.IS0 + lay.RL] > 0)
@@ -739,35 +872,260 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
     kdmg = np.zeros(n, np.int64)
     for leg in LEGS:
         mod, halv = _leg_kick(side, x, leg)
-        tn = np.where(kick_ok & ~fired[leg], base - 2 + mod, 13)
+        tn = np.where(kick_ok & ~fired[leg], base + ph.BASE[KICK] + mod, 13)
         better = tn < ktn
         ktn = np.where(better, tn, ktn)
         kdmg = np.where(better, ph.kick_damage(side.tons, halv), kdmg)
-    e_punch = (ph.p_hit(ptn) * pdmg).sum(axis=0)
-    p_stand = ph.p_hit(side.piloting + pre_psr(side, x.S))
-    e_kick = ph.p_hit(ktn) * kdmg - ph.kick_fall_risk(ph.p_hit(ktn), p_stand, c.fall_damage)
+    tns: dict[int, np.ndarray] = {}
+    dmgs: dict[int, np.ndarray] = {}
+    # physical weapon (reference.md 1.3 hatchet): its arm's shoulder and hand intact
+    htn = np.full(n, 13, np.int64)
+    if allk and side.hatchet[0] >= 0:
+        item, arm = side.hatchet
+        ok = can & standing_t & ~fired[arm] & (x.S[:, st.IS0 + arm] > 0)
+        ok &= ~items_lost(x.S, side.layout, (item,))[:, 0]
+        for a in ("shoulder", "hand"):
+            m = int(side.act[a][arm])
+            ok &= (hits_of(x.S, arm, m) == 0) if m else np.zeros(n, bool)
+        ua = hits_of(x.S, arm, int(side.act["upper_arm"][arm])) > 0
+        la = hits_of(x.S, arm, int(side.act["lower_arm"][arm])) > 0
+        htn = np.where(ok, base + ph.BASE[HATCHET] + 2 * ua + 2 * la, 13)
+    tns[HATCHET] = htn
+    dmgs[HATCHET] = np.full(n, ph.hatchet_damage(side.tons), np.int64)
+    # push: both arms present with shoulders (a destroyed one +2), none fired, target standing
+    push_ok = can & standing_t & np.asarray(allk)
+    sh_mod = np.zeros(n, np.int64)
+    for arm in ARMS:
+        m = int(side.act["shoulder"][arm])
+        push_ok &= (x.S[:, st.IS0 + arm] > 0) & ~fired[arm] & (m != 0)
+        sh_mod += 2 * (hits_of(x.S, arm, m) > 0)
+    tns[PUSH] = np.where(push_ok, base + ph.BASE[PUSH] + sh_mod, 13)
+    dmgs[PUSH] = np.zeros(n, np.int64)
+    # charge (walked or ran into the target) and DFA (jumped onto it)
+    diff = side.piloting - tside.piloting
+    cok = can & standing_t & (mine.hexes > 0) & ~mine.jumped & np.asarray(allk)
+    dok = can & mine.jumped & np.asarray(allk)
+    if stage == "physical":
+        decl = np.zeros(n, np.int64) if declared is None else declared
+        cok &= decl == CHARGE
+        dok &= decl == DFA
+    tns[CHARGE] = np.where(cok, base + diff + ph.BASE[CHARGE], 13)
+    dmgs[CHARGE] = ph.charge_damage(side.tons, mine.hexes)
+    tns[DFA] = np.where(dok, side.piloting + common + diff + ph.BASE[DFA], 13)
+    dmgs[DFA] = np.full(n, ph.D.dfa(side.tons, ph.RULES), np.int64)
+    # values (module docstring of .physical)
+    if not allk:
+        for k in (HATCHET, PUSH, CHARGE, DFA):
+            tns[k] = np.full(n, 13, np.int64)
+    knock = ph.knock_value(rules.knockdown_value, tside.tons, side.tons)
+    pre_s, pre_t = pre_psr(side, x.S), pre_psr(tside, y.S)
+    own_fall = float(c.fall_damage)
+    vals: dict[int, np.ndarray] = {}
+    vals[PUNCH] = (ph.p_hit(ptn) * pdmg).sum(axis=0)
+    pk = ph.p_hit(ktn)
+    vals[KICK] = ph.value(pk, kdmg, _psr_fail(tside, y, ph.PSR_ON_TARGET[KICK], pre_t), knock,
+                          ph.kick_fall_risk(pk, 1.0 - _psr_fail(side, x, P_MISSED_KICK, pre_s),
+                                            c.fall_damage))
+    vals[HATCHET] = ph.p_hit(tns[HATCHET]) * dmgs[HATCHET]
+    vals[PUSH] = ph.value(ph.p_hit(tns[PUSH]), 0, _psr_fail(tside, y, ph.PSR_ON_TARGET[PUSH], pre_t),
+                          knock)
+    pc = ph.p_hit(tns[CHARGE])
+    vals[CHARGE] = ph.value(pc, dmgs[CHARGE], _psr_fail(tside, y, ph.PSR_ON_TARGET[CHARGE], pre_t),
+                            knock, pc * (ph.ceil10(tside.tons) + own_fall * _psr_fail(
+                                side, x, ph.PSR_ON_SELF_HIT[CHARGE], pre_s)))
+    pd_ = ph.p_hit(tns[DFA])
+    vals[DFA] = ph.value(pd_, dmgs[DFA], _psr_fail(tside, y, ph.PSR_ON_TARGET[DFA], pre_t), knock,
+                         pd_ * (ph.D.dfa_self(side.tons) + own_fall * _psr_fail(
+                             side, x, ph.PSR_ON_SELF_HIT[DFA], pre_s))
+                         + (1.0 - pd_) * ph.fall_damage(side.tons, ph.DFA_MISS_LEVELS))
+    ef = np.zeros(n) if e_fire is None else e_fire
+    legal = {PUNCH: (ptn <= 12).any(axis=0), KICK: ktn <= 12,
+             **{k: tns[k] <= 12 for k in (HATCHET, PUSH, CHARGE, DFA)}}
+    melee = (PUNCH, KICK, HATCHET, PUSH)
     pol = side.physical
     if pol == "none":
         kind = np.zeros(n, np.int64)
     elif callable(pol):
-        kind = np.asarray(pol({"e_punch": e_punch, "e_kick": e_kick, "punch_tn": ptn,
-                               "kick_tn": ktn}), dtype=np.int64)
+        info: dict[str, Any] = {"stage": stage, "e_fire": ef, "punch_tn": ptn,
+                                "kick_tn": ktn, "declared": declared}
+        for k in (PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA):
+            info[f"e_{ph.KINDS[k]}"] = np.where(legal[k], vals[k], 0.0)
+            if k not in (PUNCH, KICK):
+                info[f"{ph.KINDS[k]}_tn"] = tns[k]
+        kind = np.asarray(pol(info), dtype=np.int64)
         kind = np.broadcast_to(kind, (n,)).copy()
     else:
-        kind = np.where((e_kick > e_punch) & (e_kick > 0), KICK,
-                        np.where(e_punch > 0, PUNCH, NONE))
-    kind = np.where(kind == PUNCH, np.where((ptn <= 12).any(axis=0), PUNCH, NONE), kind)
-    kind = np.where(kind == KICK, np.where(ktn <= 12, KICK, NONE), kind)
-    return _Physical(kind, ptn, pdmg, ktn, kdmg)
+        best_v = np.zeros(n)
+        kind = np.zeros(n, np.int64)
+        for k in melee:
+            better = legal[k] & (vals[k] > best_v)
+            kind = np.where(better, k, kind)
+            best_v = np.where(better, vals[k], best_v)
+        if stage == "declare":
+            alt = ef + best_v
+            kind = np.zeros(n, np.int64)
+            best_v = alt
+            for k in (CHARGE, DFA):
+                better = legal[k] & (vals[k] > best_v)
+                kind = np.where(better, k, kind)
+                best_v = np.where(better, vals[k], best_v)
+    if stage == "declare":
+        kind = np.where(np.isin(kind, (CHARGE, DFA)), kind, NONE)
+    else:
+        kind = np.where(np.isin(kind, (CHARGE, DFA)), NONE, kind)
+        if declared is not None:
+            kind = np.where(np.isin(declared, (CHARGE, DFA)), declared, kind)
+    ok = np.zeros(n, bool)
+    for k, lg in legal.items():
+        ok |= (kind == k) & lg
+    kind = np.where(ok, kind, NONE)
+    return _Physical(kind, ptn, pdmg, ktn, kdmg, tns, dmgs, vals)
 
 
-def _resolve_physical(rng: np.random.Generator, side: Side, tside: Side, y: _State,
-                      p: _Physical, ch: SampleChooser
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Roll the chosen punches / kick; apply damage (one group each, punch / kick table).
-    Returns damage dealt, target PSR triggers (kicked) and own triggers (missed kick)."""
+#: Missed-kick PSR modifier (reference.md 4.2).
+P_MISSED_KICK = ph.P.MISSED_KICK
+
+
+def _expected_fire(c: _Compiled, fs: FireScenario, plan: _Plan) -> np.ndarray:
+    """(n,) expected weapon damage of a fire plan: P(hit) x mean damage given a hit."""
+    out = np.zeros(plan.fire.shape[1])
+    got = _MEANS.get(id(c))
+    if got is None or got[0] is not c:
+        got = _MEANS[id(c)] = (c, [ph.mean_gun_damage(c.hits[g], c.grp[g])
+                                   for g in range(len(c.hits))])
+    for g, mean in enumerate(got[1]):
+        if plan.fire[g].any():
+            out += np.where(plan.fire[g], ph.p_hit(plan.tn[g]) * mean[plan.shots[g]], 0.0)
+    return out
+
+
+#: Expected damage given a hit, by shots, of each gun of a compiled side (by id, with the
+#: side kept to check identity).
+_MEANS: dict[int, tuple[_Compiled, list[np.ndarray]]] = {}
+
+
+def _planned_locations(fs: FireScenario, plan: _Plan) -> np.ndarray:
+    """(8, n) locations with a weapon the plan fires."""
+    floc = np.zeros((8, plan.fire.shape[1]), bool)
+    for g, gun in enumerate(fs.guns):
+        loc = lay.LOC_INDEX.get(gun.location, -1)
+        if loc >= 0:
+            floc[loc] |= plan.fire[g]
+    return floc
+
+
+def _best_melee(p: _Physical) -> np.ndarray:
+    """(n,) value of the best legal punch / kick / hatchet / push (0 when none)."""
+    legal = {PUNCH: (p.punch_tn <= 12).any(axis=0), KICK: p.kick_tn <= 12,
+             HATCHET: p.tn[HATCHET] <= 12, PUSH: p.tn[PUSH] <= 12}
+    best = np.zeros(len(p.kind))
+    for k, lg in legal.items():
+        best = np.maximum(best, np.where(lg, p.value[k], 0.0))
+    return best
+
+
+def _declare_physical(rng: np.random.Generator, scn: DuelScenario,
+                      comp: Sequence[_Compiled], xs: Sequence[_State],
+                      fss: Sequence[FireScenario], plans: Sequence[_Plan],
+                      mvs: Sequence[_Move], can: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """What each side commits to at range 1 before weapon fire (reference.md 1.3; the rule
+    for choosing is :mod:`.physical`'s), per trial, the best of:
+
+    A. fire as planned, then the best physical attack with the limbs that did not fire;
+    B. (``best`` only) hold the weapons of one arm or both (:data:`ARM_SETS`) for a punch,
+       hatchet or push: fire the rest;
+    C. declare a charge / DFA and fire nothing.
+
+    Values: expected weapon damage + the physical attack's value; the first strictly larger
+    wins. B clears those arms' guns from the plan, C the whole plan. A charging or DFA-ing 'Mech cannot be charged or DFA'd
+    itself: if both declare, a 1D2 initiative roll keeps one. Returns the declarations."""
+    sides = scn.sides
+    rules = scn.physical_rules
+    out, holds = [], []
+    for i in range(2):
+        s, fs, plan = sides[i], fss[i], plans[i]
+        planned = _planned_locations(fs, plan)
+        e_all = _expected_fire(comp[i], fs, plan)
+        p = _choose_physical(s, comp[i], xs[i], sides[1 - i], xs[1 - i], can[i], mvs[i],
+                             mvs[1 - i], planned, fs, rules, "declare", None, e_all)
+        n = len(e_all)
+        hold = np.full(n, -1, np.int64)           # index into ARM_SETS, -1: hold nothing
+        if s.physical == "best" and planned[list(ARMS)].any():
+            v_a = e_all + _best_melee(p)
+            best = v_a.copy()
+            for j, arms in enumerate(ARM_SETS):
+                if not planned[list(arms)].any():
+                    continue
+                kept = _Plan(plan.fire.copy(), plan.tn, plan.shots)
+                kept.fire[_guns_in(fs, arms)] = False
+                loose = planned.copy()
+                loose[list(arms)] = False
+                e_kept = _expected_fire(comp[i], fs, kept)
+                q = _choose_physical(s, comp[i], xs[i], sides[1 - i], xs[1 - i], can[i],
+                                     mvs[i], mvs[1 - i], loose, fs, rules, "declare", None,
+                                     e_kept)
+                v_b = e_kept + _best_melee(q)
+                hold = np.where(v_b > best, j, hold)
+                best = np.maximum(best, v_b)
+            cd = np.where(p.kind > 0, np.choose(np.clip(p.kind - CHARGE, 0, 1),
+                                                [p.value[CHARGE], p.value[DFA]]), -np.inf)
+            p.kind = np.where((p.kind > 0) & (cd > best), p.kind, NONE)
+            hold = np.where(p.kind == NONE, hold, -1)
+        out.append(p.kind)
+        holds.append(hold)
+    both = (out[0] > 0) & (out[1] > 0)
+    if both.any():
+        first = rng.integers(0, 2, size=len(both)) == 0
+        out[0] = np.where(both & ~first, NONE, out[0])
+        out[1] = np.where(both & first, NONE, out[1])
+    for i in range(2):
+        plans[i].fire &= ~(out[i] > 0)[None, :]
+        for j, arms in enumerate(ARM_SETS):
+            m = holds[i] == j
+            if m.any():
+                plans[i].fire[_guns_in(fss[i], arms)] &= ~m[None, :]
+    return out
+
+
+#: Arms whose weapons ``best`` may hold for a physical attack, in tie-break order.
+ARM_SETS: tuple[tuple[int, ...], ...] = ((lay.LA,), (lay.RA,), (lay.LA, lay.RA))
+
+
+def _guns_in(fs: FireScenario, locs: tuple[int, ...]) -> list[int]:
+    """Guns of ``fs`` mounted in the locations ``locs``."""
+    return [g for g, gun in enumerate(fs.guns) if lay.LOC_INDEX.get(gun.location, -1) in locs]
+
+
+def _groups_to(S: np.ndarray, side: Side, mask: np.ndarray, total: np.ndarray,
+               where: str | np.ndarray, ch: SampleChooser, rng: np.random.Generator,
+               table: np.ndarray | None = None) -> None:
+    """Apply ``total`` in 5-point groups (reference.md 2.1) to the rows ``mask``: each group
+    on the standard table column ``where`` or, with ``table`` (a 1D6 table), rolled there."""
+    for g in ph.groups(np.where(mask, total, 0)):
+        m = mask & (g > 0)
+        if not m.any():
+            continue
+        if table is not None:
+            _apply_rows(S, side, m, g, table[rng.integers(1, 7, size=len(m))], ch)
+        else:
+            _apply_rows(S, side, m, g, where, ch)
+
+
+def _resolve_physical(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
+                      tside: Side, y: _State, p: _Physical, ch: SampleChooser
+                      ) -> dict[str, np.ndarray]:
+    """Roll the chosen attack and apply its damage (reference.md 2-4): punches (punch table),
+    kick (kick table; a prone target: standard table), hatchet (standard), push (no damage),
+    charge (5-point groups on the standard table, the charger takes ceil(T/10) the same way),
+    DFA (groups on the punch table, a prone target's rear on the standard table; the attacker
+    takes ceil(W/5) on its kick table, or falls 2 levels onto its rear on a miss). Returns
+    damage dealt ``dmg`` and taken ``self``, PSR triggers and their situational modifiers for
+    the target (``t_psr``, ``t_mod``) and the attacker (``s_psr``, ``s_mod``)."""
     n = len(p.kind)
     dmg = np.zeros(n, np.int64)
+    zero = np.zeros(n, np.int64)
+    out = {"self": zero.copy(), "t_psr": zero.copy(), "t_mod": zero.copy(),
+           "s_psr": zero.copy(), "s_mod": zero.copy()}
     for j in range(2):
         hit = (p.kind == PUNCH) & (p.punch_tn[j] <= 12) & (roll2(rng, n) >= p.punch_tn[j])
         loc = ph.PUNCH_FRONT[rng.integers(1, 7, size=n)]
@@ -778,9 +1136,60 @@ def _resolve_physical(rng: np.random.Generator, side: Side, tside: Side, y: _Sta
     khit = kick & (roll2(rng, n) >= p.kick_tn)
     loc = ph.KICK_FRONT[rng.integers(1, 7, size=n)]
     m = khit & (p.kick_dmg > 0)
-    _apply_rows(y.S, tside, m, p.kick_dmg, loc, ch)
+    _apply_rows(y.S, tside, m & ~y.prone, p.kick_dmg, loc, ch)
+    _apply_rows(y.S, tside, m & y.prone, p.kick_dmg, "front", ch)
     dmg += np.where(m, p.kick_dmg, 0)
-    return dmg, khit.astype(np.int64), (kick & ~khit).astype(np.int64)
+    out["t_psr"] += khit
+    out["s_psr"] += kick & ~khit
+    if p.tn:
+        hits = {k: (p.kind == k) & (roll2(rng, n) >= p.tn[k]) for k in (HATCHET, PUSH, CHARGE,
+                                                                         DFA)}
+        m = hits[HATCHET]
+        _apply_rows(y.S, tside, m, p.dmg[HATCHET], "front", ch)
+        dmg += np.where(m, p.dmg[HATCHET], 0)
+        out["t_psr"] += hits[PUSH]
+        for k in (CHARGE, DFA):
+            h = hits[k]
+            out["t_psr"] += h
+            out["t_mod"] += np.where(h, ph.PSR_ON_TARGET[k], 0)
+            out["s_psr"] += h
+            out["s_mod"] += np.where(h, ph.PSR_ON_SELF_HIT[k], 0)
+            dmg += np.where(h, p.dmg[k], 0)
+        h = hits[CHARGE]
+        if h.any():
+            _groups_to(y.S, tside, h, p.dmg[CHARGE], "front", ch, rng)
+            own = np.full(n, ph.ceil10(tside.tons), np.int64)
+            _groups_to(x.S, side, h, own, "front", ch, rng)
+            out["self"] += np.where(h, own, 0)
+        h = hits[DFA]
+        if h.any():
+            _groups_to(y.S, tside, h & ~y.prone, p.dmg[DFA], "front", ch, rng,
+                       ph.PUNCH_FRONT)
+            _groups_to(y.S, tside, h & y.prone, p.dmg[DFA], "rear", ch, rng)
+            own = np.full(n, ph.D.dfa_self(side.tons), np.int64)
+            _groups_to(x.S, side, h, own, "front", ch, rng, ph.KICK_FRONT)
+            out["self"] += np.where(h, own, 0)
+        miss = (p.kind == DFA) & ~hits[DFA] & x.alive()
+        if miss.any():
+            _dfa_miss_fall(rng, side, x, miss, ch)
+    out["dmg"] = dmg
+    return out
+
+
+def _dfa_miss_fall(rng: np.random.Generator, side: Side, x: _State, mask: np.ndarray,
+                   ch: SampleChooser) -> None:
+    """A missed DFA (reference.md 4.3): an automatic fall of 2 levels onto the rear column,
+    ceil(W/10) x 3 in 5-point groups; the pilot avoids 1 damage at Piloting + pre-existing +
+    2 (automatic when unconscious or shut down)."""
+    n = len(mask)
+    x.prone |= mask
+    x.fell |= mask
+    total = np.full(n, ph.fall_damage(side.tons, ph.DFA_MISS_LEVELS), np.int64)
+    _groups_to(x.S, side, mask, total, "rear", ch, rng)
+    tn = side.piloting + pre_psr(side, x.S) + ph.DFA_MISS_LEVELS
+    hurt = mask & x.alive() & (x.uncon | x.shut | (roll2(rng, n) < tn))
+    x.S[hurt, st.PILOT] += 1
+    _settle_pilot(x.S)
 
 
 def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScenario,

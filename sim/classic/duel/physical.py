@@ -1,12 +1,29 @@
-"""Punch and kick in the duel (reference.md 1.1-1.3, 2, 3.3-3.4, 4.2) as small vectorized
-functions over trials.
+"""Physical attacks and movement of the duel (reference.md 1-4; reference-classic-combat.md
+13.1, 14.3, 15) as small vectorized functions over trials.
 
-Target numbers: Piloting + attacker movement + target TMM + attack base (punch 0, kick -2) +
-actuator modifiers (punch: upper / lower arm destroyed +2 each, hand destroyed +1; kick: upper
-/ lower leg +2 each, foot +1) + target prone (-2 adjacent) + target immobile (-4). Damage:
-punch ceil(tons / 10), kick floor(tons / 5), halved (round down) per destroyed upper / lower
-actuator of that limb. A punch rolls on the punch table, a kick on the kick table (front).
-A missed kick costs the kicker a PSR (+0); a kick that hits costs the target one.
+The rules themselves are not re-derived here: to-hit bases, damage formulas, hit tables and PSR
+modifiers come from the declarations in :mod:`sim.classic.attacks`, :mod:`sim.classic.damage`
+and :mod:`sim.classic.psr` (at the default :class:`~sim.classic.rules.ClassicRules`); this
+module turns them into per-trial arrays and holds the duel's choice rule.
+
+Attacks at range 1 (one kind per turn, reference 1.3): punch (each arm), kick, the 'Mech's
+physical weapon (hatchet), push, charge (moved walk or run: its hexes this turn), death from
+above (moved jump). Target numbers: Piloting + attack base (+ the piloting difference for
+charge / DFA) + attacker movement (DFA: its +3 base instead) + target TMM (hexes the target
+really moved) + actuator modifiers - 2 prone target - 4 immobile target.
+
+The ``best`` policy picks, per trial, the legal attack with the largest
+
+    value = P(hit) x damage + P(hit) x q_target x K - self-risk [- expected weapon damage
+            given up, for charge and DFA]
+
+where q_target is the chance the target fails the PSR the hit forces (its Piloting + its
+pre-existing modifiers + the trigger's modifier), K the knock-down value (option
+``knockdown_value``: the target's fall damage ceil(T/10), optionally plus one kick of the
+attacker for the prone target), and self-risk: kick (1 - P) x q_self x ceil(W/10) (missed
+kick PSR); charge P x (ceil(T/10) + q_self(+2) x ceil(W/10)); DFA P x (ceil(W/5) + q_self(+4)
+x ceil(W/10)) + (1 - P) x 3 ceil(W/10) (a missed DFA is a 2-level fall). Ties go to the
+earlier attack in the order punch, kick, hatchet, push, charge, DFA.
 """
 
 from __future__ import annotations
@@ -15,7 +32,27 @@ import math
 
 import numpy as np
 
+from sim import options
+from sim.classic import damage as D
+from sim.classic import psr as P
+from sim.classic.attacks import ATTACK_SPECS
+from sim.classic.rules import ClassicRules
 from sim.dice import P_2D6_AT_LEAST
+
+#: The physical-attack formulas at their default rule readings (ClassicRules is the physical
+#: model's group; the duel does not expose it).
+RULES: ClassicRules = options.build(ClassicRules, "default")
+
+#: Attack kinds (choice codes) in tie-break order.
+NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
+KINDS: tuple[str, ...] = ("none", "punch", "kick", "hatchet", "push", "charge", "dfa")
+#: Attack base modifiers from the declarations (reference 1.1).
+BASE = {k: ATTACK_SPECS[KINDS[k]].base_mod for k in (PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA)}
+#: PSR trigger modifiers (reference 4.2).
+PSR_ON_TARGET = {KICK: P.KICKED, PUSH: P.PUSHED, CHARGE: P.CHARGED, DFA: P.HIT_BY_DFA}
+PSR_ON_SELF_HIT = {CHARGE: P.MADE_CHARGE, DFA: P.MADE_DFA}
+#: Missed-DFA fall: levels (reference 4.3).
+DFA_MISS_LEVELS = 2
 
 #: P(2D6 >= tn) for tn 0..14 as floats (tn > 12: 0).
 P_AT_LEAST = np.array([float(P_2D6_AT_LEAST[min(t, len(P_2D6_AT_LEAST) - 1)]) if t <= 12
@@ -32,16 +69,126 @@ def p_hit(tn: np.ndarray) -> np.ndarray:
 
 
 def punch_damage(tons: int, halvings: np.ndarray) -> np.ndarray:
-    """ceil(tons / 10), halved (round down) once per destroyed upper / lower arm actuator
-    (reference.md 2, 1.3)."""
-    return np.right_shift(math.ceil(tons / 10), halvings)
+    """Punch damage by halvings (destroyed upper / lower arm actuators): ceil(W/10), halved,
+    minimum 1 (reference.md 2; :func:`sim.classic.damage.punch`)."""
+    table = np.array([D.punch(tons, h, False, RULES) for h in range(3)], np.int64)
+    return table[np.minimum(halvings, 2)]
 
 
 def kick_damage(tons: int, halvings: np.ndarray) -> np.ndarray:
-    """floor(tons / 5), halved once per destroyed upper / lower leg actuator."""
-    return np.right_shift(tons // 5, halvings)
+    """Kick damage by halvings (destroyed upper / lower leg actuators): floor(W/5), halved
+    (:func:`sim.classic.damage.kick`)."""
+    table = np.array([D.kick(tons, h, False, RULES) for h in range(3)], np.int64)
+    return table[np.minimum(halvings, 2)]
+
+
+def hatchet_damage(tons: int) -> int:
+    """Hatchet: floor(W/5), not reduced by actuator damage (:func:`sim.classic.damage.club`)."""
+    return D.club(tons, False, RULES)
+
+
+def charge_damage(tons: int, hexes: np.ndarray) -> np.ndarray:
+    """Charge damage to the target: ceil(W x h / 10) for h hexes moved
+    (:func:`sim.classic.damage.charge`)."""
+    top = int(hexes.max()) if hexes.size else 0
+    table = np.array([D.charge(tons, h) for h in range(top + 1)], np.int64)
+    return table[np.maximum(hexes, 0)]
+
+
+def fall_damage(tons: int, levels: int = 0) -> int:
+    """ceil(W/10) x (levels + 1) (reference.md 4.3)."""
+    return D.fall(tons, levels)
 
 
 def kick_fall_risk(p_kick: np.ndarray, p_stand: np.ndarray, fall_damage: int) -> np.ndarray:
     """Expected self-damage of a kick: P(miss) x P(failing the +0 PSR) x fall damage."""
     return (1.0 - p_kick) * (1.0 - p_stand) * fall_damage
+
+
+def groups(total: np.ndarray) -> list[np.ndarray]:
+    """5-point groups of per-trial totals (reference.md 2.1): a list of (n,) arrays, group j
+    holding min(5, total - 5 j) (0 once the total is spent)."""
+    top = int(total.max()) if total.size else 0
+    return [np.clip(total - 5 * j, 0, 5) for j in range((top + 4) // 5)]
+
+
+# -- movement (reference-classic-combat.md 13.1, 14.3) ----------------------------------------
+
+def walk_mp(walk: int, legs_gone: np.ndarray, hips: np.ndarray, leg_acts: np.ndarray,
+            heat: np.ndarray, hip_rounding: str = "ceil") -> np.ndarray:
+    """Current walking MP per trial (14.3, 13.1): one leg destroyed leaves 1 MP, two 0; else
+    one destroyed hip halves it (``hip_rounding``), two leave 0; then -1 per destroyed upper
+    leg, lower leg or foot actuator in a leg without a hip hit (``leg_acts``); then heat's
+    loss floor(heat / 5); never below 0. (The order is MegaMek's ``getWalkMP``.)"""
+    half = (walk + 1) // 2 if hip_rounding == "ceil" else walk // 2
+    mp = np.where(hips >= 2, 0, np.where(hips == 1, half, walk)) - leg_acts
+    mp = np.where(legs_gone >= 2, 0, np.where(legs_gone == 1, 1, mp))
+    return np.maximum(mp - heat // 5, 0).astype(np.int64)
+
+
+def run_mp(walk_now: np.ndarray, legs_gone: np.ndarray) -> np.ndarray:
+    """Running MP = ceil(1.5 x walking MP); with a leg destroyed, the walking MP (14.3)."""
+    return np.where(legs_gone > 0, walk_now, (3 * walk_now + 1) // 2).astype(np.int64)
+
+
+def jump_mp(jump: int, jets_lost: np.ndarray, heat: np.ndarray, heat_reduces: bool
+            ) -> np.ndarray:
+    """Jumping MP: -1 per destroyed jump jet (14.3); heat's loss only if ``heat_reduces``
+    (13.1)."""
+    mp = jump - jets_lost - (heat // 5 if heat_reduces else 0)
+    return np.maximum(mp, 0).astype(np.int64)
+
+
+def move_of(mode: str, walk_now: np.ndarray, run_now: np.ndarray, jump_now: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hexes moved, attacker movement modifier, jumped) per trial of a side whose mode is
+    ``mode``: it moves its full current MP of the mode; running with no more running than
+    walking MP (a destroyed leg) is walking; no MP for the mode: it stands (reference.md
+    1.2.1)."""
+    n = len(walk_now)
+    if mode == "stand":
+        z = np.zeros(n, np.int64)
+        return z, z.copy(), np.zeros(n, bool)
+    if mode == "jump":
+        hexes = jump_now
+        return hexes, np.where(hexes > 0, 3, 0).astype(np.int64), hexes > 0
+    if mode == "run":
+        runs = run_now > walk_now
+        hexes = run_now
+        mod = np.where(hexes > 0, np.where(runs, 2, 1), 0)
+        return hexes, mod.astype(np.int64), np.zeros(n, bool)
+    hexes = walk_now
+    return hexes, np.where(hexes > 0, 1, 0).astype(np.int64), np.zeros(n, bool)
+
+
+def value(p: np.ndarray, dmg: np.ndarray | int, q_target: np.ndarray, knock: float,
+          self_risk: np.ndarray | float = 0.0) -> np.ndarray:
+    """Expected value of one attack for ``best``: P(hit) x (damage + q_target x knock) -
+    self-risk (module docstring)."""
+    return p * (dmg + q_target * knock) - self_risk
+
+
+def knock_value(mode: str, target_tons: int, own_tons: int) -> float:
+    """Knock-down value K (option ``knockdown_value``)."""
+    if mode == "none":
+        return 0.0
+    k = float(fall_damage(target_tons))
+    if mode == "fall-and-prone":
+        k += float(D.kick(own_tons, 0, False, RULES))
+    return k
+
+
+def mean_gun_damage(hits: np.ndarray, grp: np.ndarray) -> np.ndarray:
+    """(rate + 1,) expected damage of one gun given a hit, by shots: the cluster roll's 2D6
+    distribution over ``hits[s, roll]`` and the groups ``grp[s, k, :]``."""
+    from sim.dice import P2D6
+
+    tot = grp.sum(axis=2)                     # (rate+1, kmax+1)
+    s = np.arange(hits.shape[0])[:, None]
+    per_roll = tot[s, hits]                   # (rate+1, 13)
+    return (per_roll * np.asarray(P2D6, float)[None, :hits.shape[1]]).sum(axis=1)
+
+
+def ceil10(tons: int) -> int:
+    """ceil(tons / 10)."""
+    return math.ceil(tons / 10)

@@ -22,6 +22,8 @@ from sim.classic.bv import bv_facts
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel
+from sim.classic.duel.physical_rules import OPTION_NAMES as PHYS_OPTIONS
+from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.duel.rules import OPTION_NAMES as DUEL_OPTIONS
 from sim.classic.duel.rules import ClassicDuelRules
 from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
@@ -73,6 +75,10 @@ class Side:
     sink_items: tuple[int, ...]
     sink_per: int
     bv: dict[str, Any]
+    #: (8,) slot masks of jump jets per location
+    jet_masks: tuple[int, ...] = ()
+    #: physical weapon swung in the duel: (layout item, arm location index), (-1, -1) none
+    hatchet: tuple[int, int] = (-1, -1)
 
     def hexes(self, mode: str) -> int:
         return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
@@ -92,6 +98,7 @@ class DuelScenario:
     notes: tuple[str, ...]
     #: C1, C2, C7, C12, C14, C21, C22 and the consciousness rolls (:mod:`.rules`)
     duel_rules: ClassicDuelRules = field(default_factory=ClassicDuelRules)
+    physical_rules: ClassicPhysicalRules = field(default_factory=ClassicPhysicalRules)
 
     @property
     def sides(self) -> tuple[Side, Side]:
@@ -217,15 +224,35 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     notes.extend(f"{mech.name}: {n}" for n in any_fs.notes if "not simulated: damage to the "
                  "firing" not in n)
     sinks = tuple(i for i, it in enumerate(layout.items) if it.kind == lay.HEAT_SINK)
+    jets = tuple(int(sum(1 << s for s in range(12) if layout.kind[loc, s] == lay.JUMP_JET))
+                 for loc in range(8))
     return Side(mech.name, mech, gunnery, piloting, moved, any_fs.policy, phys,
                 int(mech.tons), walk, run, jump, layout, dm, fire,
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
-                _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv)
+                _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
+                jets, _hatchet(layout, mech, notes))
+
+
+def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
+    """(layout item, arm) of the unit's hatchet (reference.md 1.3), (-1, -1) without one;
+    other physical weapons are noted as not simulated."""
+    found = (-1, -1)
+    for name, loc in mech.physical_weapons:
+        arm = lay.LOC_INDEX.get(loc, -1)
+        if name != "hatchet" or arm not in (lay.LA, lay.RA):
+            notes.append(f"{mech.name}: physical weapon {name} ({loc}) not simulated in the "
+                         "duel (only the hatchet is declared)")
+            continue
+        for i, it in enumerate(layout.items):
+            if it.location == arm and it.name.lower() == "hatchet" and found[0] < 0:
+                found = (i, arm)
+    return found
 
 
 def build(params: Mapping[str, Any]) -> DuelScenario:
     """Validate ``params`` and compile the duel (ConfigError / UserError on bad input)."""
-    known = set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(DUEL_OPTIONS)
+    known = (set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(DUEL_OPTIONS)
+             | set(PHYS_OPTIONS))
     for k in params:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
@@ -235,6 +262,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     drules: DamageRules = options.build(DamageRules, "default", dmg_over)
     duel_over = {k: v for k, v in params.items() if k in DUEL_OPTIONS and v is not None}
     urules: ClassicDuelRules = options.build(ClassicDuelRules, "default", duel_over)
+    phys_over = {k: v for k, v in params.items() if k in PHYS_OPTIONS and v is not None}
+    prules: ClassicPhysicalRules = options.build(ClassicPhysicalRules, "default", phys_over)
     mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
     moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
@@ -267,21 +296,23 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes)
     notes.extend(SIMPLIFICATIONS)
     return DuelScenario(a, b, turns, ranges, tuple(moves), label,
-                        tuple(sorted({**fire_over, **dmg_over, **duel_over}.items())), drules,
-                        tuple(dict.fromkeys(notes)), urules)
+                        tuple(sorted({**fire_over, **dmg_over, **duel_over, **phys_over}.items())),
+                        drules, tuple(dict.fromkeys(notes)), urules, prules)
 
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
 SIMPLIFICATIONS: tuple[str, ...] = (
     "classic-duel: no map; both 'Mechs face each other, every attack comes from the front "
-    "column; movement sets only the attacker modifier, TMM (full MP of the mode) and heat",
-    "classic-duel: leg and hip actuator damage changes PSRs and kicks but not MP or TMM; "
-    "running or jumping with a damaged gyro or hip forces no PSR",
-    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR, +1 heat) and "
+    "column; each side moves all the MP it has now (legs, hips, heat, jump jets) in its "
+    "mode every turn: movement sets the attacker modifier, TMM and heat only",
+    "classic-duel: with closing, the range schedule uses both sides' undamaged running MP "
+    "(damage and heat change TMM and heat, not how fast the range closes)",
+    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) and "
     "neither moves nor counts as moving that turn; prone 'Mechs fire leg weapons never and "
     "arm weapons from both arms (the one-arm prop rule is not modelled)",
-    "classic-duel: physical attacks only punch and kick (one kind per turn), only at range 1; "
-    "'best' weighs expected damage against the attacker's own fall risk, not the target's",
+    "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
+    "clubs (no trees or severed limbs), no other physical weapons, no TSM; push, charge and "
+    "DFA displace nobody; 'best' weighs expected damage and knock-downs, not hit locations",
     "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
     "in (consciousness_rolls); an unconscious pilot rolls to wake in every end phase, also "
     "that of the turn it was knocked out",
