@@ -537,13 +537,16 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
     diff = side.piloting - tside.piloting
     if allk and not y.prone and mv[0] > 0 and not mv[2] and (
             stage == "declare" or declared == "charge"):
-        info["charge"] = (base + diff, math.ceil(W * mv[0] / 10))
+        # hexes moved not counting the target's hex (reference.md 2)
+        info["charge"] = (base + diff, math.ceil(W * max(mv[0] - 1, 0) / 10))
     if allk and mv[2] and (stage == "declare" or declared == "dfa"):
         info["dfa"] = (side.piloting + common + diff + 3, math.ceil(3 * W / 10))
     knock = 0.0
     if rules.knockdown_value != "none":
         knock = math.ceil(T / 10) + (W // 5 if rules.knockdown_value == "fall-and-prone"
                                      else 0)
+    if y.prone:         # a prone target cannot be knocked down again
+        knock = 0
     own_fall = math.ceil(W / 10)
     val = {"punch": sum(_p(tn) * d for tn, d in info["punch"])}
     tn, d = info["kick"]
@@ -746,7 +749,8 @@ def _out(m: Mech, fs: FireScenario) -> str:
         return how if m.uncon else ""
     gyro, eng = m.kind_hits(lay.GYRO), m.engine_hits()
     if how == "immobile_unarmed":
-        stuck = gyro >= 2 or (m.IS[LL] == 0 and m.IS[RL] == 0)
+        stuck = (gyro >= 2 or (m.IS[LL] == 0 and m.IS[RL] == 0)
+                 or (m.act_hit(LL, "hip") and m.act_hit(RL, "hip")))
         return how if stuck and _unarmed(m, fs) else ""
     crippled = (m.pilot >= 4 or m.kind_hits(lay.SENSORS) >= 2 or (gyro >= 1 and eng >= 1)
                 or eng >= 2 or _unarmed(m, fs))
@@ -767,6 +771,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
         rng_ = scn.ranges[t]
         fss = [s.fire[(rng_, scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
         can, mvs, tried = [], [], []
+        was_out = [m.uncon for m in ms]     # knocked out before this turn
         for i, m in enumerate(ms):
             c = m.alive() and not m.shut and not m.uncon
             h = min(m.heat, 29)
@@ -775,6 +780,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             start_prone = m.prone
             if tries and _roll(r) >= m.side.piloting + _pre(m):
                 m.prone = False
+            elif tries and rules.failed_stand == "fall":
+                _fall(r, m)
             can.append(c)
             mvs.append(_move(r, m, scn.moves[t][i], c and not start_prone, scn, fss[i]))
             tried.append(tries)
@@ -834,7 +841,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
         if rng_ == 1:
             snaps = [_snap(m) for m in ms]
             choice = [_attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], fired[i],
-                               ms[i].alive() and not ms[i].shut and not ms[i].uncon, scn,
+                               ms[i].alive() and not ms[i].shut and not ms[i].uncon
+                               and declared[1 - i] != "dfa", scn,
                                "physical", declared[i], 0.0) for i in range(2)]
             taken = [0, 0]
             extra = [0, 0]
@@ -853,7 +861,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             m = ms[i]
             _settle(m)
             _conscious(r, m)
-            if m.uncon and m.alive() and _roll(r) >= CONSC.get(m.pilot, 13):
+            may_wake = rules.wake_roll == "same_turn" or was_out[i]
+            if m.uncon and may_wake and m.alive() and _roll(r) >= CONSC.get(m.pilot, 13):
                 m.uncon = False
             if (rules.restart_phase == "end" and m.alive() and m.shut and not m.shut_now
                     and _restarts(m, min(m.heat, 30), _roll(r))):

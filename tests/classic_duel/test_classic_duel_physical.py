@@ -87,13 +87,14 @@ def test_charge_damages_both_sides() -> None:
     mine = K._Move(np.full(N, 6), np.full(N, 2), np.zeros(N, bool), np.full(N, 2))
     p = _choose(scn, comp, xs, fss, mine=mine, declared=np.full(N, ph.CHARGE))
     assert (p.kind == ph.CHARGE).all()
-    # TN: 5 + (5 - 5) + 0 + run 2 = 7; damage ceil(50 x 6 / 10) = 30
-    assert (p.tn[ph.CHARGE] == 7).all() and (p.dmg[ph.CHARGE] == 30).all()
+    # TN: 5 + (5 - 5) + 0 + run 2 = 7; damage ceil(50 x 5 / 10) = 25: of the 6 hexes run,
+    # the last is the target's hex, which does not count (reference.md 2)
+    assert (p.tn[ph.CHARGE] == 7).all() and (p.dmg[ph.CHARGE] == 25).all()
     p.tn[ph.CHARGE][:] = 2                      # always hits
     a0, b0 = _points(xs[0].S), _points(xs[1].S)
     res = K._resolve_physical(np.random.default_rng(1), scn.a, comp[0], xs[0], scn.b, xs[1],
                               p, SampleChooser(np.random.default_rng(2)))
-    assert (b0 - _points(xs[1].S) == 30).all()
+    assert (b0 - _points(xs[1].S) == 25).all()
     assert (a0 - _points(xs[0].S) == 6).all()   # ceil(55 / 10)
     assert (res["t_mod"] == 2).all() and (res["s_mod"] == 2).all()
 
@@ -137,8 +138,9 @@ def test_declared_charge_gives_up_weapon_fire() -> None:
                                                   ph.NONE)})
     out = K.run_block(scn, None, np.random.default_rng(5), 400)
     dealt = out["dealt"][0, 0]
-    # only charge damage: 0 (miss) or ceil(50 x 6 / 10) = 30
-    assert set(np.unique(dealt)) <= {0, 30} and (dealt == 30).any()
+    # only charge damage: 0 (miss) or ceil(50 x 5 / 10) = 25 (6 hexes run, the target's
+    # hex not counted)
+    assert set(np.unique(dealt)) <= {0, 25} and (dealt == 25).any()
 
 
 def test_options_are_validated() -> None:

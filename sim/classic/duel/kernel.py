@@ -434,7 +434,9 @@ def out_of_fight(side: Side, c: _Compiled, x: _State) -> np.ndarray:
         out = x.uncon.copy()
     elif c.rules.out_of_fight == "immobile_unarmed":
         legs = (S[:, st.IS0 + lay.LL] == 0) & (S[:, st.IS0 + lay.RL] == 0)
-        out = ((S[:, st.GYRO] >= 2) | legs) & _no_weapon(side, c, x)
+        hips = sum((hits_of(S, leg, int(side.act["hip"][leg])) > 0).astype(np.int64)
+                   for leg in LEGS) == 2        # two hips: walking MP 0 (14.3)
+        out = ((S[:, st.GYRO] >= 2) | legs | hips) & _no_weapon(side, c, x)
     else:  # crippled (TW forced withdrawal as summarised in C21)
         eng, gyro = S[:, st.ENGINE], S[:, st.GYRO]
         out = ((S[:, st.PILOT] >= 4) | (S[:, st.SENSORS] >= 2) | ((gyro >= 1) & (eng >= 1))
@@ -443,16 +445,18 @@ def out_of_fight(side: Side, c: _Compiled, x: _State) -> np.ndarray:
 
 
 def _end_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
-               fight: np.ndarray, t: int) -> None:
+               fight: np.ndarray, t: int, was_out: np.ndarray | None = None) -> None:
     """Step 6 of 15 for one side: consciousness rolls still due, wake-up roll of an
-    unconscious pilot (reference.md 4.5), restart when ``restart_phase=end`` (C2: a 'Mech
+    unconscious pilot (reference.md 4.5; ``wake_roll``: not in the turn of the knockout by
+    default, ``was_out`` marking who was out before this turn), restart when ``restart_phase=end`` (C2: a 'Mech
     shut down in an earlier turn's heat phase), then the end of the duel for this side:
     destroyed (14.5) or out of the fight (C21)."""
     _settle_pilot(x.S)
     _consciousness(rng, x, c.rules.consciousness_rolls == "each_point")
     n = len(x.S)
     p = x.S[:, st.PILOT]
-    wake = x.uncon & x.alive() & (roll2(rng, n) >= CONSCIOUSNESS[np.minimum(p, 12)])
+    may = x.uncon if was_out is None or c.rules.wake_roll == "same_turn" else x.uncon & was_out
+    wake = may & x.alive() & (roll2(rng, n) >= CONSCIOUSNESS[np.minimum(p, 12)])
     x.uncon &= ~wake
     if c.rules.restart_phase == "end":
         row = np.minimum(x.heat, H.HEAT_TOP)
@@ -509,6 +513,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             n = len(rows)
         dealt = np.zeros((2, n), np.int64)
         fss = [sides[i].fire[(r, moves[0], moves[1])] for i in range(2)]
+        was_out = [x.uncon.copy() for x in xs]     # knocked out before this turn
         # 1 movement
         acts, moved, stood_try, hacts = [], [], [], []
         mvs: list[_Move] = []
@@ -521,6 +526,8 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             ok = tries & (roll2(rng, n) >= s.piloting + pre_psr(s, x.S))
             start_prone = x.prone.copy()
             x.prone &= ~ok
+            if comp[i].rules.failed_stand == "fall":
+                _fall(rng, s, comp[i], x, tries & ~ok, ch)   # falls again, from 0 levels
             mvi = _movement(rng, s, comp[i], x, moves[i], act & ~start_prone,
                             fss[i].rules.jump_heat == "rating", scn.physical_rules, ch)
             mvs.append(mvi)
@@ -557,8 +564,10 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
         # 3 physical attacks
         if r == 1:
             snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
+            # a 'Mech making a DFA cannot be the target of physical attacks (reference.md 1.3)
             choice = [_choose_physical(sides[i], comp[i], xs[i], sides[1 - i], xs[1 - i],
-                                       fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon,
+                                       fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon
+                                       & (declared[1 - i] != DFA),
                                        mvs[i], mvs[1 - i], fired_loc[i], fss[i],
                                        scn.physical_rules, "physical", declared[i])
                       for i in range(2)]
@@ -585,7 +594,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             _heat_phase(rng, sides[i], comp[i], fss[i], xs[i], builds[i], fight, ch)
         # 5 end phase
         for i in range(2):
-            _end_phase(rng, sides[i], comp[i], xs[i], fight, t)
+            _end_phase(rng, sides[i], comp[i], xs[i], fight, t, was_out[i])
         dealt_all[:, t, rows] = dealt
     _record(done, xs, rows)
     return {**done, "dealt": dealt_all}
@@ -910,14 +919,18 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
         cok &= decl == CHARGE
         dok &= decl == DFA
     tns[CHARGE] = np.where(cok, base + diff + ph.BASE[CHARGE], 13)
-    dmgs[CHARGE] = ph.charge_damage(side.tons, mine.hexes)
+    # h = hexes moved not counting the target's hex (reference.md 2): the side moved all
+    # its hexes and the last one is the hex it charges into
+    dmgs[CHARGE] = ph.charge_damage(side.tons, np.maximum(mine.hexes - 1, 0))
     tns[DFA] = np.where(dok, side.piloting + common + diff + ph.BASE[DFA], 13)
     dmgs[DFA] = np.full(n, ph.D.dfa(side.tons, ph.RULES), np.int64)
     # values (module docstring of .physical)
     if not allk:
         for k in (HATCHET, PUSH, CHARGE, DFA):
             tns[k] = np.full(n, 13, np.int64)
-    knock = ph.knock_value(rules.knockdown_value, tside.tons, side.tons)
+    # a prone target makes no PSR and cannot be knocked down again (reference.md 4.1-4.3)
+    knock = np.where(y.prone, 0.0, ph.knock_value(rules.knockdown_value, tside.tons,
+                                                  side.tons))
     pre_s, pre_t = pre_psr(side, x.S), pre_psr(tside, y.S)
     own_fall = float(c.fall_damage)
     vals: dict[int, np.ndarray] = {}

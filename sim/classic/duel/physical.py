@@ -161,7 +161,8 @@ def move_of(mode: str, walk_now: np.ndarray, run_now: np.ndarray, jump_now: np.n
     return hexes, np.where(hexes > 0, 1, 0).astype(np.int64), np.zeros(n, bool)
 
 
-def value(p: np.ndarray, dmg: np.ndarray | int, q_target: np.ndarray, knock: float,
+def value(p: np.ndarray, dmg: np.ndarray | int, q_target: np.ndarray,
+          knock: float | np.ndarray,
           self_risk: np.ndarray | float = 0.0) -> np.ndarray:
     """Expected value of one attack for ``best``: P(hit) x (damage + q_target x knock) -
     self-risk (module docstring)."""

@@ -96,6 +96,20 @@ class ClassicDuelRules:
                   "once_per_turn": "one roll in the end phase at the turn's total if the "
                   "pilot was hurt that turn (btsim 0.1)"})
 
+    failed_stand: str = opt(
+        "fall", allowed=("fall", "stay"), ref="4.3",
+        doc="what a failed attempt to stand up does",
+        readings={"fall": "the 'Mech falls again: fall damage from 0 levels and the "
+                  "MechWarrior's roll (MegaMek, default; the reference is silent)",
+                  "stay": "it stays prone and takes nothing (btsim 0.1)"})
+    wake_roll: str = opt(
+        "next_turn", allowed=("next_turn", "same_turn"), ref="4.5",
+        doc="when a MechWarrior knocked out rolls to wake up",
+        readings={"next_turn": "from the end phase of the next turn on: none in the turn of "
+                  "the knockout (MegaMek, default; the reference is silent)",
+                  "same_turn": "already in the end phase of the turn of the knockout "
+                  "(btsim 0.1)"})
+
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""
         return options.effective(self)

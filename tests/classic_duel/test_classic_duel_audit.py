@@ -1,0 +1,118 @@
+"""Fixes from the rules audit of the duel (reference.md 1.3, 2, 4.1-4.5; reference-classic-
+combat.md 14.3, 14.5): a failed attempt to stand is a fall (option ``failed_stand``), no wake-up
+roll in the turn of the knockout (``wake_roll``), a prone target has no knock-down value, a
+'Mech making a DFA cannot be attacked physically, two destroyed hips make a 'Mech immobile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from classic_duel_helpers import HBK, WVR, only_weapon, unarmed
+
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
+from sim.classic.duel import kernel
+from sim.classic.duel import physical as ph
+from sim.classic.duel.scenario import build
+
+
+def _points(S: np.ndarray) -> np.ndarray:
+    return S[:, : st.N_ARMOR].sum(axis=1) + S[:, st.IS0:st.IS0 + 8].sum(axis=1)
+
+
+@pytest.mark.parametrize("reading", ["fall", "stay"])
+def test_failed_stand(reading: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Side A starts prone with a destroyed gyro slot and piloting 8 (stand TN 8 + 3 = 11):
+    with ``fall`` every failure costs fall damage (ceil(50/10) = 5 points), with ``stay``
+    nothing."""
+    real = kernel._State.fresh
+
+    def fresh(side: Any, n: int, ng: int) -> kernel._State:
+        x = real(side, n, ng)
+        if side.label.startswith("Hunchback"):
+            x.prone[:] = True
+            x.S[:, st.GYRO] = 1
+        return x
+
+    monkeypatch.setattr(kernel._State, "fresh", staticmethod(fresh))
+    scn = build({"unit_a": unarmed(HBK), "unit_b": unarmed(WVR), "range": 6, "turns": 1,
+                 "piloting_a": 8, "failed_stand": reading})
+    n = 2000
+    out = kernel.run_block(scn, None, np.random.default_rng(3), n)
+    fell = out["fell"][0]
+    if reading == "stay":
+        assert not fell.any()
+    else:
+        p_fail = 1 - sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= 11) / 36
+        assert abs(fell.mean() - p_fail) < 4 * np.sqrt(p_fail * (1 - p_fail) / n)
+
+
+@pytest.mark.parametrize("reading", ["next_turn", "same_turn"])
+def test_wake_roll(reading: str) -> None:
+    """A MechWarrior knocked out this turn (pilot damage 1: wakes on 3+) rolls in this end
+    phase only with ``same_turn``; one out since an earlier turn rolls under both."""
+    scn = build({"unit_a": unarmed(HBK), "unit_b": WVR, "range": 6, "wake_roll": reading})
+    c = kernel.compile_side(scn.a, scn.duel_rules)
+    ng = len(next(iter(scn.a.fire.values())).guns)
+    n = 400
+    x = kernel._State.fresh(scn.a, n, ng)
+    x.S[:, st.PILOT] = x.pilot_seen[:] = 1
+    x.uncon[:] = True
+    was_out = np.arange(n) < n // 2           # half were out before this turn
+    kernel._end_phase(np.random.default_rng(1), scn.a, c, x, np.ones(n, bool), 0, was_out)
+    woke = ~x.uncon
+    assert woke[: n // 2].mean() > 0.9                       # 35/36 wake
+    assert woke[n // 2:].any() == (reading == "same_turn")
+
+
+def _choose(p: dict, prone_target: bool) -> Any:
+    scn = build({"unit_a": WVR, "unit_b": HBK, "range": 1, **p})
+    comp = (kernel.compile_side(scn.a, scn.duel_rules), kernel.compile_side(scn.b,
+                                                                             scn.duel_rules))
+    n = 8
+    xs = [kernel._State.fresh(s, n, len(next(iter(s.fire.values())).guns)) for s in scn.sides]
+    xs[1].prone[:] = prone_target
+    fs = next(iter(scn.a.fire.values()))
+    still = kernel._Move.still(n)
+    return kernel._choose_physical(scn.a, comp[0], xs[0], scn.b, xs[1], np.ones(n, bool),
+                                   still, still, np.zeros((8, n), bool), fs,
+                                   scn.physical_rules)
+
+
+def test_a_prone_target_has_no_knock_down_value() -> None:
+    """Kicking a prone 'Mech: value = P(hit) x damage exactly (it makes no PSR)."""
+    p = _choose({}, prone_target=True)
+    pk = ph.p_hit(p.kick_tn)
+    assert (pk > 0).all()
+    assert np.allclose(p.value[ph.KICK], pk * p.kick_dmg)
+    # standing, the same kick is worth more: the target may fall
+    q = _choose({}, prone_target=False)
+    assert (q.value[ph.KICK] > ph.p_hit(q.kick_tn) * q.kick_dmg).all()
+
+
+def test_a_dfa_attacker_cannot_be_attacked_physically() -> None:
+    """B forced to DFA every turn; A (a brawler with fists and feet) never lands a physical
+    attack on it in the turn of the DFA: A's damage dealt is 0 whenever B declared."""
+    dfa = lambda d: np.where(d["stage"] == "declare", ph.DFA, ph.NONE)  # noqa: E731
+    scn = build({"unit_a": unarmed(HBK), "unit_b": unarmed(WVR), "range": 1, "turns": 1,
+                 "moved_b": "jump", "physical_b": dfa})
+    out = kernel.run_block(scn, None, np.random.default_rng(2), 500)
+    assert (out["dealt"][0, 0] == 0).all()
+    # without the DFA the same brawler does hit
+    scn = build({"unit_a": unarmed(HBK), "unit_b": unarmed(WVR), "range": 1, "turns": 1})
+    out = kernel.run_block(scn, None, np.random.default_rng(2), 500)
+    assert (out["dealt"][0, 0] > 0).any()
+
+
+def test_two_destroyed_hips_are_immobile() -> None:
+    scn = build({"unit_a": only_weapon(HBK, "IS Medium Laser"), "unit_b": WVR, "range": 6,
+                 "out_of_fight": "immobile_unarmed"})
+    c = kernel.compile_side(scn.a, scn.duel_rules)
+    x = kernel._State.fresh(scn.a, 3, 1)
+    for leg in (lay.LL, lay.RL):
+        x.S[:, st.HIT0 + leg] |= int(scn.a.act["hip"][leg])
+    x.S[1:, st.SENSORS] = 2                   # no weapon can fire
+    x.S[2, st.HIT0 + lay.LL] &= ~int(scn.a.act["hip"][lay.LL])   # one hip only
+    assert kernel.out_of_fight(scn.a, c, x).tolist() == [0, 2, 0]
