@@ -38,12 +38,12 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                  bv_a: int | None = None, bv_b: int | None = None,
                  rules: dict[str, Any] | None = None, trials: int = 10_000, seed: int = 0,
                  n_jobs: int = 1, chunk_size: int | None = None,
-                 progress: bool | str | None = "never") -> Result:
+                 progress: bool | str | None = "auto") -> Result:
     """Monte Carlo duel of two Classic 'Mechs (catalog names, ``.mtf`` paths or
     ``ClassicMech``), through :func:`sim.api.run_scenario` (same bits as ``btsim duel --game
     classic`` and ``btsim run`` with the same seed, trials and chunk size). ``rules``: rule
-    options by name (fire and damage groups). ``progress``: ``never`` (default), ``auto``
-    (a bar on a terminal's stderr after ~2 s) or ``always``.
+    options by name (fire and damage groups). ``progress``: ``auto`` (default: a bar after
+    ~2 s only when stderr is a terminal, so none in a notebook), ``always`` or ``never``.
 
     Returns a :class:`~sim.result.Result`: ``.to_dict()`` is the ``--json`` document of
     the CLI (:func:`result_view`, see the module docstring) and ``res["p_win_a"]`` reads
