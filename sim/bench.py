@@ -7,11 +7,17 @@ run and on this machine:
 * the same trials through the engine on one core, giving the engine overhead;
 * the engine on all cores (joblib loky), giving the parallel efficiency
   ``rate_all / (cores * rate_one)``;
-* the scalar-Python oracle of the same rule (the one the tests use), and the speed-up; the
-  benchmark links a model to its oracle (:data:`sim.oracles.SCALAR_BASELINES`), so products
-  never import their test oracles;
+* the scalar-Python oracle of the same rule (the one the tests use; CPU time, like the
+  kernel's one-core figure), and the speed-up; the benchmark links a model to its oracle
+  (:data:`sim.oracles.SCALAR_BASELINES`), so products never import their test oracles;
 * the exact computation of one scenario (median of repeats, caches cleared when the model
   offers ``clear_cache``).
+
+Rates are in the case's ``unit`` per second: ``per_trial`` units per trial, or, with
+``per_trial_metric``, the units a trial really held (a duel that ends in turn 4 of 10 played
+4 duel-turns), read from the engine run the benchmark times. A slow kernel (the Classic
+duel, ~10^4 duels/s) is timed in smaller chunks (:func:`bench_chunk`), its memory check and
+cache figures too, so ``--quick`` stays well under a minute; the table names those chunks.
 
 And once per run: the raw dice limit (NumPy drawing d6 into uint8 chunks) and the peak
 traced memory of a sequential engine run at a small and a large trial count, which shows
@@ -141,9 +147,9 @@ def _scalar_trials(scalar: Callable[..., Any], params: Any, most: int, seconds: 
     seconds`` (a slow oracle such as the Classic duel's): then what fits in about
     ``3 * seconds``, at least 50."""
     n0 = 20
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     scalar(params, np.random.default_rng(1), n0)
-    per = (time.perf_counter() - t0) / n0
+    per = (time.process_time() - t0) / n0
     if most * per <= 10 * seconds:
         return most
     return max(50, min(most, int(3 * seconds / per)))
@@ -195,9 +201,9 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
     if scalar is not None:
         n = _scalar_trials(scalar, case.params, max(200, 20_000 // case.per_trial), seconds)
         rng = np.random.default_rng(0)
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time, as the kernel's one-core figure
         scalar(case.params, rng, n)
-        scalar_rate = n * k / (time.perf_counter() - t0)
+        scalar_rate = n * k / (time.process_time() - t0)
         row["scalar_trials"] = n
         row["rate_scalar_python"] = scalar_rate
         row["speedup_vs_scalar"] = one * k / scalar_rate
@@ -424,12 +430,11 @@ def run(models: list[str] | None = None, quick: bool = False,
         chunk = fastest["chunk_size"]
         small = 10**6
         large = big_trials or (10**7 if quick else 10**9)
-        if big_trials is None:  # a slow kernel (only one benchmarked): 2 (quick) or 4
-            # chunks at least, about 0.5 s or 5 s of kernel time (slower under tracemalloc)
-            per_s = fastest["rate_one_core"] / fastest["per_trial"]
-            large = min(large, max((2 if quick else 4) * chunk,
-                                   int(per_s * (0.5 if quick else 5))))
-            small = min(small, max(chunk, large // 10))
+        if big_trials is None and chunk < engine.DEFAULT_CHUNK:
+            # a slow kernel (only one benchmarked): one chunk against 2 (quick) or 4 chunks
+            # (tracemalloc slows it down several times)
+            large = min(large, (2 if quick else 4) * chunk)
+            small = min(small, chunk)
         t0 = time.perf_counter()
         out["memory"] = {
             "kernel": fastest["kernel"],
