@@ -435,6 +435,12 @@ def run(models: list[str] | None = None, quick: bool = False,
             # (tracemalloc slows it down several times)
             large = min(large, (2 if quick else 4) * chunk)
             small = min(small, chunk)
+        elif big_trials is None:  # at most ~3 s (quick) or ~30 s of kernel time: 10^9
+            # trials of punch take 3 s, of a `hit` kernel (--model hit) half an hour
+            per_s = fastest["rate_one_core"] / fastest["per_trial"]
+            large = min(large, max(4 * chunk, int(per_s * (3 if quick else 30)) // chunk
+                                   * chunk))
+            small = min(small, max(chunk, large // 10))
         t0 = time.perf_counter()
         out["memory"] = {
             "kernel": fastest["kernel"],
