@@ -8,6 +8,13 @@ one-scenario experiment, ``btsim attack`` and ``btsim run`` agree to the last bi
 
 Every call returns a :class:`sim.result.Result`. Heavy modules are imported inside the
 functions, so ``import sim`` stays fast.
+
+Progress: every Monte Carlo call takes ``progress`` = ``"auto"`` (the default everywhere,
+as on the command line), ``"always"`` or ``"never"``. ``auto`` draws a tqdm bar on stderr
+only when stderr is a terminal and the run lasts over ~2 s: a long call from a terminal
+shows one; a notebook, a script with redirected stderr or a test shows none (their stderr
+is not a terminal). ``always`` draws it at once anywhere (also in a notebook's stderr);
+``never`` draws none.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ __all__ = ["attack", "classic_duel", "compare", "duel", "fire", "heat", "profile
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
                  seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
-                 progress: bool | str | None = "never", backend: str = "loky",
+                 progress: bool | str | None = "auto", backend: str = "loky",
                  with_exact: bool = True, target_error: float | None = None,
                  target_metric: str | list[str] | None = None,
                  max_trials: int | None = None) -> Result:
@@ -38,7 +45,8 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
     The Monte Carlo run is :func:`sim.engine.simulate` of ``[params]`` (scenario index 0,
     chunk ``c`` seeded ``SeedSequence(seed, spawn_key=(0, c))``), bit-identical to a
     one-scenario ``sim.run`` with the same seed, trials and chunk size. ``progress``:
-    ``auto``, ``always`` or ``never`` (default: no bar from Python).
+    ``auto`` (default: a bar after ~2 s only when stderr is a terminal), ``always`` or
+    ``never`` (module docstring).
     Returns a :class:`~sim.result.Result` whose ``data`` is None (generic JSON view);
     :func:`attack` and :func:`heat` attach their own views.
 
@@ -101,7 +109,7 @@ def attack(kind: str, *, tons: int | None = None, piloting: int | None = None,
            side: str | None = None, hexes: int | None = None, tsm: bool | None = None,
            rules: str | None = None, attacker: str | None = None, target: str | None = None,
            trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
-           chunk_size: int | None = None, progress: bool | str | None = "never",
+           chunk_size: int | None = None, progress: bool | str | None = "auto",
            flat: bool = False, target_error: float | None = None,
            target_metric: str | list[str] | None = None, max_trials: int | None = None,
            **options: Any) -> Result:
@@ -147,7 +155,7 @@ def heat(unit: Any = None, *, ov: int | None = None, policy: Any = "max", turns:
          start_heat: int = 0, water: bool = False, range: str = "medium",
          skill: int | None = None, incoming: Any = (), rules: str = "default",
          trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
-         chunk_size: int | None = None, progress: bool | str | None = "never",
+         chunk_size: int | None = None, progress: bool | str | None = "auto",
          target_error: float | None = None, target_metric: str | list[str] | None = None,
          max_trials: int | None = None, **options: Any) -> Result:
     """Per-turn Alpha Strike overheat risk curves of one unit (:mod:`sim.alphastrike.model`).
@@ -188,7 +196,7 @@ def fire(unit: Any, *, gunnery: int = 4, range: int | None = None, ranges: Any =
          terrain: str = "clear", policy: Any = "all", turns: int = 10, start_heat: int = 0,
          water: bool = False, jump_hexes: int | None = None, trials: int | None = None,
          seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
-         progress: bool | str | None = "never", **rules: Any) -> Result:
+         progress: bool | str | None = "auto", **rules: Any) -> Result:
     """One Classic 'Mech firing at a target for ``turns`` turns (model ``fire``, issue 11).
 
     ``unit``: a catalog name, an ``.mtf`` path or a :class:`~sim.units.types.ClassicMech`.
@@ -228,7 +236,7 @@ def fire(unit: Any, *, gunnery: int = 4, range: int | None = None, ranges: Any =
 
 def profile(unit: Any, *, gunnery: int = 4, turns: int = 10, policy: Any = "all",
             trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
-            chunk_size: int | None = None, progress: bool | str | None = "never",
+            chunk_size: int | None = None, progress: bool | str | None = "auto",
             **rules: Any) -> Result:
     """Damage versus range of one Classic 'Mech (model ``profile``, issue 11).
 
@@ -254,7 +262,7 @@ def duel(a: Any, b: Any, *, skill_a: int = 4, skill_b: int = 4, range: str | Non
          targeting_a: str | None = None, targeting_b: str | None = None, turns: int = 30,
          rules: str | None = None, trials: int | None = None, seed: int | None = None,
          n_jobs: int = 1, chunk_size: int | None = None,
-         progress: bool | str | None = "never", **options: Any) -> Result:
+         progress: bool | str | None = "auto", **options: Any) -> Result:
     """An Alpha Strike fight, side ``a`` against side ``b``, to destruction or ``turns``
     (the ``duel`` model, :mod:`sim.alphastrike.duel`; reference-as-combat 20-23).
 
@@ -320,7 +328,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,
-        progress: bool | str | None = None,
+        progress: bool | str | None = "auto",
         rule_overrides: Mapping[str, Any] | None = None, target_error: float | None = None,
         target_metric: str | list[str] | None = None, max_trials: int | None = None,
         cache: bool = True) -> Result:
@@ -370,7 +378,7 @@ def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
             chunk_size: int | None = None, paired: bool = True,
             metrics: list[str] | None = None, target_error: float | None = None,
             target_metric: str | list[str] | None = None, max_trials: int | None = None,
-            progress: bool | str | None = "never") -> Any:
+            progress: bool | str | None = "auto") -> Any:
     """Compare two scenarios of one model: ``B - A`` for every probability and mean metric.
 
     The scenarios are ``common`` updated by ``a`` and by ``b``. ``paired`` (default): both

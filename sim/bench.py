@@ -7,11 +7,17 @@ run and on this machine:
 * the same trials through the engine on one core, giving the engine overhead;
 * the engine on all cores (joblib loky), giving the parallel efficiency
   ``rate_all / (cores * rate_one)``;
-* the scalar-Python oracle of the same rule (the one the tests use), and the speed-up; the
-  benchmark links a model to its oracle (:data:`sim.oracles.SCALAR_BASELINES`), so products
-  never import their test oracles;
+* the scalar-Python oracle of the same rule (the one the tests use; CPU time, like the
+  kernel's one-core figure), and the speed-up; the benchmark links a model to its oracle
+  (:data:`sim.oracles.SCALAR_BASELINES`), so products never import their test oracles;
 * the exact computation of one scenario (median of repeats, caches cleared when the model
   offers ``clear_cache``).
+
+Rates are in the case's ``unit`` per second: ``per_trial`` units per trial, or, with
+``per_trial_metric``, the units a trial really held (a duel that ends in turn 4 of 10 played
+4 duel-turns), read from the engine run the benchmark times. A slow kernel (the Classic
+duel, ~10^4 duels/s) is timed in smaller chunks (:func:`bench_chunk`), its memory check and
+cache figures too, so ``--quick`` stays well under a minute; the table names those chunks.
 
 And once per run: the raw dice limit (NumPy drawing d6 into uint8 chunks) and the peak
 traced memory of a sequential engine run at a small and a large trial count, which shows
@@ -86,35 +92,81 @@ def _kernel_time(model: Any, scn: Any, trials: int, chunk: int) -> Callable[[], 
     return go
 
 
-def _engine_run(model: Any, params: Any, trials: int, n_jobs: int, backend: str
-                ) -> Callable[[], Any]:
-    return lambda: engine.simulate(model, [params], trials, 0, n_jobs=n_jobs, backend=backend,
-                                   progress=False, with_exact=False)
+def _engine_run(model: Any, params: Any, trials: int, n_jobs: int, backend: str,
+                chunk: int | None = None, out: list[Any] | None = None) -> Callable[[], Any]:
+    def go() -> Any:
+        frame = engine.simulate(model, [params], trials, 0, n_jobs=n_jobs, backend=backend,
+                                chunk_size=chunk, progress=False, with_exact=False)
+        if out is not None:
+            out[:] = [frame]
+        return frame
+
+    return go
 
 
-def peak_memory(model: Any, params: Any, trials: int) -> float:
+def peak_memory(model: Any, params: Any, trials: int, chunk: int | None = None) -> float:
     """Peak traced memory (MiB) of a sequential engine run of ``trials`` trials."""
     gc.collect()
     tracemalloc.start()
     try:
         engine.simulate(model, [params], trials, 0, n_jobs=1, backend="sequential",
-                        progress=False, with_exact=False)
+                        chunk_size=chunk, progress=False, with_exact=False)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     return peak / 2**20
 
 
-def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[str, Any]:
+#: a kernel whose 4-chunk probe at the default chunk would take longer than this (seconds)
+#: is measured in smaller chunks (:func:`bench_chunk`)
+SLOW_PROBE_S = 4.0
+#: the smallest chunk the benchmark shrinks to (the Classic duel's per-call costs are
+#: ~0.07 s: below ~4096 trials a chunk they dominate its rate)
+MIN_BENCH_CHUNK = 2**12
+
+
+def bench_chunk(model: Any, scn: Any, seconds: float) -> int:
+    """The chunk size the benchmark measures a kernel in: the engine's default, except for a
+    slow kernel (4 default chunks over :data:`SLOW_PROBE_S`, e.g. the Classic duel at ~10^4
+    duels/s): then the largest power of two whose chunk takes at most ``seconds``
+    (at least :data:`MIN_BENCH_CHUNK`), so ``--quick`` stays quick. Fast kernels keep the
+    default chunk, hence their figures."""
+    n0 = MIN_BENCH_CHUNK
+    per = _best(_kernel_time(model, scn, n0, n0), 2) / n0  # per trial, fixed costs included
     chunk = engine.DEFAULT_CHUNK
+    if 4 * chunk * per <= SLOW_PROBE_S:
+        return chunk
+    while chunk > n0 and chunk * per > seconds:
+        chunk //= 2
+    return chunk
+
+
+def _scalar_trials(scalar: Callable[..., Any], params: Any, most: int, seconds: float
+                   ) -> int:
+    """Trials for the scalar oracle: ``most``, unless that would take over ``10 *
+    seconds`` (a slow oracle such as the Classic duel's): then what fits in about
+    ``3 * seconds``, at least 50."""
+    n0 = 20
+    t0 = time.process_time()
+    scalar(params, np.random.default_rng(1), n0)
+    per = (time.process_time() - t0) / n0
+    if most * per <= 10 * seconds:
+        return most
+    return max(50, min(most, int(3 * seconds / per)))
+
+
+def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[str, Any]:
     scn = model.scenario(case.params)
-    probe = _best(_kernel_time(model, scn, 4 * chunk, chunk), 3)
+    chunk = bench_chunk(model, scn, seconds)
+    probe = _best(_kernel_time(model, scn, 4 * chunk, chunk), 3 if chunk ==
+                  engine.DEFAULT_CHUNK else 1)
     trials = max(chunk, int(4 * chunk / probe * seconds) // chunk * chunk)
     big = trials * cores
     kernel = _kernel_time(model, scn, trials, chunk)
-    seq = _engine_run(model, case.params, trials, 1, "sequential")
-    par = _engine_run(model, case.params, big, cores, "loky")
-    _engine_run(model, case.params, chunk * cores, cores, "loky")()  # start the worker pool
+    frames: list[Any] = []
+    seq = _engine_run(model, case.params, trials, 1, "sequential", chunk, frames)
+    par = _engine_run(model, case.params, big, cores, "loky", chunk)
+    _engine_run(model, case.params, chunk * cores, cores, "loky", chunk)()  # start the pool
     # Interleave the repeats so that a slow spell of a shared machine hits all three alike;
     # keep the best of each. One-core figures use CPU time (immune to other processes).
     k_cpu = e_cpu = k_wall = p_wall = float("inf")
@@ -127,11 +179,17 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
     overhead = e_cpu / k_cpu - 1
     rate_all = big / p_wall
     efficiency = rate_all / (cores * trials / k_wall)
-    k = case.per_trial  # rates below are in `case.unit` per second
+    # rates below are in `case.unit` per second: per_trial items per trial, or the items
+    # the trials really held (case.per_trial_metric, from the engine run just timed)
+    metric = getattr(case, "per_trial_metric", None)
+    k: float = float(frames[0][metric].iloc[0]) if metric else case.per_trial
     row: dict[str, Any] = {
         "kernel": f"{model.name}:{case.label}",
         "unit": case.unit,
         "per_trial": k,
+        "per_trial_from": metric or "declared",
+        "chunk_size": chunk,
+        "trials": trials,
         "rate_one_core": one * k,
         "rate_engine_one_core": trials / e_cpu * k,
         "engine_overhead": overhead,
@@ -141,11 +199,12 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
     }
     scalar = case.scalar or scalar_baseline(model.name)
     if scalar is not None:
+        n = _scalar_trials(scalar, case.params, max(200, 20_000 // case.per_trial), seconds)
         rng = np.random.default_rng(0)
-        n = max(200, 20_000 // k)
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time, as the kernel's one-core figure
         scalar(case.params, rng, n)
-        scalar_rate = n * k / (time.perf_counter() - t0)
+        scalar_rate = n * k / (time.process_time() - t0)
+        row["scalar_trials"] = n
         row["rate_scalar_python"] = scalar_rate
         row["speedup_vs_scalar"] = one * k / scalar_rate
     times = []
@@ -158,6 +217,7 @@ def bench_case(model: Any, case: Any, cores: int, seconds: float = 1.0) -> dict[
         times.append(time.perf_counter() - t0)
     if ex is not None:
         row["exact_ms"] = statistics.median(times) * 1e3
+        row["exact_ms_max"] = max(times) * 1e3
     return row
 
 
@@ -234,7 +294,8 @@ def pairing_gain(model: str, spec: dict[str, Any], trials: int, chunk: int = 2**
             "best_metric": max(per, key=lambda k: per[k]["ratio"]) if per else None}
 
 
-def cache_overhead(model: Any, params: Any, chunks: int, repeats: int = 3) -> dict[str, Any]:
+def cache_overhead(model: Any, params: Any, chunks: int, repeats: int = 3,
+                   chunk: int = engine.DEFAULT_CHUNK) -> dict[str, Any]:
     """Wall time of a ``sim.run`` of ``chunks`` default-size chunks with the chunk cache vs
     without (best of ``repeats``, interleaved; each cached run starts from an empty cache),
     and of the same run again once finished (everything from the cache). The difference of
@@ -246,7 +307,7 @@ def cache_overhead(model: Any, params: Any, chunks: int, repeats: int = 3) -> di
 
     from sim.experiment import run as run_exp
 
-    trials = chunks * engine.DEFAULT_CHUNK
+    trials = chunks * chunk
     exp = {"name": "bench_cache", "model": model.name, "trials": trials, "seed": 0,
            "exact": False, "fixed": dict(params)}
     root = Path(tempfile.mkdtemp(prefix="btsim-bench-cache-"))
@@ -255,22 +316,22 @@ def cache_overhead(model: Any, params: Any, chunks: int, repeats: int = 3) -> di
         for _ in range(repeats):
             shutil.rmtree(root / "c", ignore_errors=True)
             t0 = time.perf_counter()
-            run_exp(exp, out=root / "n", cache=False, progress=False)
+            run_exp(exp, out=root / "n", cache=False, progress=False, chunk_size=chunk)
             best["without"] = min(best["without"], time.perf_counter() - t0)
             info: dict[str, Any] = {}
             t0 = time.perf_counter()
-            run_exp(exp, out=root / "c", progress=False, info=info)
+            run_exp(exp, out=root / "c", progress=False, info=info, chunk_size=chunk)
             wall = time.perf_counter() - t0
             best["with"] = min(best["with"], wall)
             best["share"] = min(best["share"], info["cache_seconds"] / wall)
             t0 = time.perf_counter()
-            run_exp(exp, out=root / "c", progress=False)
+            run_exp(exp, out=root / "c", progress=False, chunk_size=chunk)
             best["again"] = min(best["again"], time.perf_counter() - t0)
         size = sum(p.stat().st_size for p in (root / "c").rglob("*") if p.is_file()
                    and ".cache" in p.parts)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    return {"model": model.name, "trials": trials, "chunks": chunks,
+    return {"model": model.name, "trials": trials, "chunks": chunks, "chunk_size": chunk,
             "seconds_without_cache": best["without"], "seconds_with_cache": best["with"],
             "overhead": best["with"] / best["without"] - 1,
             "cache_time_share": best["share"],
@@ -319,9 +380,13 @@ def precision_figures(names: list[str], quick: bool, coverage_runs: int = 0
             continue
         params = model.bench_cases[0].params
         scn = model.scenario(params)
-        one = _best(_kernel_time(model, scn, engine.DEFAULT_CHUNK, engine.DEFAULT_CHUNK), 2)
-        chunks = int(min(64, max(4, (0.3 if quick else 1.0) / max(one, 1e-6))))
-        out["cache"].append(cache_overhead(model, params, chunks, repeats=2 if quick else 3))
+        seconds = 0.3 if quick else 1.0
+        chunk = bench_chunk(model, scn, seconds)
+        one = _best(_kernel_time(model, scn, chunk, chunk), 2)
+        fewest = 2 if chunk < engine.DEFAULT_CHUNK and quick else 4  # a slow kernel
+        chunks = int(min(64, max(fewest, seconds / max(one, 1e-6))))
+        out["cache"].append(cache_overhead(model, params, chunks, repeats=2 if quick else 3,
+                                           chunk=chunk))
     if coverage_runs:
         out["coverage"] = coverage_check(coverage_runs)
     return out
@@ -362,15 +427,28 @@ def run(models: list[str] | None = None, quick: bool = False,
         mname, label = fastest["kernel"].split(":", 1)
         model = next(m for m in loaded if m.name == mname)
         case = next(c for c in model.bench_cases if c.label == label)
+        chunk = fastest["chunk_size"]
         small = 10**6
         large = big_trials or (10**7 if quick else 10**9)
+        if big_trials is None and chunk < engine.DEFAULT_CHUNK:
+            # a slow kernel (only one benchmarked): one chunk against 2 (quick) or 4 chunks
+            # (tracemalloc slows it down several times)
+            large = min(large, (2 if quick else 4) * chunk)
+            small = min(small, chunk)
+        elif big_trials is None:  # at most ~3 s (quick) or ~30 s of kernel time: 10^9
+            # trials of punch take 3 s, of a `hit` kernel (--model hit) half an hour
+            per_s = fastest["rate_one_core"] / fastest["per_trial"]
+            large = min(large, max(4 * chunk, int(per_s * (3 if quick else 30)) // chunk
+                                   * chunk))
+            small = min(small, max(chunk, large // 10))
         t0 = time.perf_counter()
         out["memory"] = {
             "kernel": fastest["kernel"],
+            "chunk_size": chunk,
             "trials_small": small,
-            "peak_mib_small": peak_memory(model, case.params, small),
+            "peak_mib_small": peak_memory(model, case.params, small, chunk),
             "trials_large": large,
-            "peak_mib_large": peak_memory(model, case.params, large),
+            "peak_mib_large": peak_memory(model, case.params, large, chunk),
         }
         out["memory"]["seconds"] = time.perf_counter() - t0
     if precision:
@@ -378,7 +456,7 @@ def run(models: list[str] | None = None, quick: bool = False,
     return out
 
 
-def _precision_lines(p: dict[str, Any]) -> list[str]:
+def _precision_lines(p: dict[str, Any], res_chunk: int = engine.DEFAULT_CHUNK) -> list[str]:
     lines: list[str] = []
     for key, what in (("pairing_heat_policies", "(a) heat, policy never vs max, same fire"),
                       ("pairing_heat_case_rule", "(a2) heat, CASE damage 1 vs 2, same policy"),
@@ -394,7 +472,8 @@ def _precision_lines(p: dict[str, Any]) -> list[str]:
                          f"  independent {v['se_independent']:.3g}  {v['ratio']:.2f}x")
     for c in p.get("cache", []):
         lines += ["",
-                  f"chunk cache ({c['model']}, {c['chunks']} default chunks, "
+                  f"chunk cache ({c['model']}, {c['chunks']} chunks of "
+                  f"{c.get('chunk_size', res_chunk)}, "
                   f"{c['trials']:.2e} trials): time in the cache {c['cache_time_share']:.1%} of the "
                   f"run; wall-time overhead {c['overhead']:+.1%} "
                   f"({c['seconds_with_cache']:.2f} s vs {c['seconds_without_cache']:.2f} s); "
@@ -405,6 +484,12 @@ def _precision_lines(p: dict[str, Any]) -> list[str]:
         lines += ["", f"coverage of stopped 95% intervals: {c['coverage']:.1%} of "
                   f"{c['runs']} runs (stops {c['stops']})"]
     return lines
+
+
+def _mps(rate: float) -> str:
+    """A rate in millions per second: one decimal, or three significant digits below 1."""
+    m = rate / 1e6
+    return f"{m:.1f}" if m >= 1 else f"{m:.3g}"
 
 
 def format_table(res: dict[str, Any]) -> str:
@@ -423,8 +508,8 @@ def format_table(res: dict[str, Any]) -> str:
     ]
     for r in res["kernels"]:
         lines.append(
-            f"{r['kernel']:<22}{r['rate_one_core'] / 1e6:>11.1f}{r['engine_overhead']:>10.1%}"
-            f"{r['rate_all_cores'] / 1e6:>14.1f}{r['parallel_efficiency']:>10.0%}"
+            f"{r['kernel']:<22}{_mps(r['rate_one_core']):>11}{r['engine_overhead']:>10.1%}"
+            f"{_mps(r['rate_all_cores']):>14}{r['parallel_efficiency']:>10.0%}"
             f"{r.get('rate_scalar_python', float('nan')) / 1e3:>11.0f}"
             f"{r.get('speedup_vs_scalar', float('nan')):>9.0f}x"
             f"{r.get('exact_ms', float('nan')):>10.3f}"
@@ -442,9 +527,16 @@ def format_table(res: dict[str, Any]) -> str:
                                               for s in sizes)]
         for name, row in res["chunk_sweep"].items():
             lines.append(f"{name:<22}" + "".join(f"{row[s] / 1e6:>8.1f}" for s in sizes))
-    lines += _precision_lines(res.get("precision") or {})
-    units = sorted({f"{r['kernel']}: {r['unit']}/s" for r in res["kernels"]
-                    if r["unit"] != "trials"})
+    lines += _precision_lines(res.get("precision") or {}, res["chunk_size"])
+    units = sorted({f"{r['kernel']}: {r['unit']}/s"
+                    + (f" ({r['per_trial']:.2f} per trial, counted by {r['per_trial_from']})"
+                       if r.get("per_trial_from", "declared") != "declared" else "")
+                    for r in res["kernels"] if r["unit"] != "trials"})
+    small = [f"{r['kernel']} {r['chunk_size']}" for r in res["kernels"]
+             if r.get("chunk_size", res["chunk_size"]) != res["chunk_size"]]
+    if small:
+        lines.append("slow kernels measured in smaller chunks (trials per chunk): "
+                     + ", ".join(small))
     lines.append("(rates in trials/s" + ("; " + ", ".join(units) if units else "")
                  + "; figures, not pass/fail)")
     return "\n".join(lines)

@@ -347,7 +347,8 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         if outcome:
             meta["precision"] = precision_metadata(exp, outcome[0])
             meta["cache"] = stats
-        results.write(Path(out) / exp.name, frame, meta)
+        results.write(Path(out) / exp.name, frame, meta,
+                      csv_layout=results.csv_layout(model, params, frame))
     return frame
 
 

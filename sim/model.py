@@ -57,6 +57,10 @@ class BenchCase:
     oracle the tests also use); the benchmark times it side by side with the kernel.
     ``per_trial`` is how many ``unit`` items one trial holds (a 20-turn heat run is 20
     unit-turns); the benchmark reports rates in ``unit`` per second.
+    ``per_trial_metric``: the name of a mean metric whose value is the number of ``unit``
+    items one trial really held (a duel that ends in turn 4 of 10 played 4 duel-turns):
+    the benchmark then counts that, measured by its own engine run, instead of
+    ``per_trial`` (which stays the most one trial can hold).
     """
 
     label: str
@@ -64,6 +68,7 @@ class BenchCase:
     scalar: Callable[[Mapping[str, Any], np.random.Generator, int], Any] | None = None
     unit: str = "trials"
     per_trial: int = 1
+    per_trial_metric: str | None = None
 
 
 @dataclass

@@ -307,23 +307,30 @@ def coerce(name: str, value: Any, game: str | None = None) -> Any:
     return _spec(name, game).decl.coerce(name, value)
 
 
-def parse_rule(text: str, game: str | None = None) -> tuple[str, Any]:
+def parse_rule(text: str, game: str | None = None, model: str | None = None
+               ) -> tuple[str, Any]:
     """Parse ``"NAME=VALUE"`` (dashes in NAME read as underscores) into ``(name, value)``,
     the value coerced by the option's declared type. With ``game``, only that game's options
-    are accepted. Raises :class:`ConfigError` naming the option and its allowed values."""
+    are accepted; with ``model``, only the options that model reads (its error lists those,
+    not every game's: :func:`check_overrides`). Raises :class:`ConfigError` naming the
+    option and its allowed values."""
     key, sep, value = str(text).partition("=")
     key = key.strip().replace("-", "_")
     if not sep or not key:
         raise ConfigError("rule", text, "NAME=VALUE with NAME a rule option (btsim rules "
                           "lists them)")
+    if model is not None:
+        return key, check_overrides(model, {key: value})[key]
     return key, coerce(key, value, game)
 
 
-def parse_rules(items: Iterable[str], game: str | None = None) -> dict[str, Any]:
-    """Several ``NAME=VALUE`` texts as one overrides dict (a later one wins)."""
+def parse_rules(items: Iterable[str], game: str | None = None, model: str | None = None
+                ) -> dict[str, Any]:
+    """Several ``NAME=VALUE`` texts as one overrides dict (a later one wins); ``game`` and
+    ``model`` as for :func:`parse_rule`."""
     out: dict[str, Any] = {}
     for item in items:
-        k, v = parse_rule(item, game)
+        k, v = parse_rule(item, game, model)
         out[k] = v
     return out
 

@@ -4,6 +4,18 @@ A results folder ``results/<experiment>/`` holds ``summary.parquet``, ``summary.
 ``metadata.json`` (figures are added by :mod:`sim.report`). It is written into a temporary
 sibling folder and renamed into place at the end, so a failed or interrupted run never
 leaves a half-written result; an older result of the same name is replaced only then.
+
+``summary.parquet`` is the whole summary frame (what :func:`read`, ``btsim report`` and the
+report sections read). ``summary.csv`` is its spreadsheet view, kept small
+(:func:`csv_view`; ``metadata.json``'s ``csv`` entry says what it did):
+
+* the long text columns :data:`CSV_TEXT_COLUMNS` (``notes``, ``rule_options``), the same
+  few texts on thousands of rows, become ``<name>_id``: an index into
+  ``metadata["csv"]["texts"][<name>]``, which holds each distinct text once;
+* when the model gives several rows per scenario (per-turn rows) but every metric of the
+  run has one value per scenario (``per_row=False``, e.g. a round-robin that asks only for
+  win probabilities), those rows repeat one another: the CSV keeps one row per scenario and
+  drops the row-index columns (``metadata["csv"]["dropped_columns"]``).
 """
 
 from __future__ import annotations
@@ -111,15 +123,66 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
     }
 
 
-def _csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
-    """List-valued cells (histograms) become JSON strings in CSV."""
+#: text columns the CSV writes as ``<name>_id`` (the texts once, in metadata.json)
+CSV_TEXT_COLUMNS: tuple[str, ...] = ("notes", "rule_options")
+
+
+def csv_layout(model: Model, params_list: list[dict[str, Any]], frame: pd.DataFrame
+               ) -> dict[str, Any] | None:
+    """The per-scenario CSV layout of :func:`csv_view`, when it applies: the model gives
+    several rows per scenario and every metric in ``frame`` has one value per scenario.
+    ``{"row_columns": [...], "row_counts": [...]}`` (row-index columns, rows per scenario
+    in the frame's order), else None."""
+    kinds = frame.attrs.get("metric_kinds") or {}
+    per_row = {m.name: m.per_row for m in model.metrics}
+    if not kinds or any(per_row.get(name, True) for name in kinds):
+        return None
+    cols: list[str] = []
+    counts: list[int] = []
+    for params in params_list:
+        rows = model.rows(model.scenario(params))
+        counts.append(1 if rows is None else len(rows))
+        if rows is not None:
+            cols += [c for c in rows.columns if c not in cols]
+    if not cols or max(counts) == 1 or sum(counts) != len(frame):
+        return None
+    return {"row_columns": cols, "row_counts": counts}
+
+
+def csv_view(frame: pd.DataFrame, layout: dict[str, Any] | None = None
+             ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The CSV's frame and the ``csv`` entry of metadata.json (module docstring): list cells
+    (histograms) as JSON strings, :data:`CSV_TEXT_COLUMNS` as ids into ``texts``, and with a
+    :func:`csv_layout` one row per scenario."""
     out = frame.copy()
     out.attrs = {}  # pandas deep-copies attrs on every column access; the CSV keeps none
+    info: dict[str, Any] = {"rows": "one per summary row (as summary.parquet)"}
+    if layout is not None:
+        starts = np.concatenate([[0], np.cumsum(layout["row_counts"])[:-1]]).astype(int)
+        dropped = [c for c in layout["row_columns"] if c in out.columns]
+        out = out.iloc[starts].drop(columns=dropped).reset_index(drop=True)
+        info = {"rows": "one per scenario: every metric of this run has one value per "
+                "scenario, so the per-row rows of summary.parquet repeat it",
+                "dropped_columns": dropped}
     for col in out.columns:
         if out[col].dtype == object and out[col].map(lambda v: isinstance(v, list | tuple)).any():
             out[col] = out[col].map(lambda v: json.dumps(list(v)) if isinstance(v, list | tuple)
                                     else v)
-    return out
+    texts: dict[str, list[str]] = {}
+    for col in CSV_TEXT_COLUMNS:
+        if col not in out.columns or pd.api.types.is_numeric_dtype(out[col]):
+            continue
+        cells = [v if isinstance(v, str) else None if v is None or v != v
+                 else json.dumps(v, sort_keys=True, default=str) for v in out[col]]
+        distinct = list(dict.fromkeys(c for c in cells if c is not None))
+        index = {t: i for i, t in enumerate(distinct)}
+        out[col] = pd.Series([None if c is None else index[c] for c in cells],
+                             index=out.index, dtype="Int64")
+        out = out.rename(columns={col: f"{col}_id"})
+        texts[col] = distinct
+    if texts:
+        info["texts"] = texts
+    return out, info
 
 
 @contextlib.contextmanager
@@ -164,12 +227,16 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, Any]) -> Path:
-    """Write summary.parquet, summary.csv and metadata.json to ``folder`` atomically."""
+def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, Any],
+          csv_layout: dict[str, Any] | None = None) -> Path:
+    """Write summary.parquet, summary.csv (:func:`csv_view` with ``csv_layout``) and
+    metadata.json (with the CSV's ``csv`` entry) to ``folder`` atomically."""
     folder = Path(folder)
+    csv, info = csv_view(frame, csv_layout)
+    meta = {**meta, "csv": info}
     with atomic_dir(folder) as tmp:
         frame.to_parquet(tmp / "summary.parquet", index=False)
-        _csv_ready(frame).to_csv(tmp / "summary.csv", index=False)
+        csv.to_csv(tmp / "summary.csv", index=False)
         (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
         cache = folder / ".cache"  # the chunk cache (sim.cache) moves into the new folder

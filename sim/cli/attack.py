@@ -163,6 +163,19 @@ def _unit(name: str | None, tons: Any, piloting: Any) -> str:
     return f"a {tons} t 'Mech (piloting {piloting})"
 
 
+def _rules(res: dict[str, Any]) -> str:
+    """``default`` or ``default + tac=false``: the preset and the ``--rule`` overrides
+    (the effective options that differ from the preset)."""
+    from sim.cli.common import differing_options, rules_text
+
+    opts = res.get("rule_options")
+    if isinstance(opts, str):
+        opts = json.loads(opts)
+    if not isinstance(opts, dict):
+        return str(res["rules"])
+    return rules_text(res["rules"], differing_options("classic", str(res["rules"]), opts))
+
+
 def format_table(result: Result | dict[str, Any]) -> str:
     """A readable two-column table (with ± standard error for Monte Carlo). An impossible
     attack says so on the second line and shows every metric as ``-``."""
@@ -171,7 +184,7 @@ def format_table(result: Result | dict[str, Any]) -> str:
     p = res["params"]
     head = (f"{p['attack']} by {_unit(p.get('attacker'), p['tons'], p['piloting'])} at "
             f"{_unit(p.get('target'), p['target_tons'], p['target_piloting'])}, "
-            f"rules {res['rules']} ({res['mode']}")
+            f"rules {_rules(res)} ({res['mode']}")
     head += f", {res['trials']} trials, seed {res['seed']})" if res["mode"] != "exact" else ")"
     lines = [head]
     impossible = res.get("impossible")

@@ -127,78 +127,24 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_classic(args: argparse.Namespace) -> int:
-    """Run the Classic duel of parsed arguments; print a table or JSON; 0."""
+    """Run the Classic duel of parsed arguments; print the readable summary or the JSON
+    document (:func:`sim.classic.duel.api.result_view`, the same as
+    ``sim.classic_duel(...).to_dict()``); 0."""
     from sim.api import run_scenario
+    from sim.classic.duel.api import to_text, with_view
 
     params = classic_params(args)
     trials = getattr(args, "trials", None)
     seed = getattr(args, "seed", None)
-    res = run_scenario("classic-duel", params,
-                       trials=10_000 if trials is None else _int("trials", trials),
-                       seed=0 if seed is None else _int("seed", seed),
-                       n_jobs=_int("jobs", getattr(args, "jobs", None)) or 1,
-                       chunk_size=_int("chunk_size", getattr(args, "chunk_size", None)),
-                       progress=getattr(args, "progress", None) or "never")
-    doc = summary(res)
-    print(json.dumps(doc, indent=2) if getattr(args, "json", False) else table(doc))
+    res = with_view(run_scenario(
+        "classic-duel", params, trials=10_000 if trials is None else _int("trials", trials),
+        seed=0 if seed is None else _int("seed", seed),
+        n_jobs=_int("jobs", getattr(args, "jobs", None)) or 1,
+        chunk_size=_int("chunk_size", getattr(args, "chunk_size", None)),
+        progress=getattr(args, "progress", None) or "never"))
+    doc = res.to_dict()
+    print(json.dumps(doc, indent=2) if getattr(args, "json", False) else to_text(doc))
     return 0
-
-
-def summary(res: Any) -> dict[str, Any]:
-    """The JSON document: params, facts, notes, scalar metrics (with ``_se``) and turns."""
-    from sim.classic.duel.model import MODEL
-    from sim.result import jsonable
-
-    frame = res.frame
-    meta = res.metadata
-    first = frame.iloc[0]
-    doc: dict[str, Any] = {"params": meta["params"], "mode": meta["mode"],
-                           "trials": meta["trials"], "seed": meta["seed"],
-                           "bv_a": meta["facts"]["bv_a"], "bv_b": meta["facts"]["bv_b"],
-                           "notes": list(res.notes), "rule_options": meta.get("options")}
-    turns = []
-    for m in MODEL.metrics:
-        if not m.per_row:
-            doc[m.name] = first[m.name]
-            if f"{m.name}_se" in frame:
-                doc[f"{m.name}_se"] = first[f"{m.name}_se"]
-    for _, row in frame.iterrows():
-        t: dict[str, Any] = {"turn": row["turn"], "range": row["range"]}
-        for m in MODEL.metrics:
-            if m.per_row:
-                t[m.name] = row[m.name]
-                t[m.name + "_se"] = row.get(m.name + "_se")
-        turns.append(t)
-    doc["turns"] = turns
-    return dict(jsonable(doc))
-
-
-def table(doc: dict[str, Any]) -> str:
-    """A readable summary."""
-    p = doc["params"]
-    lines = [f"{p['unit_a']} (A, {p['gunnery_a']}/{p['piloting_a']}, BV {doc['bv_a']}) vs "
-             f"{p['unit_b']} (B, {p['gunnery_b']}/{p['piloting_b']}, BV {doc['bv_b']}), "
-             f"range {p['range']}, {doc['trials']} trials, seed {doc['seed']}"]
-    lines += [f"note: {n}" for n in doc["notes"]]
-    lines.append(f"P(A wins) {doc['p_win_a']:.3f}  P(B wins) {doc['p_win_b']:.3f}  "
-                 f"P(draw) {doc['p_draw']:.3f}  P(timeout) {doc['p_timeout']:.3f}  "
-                 f"E[turns] {doc['expected_turns']:.2f}")
-    for s in "ab":
-        causes = "  ".join(f"{k.rsplit('_by_', 1)[1]} {v:.3f}" for k, v in doc.items()
-                           if k.startswith(f"p_{s}_destroyed_by_") and not k.endswith("_se"))
-        lines.append(f"{s.upper()} destroyed by: {causes}  fell {doc[f'p_fell_{s}']:.3f}  "
-                     f"shut down {doc[f'p_shutdown_by_{s}']:.3f}")
-        outs = "  ".join(f"{k.rsplit('_by_', 1)[1]} {v:.3f}" for k, v in doc.items()
-                         if k.startswith(f"p_{s}_out_by_") and not k.endswith("_se") and v)
-        if outs:  # only under a non-default out_of_fight (C21)
-            lines.append(f"{s.upper()} out of the fight: {outs}")
-    lines.append(f"{'turn':>4} {'range':>5} {'P(A dead by)':>13} {'P(B dead by)':>13} "
-                 f"{'E[dmg by A]':>12} {'E[dmg by B]':>12}")
-    for t in doc["turns"]:
-        lines.append(f"{t['turn']:>4} {t['range']:>5} {t['p_a_destroyed_by']:13.3f} "
-                     f"{t['p_b_destroyed_by']:13.3f} {t['expected_damage_a']:12.2f} "
-                     f"{t['expected_damage_b']:12.2f}")
-    return "\n".join(lines)
 
 
 def register(sub: Any) -> None:

@@ -14,6 +14,7 @@ passes the dict on as scenario parameters (``btsim rules`` lists every option)::
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any
 
 from sim import options
@@ -39,9 +40,9 @@ def add_rule_flags(parser: argparse.ArgumentParser, model: str | None, *,
 
 def rule_overrides(args: argparse.Namespace, model: str | None) -> dict[str, Any]:
     """The ``--rule`` flags as overrides for ``model`` (any game's options when None);
-    ConfigError naming a bad option or value."""
-    parsed = options.parse_rules(getattr(args, "rule", None) or [])
-    return options.check_overrides(model, parsed) if model else parsed
+    ConfigError naming a bad option or value (an unknown name: the error lists the options
+    ``model`` reads, not every game's)."""
+    return options.parse_rules(getattr(args, "rule", None) or [], model=model)
 
 
 def add_precision_flags(parser: argparse.ArgumentParser) -> None:
@@ -68,3 +69,26 @@ def precision_args(args: argparse.Namespace) -> dict[str, Any]:
     return {"target_error": getattr(args, "target_error", None),
             "target_metric": metric if metric else None,
             "max_trials": getattr(args, "max_trials", None)}
+
+
+def _value_text(value: Any) -> str:
+    """An option value as ``--rule`` takes it (``true``/``false`` for booleans)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def differing_options(game: str, preset: str, effective: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``effective`` (name -> value) that differ from preset ``preset`` of
+    ``game``: the ``--rule`` overrides a result was run with."""
+    ref = {o.name: o.presets.get(preset, o.default) for o in options.options(game)}
+    return {k: v for k, v in effective.items() if k in ref and ref[k] != v}
+
+
+def rules_text(preset: Any, overrides: Mapping[str, Any] | str | None = None) -> str:
+    """A text header's rules: ``default``, or ``default + tac=false, pilot_damage=false``
+    (``overrides``: name -> value, or the ``"a=1,b=2"`` text of a ``rule_overrides``
+    parameter)."""
+    if isinstance(overrides, str):
+        parts = [p.strip() for p in overrides.split(",") if p.strip()]
+    else:
+        parts = [f"{k}={_value_text(v)}" for k, v in (overrides or {}).items()]
+    return str(preset) + (" + " + ", ".join(parts) if parts else "")

@@ -8,7 +8,13 @@ import math
 from typing import Any
 
 from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
-from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
+from sim.cli.common import (
+    add_precision_flags,
+    add_rule_flags,
+    precision_args,
+    rule_overrides,
+    rules_text,
+)
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 
@@ -116,7 +122,8 @@ def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool
     """A readable per-turn table."""
     mode = f"Monte Carlo, {int(frame['trials'].iloc[0])} units" if mc else "exact"
     lines = [f"{facts['card']}  policy {params['policy']}  range {params['range']}  "
-             f"usable OV {facts['usable_ov']}  rules {params['rules']}  ({mode})"]
+             f"usable OV {facts['usable_ov']}  rules "
+             f"{rules_text(params['rules'], params.get('rule_overrides'))}  ({mode})"]
     if params["incoming"]:
         lines.append(f"incoming: {params['incoming']}")
     if facts.get("notes"):

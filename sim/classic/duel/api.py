@@ -1,11 +1,33 @@
-"""``classic_duel(...)``: the notebook door of the ``classic-duel`` model (the lead wires
-``sim.duel(game="classic")`` to it)."""
+"""``classic_duel(...)``: the notebook door of the ``classic-duel`` model, and its one JSON
+view: :func:`result_view` is both ``sim.classic_duel(...).to_dict()`` and what ``btsim duel
+--game classic --json`` / ``btsim classic-duel --json`` print (:func:`to_text` is the
+readable form of the same document).
+
+The document (Monte Carlo; every estimate has ``_se``, ``_ci_low`` and ``_ci_high`` beside
+it, the 95% interval of the engine: Wilson for probabilities, normal for means):
+
+* ``model``, ``params``, ``mode``, ``trials``, ``seed``, ``chunk_size``, ``bv_a``, ``bv_b``
+  (Battle Value at the side's skills, None when unknown), ``notes``, ``rule_options``;
+* per duel: ``p_win_a``, ``p_win_b``, ``p_draw``, ``p_timeout``, ``expected_turns``,
+  ``p_<side>_destroyed_by_<cause>``, ``p_fell_a``/``_b``, ``p_shutdown_by_a``/``_b`` and
+  ``turns_hist`` (P(duel ended in turn t), t = 0..turns);
+* the same by side as mappings of estimates ``{"p", "se", "ci_low", "ci_high"}``:
+  ``p_destroyed_by_cause`` (side -> cause -> estimate), ``p_fell`` and ``p_shutdown_by``
+  (side -> estimate);
+* ``turns``: one row per turn with ``turn``, ``range``, ``p_a_destroyed_by``,
+  ``p_b_destroyed_by`` (cumulative) and ``expected_damage_a``/``_b`` (damage dealt by that
+  side in the turn), each with its ``_se`` and interval.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from sim.result import Result
+from sim.result import Result, jsonable
+
+#: interval columns of the engine's summary beside each metric, in the document's order
+_STATS = ("se", "ci_low", "ci_high")
 
 
 def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
@@ -16,13 +38,17 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                  bv_a: int | None = None, bv_b: int | None = None,
                  rules: dict[str, Any] | None = None, trials: int = 10_000, seed: int = 0,
                  n_jobs: int = 1, chunk_size: int | None = None,
-                 progress: bool | str | None = "never") -> Result:
+                 progress: bool | str | None = "auto") -> Result:
     """Monte Carlo duel of two Classic 'Mechs (catalog names, ``.mtf`` paths or
     ``ClassicMech``), through :func:`sim.api.run_scenario` (same bits as ``btsim duel --game
     classic`` and ``btsim run`` with the same seed, trials and chunk size). ``rules``: rule
-    options by name (fire and damage groups). Returns a :class:`~sim.result.Result`: scalar
-    metrics on every row, per-turn metrics by ``turn``; facts ``bv_a``/``bv_b`` in
-    ``metadata["facts"]``."""
+    options by name (fire and damage groups). ``progress``: ``auto`` (default: a bar after
+    ~2 s only when stderr is a terminal, so none in a notebook), ``always`` or ``never``.
+
+    Returns a :class:`~sim.result.Result`: ``.to_dict()`` is the ``--json`` document of
+    the CLI (:func:`result_view`, see the module docstring) and ``res["p_win_a"]`` reads
+    it; ``.frame`` has the engine's summary (scalar metrics on every row, per-turn metrics
+    by ``turn``); facts ``bv_a``/``bv_b`` also in ``metadata["facts"]``."""
     from sim.api import run_scenario
 
     params = classic_duel_params(a, b, gunnery_a=gunnery_a, gunnery_b=gunnery_b,
@@ -31,8 +57,17 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                                  moved_b=moved_b, policy_a=policy_a, policy_b=policy_b,
                                  physical_a=physical_a, physical_b=physical_b, turns=turns,
                                  bv_a=bv_a, bv_b=bv_b, rules=rules)
-    return run_scenario("classic-duel", params, trials=trials, seed=seed, n_jobs=n_jobs,
-                        chunk_size=chunk_size, progress=progress)
+    res = run_scenario("classic-duel", params, trials=trials, seed=seed, n_jobs=n_jobs,
+                       chunk_size=chunk_size, progress=progress)
+    return with_view(res)
+
+
+def with_view(res: Result) -> Result:
+    """Attach the duel's JSON view to a :func:`sim.api.run_scenario` result (the CLI and
+    :func:`classic_duel` both go through here, so they print one document)."""
+    res.data = result_view(res)
+    res.legacy = "data"
+    return res
 
 
 def classic_duel_params(a: Any, b: Any, *, range: int | None = None, ranges: Any = None,
@@ -48,3 +83,125 @@ def classic_duel_params(a: Any, b: Any, *, range: int | None = None, ranges: Any
     if range is not None:
         params["range"] = range
     return params
+
+
+def _estimate(row: Any, name: str) -> dict[str, Any]:
+    """``{"p", "se", "ci_low", "ci_high"}`` of metric ``name`` in a summary row."""
+    out = {"p": row[name]}
+    out.update({s: row.get(f"{name}_{s}") for s in _STATS})
+    return out
+
+
+def _with_stats(doc: dict[str, Any], row: Any, name: str) -> None:
+    doc[name] = row[name]
+    for s in _STATS:
+        if f"{name}_{s}" in row.index:
+            doc[f"{name}_{s}"] = row[f"{name}_{s}"]
+
+
+def cause_metrics(side: str, kind: str = "destroyed") -> dict[str, str]:
+    """Cause -> scalar metric name of ``side``'s destruction causes (``kind`` "destroyed")
+    or C21 out-of-the-fight reasons ("out"), from the model's metrics, so a cause added there
+    shows up here."""
+    from sim.classic.duel.model import MODEL
+
+    prefix = f"p_{side}_{kind}_by_"
+    return {m.name[len(prefix):]: m.name for m in MODEL.metrics
+            if not m.per_row and m.name.startswith(prefix)}
+
+
+def result_view(res: Result) -> dict[str, Any]:
+    """The ``--json`` document of a ``classic-duel`` result (module docstring): plain JSON
+    values, NaN as None."""
+    from sim.classic.duel.model import MODEL
+
+    frame = res.frame
+    meta = res.metadata
+    first = frame.iloc[0]
+    doc: dict[str, Any] = {"model": MODEL.name, "params": meta["params"],
+                           "mode": meta["mode"], "trials": meta["trials"],
+                           "seed": meta["seed"], "chunk_size": meta.get("chunk_size"),
+                           "bv_a": meta["facts"]["bv_a"], "bv_b": meta["facts"]["bv_b"],
+                           "notes": list(res.notes), "rule_options": meta.get("options")}
+    for m in MODEL.metrics:
+        if not m.per_row and m.name in frame:
+            _with_stats(doc, first, m.name)
+    doc["p_destroyed_by_cause"] = {s: {c: _estimate(first, name)
+                                       for c, name in cause_metrics(s).items()}
+                                   for s in "ab"}
+    doc["p_out_by_reason"] = {s: {c: _estimate(first, name)
+                                  for c, name in cause_metrics(s, "out").items()}
+                              for s in "ab"}
+    doc["p_fell"] = {s: _estimate(first, f"p_fell_{s}") for s in "ab"}
+    doc["p_shutdown_by"] = {s: _estimate(first, f"p_shutdown_by_{s}") for s in "ab"}
+    turns = []
+    for _, row in frame.iterrows():
+        t: dict[str, Any] = {"turn": row["turn"], "range": row["range"]}
+        for m in MODEL.metrics:
+            if m.per_row and m.name in frame:
+                _with_stats(t, row, m.name)
+        turns.append(t)
+    doc["turns"] = turns
+    return dict(jsonable(doc))
+
+
+def _fmt(v: Any, digits: int = 3) -> str:
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def _ci(est: dict[str, Any], digits: int = 3) -> str:
+    """``0.748 (0.708-0.784)``: the estimate and its 95% interval."""
+    lo, hi = est.get("ci_low"), est.get("ci_high")
+    ci = "" if lo is None or hi is None else f" ({_fmt(lo, digits)}-{_fmt(hi, digits)})"
+    return _fmt(est.get("p"), digits) + ci
+
+
+def to_text(doc: dict[str, Any]) -> str:
+    """The readable form of :func:`result_view`'s document: the sides, the run, the
+    outcome with 95% intervals, causes/falls/shutdowns per side, a per-turn table, notes."""
+    p = doc["params"]
+
+    def side(s: str) -> str:
+        bv = doc[f"bv_{s}"]
+        return (f"{p[f'unit_{s}']} ({s.upper()}: gunnery {p[f'gunnery_{s}']}, piloting "
+                f"{p[f'piloting_{s}']}, {p[f'moved_{s}']}, fire {p[f'policy_{s}']}, physical "
+                f"{p[f'physical_{s}']}, BV {'unknown' if bv is None else bv})")
+
+    def est(name: str) -> dict[str, Any]:
+        return {"p": doc[name], "ci_low": doc.get(f"{name}_ci_low"),
+                "ci_high": doc.get(f"{name}_ci_high")}
+
+    rules = p.get("rule_overrides") or ""
+    lines = [f"{side('a')}", f"  vs {side('b')}",
+             f"range {p['range']}, at most {p['turns']} turns; {doc['mode']}, "
+             f"{doc['trials']} duels, seed {doc['seed']}; rules "
+             + (f"default + {rules}" if rules else "default"),
+             "", "outcome (95% CI):"]
+    for name, label in (("p_win_a", "P(A wins)"), ("p_win_b", "P(B wins)"),
+                        ("p_draw", "P(draw)"), ("p_timeout", "P(timeout)")):
+        lines.append(f"  {label:<12}{_ci(est(name))}")
+    lines.append(f"  {'E[turns]':<12}{_ci(est('expected_turns'), 2)}")
+    w = 26
+    lines += ["", f"{'per side (95% CI)':<28}{'A':<{w}}{'B':<{w}}"]
+    causes = list(doc["p_destroyed_by_cause"]["a"])
+    for c in causes:
+        lines.append(f"  {'destroyed by ' + c.replace('_', ' '):<26}"
+                     + "".join(f"{_ci(doc['p_destroyed_by_cause'][s][c]):<{w}}" for s in "ab"))
+    for c in doc["p_out_by_reason"]["a"]:
+        ests = [doc["p_out_by_reason"][s][c] for s in "ab"]
+        if any(e.get("p") for e in ests):       # only under a non-default out_of_fight (C21)
+            lines.append(f"  {'out: ' + c.replace('_', ' '):<26}"
+                         + "".join(f"{_ci(e):<{w}}" for e in ests))
+    lines.append(f"  {'fell at least once':<26}"
+                 + "".join(f"{_ci(doc['p_fell'][s]):<{w}}" for s in "ab"))
+    lines.append(f"  {'shut down at least once':<26}"
+                 + "".join(f"{_ci(doc['p_shutdown_by'][s]):<{w}}" for s in "ab"))
+    lines += ["", f"{'turn':>4} {'range':>5} {'P(A dead by)':>13} {'P(B dead by)':>13} "
+              f"{'E[dmg by A]':>12} {'E[dmg by B]':>12}"]
+    for t in doc["turns"]:
+        lines.append(f"{t['turn']:>4} {t['range']:>5} {_fmt(t['p_a_destroyed_by']):>13} "
+                     f"{_fmt(t['p_b_destroyed_by']):>13} "
+                     f"{_fmt(t['expected_damage_a'], 2):>12} "
+                     f"{_fmt(t['expected_damage_b'], 2):>12}")
+    lines += [""] + [f"note: {n}" for n in doc["notes"]]
+    return "\n".join(line.rstrip() for line in lines)

@@ -26,6 +26,8 @@ from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
 from sim.model import BenchCase, Metric, Model
 
+#: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
+#: (``expected_turns`` per duel, ~5.7 for its pairing), not ``BENCH_TURNS`` per duel
 BENCH_TURNS = 10
 
 
@@ -77,9 +79,11 @@ class ClassicDuelModel(Model):
                          "weapons, physical attacks, criticals, PSRs, falls, heat.",
                          metrics=_metrics(),
                          bench_cases=(BenchCase("classic-duel", _bench_params(),
-                                                unit="duel-turns", per_trial=BENCH_TURNS),),
+                                                unit="duel-turns", per_trial=BENCH_TURNS,
+                                                per_trial_metric="expected_turns"),),
                          # 2: duel rule options; consciousness rolled per point per phase
-                         version="2")
+                         # 3: charge hexes, DFA targets, failed stands, wake-up rolls
+                         version="3")
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
         return build(params)

@@ -96,7 +96,7 @@ def document(scn: FireScenario, frame: pd.DataFrame, mc: bool) -> dict[str, Any]
 
 def fire_result(params: Mapping[str, Any], *, trials: int | None = None,
                 seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
-                progress: bool | str | None = "never") -> Result:
+                progress: bool | str | None = "auto") -> Result:
     """Run one ``fire`` scenario through the one door (:func:`sim.api.run_scenario`) and
     attach the ``btsim fire --json`` document as the result's ``data``."""
     from sim.api import run_scenario
@@ -115,7 +115,7 @@ def fire_result(params: Mapping[str, Any], *, trials: int | None = None,
 
 def profile_result(params: Mapping[str, Any], *, trials: int | None = None,
                    seed: int | None = None, n_jobs: int = 1, chunk_size: int | None = None,
-                   progress: bool | str | None = "never") -> Result:
+                   progress: bool | str | None = "auto") -> Result:
     """Run one ``profile`` scenario through :func:`sim.api.run_scenario` and attach the
     ``btsim profile --json`` document (``params``, ``notes``, ``ranges``, ``mode``)."""
     from sim.api import run_scenario
