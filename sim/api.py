@@ -66,7 +66,7 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
     precision = engine.check_precision(mdl, target_error, target_metric, max_trials)
     if precision is not None:
         tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, 0 if seed is None else seed,
-                                                      n_jobs, backend, chunk_size)
+                                                      n_jobs, backend, chunk_size, mdl)
         frame = engine.simulate(mdl, [params], tr, sd, n_jobs=jobs, backend=be,
                                 chunk_size=chunk, progress=progress, with_exact=with_exact,
                                 precision=precision)
@@ -89,7 +89,7 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
         meta.update(mode="exact", trials=None, seed=None, chunk_size=None, jobs=None)
     else:
         tr, sd, jobs, be, chunk = engine.validate_run(trials, 0 if seed is None else seed,
-                                                      n_jobs, backend, chunk_size)
+                                                      n_jobs, backend, chunk_size, mdl)
         frame = engine.simulate(mdl, [params], tr, sd, n_jobs=jobs, backend=be,
                                 chunk_size=chunk, progress=progress, with_exact=with_exact)
         meta.update(mode="monte-carlo", trials=tr, seed=sd, chunk_size=chunk, jobs=jobs,
@@ -407,7 +407,7 @@ def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
 
         raise ConfigError("trials", None, "a trial count (or a target error)")
     tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, seed, n_jobs, backend,
-                                                  chunk_size)
+                                                  chunk_size, mdl)
     frame = engine.simulate(mdl, params, tr, sd, n_jobs=jobs, backend=be, chunk_size=chunk,
                             progress=progress, metrics=metrics, precision=precision,
                             streams=[0, 0] if paired else [0, 1],

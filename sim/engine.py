@@ -481,8 +481,10 @@ def _progress_bar(total: int, progress: bool | str | None) -> Any:
 
 # -- public API -------------------------------------------------------------------------------
 def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
-                 chunk_size: Any = None) -> tuple[int, int, int, str, int]:
-    """Check run parameters up front; raise ConfigError naming the field."""
+                 chunk_size: Any = None, model: Model | None = None
+                 ) -> tuple[int, int, int, str, int]:
+    """Check run parameters up front; raise ConfigError naming the field. Without
+    ``chunk_size`` the chunk is ``model.default_chunk`` or :data:`DEFAULT_CHUNK`."""
     trials = check_int("trials", trials, lo=1)
     seed = check_int("seed", seed, lo=0)
     n_jobs = check_int("jobs", n_jobs, lo=-1)
@@ -491,8 +493,9 @@ def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
     if n_jobs == -1:
         n_jobs = os.cpu_count() or 1
     backend = check_choice("backend", backend, BACKENDS)
-    chunk = DEFAULT_CHUNK if chunk_size is None else check_int("chunk_size", chunk_size,
-                                                                lo=1, hi=2**24)
+    default = (model.default_chunk if model is not None else None) or DEFAULT_CHUNK
+    chunk = default if chunk_size is None else check_int("chunk_size", chunk_size,
+                                                          lo=1, hi=2**24)
     return trials, seed, n_jobs, backend, chunk
 
 
@@ -515,7 +518,8 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
     whose chunk-by-chunk difference is accumulated (:class:`PairedDiff`). ``cache``: a
     :class:`sim.cache.ChunkCache` that supplies finished chunks and stores new ones as each
     task ends. Every aggregate is checked against the model's declared metrics."""
-    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
+    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
+                                                        chunk_size, model)
     n = len(scenarios)
     streams = list(range(n)) if streams is None else [int(x) for x in streams]
     if len(streams) != n:
@@ -663,7 +667,8 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     ``cache``: resume and extend (:mod:`sim.cache`). ``outcome``: a list that receives the
     :class:`RunOutcome` (chunks computed and cached).
     """
-    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend, chunk_size)
+    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
+                                                        chunk_size, model)
     check_progress(progress)
     scenarios = [model.scenario(p) for p in params_list]
     if cache is not None:

@@ -314,7 +314,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     params = exp.scenarios()
     precision = precision_of(exp)
     tr, sd, jobs, be, chunk = engine.validate_run(exp.trials, exp.seed, n_jobs, backend,
-                                                  chunk_size)
+                                                  chunk_size, model)
     if exact_only and scheduler:
         raise ConfigError("scheduler", scheduler, "used only by Monte Carlo runs, not with --exact")
     outcome: list[engine.RunOutcome] = []

@@ -78,13 +78,18 @@ class Model(ABC):
 
     ``version``: bump it (any new string) whenever a change alters the model's numbers for a
     given seed (a rule fix, a new draw order in the kernel): it is part of the chunk cache's
-    key (:mod:`sim.cache`), so results folders cached by the old model are recomputed."""
+    key (:mod:`sim.cache`), so results folders cached by the old model are recomputed.
+    ``default_chunk``: the model's chunk size when the caller passes none."""
 
     name: str = ""
     description: str = ""
     metrics: tuple[Metric, ...] = ()
     bench_cases: tuple[BenchCase, ...] = field(default_factory=tuple)
     version: str = "1"
+    #: trials per chunk when the caller gives none (None: :data:`sim.engine.DEFAULT_CHUNK`).
+    #: A slow kernel declares a smaller one so that a run of a few thousand trials still
+    #: spreads over the workers and has enough chunks for its intervals and for resuming.
+    default_chunk: int | None = None
 
     @abstractmethod
     def scenario(self, params: Mapping[str, Any]) -> Any:

@@ -83,7 +83,10 @@ class ClassicDuelModel(Model):
                                                 per_trial_metric="expected_turns"),),
                          # 2: duel rule options; consciousness rolled per point per phase
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
-                         version="3")
+                         version="3",
+                         # one kernel block per chunk: 100,000 duels make 7 chunks for
+                         # the workers and the intervals (1 at the engine's 2^18)
+                         default_chunk=kernel.BLOCK)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
         return build(params)
