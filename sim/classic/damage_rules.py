@@ -62,8 +62,8 @@ class DamageRules:
         doc="TacOps advanced determining critical hits",
         readings={False: "off: the plain 2D6 determination roll (TW)",
                   True: "on: + min((damage - 1) // 5, 4) on the determination roll, damage "
-                  "being the group's points that reached the location (a roll above 12 "
-                  "reads as 12)"})
+                  "being the hit's own points, also where it transferred to (MegaMek's "
+                  "original damage); a roll above 12 reads as 12"})
     explosion_size: str = opt(
         "tw", allowed=("tw", "core"), ref="C30",
         doc="size of ammunition and Gauss explosions",

@@ -123,6 +123,7 @@ class Mech:
                explosion: bool = False) -> None:
         """One damage group: armor, structure, criticals (and the explosions they cause,
         resolved before the rest of the damage moves on), transfer, destruction."""
+        d0 = d
         while d > 0 and loc is not None and self.alive():
             before = self.IS[loc]
             gone = before == 0
@@ -143,8 +144,8 @@ class Mech:
             nxt = NEXT[loc]
             if destroyed_now and explosion and loc in (HD, CT) and self.cause == "":
                 self.cause = "ammunition"
-            mod = min(max((d + took + isd - 1) // 5, 0), 4) if \
-                self.side.dm.rules.advanced_criticals else 0      # C15
+            mod = min(max((d0 - 1) // 5, 0), 4) if \
+                self.side.dm.rules.advanced_criticals else 0      # C15: the hit's damage
             for _ in range(ndet):
                 if not self.alive():
                     break

@@ -85,3 +85,22 @@ def test_c30_core_explosion_without_case_spares_the_centre_torso() -> None:
 def test_bad_values() -> None:
     with pytest.raises(ConfigError, match="explosion_size"):
         damage_rules(explosion_size="huge")
+
+
+def test_c15_keeps_the_hits_own_damage_through_transfer() -> None:
+    """11 points on a bare left arm with 5 structure left and a bare left torso: the arm goes,
+    6 move on into the torso's structure. The torso's determination gets the hit's +2
+    (min((11 - 1) // 5, 4)), not +1 for the 6 points that arrived: a critical on 6+."""
+    from sim.classic.damage_state import apply_group
+
+    lay = build_layout(get_classic(HBK))
+    dm = DamageModel.build(lay, damage_rules(advanced_criticals=True))
+    S = fresh(lay, 1)
+    S[:, 4] = 0                      # LA armor
+    S[:, st.IS0 + 4] = 5             # LA structure 5 of 8
+    S[:, 2] = S[:, 9] = 0            # LT armor, front and rear
+    S2, w = apply_group(S, np.ones(1), dm, np.array([4]), np.array([False]), np.array([11]),
+                        np.array([False]), ExactChooser(lambda s: st.canonical(s, lay)))
+    assert (S2[:, st.IS0 + 2] <= 6).all()        # the 6 points reached the structure
+    lt_crit = float(w @ ((S2[:, st.CRIT] >> 2) & 1))
+    assert close(lt_crit, Fraction(26, 36))

@@ -131,7 +131,14 @@ def apply_group(S: np.ndarray, w: np.ndarray, dm: DamageModel, loc: np.ndarray,
     S[live, st.W_REAR] = np.broadcast_to(rear, n)[live]
     S[live, st.W_TAC] = np.broadcast_to(tac, n)[live]
     S[live, st.W_EXPL] = 0
+    if dm.rules.advanced_criticals:     # C15: from the hit's own damage, kept through transfer
+        S[live, st.CMOD] = _crit_mod(np.broadcast_to(damage, n)[live])
     return resolve(S, w, dm, ch)
+
+
+def _crit_mod(damage: np.ndarray) -> np.ndarray:
+    """C15 TacOps advanced criticals: + min((damage - 1) // 5, 4) on the determination."""
+    return np.clip((np.asarray(damage) - 1) // 5, 0, 4)
 
 
 def apply_group_from_side(S: np.ndarray, w: np.ndarray, dm: DamageModel, side: str,
@@ -169,6 +176,7 @@ def resolve(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
             S[susp, st.SUS_LOC] = S[susp, st.W_LOC]
             S[susp, st.SUS_DMG] = S[susp, st.W_DMG]
             S[susp, st.SUS_REAR] = S[susp, st.W_REAR]
+            S[susp, st.SUS_CMOD] = S[susp, st.CMOD]
             S[susp, st.W_LOC] = -1
         start = live & pend & (S[:, st.W_LOC] < 0)
         if start.any():
@@ -178,6 +186,7 @@ def resolve(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
             S[resume, st.W_LOC] = S[resume, st.SUS_LOC]
             S[resume, st.W_DMG] = S[resume, st.SUS_DMG]
             S[resume, st.W_REAR] = S[resume, st.SUS_REAR]
+            S[resume, st.CMOD] = S[resume, st.SUS_CMOD]
             S[resume, st.W_EXPL] = 0
             S[resume, st.W_TAC] = 0
             S[resume, st.SUS_LOC] = -1
@@ -217,6 +226,8 @@ def _start_explosion(S: np.ndarray, dm: DamageModel, start: np.ndarray) -> None:
     S[r[boom & is_bin], st.PILOT] += 2
     S[r, st.W_LOC] = np.where(boom, loc, -1)
     S[r, st.W_DMG] = dmg
+    if dm.rules.advanced_criticals:
+        S[r, st.CMOD] = _crit_mod(dmg)
     S[r, st.W_EXPL] = 1
     S[r, st.W_REAR] = 0
     S[r, st.W_TAC] = 0
@@ -261,7 +272,6 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     idx = np.arange(len(S))
     loc = S[:, st.W_LOC].copy()
     d = S[:, st.W_DMG].copy()
-    dmg_in = d.copy()
     rear = S[:, st.W_REAR] == 1
     expl = S[:, st.W_EXPL] == 1
     tac = S[:, st.W_TAC] == 1
@@ -295,8 +305,6 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     S[kill, st.CAUSE] = st.C_AMMO
     S[:, st.CLOC] = loc
     S[:, st.NDET] = ndet
-    if dm.rules.advanced_criticals:     # C15: the points that reached this location
-        S[:, st.CMOD] = np.clip((dmg_in - 1) // 5, 0, 4)
     if (ndet > 0).any():
         S, w = _subset(S, w, S[:, st.NDET] > 0, ch, lambda s, v: _criticals(s, v, dm, ch))
     return effects(S, dm), w
