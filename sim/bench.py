@@ -130,7 +130,11 @@ def bench_chunk(model: Any, scn: Any, seconds: float) -> int:
     slow kernel (4 default chunks over :data:`SLOW_PROBE_S`, e.g. the Classic duel at ~10^4
     duels/s): then the largest power of two whose chunk takes at most ``seconds``
     (at least :data:`MIN_BENCH_CHUNK`), so ``--quick`` stays quick. Fast kernels keep the
-    default chunk, hence their figures."""
+    default chunk, hence their figures. A model that declares its own chunk
+    (``Model.default_chunk``, e.g. the Classic duel's one kernel block) is measured in it:
+    that is the chunk its runs use."""
+    if getattr(model, "default_chunk", None):
+        return int(model.default_chunk)
     n0 = MIN_BENCH_CHUNK
     per = _best(_kernel_time(model, scn, n0, n0), 2) / n0  # per trial, fixed costs included
     chunk = engine.DEFAULT_CHUNK
@@ -535,7 +539,7 @@ def format_table(res: dict[str, Any]) -> str:
     small = [f"{r['kernel']} {r['chunk_size']}" for r in res["kernels"]
              if r.get("chunk_size", res["chunk_size"]) != res["chunk_size"]]
     if small:
-        lines.append("slow kernels measured in smaller chunks (trials per chunk): "
+        lines.append("kernels measured in their own or smaller chunks (trials per chunk): "
                      + ", ".join(small))
     lines.append("(rates in trials/s" + ("; " + ", ".join(units) if units else "")
                  + "; figures, not pass/fail)")
