@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel, apply_group, apply_group_from_side
 from sim.classic.damage_state.choose import Chooser, ExactChooser, SampleChooser
 from sim.classic.damage_state.outcome import dedupe, summarize
+from sim.classic.damage_state.start import damaged_state, read_state
 from sim.classic.damage_state.state import canonical, fresh
 from sim.errors import UserError
 from sim.units.catalog import get_classic
@@ -88,9 +90,12 @@ def run_groups(dm: DamageModel, groups: Sequence[int], location: int | None, rea
 def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int] | None = None,
         location: str | None = None, rear: bool = False, side: str | None = None,
         rules: Mapping[str, Any] | DamageRules | None = None, method: str = "exact",
-        trials: int = 100_000, seed: int = 1) -> dict[str, Any]:
+        trials: int = 100_000, seed: int = 1,
+        state: Mapping[str, Any] | str | Path | None = None) -> dict[str, Any]:
     """The outcome distribution of damage ``groups`` (or one group of ``damage``) landing on a
-    fresh ``unit`` at ``location`` (``rear`` armor for torsos) or rolled from ``side``.
+    fresh ``unit`` at ``location`` (``rear`` armor for torsos) or rolled from ``side``;
+    ``state``: start from a damaged state instead (a mapping or a JSON/TOML file, see
+    :mod:`sim.classic.damage_state.start`).
     ``method``: ``exact`` or ``mc`` (``trials``, ``seed``). Returns a dict with the fields of
     :func:`~sim.classic.damage_state.outcome.summarize` plus ``params``, ``notes``,
     ``states`` (distinct end states) and ``seconds``."""
@@ -103,15 +108,17 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
         dr = options.build(DamageRules, "default", dict(rules or {}))
     layout = lay.build_layout(mech)
     dm = DamageModel.build(layout, dr)
+    spec = read_state(state) if isinstance(state, (str, Path)) else state
+    start = fresh(layout, 1) if spec is None else damaged_state(layout, dm, spec)
     t0 = time.perf_counter()
     if method == "exact":
-        S, w = run_groups(dm, gs, loc, rear, side, fresh(layout, 1), np.ones(1),
+        S, w = run_groups(dm, gs, loc, rear, side, start, np.ones(1),
                           ExactChooser(lambda s: canonical(s, layout)), True)
     elif method == "mc":
         if trials < 1:
             raise UserError(f"trials must be at least 1; got {trials}")
         ch = SampleChooser(np.random.default_rng(seed))
-        S, w = run_groups(dm, gs, loc, rear, side, fresh(layout, trials),
+        S, w = run_groups(dm, gs, loc, rear, side, np.repeat(start, trials, axis=0),
                           np.full(trials, 1.0 / trials), ch, False)
     else:
         raise UserError(f"unknown method {method!r}; expected exact or mc")
@@ -120,6 +127,7 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     out["params"] = {"unit": mech.name, "groups": list(gs), "damage": sum(gs),
                      "location": lay.LOCS[loc] if loc is not None else None, "rear": rear,
                      "side": side, "method": method, "rules": dr.as_dict(),
+                     "state": None if spec is None else dict(spec),
                      **({"trials": trials, "seed": seed} if method == "mc" else {})}
     notes = list(layout.notes)
     notes.append("p_slot_hit counts critical hits on a slot; slots lost with a destroyed "

@@ -2,7 +2,8 @@
 14), exactly (default) or by Monte Carlo.
 
     btsim hit UNIT --damage N [--groups 5,5,5] (--location LOC [--rear] | --side SIDE)
-              [--rule NAME=VALUE] [--method exact|mc] [--trials N] [--seed S] [--json]
+              [--state FILE] [--rule NAME=VALUE] [--method exact|mc] [--trials N]
+              [--seed S] [--json]
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "hit", help="exact outcome of damage groups landing on a Classic 'Mech",
         description="The exact outcome distribution (armor, structure, criticals, explosions, "
-        "destruction) of damage groups landing on a fresh Classic 'Mech.",
+        "destruction) of damage groups landing on a fresh (or, with --state, damaged) Classic "
+        "'Mech.",
         epilog='examples:\n  btsim hit "Locust LCT-1V" --damage 20 --location CT\n'
-        '  btsim hit "Hunchback HBK-4G" --damage 15 --groups 5,5,5 --side front --json',
+        '  btsim hit "Hunchback HBK-4G" --damage 15 --groups 5,5,5 --side front --json\n'
+        '  btsim hit "Hunchback HBK-4G" --damage 5 --location CT --state damaged.toml',
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("unit", metavar="UNIT", help="catalog name or .mtf file")
     p.add_argument("--damage", type=int, help="total damage (one group unless --groups)")
@@ -42,6 +45,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rear", action="store_true", help="hit rear torso armor (CT/LT/RT)")
     p.add_argument("--side", metavar="SIDE", help="roll each group's location: "
                    + "|".join(SIDES))
+    p.add_argument("--state", metavar="FILE", help="start from a damaged state: a JSON or TOML "
+                   "file with armor, structure (points left per location), hit_slots (slot "
+                   "names as p_slot_hit gives them), ammo (shots left) and pilot")
     p.add_argument("--method", default="exact", choices=("exact", "mc"))
     p.add_argument("--trials", type=int, default=100_000, help="Monte Carlo trials")
     p.add_argument("--seed", type=int, default=1)
@@ -54,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     overrides = rule_overrides(args, "hit")
     res = hit(args.unit, damage=args.damage, groups=_groups(args.groups),
               location=args.location, rear=args.rear, side=args.side, rules=overrides,
-              method=args.method, trials=args.trials, seed=args.seed)
+              method=args.method, trials=args.trials, seed=args.seed, state=args.state)
     if args.json:
         print(json.dumps(res, indent=2))
         return 0

@@ -1,0 +1,101 @@
+"""``btsim hit --state FILE`` / ``sim.hit(..., state=...)``: damage landing on a damaged
+'Mech (reference-classic-combat.md 14), hand-worked on the Hunchback HBK-4G, and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from sim.classic.hit_api import hit
+from sim.errors import UserError
+
+HBK = "Hunchback HBK-4G"
+
+
+def close(a: float, b: Fraction | float) -> bool:
+    return abs(a - float(b)) < 1e-12
+
+
+def test_bare_ct_with_a_gyro_hit() -> None:
+    """CT armor gone, one gyro slot destroyed: 1 point reaches the structure (16 -> 15), one
+    determination with 22/36 new criticals expected (1 x 9/36 + 2 x 5/36 + 3 x 1/36), spread
+    evenly over the 10 slots still hittable (6 engine, 3 gyro, 1 sink)."""
+    state = {"armor": {"CT": 0}, "hit_slots": ["CT:4 Gyro"]}
+    r = hit(HBK, damage=1, location="CT", state=state)
+    assert close(r["expected_structure_left"]["CT"], 15)
+    assert close(r["p_critical"]["CT"], 1)              # the gyro hit was already there
+    # p_slot_hit gives each of the 4 interchangeable gyro slots the class mean: the old hit
+    # plus 3 x 22/360 new ones, over 4
+    new = Fraction(22, 36) / 10
+    assert close(r["p_slot_hit"]["CT:4 Gyro"], (1 + 3 * new) / 4)
+    assert close(r["expected_engine_hits"], 6 * new)
+    assert close(r["p_slot_hit"]["CT:11 Heat Sink"], new)
+
+
+def test_destroyed_side_torso_takes_its_arm_and_counts_as_destroyed() -> None:
+    r = hit(HBK, damage=5, location="RA", state={"structure": {"RT": 0}})
+    assert close(r["p_location_destroyed"]["RA"], 1) and close(r["p_location_destroyed"]["RT"], 1)
+    # the arm is gone: the 5 points move on to the RT, gone too, then the CT's armor
+    assert close(r["expected_armor_left"]["CT"], 26 - 5)
+
+
+def test_pilot_damage_and_ammo() -> None:
+    """Pilot 5 + a head hit = 6: dead. With one LT bin left at 1 shot (20 points) and the
+    other empty, an explosion destroys the LT (11 structure left) and puts 9 into the CT's 16:
+    never destroyed by ammunition (E11, with 5 + 5 shots, is destroyed 5/12 of the time)."""
+    r = hit(HBK, damage=1, location="HD", state={"pilot": 5})
+    assert close(r["p_destroyed_by"]["pilot"], 1)
+    full = hit(HBK, damage=21, location="LT")
+    one = hit(HBK, damage=21, location="LT",
+              state={"ammo": {"LT:1 IS Ammo AC/20": 1, "LT:2 IS Ammo AC/20": 0}})
+    assert close(full["p_destroyed_by"]["ammunition"], Fraction(5, 12))
+    assert 0 < one["p_ammo_explosion"] < full["p_ammo_explosion"]
+    assert close(one["p_destroyed_by"]["ammunition"], 0)
+    assert one["expected_structure_left"]["CT"] < 16
+
+
+def test_state_file_json_and_toml_through_the_cli(tmp_path: Path) -> None:
+    j = tmp_path / "s.json"
+    j.write_text(json.dumps({"armor": {"CT": 0}, "hit_slots": ["CT:4 Gyro"]}))
+    t = tmp_path / "s.toml"
+    t.write_text('hit_slots = ["CT:4 Gyro"]\n[armor]\nCT = 0\n')
+    outs = []
+    for f in (j, t):
+        p = subprocess.run([sys.executable, "-m", "sim", "hit", HBK, "--damage", "1",
+                            "--location", "CT", "--state", str(f), "--json"],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        outs.append(json.loads(p.stdout))
+    assert outs[0]["p_slot_hit"] == outs[1]["p_slot_hit"]
+    assert outs[0]["params"]["state"] == {"armor": {"CT": 0}, "hit_slots": ["CT:4 Gyro"]}
+
+
+@pytest.mark.parametrize("state, words", [
+    ({"armor": {"XX": 1}}, "unknown location"),
+    ({"armor": {"CT": 99}}, "0 to 26"),
+    ({"structure": {"LA": -1}}, "0 to 8"),
+    ({"hit_slots": ["CT:4 Gyr"]}, "did you mean CT:4 Gyro"),
+    ({"hit_slots": "CT:4 Gyro"}, "a list"),
+    ({"ammo": {"CT:4 Gyro": 1}}, "no ammunition bin"),
+    ({"ammo": {"LT:1 IS Ammo AC/20": 9}}, "0 to 5"),
+    ({"pilot": 7}, "0 to 6"),
+    ({"heat": 3}, "unknown field"),
+])
+def test_bad_state(state: dict, words: str) -> None:
+    with pytest.raises(UserError, match=words.replace("(", r"\(")):
+        hit(HBK, damage=1, location="CT", state=state)
+
+
+def test_bad_state_file_exits_2_with_one_line(tmp_path: Path) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text('{"hit_slots": ["CT:99 Nothing"]}')
+    for arg in (str(f), str(tmp_path / "missing.json")):
+        p = subprocess.run([sys.executable, "-m", "sim", "hit", HBK, "--damage", "1",
+                            "--location", "CT", "--state", arg], capture_output=True, text=True)
+        assert p.returncode == 2 and p.stdout == ""
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
