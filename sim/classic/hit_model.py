@@ -33,6 +33,7 @@ CAUSE_METRICS = tuple(f"p_destroyed_by_{c}" for c in st.CAUSES[1:])
 METRICS: tuple[Metric, ...] = (
     Metric("p_destroyed", "P('Mech destroyed)", "probability"),
     Metric("p_ammo_explosion", "P(at least one ammunition or Gauss explosion)", "probability"),
+    Metric("p_any_critical", "P(at least one critical hit, in any location)", "probability"),
     *(Metric(m, f"P(destroyed; first cause {m.rsplit('_by_', 1)[1]})", "probability")
       for m in CAUSE_METRICS),
     Metric("expected_pilot_damage", "E[MechWarrior damage] (capped at 6)", "mean", "points"),
@@ -110,6 +111,7 @@ class HitModel(Model):
         cause = S[:, st.CAUSE]
         agg.add_mean("p_destroyed", cause != st.C_NONE)
         agg.add_mean("p_ammo_explosion", S[:, st.EXPLOSIONS] > 0)
+        agg.add_mean("p_any_critical", S[:, st.CRIT] != 0)
         for k, m in enumerate(CAUSE_METRICS, 1):
             agg.add_mean(m, cause == k)
         agg.add_mean("expected_pilot_damage", np.minimum(S[:, st.PILOT], st.PILOT_DEAD))
@@ -121,6 +123,7 @@ class HitModel(Model):
                 location=None if scenario.location is None else lay.LOCS[scenario.location],
                 rear=scenario.rear, side=scenario.side, rules=scenario.rules)
         out = {"p_destroyed": r["p_destroyed"], "p_ammo_explosion": r["p_ammo_explosion"],
+               "p_any_critical": r["p_any_critical"],
                "expected_pilot_damage": r["expected_pilot_damage"],
                "expected_engine_hits": r["expected_engine_hits"]}
         for c, m in zip(st.CAUSES[1:], CAUSE_METRICS, strict=True):

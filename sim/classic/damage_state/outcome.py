@@ -49,6 +49,7 @@ def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any
             if layout.kind[i, s] != lay.EMPTY:
                 slots[layout.slot_label(i, s)] = per_slot[i, s]
     out["p_slot_hit"] = slots
+    out["p_any_critical"] = float(w @ (S[:, st.CRIT] != 0))
     out["p_ammo_explosion"] = float(w @ (S[:, st.EXPLOSIONS] > 0))
     out["expected_pilot_damage"] = float(w @ np.minimum(S[:, st.PILOT], st.PILOT_DEAD))
     out["expected_engine_hits"] = float(w @ np.minimum(S[:, st.ENGINE], st.ENGINE_DEAD))

@@ -30,7 +30,8 @@ RATIOS = (1.25, 1.5, 2.0, 3.0)
 N_OUT = 3
 
 #: (weapon, damage of its one group) and (weight class, catalog target) of the hit table.
-BIG_HITS: tuple[tuple[str, int], ...] = (("AC/20", 20), ("Gauss rifle", 15), ("PPC", 10))
+BIG_HITS: tuple[tuple[str, int], ...] = (("AC/20", 20), ("Gauss rifle", 15), ("PPC", 10),
+                                         ("large laser", 8), ("medium laser", 5))
 TARGETS: tuple[tuple[str, str], ...] = (("light", "Locust LCT-1V"),
                                         ("medium", "Hunchback HBK-4G"),
                                         ("heavy", "Catapult CPLT-C1"),
@@ -46,17 +47,21 @@ def _case(r: object) -> str:
     return "brawl (1 hex)" if d == 1 else f"{d} hexes"
 
 
-def one_hit_table() -> pd.DataFrame | None:
-    """P(destroyed) of one group of each big weapon from the front, by target (exact)."""
+def one_hit_table() -> dict[str, pd.DataFrame] | None:
+    """P(destroyed) and P(at least one critical hit) of one group of each big weapon from the
+    front, by target (exact, :func:`sim.classic.hit_api.hit`)."""
     try:
         from sim.classic.hit_api import hit
 
-        out = pd.DataFrame(index=[f"{w} ({d})" for w, d in BIG_HITS],
-                           columns=[f"{c}: {short_unit(u)}" for c, u in TARGETS], dtype=float)
-        for w, d in BIG_HITS:
-            for c, u in TARGETS:
-                out.loc[f"{w} ({d})", f"{c}: {short_unit(u)}"] = float(
-                    hit(u, damage=d, side="front")["p_destroyed"])
+        rows = [f"{w} ({d})" for w, d in BIG_HITS]
+        cols = [f"{c}: {short_unit(u)}" for c, u in TARGETS]
+        out = {k: pd.DataFrame(index=rows, columns=cols, dtype=float)
+               for k in ("p_destroyed", "p_any_critical")}
+        for (_w, d), r in zip(BIG_HITS, rows, strict=True):
+            for (_c, u), col in zip(TARGETS, cols, strict=True):
+                res = hit(u, damage=d, side="front")
+                for k, frame in out.items():
+                    frame.loc[r, col] = float(res[k])
         return out
     except Exception:  # noqa: BLE001 - the report still renders without the catalog
         return None
@@ -124,13 +129,21 @@ def build(res: Result) -> Section:
         res.name, f"The strongest unit of the round-robin is {best}, with a mean score of "
         f"{fmt_pct(v)} against the others over all ranges.",
         [("rating", best, "overall", v, fmt_pct(v))]))
-    hits = one_hit_table()
-    if hits is not None:
+    tabs = one_hit_table()
+    if tabs is not None:
+        hits = tabs["p_destroyed"]
         sec.tables.append(ColumnTable(
             "one_hit", "What one hit does: P(destroyed) by one group from the front (exact)",
             hits, {k: fmt_pct for k in hits.columns}, index_name="weapon (damage)",
             note="One damage group on a fresh unit, location rolled on the front column "
             "(through-armor criticals, explosions and transfer included): btsim hit."))
+        crit = tabs["p_any_critical"]
+        sec.tables.append(ColumnTable(
+            "one_hit_crit", "What one hit does: P(at least one critical hit) by one group "
+            "from the front (exact)", crit, {k: fmt_pct for k in crit.columns},
+            index_name="weapon (damage)",
+            note="A critical needs structure damage (or a through-armor critical on a 2): "
+            "against full armor only the through-armor chance, 1/36 x 15/36 = 1.16%, remains."))
         r0, c0 = hits.index[0], hits.columns[0]
         p0 = float(hits.loc[r0, c0])
         sec.findings.append(Finding(
