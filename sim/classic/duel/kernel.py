@@ -388,8 +388,8 @@ def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
                   (gyro_new + np.maximum(leg_new, 0), np.zeros(n, np.int64)), *attacks]
         for cnt, mod in groups:
             top = int(cnt[standing].max()) if standing.any() else 0
+            tn_j = base + mod
             for j in range(top):
-                tn_j = base + mod
                 f = (cnt > j) & (roll2(rng, n) < tn_j)
                 failed_tn = np.where(f & ~fail, tn_j, failed_tn)
                 fail |= f

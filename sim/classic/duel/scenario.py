@@ -262,8 +262,8 @@ def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
     """Design quirks of the unit that the duel does not simulate (reference D21): all of
     them with ``quirks`` off; with it on, all but those an attack's declaration bars
     (``no_arms``: no punch)."""
-    done = {q for kind in ph.KINDS[1:] for q in ATTACK_SPECS[kind].barred_by_quirks
-            if rules.quirks}
+    done = ({q for kind in ph.KINDS[1:] for q in ATTACK_SPECS[kind].barred_by_quirks}
+            if rules.quirks else set())
     qs = [q for q in mech.quirks if q not in done]
     return [f"{mech.name}: design quirks not simulated (reference D21): " + ", ".join(qs)] \
         if qs else []
