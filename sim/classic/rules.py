@@ -109,7 +109,11 @@ class ClassicRules:
         return json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
 
 
-options.register_group("classic", ClassicRules, models=("attack",))
+#: The duel (``classic-duel``) reads this group too; the options that mean nothing without a
+#: map (D7, D8, D9) and ``tmm_table`` (the duel's single TMM table is the fire model's
+#: ``fire_tmm_table``) are accepted there at their defaults only
+#: (:data:`sim.classic.duel.scenario.INERT_CLASSIC_OPTIONS`).
+options.register_group("classic", ClassicRules, models=("attack", "classic-duel"))
 #: ``seed`` differs from ``default`` where the seed page reads differently; ``megamek`` where
 #: MegaMek's implementation does.
 options.register_preset("classic", "default", {})

@@ -6,8 +6,9 @@ the vectorized kernel and of :mod:`sim.classic.damage_state.apply`: damage to ar
 structure, transfer, through-armor criticals, critical slots and their effects, ammunition
 and Gauss explosions with CASE, destruction causes, PSRs, falls, punches and kicks, the heat
 phase and consciousness, and the duel's rule options (C1, C2, C7, C12, C14, C21, C22 and
-the consciousness rolls, read as validated values from ``scn.duel_rules``) are recomputed
-here. It shares with the kernel only the validated
+the consciousness rolls, read as validated values from ``scn.duel_rules``; the physical-attack
+options D4, D5, D6, D10, D11, D18, D19, D21, D22, TAC and pilot damage from
+``scn.classic_rules``) are recomputed here. It shares with the kernel only the validated
 scenario (each side's slot layout and compiled weapons: base target numbers by heat, cluster
 and group tables, from the fire model) and the firing policy's decisions (``Decider``, not a
 rule). Tests compare it with the kernel by distribution; ``btsim bench`` times it.
@@ -252,11 +253,12 @@ class Mech:
             self.cause = "pilot"
 
     def group(self, r: random.Random, column: str, d: int) -> None:
-        """One damage group with its location rolled on the standard table."""
+        """One damage group with its location rolled on the standard table (a 2 is a
+        through-armor critical chance unless the option ``tac`` is off)."""
         roll = r.randint(1, 6) + r.randint(1, 6)
         loc = COLUMNS[column][roll]
         rear = column == "rear" and loc in REAR_ARMOR
-        self.damage(r, loc, rear, d, roll == 2)
+        self.damage(r, loc, rear, d, roll == 2 and self.side.classic.tac)
 
 
 def _roll(r: random.Random) -> int:
@@ -291,7 +293,17 @@ def _settle(m: Mech) -> None:
         m.cause = "pilot"
 
 
-def _fall(r: random.Random, m: Mech) -> None:
+def _pilot_hurt(r: random.Random, m: Mech, tn: int) -> None:
+    """The MechWarrior's roll after a fall (reference.md 4.3): 1 damage below ``tn``,
+    automatic when unconscious or shut down; never with the option ``pilot_damage`` off."""
+    if (m.uncon or m.shut or _roll(r) < tn) and m.side.classic.pilot_damage:
+        m.pilot += 1
+    _settle(m)
+
+
+def _fall(r: random.Random, m: Mech, failed_tn: int) -> None:
+    """A fall from standing (0 levels); ``failed_tn``: the target number of the PSR that
+    failed (the MechWarrior's roll under D10 ``megamek``)."""
     if not m.alive():
         return
     m.prone = m.fell = True
@@ -301,31 +313,45 @@ def _fall(r: random.Random, m: Mech) -> None:
         d = min(5, left)
         left -= d
         m.group(r, column, d)
-    tn = m.side.piloting + _pre(m)
-    if m.uncon or m.shut or _roll(r) < tn:
-        m.pilot += 1
-    _settle(m)
+    if m.side.classic.fall_pilot_damage == "tw":
+        tn = m.side.piloting + _pre(m)      # + 1 per level fallen: none
+    else:
+        tn = failed_tn
+    _pilot_hurt(r, m, tn)
 
 
 def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
-          extra: int, situ: int = 0) -> None:
+          triggers: list[int] | None = None) -> None:
+    """The PSRs of one phase: 20+ damage (+1), a gyro hit and each leg-actuator critical
+    (+0 beyond the pre-existing modifiers they add), then ``triggers`` (the attacks'
+    situational modifiers, in the order they were resolved)."""
     if m.prone or not m.alive():
         return
+    rules = m.side.classic
     g = m.kind_hits(lay.GYRO)
     big = dmg >= 20
     gyro_new = g > before[0]
     legs_gone = sum(m.IS[x] == 0 for x in (LL, RL))
     auto = (gyro_new and g >= 2) or legs_gone > before[2]
-    k = int(big) + int(gyro_new) + max(_leg_events(m) - before[1], 0) + extra
-    tn = m.side.piloting + _pre(m) + int(big) + situ
+    mods = ([1] if big else []) + [0] * (int(gyro_new) + max(_leg_events(m) - before[1], 0))
+    mods += triggers or []
+    base = m.side.piloting + _pre(m)
+    tn = base + sum(mods)       # cumulative (D19): every roll adds the phase's modifiers
     fail = auto
-    for _ in range(k):
-        if _roll(r) < tn:
-            fail = True
-    if k > 0 and (m.shut or m.uncon):
+    failed_tn = tn
+    if rules.psr_modifiers == "cumulative":
+        for _ in mods:
+            if _roll(r) < tn:
+                fail = True
+    elif not fail:
+        for mod in mods:        # own: each roll only its trigger's; the first failure falls
+            if _roll(r) < base + mod:
+                fail, failed_tn = True, base + mod
+                break
+    if mods and (m.shut or m.uncon) and rules.immobile_psr == "auto-fail":
         fail = True
     if fail:
-        _fall(r, m)
+        _fall(r, m, failed_tn)
 
 
 def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decider,
@@ -473,13 +499,14 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
             need = gyro or hip
         elif jumped:
             need = gyro or _leg_events(m) > 0 or bool(gone)
-        if need and _roll(r) < side.piloting + _pre(m):
-            _fall(r, m)
+        tn = side.piloting + _pre(m)
+        if need and _roll(r) < tn:
+            _fall(r, m, tn)
     return hexes, mod, jumped, heat
 
 
 def _fail(m: Mech, mod: int) -> float:
-    if m.shut or m.uncon:
+    if (m.shut or m.uncon) and m.side.classic.immobile_psr == "auto-fail":
         return 1.0
     return 1.0 - _p(m.side.piloting + _pre(m) + mod)
 
@@ -505,17 +532,24 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
                             "push": (13, 0), "charge": (13, 0), "dfa": (13, 0)}
     if not can or m.prone or not y.alive() or side.physical == "none":
         return "none", info
+    cr = side.classic
     W, T = side.tons, tside.tons
+    per5 = W // 5 if cr.per_5_tons_rounding == "floor" else -(-W // 5)     # D6
     common = (tmm(tmv[0], tmv[2]) if tmv[0] > 0 else 0) - 2 * y.prone - 4 * (y.shut or y.uncon)
     base = side.piloting + mv[1] + common
+    no_arms = cr.quirks and "no_arms" in side.mech.quirks                  # D21
     for j, arm in enumerate((LA, RA)):
         ok = (m.IS[arm] > 0 and m.has_act(arm, "shoulder") and not m.act_hit(arm, "shoulder")
-              and arm not in fired and not y.prone)
+              and arm not in fired and not y.prone and not no_arms)
         ua = m.act_hit(arm, "upper_arm")
         la = m.act_hit(arm, "lower_arm") or not m.has_act(arm, "lower_arm")
         hand = m.act_hit(arm, "hand") or not m.has_act(arm, "hand")
-        tn = base + 2 * ua + 2 * la + hand if ok else 13
-        info["punch"][j] = (tn, max(1, math.ceil(W / 10) >> (ua + la)))
+        if not m.has_act(arm, "lower_arm") and not m.has_act(arm, "hand"):
+            mod = 2 * ua + cr.hand_and_lower_arm_missing_mod                  # D4
+        else:
+            mod = 2 * ua + 2 * la + hand
+        tn = base + mod if ok else 13
+        info["punch"][j] = (tn, max(cr.punch_min_damage, math.ceil(W / 10) >> (ua + la)))
     if (not m.act_hit(LL, "hip") and not m.act_hit(RL, "hip") and m.IS[LL] > 0
             and m.IS[RL] > 0):
         for leg in (LL, RL):
@@ -524,14 +558,16 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
             ul, ll = m.act_hit(leg, "upper_leg"), m.act_hit(leg, "lower_leg")
             tn = base - 2 + 2 * ul + 2 * ll + m.act_hit(leg, "foot")
             if tn < info["kick"][0]:
-                info["kick"] = (tn, (W // 5) >> (ul + ll))
+                info["kick"] = (tn, per5 >> (ul + ll))
     if allk and side.hatchet[0] >= 0:
         item, arm = side.hatchet
         if (not y.prone and arm not in fired and m.IS[arm] > 0 and not m.item_lost(item)
                 and m.has_act(arm, "shoulder") and not m.act_hit(arm, "shoulder")
                 and m.has_act(arm, "hand") and not m.act_hit(arm, "hand")):
             tn = base - 1 + 2 * m.act_hit(arm, "upper_arm") + 2 * m.act_hit(arm, "lower_arm")
-            info["hatchet"] = (tn, W // 5)
+            if cr.club_table != "standard":     # D11: aimed at the punch or kick table
+                tn += cr.club_aimed_mod
+            info["hatchet"] = (tn, per5)
     if allk and not y.prone and all(m.IS[a] > 0 and a not in fired and m.has_act(a, "shoulder")
                                     for a in (LA, RA)):
         info["push"] = (base - 1 + 2 * sum(m.act_hit(a, "shoulder") for a in (LA, RA)), 0)
@@ -541,11 +577,16 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
         # hexes moved not counting the target's hex (reference.md 2)
         info["charge"] = (base + diff, math.ceil(W * max(mv[0] - 1, 0) / 10))
     if allk and mv[2] and (stage == "declare" or declared == "dfa"):
-        info["dfa"] = (side.piloting + common + diff + 3, math.ceil(3 * W / 10))
+        if cr.dfa_rounding == "ceil-product":       # D18
+            dfa = math.ceil(3 * W / 10)
+        elif cr.dfa_rounding == "ceil-then-times-3":
+            dfa = 3 * math.ceil(W / 10)
+        else:
+            dfa = 3 * (W // 10)
+        info["dfa"] = (side.piloting + common + diff + 3, dfa)
     knock = 0.0
     if rules.knockdown_value != "none":
-        knock = math.ceil(T / 10) + (W // 5 if rules.knockdown_value == "fall-and-prone"
-                                     else 0)
+        knock = math.ceil(T / 10) + (per5 if rules.knockdown_value == "fall-and-prone" else 0)
     if y.prone:         # a prone target cannot be knocked down again
         knock = 0
     own_fall = math.ceil(W / 10)
@@ -595,8 +636,9 @@ def _groups(r: random.Random, m: Mech, total: int, column: str,
 
 
 def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
-            taken: list[int], extra: list[int], situ: list[int], i: int) -> None:
-    """Resolve side ``i``'s attack ``kind`` (reference.md 2-4)."""
+            taken: list[int], trig: list[list[int]], i: int) -> None:
+    """Resolve side ``i``'s attack ``kind`` (reference.md 2-4); the PSRs it forces go to
+    ``trig`` (per side, each roll's situational modifier)."""
     W, T = m.side.tons, y.side.tons
     if kind == "punch":
         for tn, d in info["punch"]:
@@ -612,17 +654,22 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
                 else:
                     y.damage(r, KICK[r.randint(1, 6)], False, d, False)
                 taken[1 - i] += d
-            extra[1 - i] += 1
+            trig[1 - i].append(0)       # kicked
         else:
-            extra[i] += 1
+            trig[i].append(0)           # missed a kick
     elif kind == "hatchet":
         tn, d = info["hatchet"]
         if _roll(r) >= tn:
-            y.group(r, "front", d)
+            aim = m.side.classic.club_table
+            if aim == "standard":
+                y.group(r, "front", d)
+            else:
+                y.damage(r, (PUNCH if aim == "punch" else KICK)[r.randint(1, 6)], False, d,
+                         False)
             taken[1 - i] += d
     elif kind == "push":
         if _roll(r) >= info["push"][0]:
-            extra[1 - i] += 1
+            trig[1 - i].append(0)       # pushed
     elif kind in ("charge", "dfa"):
         tn, d = info[kind]
         if _roll(r) >= tn:
@@ -639,16 +686,14 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
                 _groups(r, m, own, "front", KICK)
             taken[1 - i] += d
             taken[i] += own
-            extra[1 - i] += 1
-            situ[1 - i] += 2
-            extra[i] += 1
-            situ[i] += 2 if kind == "charge" else 4
+            trig[1 - i].append(2)       # charged / hit by a DFA
+            trig[i].append(2 if kind == "charge" else 4)
         elif kind == "dfa" and m.alive():
             m.prone = m.fell = True
             _groups(r, m, 3 * math.ceil(W / 10), "rear")
-            if m.uncon or m.shut or _roll(r) < m.side.piloting + _pre(m) + 2:
-                m.pilot += 1
-            _settle(m)
+            # D10: a 2-level fall: + 2 (TW); MegaMek: pre-existing + 1
+            extra = 2 if m.side.classic.fall_pilot_damage == "tw" else 1
+            _pilot_hurt(r, m, m.side.piloting + _pre(m) + extra)
 
 
 def _restarts(m: Mech, row: int, roll: int) -> bool:
@@ -681,10 +726,12 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
         if fs.rules.tacops_shutdown and 0 < avoid < 13:
             avoid = avoid - 5 + (-2, -2, -1, -1, 0, 0, 1, 1, 1)[side.piloting]
         if row >= 30 or m.uncon or roll < avoid:
-            psr_fail = not m.prone and (m.uncon or _roll(r) < side.piloting + _pre(m) + 3)
+            tn = side.piloting + _pre(m) + 3
+            helpless = m.uncon and m.side.classic.immobile_psr == "auto-fail"   # D22
+            psr_fail = not m.prone and (helpless or _roll(r) < tn)
             m.shut = m.shut_ever = m.shut_now = True
             if psr_fail:
-                _fall(r, m)
+                _fall(r, m, tn)
     if m.L.bins and m.alive():
         avoid = 0 if row < 19 else 4 + 2 * (row >= 23) + 2 * (row >= 28)
         if _roll(r) < avoid:
@@ -779,10 +826,11 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             tries = c and m.prone and m.kind_hits(lay.GYRO) < 2 and (m.IS[LL] > 0
                                                                      or m.IS[RL] > 0)
             start_prone = m.prone
-            if tries and _roll(r) >= m.side.piloting + _pre(m):
+            stand_tn = m.side.piloting + _pre(m)
+            if tries and _roll(r) >= stand_tn:
                 m.prone = False
             elif tries and rules.failed_stand == "fall":
-                _fall(r, m)
+                _fall(r, m, stand_tn)
             can.append(c)
             mvs.append(_move(r, m, scn.moves[t][i], c and not start_prone, scn, fss[i]))
             tried.append(tries)
@@ -836,7 +884,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             fired[i] = locs
         for i in range(2):
             _settle(ms[i])
-            _psrs(r, ms[i], snaps[i], taken[i], 0)
+            _psrs(r, ms[i], snaps[i], taken[i])
             if each:
                 _conscious(r, ms[i])
         if rng_ == 1:
@@ -846,14 +894,13 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
                                and declared[1 - i] != "dfa", scn,
                                "physical", declared[i], 0.0) for i in range(2)]
             taken = [0, 0]
-            extra = [0, 0]
-            situ = [0, 0]
+            trig: list[list[int]] = [[], []]
             for i in range(2):
                 kind, info = choice[i]
-                _strike(r, ms[i], ms[1 - i], kind, info, taken, extra, situ, i)
+                _strike(r, ms[i], ms[1 - i], kind, info, taken, trig, i)
             for i in range(2):
                 _settle(ms[i])
-                _psrs(r, ms[i], snaps[i], taken[i], extra[i], situ[i])
+                _psrs(r, ms[i], snaps[i], taken[i], trig[i])
                 if each:
                     _conscious(r, ms[i])
         for i in range(2):

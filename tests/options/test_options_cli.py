@@ -54,7 +54,7 @@ def test_rules_json(capsys) -> None:
                    "kind": "choice", "default": "auto-fail", "allowed": ["auto-fail", "roll"],
                    "ref": "D22", "doc": d22["doc"], "readings": d22["readings"],
                    "presets": {"default": "auto-fail", "seed": "auto-fail",
-                               "megamek": "auto-fail"}, "models": ["attack"]}
+                               "megamek": "auto-fail"}, "models": ["attack", "classic-duel"]}
     assert set(d22["readings"]) == {"auto-fail", "roll"}
     assert by["heat_tmm_threshold"]["allowed"] == {"min": 1, "max": 4}
     assert by["quirks"]["allowed"] == [False, True]

@@ -42,7 +42,10 @@ def test_both_games_and_groups_registered() -> None:
                                               ClassicDuelRules, ClassicPhysicalRules}
     assert set(options.model_names("classic-duel")) == set(
         options.names(FireRules) + options.names(DamageRules) + options.names(ClassicDuelRules)
-        + options.names(ClassicPhysicalRules))
+        + options.names(ClassicPhysicalRules) + options.names(ClassicRules))
+    assert set(options.model_names("attack")) == set(options.names(ClassicRules))
+    listed = {o.name: o for o in options.options("classic")}
+    assert listed["dfa_rounding"].models == ("attack", "classic-duel")
     assert options.game_of_model("fire") == options.game_of_model("profile") == "classic"
     assert set(options.groups("alphastrike")) == {ASRules, DuelRules}
     assert options.game_of_model("duel") == "alphastrike"

@@ -42,9 +42,9 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
     """Monte Carlo duel of two Classic 'Mechs (catalog names, ``.mtf`` paths or
     ``ClassicMech``), through :func:`sim.api.run_scenario` (same bits as ``btsim duel --game
     classic`` and ``btsim run`` with the same seed, trials and chunk size). ``rules``: rule
-    options by name (fire, damage and the duel's own groups). ``progress``: ``auto``
-    (default: a bar after ~2 s only when stderr is a terminal, so none in a notebook),
-    ``always`` or ``never``.
+    options by name (fire, damage, physical-attack and the duel's own groups). ``progress``:
+    ``auto`` (default: a bar after ~2 s only when stderr is a terminal, so none in a
+    notebook), ``always`` or ``never``.
 
     Returns a :class:`~sim.result.Result`: ``.to_dict()`` is the ``--json`` document of
     the CLI (:func:`result_view`, see the module docstring) and ``res["p_win_a"]`` reads

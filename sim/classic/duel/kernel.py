@@ -28,6 +28,11 @@ support and C22 engine heat while shut down (heat phase), C2 restart in the heat
 phase, C12 restart with an unconscious pilot, C14 heat per attempt to stand, C7 autocannons
 that keep firing after a first critical (gun availability in :func:`_declare`), C21 the end
 test, and the consciousness rolls (per point at the end of each phase, or once a turn).
+Those of :class:`sim.classic.rules.ClassicRules` (``Side.classic``, one instance for both
+sides) too: D4, D5, D6, D11, D18 and D21 in the physical attacks (:func:`_choose_physical`,
+:mod:`.physical`), D19 and D22 in :func:`_psr_phase` (and D22 in the shutdown roll and the
+``best`` values), D10 and ``pilot_damage`` in the MechWarrior's roll after a fall
+(:func:`_fall`, :func:`_dfa_miss_fall`), ``tac`` in every standard-table location roll.
 """
 
 from __future__ import annotations
@@ -235,14 +240,15 @@ for _c, _name in enumerate(SIDE_NAMES):
 _ARMOR_COL = np.array([[0, 0], [1, 8], [2, 9], [3, 10], [4, 4], [5, 5], [6, 6], [7, 7]])
 
 
-def roll_locations(rng: np.random.Generator, column: np.ndarray, floating: bool
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def roll_locations(rng: np.random.Generator, column: np.ndarray, floating: bool,
+                   tac_on: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Roll one standard hit-location per row on table column ``column`` (0 front, 1 left,
     2 right, 3 rear; reference.md 3.2): ``(location, rear armor, through-armor chance)``.
     A 2 is a TAC at the listed location, or with C28 ``floating`` a TAC at a location rolled
-    again (the same distributions as :func:`sim.classic.damage_state.apply.side_outcomes`)."""
+    again (the same distributions as :func:`sim.classic.damage_state.apply.side_outcomes`);
+    with ``tac_on`` False (ClassicRules ``tac`` off) a 2 is a plain hit there."""
     roll = roll2(rng, column.size)
-    tac = roll == 2
+    tac = (roll == 2) & tac_on
     if floating and tac.any():
         roll = np.where(tac, roll2(rng, column.size), roll)
     return _STD_LOC[column, roll], _STD_REAR[column, roll], tac
@@ -258,7 +264,7 @@ def _apply_rows(S: np.ndarray, side: Side, mask: np.ndarray, dmg: np.ndarray,
         return
     if isinstance(where, str):
         col = np.full(idx.size, SIDE_NAMES.index(where), np.int64)
-        loc, rear, tac = roll_locations(ch.rng, col, _floating(side))
+        loc, rear, tac = roll_locations(ch.rng, col, _floating(side), side.classic.tac)
     else:
         loc = where[idx]
         rear = np.zeros(idx.size, bool)
@@ -304,14 +310,16 @@ def _settle_pilot(S: np.ndarray) -> None:
 
 
 def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: np.ndarray,
-          ch: SampleChooser) -> None:
+          ch: SampleChooser, failed_tn: np.ndarray) -> None:
     """The 'Mech falls (reference.md 4.3-4.4): prone; ceil(tons/10) in 5-point groups, all
-    on the column of one 1D6 facing-after-fall roll; PSR (pre-existing modifiers, 0 levels)
-    or the pilot takes 1 (automatic when unconscious or shut down)."""
+    on the column of one 1D6 facing-after-fall roll; then the MechWarrior's roll (0 levels)
+    or the pilot takes 1: D10 ``fall_pilot_damage`` ``tw`` Piloting + pre-existing
+    modifiers, ``megamek`` ``failed_tn`` (the failed PSR's target number, per row;
+    :func:`.physical.fall_pilot_tn`); automatic when unconscious or shut down; none with
+    ClassicRules ``pilot_damage`` off."""
     mask = mask & x.alive()
     if not mask.any():
         return
-    n = len(mask)
     x.prone |= mask
     x.fell |= mask
     left = c.fall_damage
@@ -322,40 +330,72 @@ def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: n
         left -= d
         live = x.S[idx, st.CAUSE] == st.C_NONE
         idx, column = idx[live], column[live]
-        loc, rear, tac = roll_locations(rng, column, _floating(side))
+        loc, rear, tac = roll_locations(rng, column, _floating(side), side.classic.tac)
         _apply_at(x.S, side, idx, np.full(idx.size, d, np.int64), loc, rear, tac, ch)
-    tn = side.piloting + pre_psr(side, x.S)
-    hurt = mask & (x.uncon | x.shut | (roll2(rng, n) < tn))
-    x.S[hurt, st.PILOT] += 1
+    _pilot_roll(rng, side, x, mask, ph.fall_pilot_tn(side.piloting, pre_psr(side, x.S), 0,
+                                                     failed_tn, False, side.classic))
+
+
+def _pilot_roll(rng: np.random.Generator, side: Side, x: _State, mask: np.ndarray,
+                tn: np.ndarray) -> None:
+    """The MechWarrior's roll after a fall of the rows ``mask`` (reference.md 4.3): 1 damage
+    below ``tn``, automatic when unconscious or shut down; nothing with ClassicRules
+    ``pilot_damage`` off (the roll is still drawn, so the other dice stay in step)."""
+    hurt = mask & (x.uncon | x.shut | (roll2(rng, len(mask)) < tn))
+    if side.classic.pilot_damage:
+        x.S[hurt, st.PILOT] += 1
     _settle_pilot(x.S)
 
 
 def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
-               before: np.ndarray, dmg: np.ndarray, extra: np.ndarray, live: np.ndarray,
-               ch: SampleChooser, situ: np.ndarray | None = None) -> None:
+               before: np.ndarray, dmg: np.ndarray, live: np.ndarray, ch: SampleChooser,
+               attacks: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> None:
     """End-of-phase PSRs (14.6, reference.md 4.1-4.2): one roll per trigger (20+ damage,
-    gyro hit, each leg-actuator critical, ``extra`` other triggers such as kicks), each at
-    Piloting + pre-existing damage (which includes the new criticals) + 1 if 20+ damage;
-    the first failure falls. A new second gyro hit or a newly destroyed leg is an automatic
-    fall; shut-down or unconscious 'Mechs fail every PSR. ``situ``: the phase's other
-    situational modifiers (charged +2, DFA +4 ...), added to every roll (4.1 cumulative)."""
+    gyro hit, each leg-actuator critical, then each of ``attacks``: (count, its situational
+    modifier) per row, such as kicked +0, charged +2, made a DFA +4), each at Piloting +
+    pre-existing damage (which includes the new criticals) + situational modifiers; the
+    first failure falls. D19 ``psr_modifiers``: ``cumulative`` every roll adds all the
+    phase's situational modifiers (20+ damage +1 and the attacks'), ``own`` each roll only
+    its own trigger's, in the order above. A new second gyro hit or a newly destroyed leg is
+    an automatic fall; D22 ``immobile_psr`` ``auto-fail``: shut-down or unconscious 'Mechs
+    fail every PSR (``roll``: they roll). The failed roll's target number goes to the
+    MechWarrior's roll (D10 ``megamek``; for an automatic fall the phase's full target
+    number, Piloting + pre-existing + every situational modifier)."""
     S = x.S
+    rules = side.classic
+    n = len(S)
     standing = live & ~x.prone & x.alive()
     big = dmg >= 20
     gyro_new = S[:, st.GYRO] > before[:, 0]
     leg_new = _leg_events(side, S) - before[:, 1]
     legs_gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS)
     auto = (gyro_new & (S[:, st.GYRO] >= 2)) | (legs_gone > before[:, 2])
+    extra = sum((cnt for cnt, _ in attacks), np.zeros(n, np.int64))
+    situ = sum((mod for _, mod in attacks), np.zeros(n, np.int64))
     k = big.astype(np.int64) + gyro_new + np.maximum(leg_new, 0) + extra
-    tn = side.piloting + pre_psr(side, S) + big
-    if situ is not None:
-        tn = tn + situ
-    kmax = int(k[standing].max()) if standing.any() else 0
+    base = side.piloting + pre_psr(side, S)
+    tn = base + big + situ          # every roll's number under ``cumulative`` (4.1)
     fail = auto.copy()
-    for j in range(kmax):
-        fail |= (k > j) & (roll2(rng, len(k)) < tn)
-    fail |= (k > 0) & (x.shut | x.uncon)
-    _fall(rng, side, c, x, standing & fail, ch)
+    failed_tn = tn.copy()
+    if rules.psr_modifiers == "cumulative":
+        kmax = int(k[standing].max()) if standing.any() else 0
+        for j in range(kmax):
+            fail |= (k > j) & (roll2(rng, len(k)) < tn)
+    else:
+        # ``own``: the rolls in order, each with its trigger's modifier; the first failure
+        # is the fall and its target number the failed one
+        groups = [(big.astype(np.int64), np.ones(n, np.int64)),
+                  (gyro_new + np.maximum(leg_new, 0), np.zeros(n, np.int64)), *attacks]
+        for cnt, mod in groups:
+            top = int(cnt[standing].max()) if standing.any() else 0
+            tn_j = base + mod
+            for j in range(top):
+                f = (cnt > j) & (roll2(rng, n) < tn_j)
+                failed_tn = np.where(f & ~fail, tn_j, failed_tn)
+                fail |= f
+    if rules.immobile_psr == "auto-fail":
+        fail |= (k > 0) & (x.shut | x.uncon)
+    _fall(rng, side, c, x, standing & fail, ch, failed_tn)
 
 
 def _snapshot(side: Side, S: np.ndarray) -> np.ndarray:
@@ -523,11 +563,12 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             hact = np.minimum(x.heat, ACTIVE_HEATS - 1)
             tries = act & x.prone & (x.S[:, st.GYRO] < 2) & (
                 sum((x.S[:, st.IS0 + leg] > 0).astype(np.int64) for leg in LEGS) > 0)
-            ok = tries & (roll2(rng, n) >= s.piloting + pre_psr(s, x.S))
+            stand_tn = s.piloting + pre_psr(s, x.S)
+            ok = tries & (roll2(rng, n) >= stand_tn)
             start_prone = x.prone.copy()
             x.prone &= ~ok
-            if comp[i].rules.failed_stand == "fall":
-                _fall(rng, s, comp[i], x, tries & ~ok, ch)   # falls again, from 0 levels
+            if comp[i].rules.failed_stand == "fall":   # falls again, from 0 levels
+                _fall(rng, s, comp[i], x, tries & ~ok, ch, stand_tn)
             mvi = _movement(rng, s, comp[i], x, moves[i], act & ~start_prone,
                             fss[i].rules.jump_heat == "rating", scn.physical_rules, ch)
             mvs.append(mvi)
@@ -558,8 +599,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             fired_loc[i] = floc
         for i in range(2):
             _settle_pilot(xs[i].S)
-            _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], phase_dmg[i],
-                       np.zeros(n, np.int64), fight, ch)
+            _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], phase_dmg[i], fight, ch)
             _phase_consciousness(rng, comp[i], xs[i])
         # 3 physical attacks
         if r == 1:
@@ -572,22 +612,20 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
                                        scn.physical_rules, "physical", declared[i])
                       for i in range(2)]
             pd = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
-            extra = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
-            situ = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+            # each side's attack PSR triggers, (count, modifier), in the order the attacks
+            # are resolved (side A's, then side B's)
+            trig: list[list[tuple[np.ndarray, np.ndarray]]] = [[], []]
             for i in range(2):
                 res = _resolve_physical(rng, sides[i], comp[i], xs[i], sides[1 - i],
                                         xs[1 - i], choice[i], ch)
                 pd[1 - i] += res["dmg"]
                 pd[i] += res["self"]
                 dealt[i] += res["dmg"]
-                extra[1 - i] += res["t_psr"]
-                situ[1 - i] += res["t_mod"]
-                extra[i] += res["s_psr"]
-                situ[i] += res["s_mod"]
+                trig[1 - i].append((res["t_psr"], res["t_mod"]))
+                trig[i].append((res["s_psr"], res["s_mod"]))
             for i in range(2):
                 _settle_pilot(xs[i].S)
-                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], extra[i], fight, ch,
-                           situ[i])
+                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], fight, ch, trig[i])
                 _phase_consciousness(rng, comp[i], xs[i])
         # 4 heat phase
         for i in range(2):
@@ -720,7 +758,8 @@ def _resolve_fire(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireSc
 
 
 def _arm_punch(side: Side, x: _State, arm: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(usable, TN modifier, halvings) of a punch with ``arm`` (reference.md 1.3)."""
+    """(usable, TN modifier, halvings) of a punch with ``arm`` (reference.md 1.3; D4 for an
+    arm built without lower arm and hand: :func:`.physical.punch_mod`)."""
     S = x.S
     act = side.act
     present = S[:, st.IS0 + arm] > 0
@@ -728,12 +767,13 @@ def _arm_punch(side: Side, x: _State, arm: int) -> tuple[np.ndarray, np.ndarray,
     has_sh = int(act["shoulder"][arm]) != 0
     ua = hits_of(S, arm, int(act["upper_arm"][arm])) > 0
     la_missing = int(act["lower_arm"][arm]) == 0
+    hand_missing = int(act["hand"][arm]) == 0
     la = (hits_of(S, arm, int(act["lower_arm"][arm])) > 0) | la_missing
-    hand = (hits_of(S, arm, int(act["hand"][arm])) > 0) | (int(act["hand"][arm]) == 0)
+    hand = (hits_of(S, arm, int(act["hand"][arm])) > 0) | hand_missing
     usable = present & ~sh_gone & has_sh
-    mod = 2 * ua + 2 * la + hand
+    mod = ph.punch_mod(ua, la, hand, la_missing and hand_missing, side.classic)
     halv = ua.astype(np.int64) + la
-    return usable, mod.astype(np.int64), halv
+    return usable, mod, halv
 
 
 def _leg_kick(side: Side, x: _State, leg: int) -> tuple[np.ndarray, np.ndarray]:
@@ -815,8 +855,9 @@ def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mod
             need = jumped & (gyro | legs | gone)
         need &= ~x.prone & x.alive()
         if need.any():
-            fail = need & (roll2(rng, len(need)) < side.piloting + pre_psr(side, S))
-            _fall(rng, side, c, x, fail, ch)
+            tn = side.piloting + pre_psr(side, S)
+            fail = need & (roll2(rng, len(need)) < tn)
+            _fall(rng, side, c, x, fail, ch, tn)
     return _Move(hexes.astype(np.int64), mod.astype(np.int64), jumped, heat)
 
 
@@ -844,8 +885,10 @@ class _Physical:
 
 def _psr_fail(side: Side, x: _State, mod: int, pre: np.ndarray) -> np.ndarray:
     """(n,) P(``side`` fails a PSR at +``mod`` now, ``pre`` its pre-existing modifiers); 1
-    when it cannot keep its balance."""
+    when it cannot keep its balance (shut down or unconscious, D22 ``auto-fail``)."""
     q = 1.0 - ph.p_hit(side.piloting + pre + mod)
+    if side.classic.immobile_psr != "auto-fail":
+        return q
     return np.where(x.shut | x.uncon, 1.0, q)
 
 
@@ -869,11 +912,13 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
     standing_t = ~y.prone
     ptn = np.full((2, n), 13, np.int64)
     pdmg = np.zeros((2, n), np.int64)
+    crules = side.classic
+    no_punch = ph.barred(PUNCH, side.mech.quirks, crules)     # D21 quirks (no_arms)
     for j, arm in enumerate(ARMS):
         ok, mod, halv = _arm_punch(side, x, arm)
-        ok &= can & ~fired[arm] & standing_t
+        ok &= can & ~fired[arm] & standing_t & (not no_punch)
         ptn[j] = np.where(ok, base + ph.BASE[PUNCH] + mod, 13)
-        pdmg[j] = ph.punch_damage(side.tons, halv)
+        pdmg[j] = ph.punch_damage(side.tons, halv, crules)
     hips_ok = sum(hits_of(x.S, leg, int(side.act["hip"][leg])) for leg in LEGS) == 0
     legs_ok = (x.S[:, st.IS0 + lay.LL] > 0) & (x.S[:, st.IS0 + lay.RL] > 0)
     kick_ok = can & hips_ok & legs_ok
@@ -884,7 +929,7 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
         tn = np.where(kick_ok & ~fired[leg], base + ph.BASE[KICK] + mod, 13)
         better = tn < ktn
         ktn = np.where(better, tn, ktn)
-        kdmg = np.where(better, ph.kick_damage(side.tons, halv), kdmg)
+        kdmg = np.where(better, ph.kick_damage(side.tons, halv, crules), kdmg)
     tns: dict[int, np.ndarray] = {}
     dmgs: dict[int, np.ndarray] = {}
     # physical weapon (reference.md 1.3 hatchet): its arm's shoulder and hand intact
@@ -898,9 +943,10 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
             ok &= (hits_of(x.S, arm, m) == 0) if m else np.zeros(n, bool)
         ua = hits_of(x.S, arm, int(side.act["upper_arm"][arm])) > 0
         la = hits_of(x.S, arm, int(side.act["lower_arm"][arm])) > 0
-        htn = np.where(ok, base + ph.BASE[HATCHET] + 2 * ua + 2 * la, 13)
+        aim = ph.hatchet_aim(crules)[1]                        # D11 aimed swing
+        htn = np.where(ok, base + ph.BASE[HATCHET] + 2 * ua + 2 * la + aim, 13)
     tns[HATCHET] = htn
-    dmgs[HATCHET] = np.full(n, ph.hatchet_damage(side.tons), np.int64)
+    dmgs[HATCHET] = np.full(n, ph.hatchet_damage(side.tons, crules), np.int64)
     # push: both arms present with shoulders (a destroyed one +2), none fired, target standing
     push_ok = can & standing_t & np.asarray(allk)
     sh_mod = np.zeros(n, np.int64)
@@ -923,14 +969,14 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
     # its hexes and the last one is the hex it charges into
     dmgs[CHARGE] = ph.charge_damage(side.tons, np.maximum(mine.hexes - 1, 0))
     tns[DFA] = np.where(dok, side.piloting + common + diff + ph.BASE[DFA], 13)
-    dmgs[DFA] = np.full(n, ph.D.dfa(side.tons, ph.RULES), np.int64)
+    dmgs[DFA] = np.full(n, ph.dfa_damage(side.tons, crules), np.int64)
     # values (module docstring of .physical)
     if not allk:
         for k in (HATCHET, PUSH, CHARGE, DFA):
             tns[k] = np.full(n, 13, np.int64)
     # a prone target makes no PSR and cannot be knocked down again (reference.md 4.1-4.3)
     knock = np.where(y.prone, 0.0, ph.knock_value(rules.knockdown_value, tside.tons,
-                                                  side.tons))
+                                                  side.tons, crules))
     pre_s, pre_t = pre_psr(side, x.S), pre_psr(tside, y.S)
     own_fall = float(c.fall_damage)
     vals: dict[int, np.ndarray] = {}
@@ -1158,7 +1204,9 @@ def _resolve_physical(rng: np.random.Generator, side: Side, c: _Compiled, x: _St
         hits = {k: (p.kind == k) & (roll2(rng, n) >= p.tn[k]) for k in (HATCHET, PUSH, CHARGE,
                                                                          DFA)}
         m = hits[HATCHET]
-        _apply_rows(y.S, tside, m, p.dmg[HATCHET], "front", ch)
+        aimed = ph.hatchet_aim(side.classic)[0]           # D11: the punch or kick table
+        _apply_rows(y.S, tside, m, p.dmg[HATCHET], "front" if aimed is None
+                    else aimed[rng.integers(1, 7, size=n)], ch)
         dmg += np.where(m, p.dmg[HATCHET], 0)
         out["t_psr"] += hits[PUSH]
         for k in (CHARGE, DFA):
@@ -1193,16 +1241,15 @@ def _dfa_miss_fall(rng: np.random.Generator, side: Side, x: _State, mask: np.nda
                    ch: SampleChooser) -> None:
     """A missed DFA (reference.md 4.3): an automatic fall of 2 levels onto the rear column,
     ceil(W/10) x 3 in 5-point groups; the pilot avoids 1 damage at Piloting + pre-existing +
-    2 (automatic when unconscious or shut down)."""
+    2 (D10 ``tw``) or + 1 (``megamek``), automatic when unconscious or shut down."""
     n = len(mask)
     x.prone |= mask
     x.fell |= mask
     total = np.full(n, ph.fall_damage(side.tons, ph.DFA_MISS_LEVELS), np.int64)
     _groups_to(x.S, side, mask, total, "rear", ch, rng)
-    tn = side.piloting + pre_psr(side, x.S) + ph.DFA_MISS_LEVELS
-    hurt = mask & x.alive() & (x.uncon | x.shut | (roll2(rng, n) < tn))
-    x.S[hurt, st.PILOT] += 1
-    _settle_pilot(x.S)
+    tn = ph.fall_pilot_tn(side.piloting, pre_psr(side, x.S), ph.DFA_MISS_LEVELS, None, True,
+                          side.classic)
+    _pilot_roll(rng, side, x, mask & x.alive(), tn)
 
 
 def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScenario,
@@ -1234,11 +1281,12 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     # the +3 PSR on shutdown is rolled before the 'Mech counts as shut down
     standing = goes & ~x.prone
     tn = side.piloting + pre_psr(side, x.S) + 3
-    falls = standing & (x.uncon | (roll2(rng, n) < tn))
+    helpless = x.uncon if side.classic.immobile_psr == "auto-fail" else np.zeros(n, bool)
+    falls = standing & (helpless | (roll2(rng, n) < tn))
     x.shut = (x.shut & ~restart) | goes
     x.shut_ever |= goes
     x.shut_now = goes
-    _fall(rng, side, c, x, falls, ch)
+    _fall(rng, side, c, x, falls, ch, tn)
     # ammunition explosion (C8: most damage per round, then most rounds)
     if side.layout.bins:
         boom = live & x.alive() & (roll2(rng, n) < H.AMMO_AVOID[row])

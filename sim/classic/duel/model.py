@@ -115,6 +115,8 @@ class ClassicDuelModel(Model):
                 "notes": "; ".join(scenario.notes),
                 "rule_options": {**next(iter(scenario.a.fire.values())).rules.as_dict(),
                                  **scenario.damage_rules.as_dict(),
+                                 **scenario.classic_rules.as_dict(),
+                                 **scenario.physical_rules.as_dict(),
                                  **scenario.duel_rules.as_dict()}}
 
     def sample(self, scenario: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:

@@ -3,8 +3,11 @@
 
 The rules themselves are not re-derived here: to-hit bases, damage formulas, hit tables and PSR
 modifiers come from the declarations in :mod:`sim.classic.attacks`, :mod:`sim.classic.damage`
-and :mod:`sim.classic.psr` (at the default :class:`~sim.classic.rules.ClassicRules`); this
-module turns them into per-trial arrays and holds the duel's choice rule.
+and :mod:`sim.classic.psr`, read under the duel's :class:`~sim.classic.rules.ClassicRules`
+(``DuelScenario.classic_rules``, passed in as ``rules``: D4 punch modifier, D5 punch minimum,
+D6 per-5-tons rounding, D10 the MechWarrior's roll after a fall, D11 aimed hatchet, D18 DFA
+rounding, D21 quirks); this module turns them into per-trial arrays and holds the duel's
+choice rule.
 
 Attacks at range 1 (one kind per turn, reference 1.3): punch (each arm), kick, the 'Mech's
 physical weapon (hatchet), push, charge (moved walk or run: its hexes this turn), death from
@@ -32,16 +35,11 @@ import math
 
 import numpy as np
 
-from sim import options
 from sim.classic import damage as D
 from sim.classic import psr as P
 from sim.classic.attacks import ATTACK_SPECS
 from sim.classic.rules import ClassicRules
 from sim.dice import P_2D6_AT_LEAST
-
-#: The physical-attack formulas at their default rule readings (ClassicRules is the physical
-#: model's group; the duel does not expose it).
-RULES: ClassicRules = options.build(ClassicRules, "default")
 
 #: Attack kinds (choice codes) in tie-break order.
 NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
@@ -68,23 +66,78 @@ def p_hit(tn: np.ndarray) -> np.ndarray:
     return P_AT_LEAST[np.clip(tn, 0, 13)] * (tn <= 12)
 
 
-def punch_damage(tons: int, halvings: np.ndarray) -> np.ndarray:
-    """Punch damage by halvings (destroyed upper / lower arm actuators): ceil(W/10), halved,
-    minimum 1 (reference.md 2; :func:`sim.classic.damage.punch`)."""
-    table = np.array([D.punch(tons, h, False, RULES) for h in range(3)], np.int64)
+def punch_damage(tons: int, halvings: np.ndarray, rules: ClassicRules) -> np.ndarray:
+    """Punch damage by halvings (destroyed or missing upper / lower arm actuators):
+    ceil(W/10), halved, at least ``punch_min_damage`` (reference.md 2, D5: 1 by the rules, 0
+    in MegaMek; :func:`sim.classic.damage.punch`)."""
+    table = np.array([D.punch(tons, h, False, rules) for h in range(3)], np.int64)
     return table[np.minimum(halvings, 2)]
 
 
-def kick_damage(tons: int, halvings: np.ndarray) -> np.ndarray:
-    """Kick damage by halvings (destroyed upper / lower leg actuators): floor(W/5), halved
-    (:func:`sim.classic.damage.kick`)."""
-    table = np.array([D.kick(tons, h, False, RULES) for h in range(3)], np.int64)
+def punch_mod(upper: np.ndarray, lower: np.ndarray, hand: np.ndarray, pair_missing: bool,
+              rules: ClassicRules) -> np.ndarray:
+    """To-hit modifier of a punch from its arm's actuators (reference.md 1.3): +2 for a
+    destroyed upper arm actuator, +2 for a destroyed or missing lower arm, +1 for a destroyed
+    or missing hand; an arm built without both lower arm and hand (``pair_missing``) pays
+    ``hand_and_lower_arm_missing_mod`` for the pair instead (D4: +3 TW errata, +2 older text;
+    :func:`sim.classic.to_hit.actuator_mod`)."""
+    pair = rules.hand_and_lower_arm_missing_mod if pair_missing else 2 * lower + hand
+    return (2 * upper + pair).astype(np.int64)
+
+
+def kick_damage(tons: int, halvings: np.ndarray, rules: ClassicRules) -> np.ndarray:
+    """Kick damage by halvings (destroyed upper / lower leg actuators): W/5 rounded as
+    ``per_5_tons_rounding`` says (D6), halved (:func:`sim.classic.damage.kick`)."""
+    table = np.array([D.kick(tons, h, False, rules) for h in range(3)], np.int64)
     return table[np.minimum(halvings, 2)]
 
 
-def hatchet_damage(tons: int) -> int:
-    """Hatchet: floor(W/5), not reduced by actuator damage (:func:`sim.classic.damage.club`)."""
-    return D.club(tons, False, RULES)
+def hatchet_damage(tons: int, rules: ClassicRules) -> int:
+    """Hatchet: W/5 (D6 rounding), not reduced by actuator damage
+    (:func:`sim.classic.damage.club`)."""
+    return D.club(tons, False, rules)
+
+
+def hatchet_aim(rules: ClassicRules) -> tuple[np.ndarray | None, int]:
+    """Where a hatchet swing is aimed (D11, the hatchet is an aimable club, reference.md 1.3):
+    ``(None, 0)`` on the standard table by default; with ``club_table`` ``punch`` or ``kick``
+    the front column of that 1D6 table (:data:`PUNCH_FRONT`, :data:`KICK_FRONT`) at
+    +``club_aimed_mod`` to hit."""
+    if rules.club_table == "standard" or not ATTACK_SPECS["hatchet"].aimable:
+        return None, 0
+    return {"punch": PUNCH_FRONT, "kick": KICK_FRONT}[rules.club_table], rules.club_aimed_mod
+
+
+def dfa_damage(tons: int, rules: ClassicRules) -> int:
+    """DFA damage to the target, 3 per 10 tons rounded as ``dfa_rounding`` says (D18: 55 t
+    17 ceil-product, 18 ceil-then-times-3, 15 floor-then-times-3;
+    :func:`sim.classic.damage.dfa`)."""
+    return D.dfa(tons, rules)
+
+
+def barred(kind: int, quirks: tuple[str, ...], rules: ClassicRules) -> bool:
+    """Whether the design quirks ``quirks`` make attack ``kind`` impossible: only with the
+    option ``quirks`` on, as the attack's declaration says (D21: ``no_arms`` bars the
+    punch; :data:`sim.classic.attacks.ATTACK_SPECS`)."""
+    return rules.quirks and any(q in quirks for q in ATTACK_SPECS[KINDS[kind]].barred_by_quirks)
+
+
+def fall_pilot_tn(piloting: int, pre: np.ndarray, levels: int, failed_tn: np.ndarray | None,
+                  missed_dfa: bool, rules: ClassicRules) -> np.ndarray:
+    """(n,) target number of the MechWarrior's roll to avoid 1 damage after a fall
+    (reference.md 4.3, D10; vectorized :func:`sim.classic.psr.pilot_tn`). ``tw``: Piloting +
+    ``pre`` (pre-existing damage modifiers) + 1 per level fallen. ``megamek``: the failed
+    PSR's target number ``failed_tn`` with all its modifiers, + (levels - 1) for a fall of 2+
+    levels; a missed DFA Piloting + ``pre`` + 1. The caller makes it automatic for a 'Mech
+    that is shut down or whose pilot is unconscious."""
+    pre = np.asarray(pre, np.int64)
+    if rules.fall_pilot_damage == "tw":
+        return piloting + pre + levels
+    if missed_dfa:
+        return piloting + pre + 1
+    if failed_tn is None:
+        raise ValueError("fall_pilot_damage=megamek needs the failed PSR's target number")
+    return np.asarray(failed_tn, np.int64) + (levels - 1 if levels >= 2 else 0)
 
 
 def charge_damage(tons: int, hexes: np.ndarray) -> np.ndarray:
@@ -169,13 +222,14 @@ def value(p: np.ndarray, dmg: np.ndarray | int, q_target: np.ndarray,
     return p * (dmg + q_target * knock) - self_risk
 
 
-def knock_value(mode: str, target_tons: int, own_tons: int) -> float:
-    """Knock-down value K (option ``knockdown_value``)."""
+def knock_value(mode: str, target_tons: int, own_tons: int, rules: ClassicRules) -> float:
+    """Knock-down value K (option ``knockdown_value``; the kick of ``fall-and-prone`` by the
+    D6 rounding of ``rules``)."""
     if mode == "none":
         return 0.0
     k = float(fall_damage(target_tons))
     if mode == "fall-and-prone":
-        k += float(D.kick(own_tons, 0, False, RULES))
+        k += float(D.kick(own_tons, 0, False, rules))
     return k
 
 

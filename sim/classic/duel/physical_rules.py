@@ -4,7 +4,9 @@ reference-classic-combat.md 13.1, 14.3 and 15).
 :class:`ClassicPhysicalRules` is registered for game ``classic`` and the ``classic-duel``
 model, so ``--rule NAME=VALUE`` and ``btsim rules --game classic`` list it like every other
 Classic option. The damage formulas and to-hit bases themselves come from the physical-attack
-declarations (:mod:`sim.classic.attacks`, :mod:`sim.classic.damage`) at their default rules.
+declarations (:mod:`sim.classic.attacks`, :mod:`sim.classic.damage`) under the duel's
+:class:`~sim.classic.rules.ClassicRules` (``DuelScenario.classic_rules``), which the duel reads
+as well.
 """
 
 from __future__ import annotations

@@ -18,10 +18,12 @@ from typing import Any
 import numpy as np
 
 from sim import options
+from sim.classic.attacks import ATTACK_SPECS
 from sim.classic.bv import bv_facts
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel
+from sim.classic.duel import physical as ph
 from sim.classic.duel.physical_rules import OPTION_NAMES as PHYS_OPTIONS
 from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.duel.rules import OPTION_NAMES as DUEL_OPTIONS
@@ -29,13 +31,27 @@ from sim.classic.duel.rules import ClassicDuelRules
 from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
 from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.classic.fire.unit import fire_unit
+from sim.classic.rules import OPTION_NAMES as CLASSIC_OPTIONS
+from sim.classic.rules import ClassicRules
 from sim.classic.weapons import lookup_ammo_bin
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.units.types import ClassicMech
 
-# the duel reads the fire, damage and duel options: their groups list "classic-duel" among
-# their models (sim/classic/fire/rules.py, sim/classic/damage_rules.py,
-# sim/classic/duel/rules.py)
+# the duel reads the fire, damage, physical-attack and duel options: their groups list
+# "classic-duel" among their models (sim/classic/fire/rules.py, sim/classic/damage_rules.py,
+# sim/classic/rules.py, sim/classic/duel/physical_rules.py, sim/classic/duel/rules.py)
+
+#: ClassicRules options that change nothing in the duel, and why. The registry lists models
+#: per group, so ``btsim rules`` shows them for classic-duel too; :func:`build` accepts them
+#: at their default only (ConfigError otherwise: one line naming the option and the reason).
+INERT_CLASSIC_OPTIONS: dict[str, str] = {
+    "partial_cover_push_mod": "no water or partial cover in the duel (D7)",
+    "charge_psr_without_displacement": "there is no map, so a displacement is never "
+    "prohibited and the charge PSRs always happen (D8)",
+    "dfa_terrain": "the duel has no terrain (D9)",
+    "tmm_table": "the duel takes every target movement modifier, weapon and physical alike, "
+    "from the fire model's fire_tmm_table (D16)",
+}
 
 MAX_TURNS = 50
 MOVES = ("stand", "walk", "run", "jump")
@@ -79,6 +95,9 @@ class Side:
     jet_masks: tuple[int, ...] = ()
     #: physical weapon swung in the duel: (layout item, arm location index), (-1, -1) none
     hatchet: tuple[int, int] = (-1, -1)
+    #: the duel's physical-attack rules (both sides hold the same instance; the kernel and
+    #: the oracle read them from the side: TAC, punch and DFA formulas, PSRs, falls)
+    classic: ClassicRules = field(default_factory=ClassicRules)
 
     def hexes(self, mode: str) -> int:
         return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
@@ -103,6 +122,12 @@ class DuelScenario:
     @property
     def sides(self) -> tuple[Side, Side]:
         return (self.a, self.b)
+
+    @property
+    def classic_rules(self) -> ClassicRules:
+        """The validated :class:`~sim.classic.rules.ClassicRules` of the duel (D4-D22, TAC,
+        pilot damage), the instance both sides hold."""
+        return self.a.classic
 
 
 def _mech(value: Any, field: str) -> ClassicMech:
@@ -191,7 +216,7 @@ def _bin_pools(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple
 
 def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
           drules: DamageRules, situations: set[tuple[int, str, str]], own: int,
-          other_hexes: dict[str, int], notes: list[str]) -> Side:
+          other_hexes: dict[str, int], notes: list[str], crules: ClassicRules) -> Side:
     mech = _mech(params.get(f"unit_{s}"), f"unit_{s}")
     gunnery = check_int(f"gunnery_{s}", params.get(f"gunnery_{s}", 4), lo=0, hi=8)
     piloting = check_int(f"piloting_{s}", params.get(f"piloting_{s}", 5), lo=0, hi=8)
@@ -230,7 +255,18 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
                 int(mech.tons), walk, run, jump, layout, dm, fire,
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
                 _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
-                jets, _hatchet(layout, mech, notes))
+                jets, _hatchet(layout, mech, notes), crules)
+
+
+def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
+    """Design quirks of the unit that the duel does not simulate (reference D21): all of
+    them with ``quirks`` off; with it on, all but those an attack's declaration bars
+    (``no_arms``: no punch)."""
+    done = ({q for kind in ph.KINDS[1:] for q in ATTACK_SPECS[kind].barred_by_quirks}
+            if rules.quirks else set())
+    qs = [q for q in mech.quirks if q not in done]
+    return [f"{mech.name}: design quirks not simulated (reference D21): " + ", ".join(qs)] \
+        if qs else []
 
 
 def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
@@ -252,7 +288,7 @@ def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[i
 def build(params: Mapping[str, Any]) -> DuelScenario:
     """Validate ``params`` and compile the duel (ConfigError / UserError on bad input)."""
     known = (set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(DUEL_OPTIONS)
-             | set(PHYS_OPTIONS))
+             | set(PHYS_OPTIONS) | set(CLASSIC_OPTIONS))
     for k in params:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
@@ -264,6 +300,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     urules: ClassicDuelRules = options.build(ClassicDuelRules, "default", duel_over)
     phys_over = {k: v for k, v in params.items() if k in PHYS_OPTIONS and v is not None}
     prules: ClassicPhysicalRules = options.build(ClassicPhysicalRules, "default", phys_over)
+    cl_over = {k: v for k, v in params.items() if k in CLASSIC_OPTIONS and v is not None}
+    crules = classic_rules(cl_over)
     mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
     moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
@@ -292,12 +330,27 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     notes: list[str] = []
     pa = dict(params)
     pa["unit_a"], pa["unit_b"] = mechs
-    a = _side(pa, "a", fire_over, drules, situations, 0, hx[1], notes)
-    b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes)
+    a = _side(pa, "a", fire_over, drules, situations, 0, hx[1], notes, crules)
+    b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes, crules)
+    for m in mechs:
+        notes.extend(_quirk_notes(m, crules))
     notes.extend(SIMPLIFICATIONS)
-    return DuelScenario(a, b, turns, ranges, tuple(moves), label,
-                        tuple(sorted({**fire_over, **dmg_over, **duel_over, **phys_over}.items())),
+    over = {**fire_over, **dmg_over, **duel_over, **phys_over, **cl_over}
+    return DuelScenario(a, b, turns, ranges, tuple(moves), label, tuple(sorted(over.items())),
                         drules, tuple(dict.fromkeys(notes)), urules, prules)
+
+
+def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:
+    """The duel's :class:`~sim.classic.rules.ClassicRules`: the defaults with ``overrides``
+    applied, validated; an option of :data:`INERT_CLASSIC_OPTIONS` away from its default is a
+    ConfigError saying it has no effect in the duel."""
+    rules: ClassicRules = options.build(ClassicRules, "default", overrides or {})
+    default = ClassicRules()
+    for name, why in INERT_CLASSIC_OPTIONS.items():
+        if getattr(rules, name) != getattr(default, name):
+            raise ConfigError(name, getattr(rules, name), f"its default {getattr(default, name)!r}"
+                              f" in the classic duel, where it has no effect: {why}")
+    return rules
 
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
