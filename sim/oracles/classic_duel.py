@@ -42,18 +42,22 @@ KICK = {1: RL, 2: RL, 3: RL, 4: LL, 5: LL, 6: LL}
 FALL = {1: "front", 2: "right", 3: "right", 4: "rear", 5: "left", 6: "left"}
 CONSC = {1: 3, 2: 5, 3: 7, 4: 10, 5: 11}
 TMM = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
+#: the older table (D16 ``old``): nothing above +4
+TMM_OLD = ((2, 0), (4, 1), (6, 2), (9, 3))
 #: C1: heat for 1 and for 2 points of life-support pilot damage, by reading
 LIFE_SUPPORT = {"megamek": (15, 25), "makamek": (15, 26), "core": (10, 20)}
 #: C7: weapon families that are autocannons
 AUTOCANNONS = ("ac", "lbx", "ultra", "rotary")
 
 
-def tmm(hexes: int, jumped: bool) -> int:
-    """Target movement modifier (reference.md 1.2.2, TW table)."""
-    for top, m in TMM:
-        if hexes <= top:
+def tmm(hexes: int, jumped: bool, table: str = "tw") -> int:
+    """Target movement modifier (reference.md 1.2.2; ``table`` the fire model's
+    ``fire_tmm_table``: TW up to +6, the older one up to +4)."""
+    rows, top = (TMM, 6) if table == "tw" else (TMM_OLD, 4)
+    for upper, m in rows:
+        if hexes <= upper:
             return m + jumped
-    return 6 + jumped
+    return top + jumped
 
 
 class Mech:
@@ -256,9 +260,12 @@ class Mech:
         """One damage group with its location rolled on the standard table (a 2 is a
         through-armor critical chance unless the option ``tac`` is off)."""
         roll = r.randint(1, 6) + r.randint(1, 6)
+        tac = roll == 2 and self.side.classic.tac
+        if tac and self.side.dm.rules.location_roll_two == "floating":
+            roll = r.randint(1, 6) + r.randint(1, 6)    # C28: the critical chance moves
         loc = COLUMNS[column][roll]
         rear = column == "rear" and loc in REAR_ARMOR
-        self.damage(r, loc, rear, d, roll == 2 and self.side.classic.tac)
+        self.damage(r, loc, rear, d, tac)
 
 
 def _roll(r: random.Random) -> int:
@@ -372,7 +379,9 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
     # the fire model's tables hold the mode's nominal movement modifiers: replace them by
     # what both 'Mechs really moved (hexes with their current MP)
     mod += mv[1] - int(fs.move_mod[h])
-    mod += (tmm(tmv[0], tmv[2]) if tmv[0] > 0 else 0) - tmm(fs.target_hexes, fs.target_jumped)
+    table = fs.rules.fire_tmm_table
+    mod += ((tmm(tmv[0], tmv[2], table) if tmv[0] > 0 else 0)
+            - tmm(fs.target_hexes, fs.target_jumped, table))
     if y.prone:
         mod += -2 if rng_ <= 1 else 1
     if y.shut or y.uncon:
@@ -535,7 +544,9 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
     cr = side.classic
     W, T = side.tons, tside.tons
     per5 = W // 5 if cr.per_5_tons_rounding == "floor" else -(-W // 5)     # D6
-    common = (tmm(tmv[0], tmv[2]) if tmv[0] > 0 else 0) - 2 * y.prone - 4 * (y.shut or y.uncon)
+    table = scn.a.fire[next(iter(scn.a.fire))].rules.fire_tmm_table
+    common = ((tmm(tmv[0], tmv[2], table) if tmv[0] > 0 else 0) - 2 * y.prone
+              - 4 * (y.shut or y.uncon))
     base = side.piloting + mv[1] + common
     no_arms = cr.quirks and "no_arms" in side.mech.quirks                  # D21
     for j, arm in enumerate((LA, RA)):

@@ -71,9 +71,9 @@ def test_kernel_matches_oracle_fists_and_feet_only() -> None:
 
 
 def test_kernel_matches_oracle_core_explosions_and_advanced_criticals() -> None:
-    """C15 and C30 away from their defaults, in both implementations."""
+    """C15, C28 and C30 away from their defaults, in both implementations."""
     _compare({"unit_a": HBK, "unit_b": WVR, "range": 3, "explosion_size": "core",
-              "advanced_criticals": True}, 400, 4000)
+              "advanced_criticals": True, "location_roll_two": "floating"}, 400, 4000)
 
 
 def test_kernel_matches_oracle_crippled_and_other_non_default_options() -> None:
