@@ -127,7 +127,7 @@ def build(res: Result) -> Section:
     v = float(rating["overall"].to_numpy(float)[list(rating.index).index(best)])
     sec.findings.append(Finding(
         res.name, f"The strongest unit of the round-robin is {best}, with a mean score of "
-        f"{fmt_pct(v)} against the others over all ranges.",
+        f"{fmt_pct(v)} as side A against the others over all ranges.",
         [("rating", best, "overall", v, fmt_pct(v))]))
     tabs = one_hit_table()
     if tabs is not None:
@@ -327,14 +327,18 @@ def bv_section(res: Result, sec: Section) -> None:
     if len(ot) >= 2:
         for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
             o = ot.loc[end]
-            sig = "excludes" if (o["low"] > 0 or o["high"] < 0) else "includes"
-            verdict = "significantly" if sig == "excludes" else "not significantly"
+            real = o["low"] > 0 or o["high"] < 0
+            outlier = float(o["p-value"]) < 0.05
+            verdict = ((f"{word} beyond the dice (the interval of its strength residual "
+                        "excludes zero)" if real else
+                        f"not clearly {word} (the interval of its residual includes zero)")
+                       + {(True, True): ", and", (True, False): ", but not",
+                          (False, True): ", though", (False, False): ", nor"}[(real, outlier)]
+                       + " an outlier against the catalog's spread around the curve")
             sec.findings.append(Finding(
                 res.name, f"Most {word} by BV: {end} (BV {fmt_bv(o['BV'])}) plays like a "
                 f"'Mech of BV {fmt_bv(o['fair BV'])} ({fmt_bv(o['fair BV low'])} to "
-                f"{fmt_bv(o['fair BV high'])}), {verdict} {word}: the interval of its "
-                f"strength residual {sig} zero; p-value {fmt_p(o['p-value'])} against the "
-                "catalog's spread around the curve.",
+                f"{fmt_bv(o['fair BV high'])}), {verdict} (p-value {fmt_p(o['p-value'])}).",
                 [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
                  (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
                   ("fair BV high", fmt_bv), ("p-value", fmt_p))]))
