@@ -59,11 +59,11 @@ def _compare(params: dict, n_oracle: int, n_kernel: int, T: int = T) -> None:
 
 
 def test_kernel_matches_oracle_weapons_at_range() -> None:
-    _compare({"unit_a": HBK, "unit_b": WVR, "range": 6}, 400, 4000)
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 6}, 1500, 15000)
 
 
 def test_kernel_matches_oracle_brawl_with_physical_attacks() -> None:
-    _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "moved_a": "walk"}, 400, 4000)
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "moved_a": "walk"}, 1500, 15000)
 
 
 def test_kernel_matches_oracle_fists_and_feet_only() -> None:
