@@ -116,3 +116,23 @@ def test_two_destroyed_hips_are_immobile() -> None:
     x.S[1:, st.SENSORS] = 2                   # no weapon can fire
     x.S[2, st.HIT0 + lay.LL] &= ~int(scn.a.act["hip"][lay.LL])   # one hip only
     assert kernel.out_of_fight(scn.a, c, x).tolist() == [0, 2, 0]
+
+
+def test_per_turn_shutdown_and_fall_curves() -> None:
+    """The per-turn curves rise, end at the per-duel 'at least once' figures, and a hot
+    Awesome (three PPCs every turn at range 6) shuts down in a visible share of duels."""
+    from sim.classic.duel.model import MODEL
+
+    scn = build({"unit_a": "Awesome AWS-8Q", "unit_b": HBK, "range": 6, "turns": 6})
+    agg = MODEL.sample(scn, np.random.default_rng(5), 3000)
+
+    def mean(name: str) -> np.ndarray:
+        return np.array([tot / c for c, tot, _ in agg.stats[name]])
+
+    for s in "ab":
+        for curve, once in ((f"p_{s}_shutdown_by", f"p_shutdown_by_{s}"),
+                            (f"p_{s}_fell_by", f"p_fell_{s}")):
+            c = mean(curve)
+            assert len(c) == 6 and (np.diff(c) >= 0).all()
+            assert c[-1] == pytest.approx(mean(once)[0])
+    assert mean("p_a_shutdown_by")[-1] > 0.05

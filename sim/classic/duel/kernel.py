@@ -535,7 +535,9 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     dealt_all = np.zeros((2, T, n), np.int64)
     done = {"dead_turn": np.zeros((2, n), np.int64), "cause": np.zeros((2, n), np.int64),
             "fell": np.zeros((2, n), bool), "shut": np.zeros((2, n), bool),
-            "out": np.zeros((2, n), np.int64)}
+            "out": np.zeros((2, n), np.int64),
+            # turn of the first fall / shutdown (0: never), for the per-turn curves
+            "fell_turn": np.zeros((2, n), np.int64), "shut_turn": np.zeros((2, n), np.int64)}
     rows = np.arange(n)             # trial index of each local row
     for t in range(T):
         r = scn.ranges[t]
@@ -633,6 +635,9 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
         # 5 end phase
         for i in range(2):
             _end_phase(rng, sides[i], comp[i], xs[i], fight, t, was_out[i])
+            for key, flag in (("fell_turn", xs[i].fell), ("shut_turn", xs[i].shut_ever)):
+                first = flag & (done[key][i, rows] == 0)
+                done[key][i, rows[first]] = t + 1
         dealt_all[:, t, rows] = dealt
     _record(done, xs, rows)
     return {**done, "dealt": dealt_all}
@@ -1338,6 +1343,10 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
     turns = np.arange(1, T + 1)[:, None]
     agg.add_mean("p_a_destroyed_by", a_dead[None, :] & (da[None, :] <= turns))
     agg.add_mean("p_b_destroyed_by", b_dead[None, :] & (db[None, :] <= turns))
+    for j, s in enumerate("ab"):
+        for key, name in (("shut_turn", f"p_{s}_shutdown_by"), ("fell_turn", f"p_{s}_fell_by")):
+            first = out[key][j]
+            agg.add_mean(name, (first[None, :] > 0) & (first[None, :] <= turns))
     agg.add_mean("expected_damage_a", out["dealt"][0])
     agg.add_mean("expected_damage_b", out["dealt"][1])
     agg.add_hist("turns_hist", end, T + 1)

@@ -6,8 +6,10 @@ destroyed in the same turn), ``p_timeout`` (both standing after ``turns``),
 <cause>`` (head, center_torso, engine, pilot, ammunition: 14.5), ``p_<side>_out_by_
 <reason>`` (unconscious, immobile_unarmed, crippled: the side lost by being out of the fight
 under the ``out_of_fight`` option, C21; always 0 under the default), ``p_fell_a/_b``,
-``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``
-(cumulative), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the turn).
+``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``,
+``p_a_shutdown_by``, ``p_b_shutdown_by``, ``p_a_fell_by``, ``p_b_fell_by`` (cumulative: by
+the end of that turn), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the
+turn).
 Facts: ``bv_a``, ``bv_b`` at the sides' skills (None when unknown, with a note).
 """
 
@@ -57,6 +59,14 @@ def _metrics() -> tuple[Metric, ...]:
                "probability", exact=False),
         Metric("p_b_destroyed_by", "P(B destroyed (or out of the fight, C21) by this turn)",
                "probability", exact=False),
+        Metric("p_a_shutdown_by", "P(A has shut down at least once by this turn)",
+               "probability", exact=False),
+        Metric("p_b_shutdown_by", "P(B has shut down at least once by this turn)",
+               "probability", exact=False),
+        Metric("p_a_fell_by", "P(A has fallen at least once by this turn)", "probability",
+               exact=False),
+        Metric("p_b_fell_by", "P(B has fallen at least once by this turn)", "probability",
+               exact=False),
         Metric("expected_damage_a", "expected damage dealt by A this turn", "mean", "points",
                exact=False),
         Metric("expected_damage_b", "expected damage dealt by B this turn", "mean", "points",
@@ -83,7 +93,8 @@ class ClassicDuelModel(Model):
                                                 per_trial_metric="expected_turns"),),
                          # 2: duel rule options; consciousness rolled per point per phase
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
-                         version="3",
+                         # 4: per-turn shutdown and fall curves
+                         version="4",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
