@@ -409,6 +409,17 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
         shots.append(min(ammo[gun.pool], gun.rate) if gun.pool >= 0 else gun.rate)
         if ok:
             avail_mask |= 1 << g
+    if m.prone and scn.duel_rules.prone_fire == "one-arm":
+        # propped up on the arm whose available weapons are worth less (left on a tie);
+        # no weapon at all with an arm destroyed
+        worth = {arm: sum(_gun_mean(fs.guns[g], fs.guns[g].rate) for g in range(len(fs.guns))
+                          if (avail_mask >> g) & 1
+                          and lay.LOC_INDEX.get(fs.guns[g].location, -1) == arm)
+                 for arm in (LA, RA)}
+        prop = LA if worth[LA] <= worth[RA] else RA
+        for g, gun in enumerate(fs.guns):
+            if lay.LOC_INDEX.get(gun.location, -1) == prop or m.IS[LA] == 0 or m.IS[RA] == 0:
+                avail_mask &= ~(1 << g)
     if fs.policy.kind == "all":
         mask = avail_mask
     else:

@@ -136,3 +136,32 @@ def test_per_turn_shutdown_and_fall_curves() -> None:
             assert len(c) == 6 and (np.diff(c) >= 0).all()
             assert c[-1] == pytest.approx(mean(once)[0])
     assert mean("p_a_shutdown_by")[-1] > 0.05
+
+
+@pytest.mark.parametrize("reading", ["one-arm", "both-arms"])
+def test_prone_fire(reading: str) -> None:
+    """A prone Hunchback (a medium laser in each arm, AC/20 in the torso): with ``one-arm``
+    it props itself on the left arm (a tie: the left), so the left laser cannot fire; with an
+    arm destroyed nothing fires. ``both-arms``: both lasers fire."""
+    scn = build({"unit_a": HBK, "unit_b": WVR, "range": 3, "prone_fire": reading})
+    c = kernel.compile_side(scn.a, scn.duel_rules)
+    fs = next(iter(scn.a.fire.values()))
+    ng = len(fs.guns)
+    n = 4
+    x = kernel._State.fresh(scn.a, n, ng)
+    y = kernel._State.fresh(scn.b, n, len(next(iter(scn.b.fire.values())).guns))
+    x.prone[1:] = True
+    x.S[3, st.IS0 + lay.RA] = 0                          # row 3: right arm destroyed
+    still = kernel._Move.still(n)
+    hact = np.zeros(n, np.int64)
+    plan = kernel._declare(scn.a, c, fs, x, y, 0, np.ones(n, bool), np.zeros(n, bool),
+                           np.zeros(n, bool), hact, 3, still, still)
+    loc = [g.location for g in fs.guns]
+    la, ra = loc.index("LA"), loc.index("RA")
+    torso = [g for g, lo in enumerate(loc) if lo in ("LT", "RT", "CT", "HD")]
+    assert plan.fire[[la, ra], 0].all()                  # standing: both arms fire
+    if reading == "one-arm":
+        assert not plan.fire[la, 1] and plan.fire[ra, 1] and plan.fire[torso, 1].all()
+        assert not plan.fire[:, 3].any()
+    else:
+        assert plan.fire[[la, ra], 1].all() and plan.fire[torso, 3].all()

@@ -98,6 +98,7 @@ class _Compiled:
     grp: list[np.ndarray] = field(default_factory=list)     # (rate+1, kmax+1, gmax)
     hits: list[np.ndarray] = field(default_factory=list)    # (rate+1, 13)
     jam: list[np.ndarray] = field(default_factory=list)     # (rate+1,)
+    gun_value: list[float] = field(default_factory=list)    # E[damage | hit], full rate
     pool_bins: list[list[int]] = field(default_factory=list)
     fall_damage: int = 0
     rules: ClassicDuelRules = field(default_factory=ClassicDuelRules)
@@ -133,6 +134,7 @@ def compile_side(side: Side, rules: ClassicDuelRules | None = None) -> _Compiled
         c.grp.append(grp)
         c.hits.append(np.array([np.asarray(h) for h in g.hits], dtype=np.int64))
         c.jam.append(np.array(g.jam_le, dtype=np.int64))
+        c.gun_value.append(float(ph.mean_gun_damage(c.hits[-1], grp)[g.rate]))
     c.pool_bins = [[b for b, p in enumerate(side.bin_pool) if p == i]
                    for i in range(len(fs.unit.pools))]
     c.fall_damage = math.ceil(side.tons / 10)
@@ -716,8 +718,29 @@ def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t
             e = e + np.where(sh, 4, ul)
         tn[g] = gun.tn[0].take(hact) + e
         avail[g] &= tn[g] <= 12
+    if c.rules.prone_fire == "one-arm" and x.prone.any():
+        _prop_up(x, c, fs, avail)
     fire = c.decide(fs, t, hact, act, avail, ammo) & avail & act
     return _Plan(fire, tn, shots)
+
+
+def _prop_up(x: _State, c: _Compiled, fs: FireScenario, avail: np.ndarray) -> None:
+    """A prone 'Mech props itself up on one arm (12.1 attacker prone, ``prone_fire``): that
+    arm's weapons cannot fire, the one whose available weapons are worth less in expected
+    damage per hit (the left arm on a tie); with either arm destroyed it cannot fire at
+    all. Changes ``avail`` (guns, n) in place."""
+    prone = x.prone
+    no_arm = (x.S[:, st.IS0 + lay.LA] == 0) | (x.S[:, st.IS0 + lay.RA] == 0)
+    locs = [lay.LOC_INDEX.get(g.location, -1) for g in fs.guns]
+    worth = {arm: sum(np.where(avail[g], c.gun_value[g], 0.0) for g in range(len(locs))
+                      if locs[g] == arm) for arm in ARMS}
+    prop_left = np.asarray(worth[lay.LA] <= worth[lay.RA])
+    for g, loc in enumerate(locs):
+        if loc == lay.LA:
+            avail[g] &= ~(prone & prop_left)
+        elif loc == lay.RA:
+            avail[g] &= ~(prone & ~prop_left)
+    avail &= ~(prone & no_arm)[None, :]
 
 
 def _resolve_fire(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScenario,

@@ -94,7 +94,8 @@ class ClassicDuelModel(Model):
                          # 2: duel rule options; consciousness rolled per point per phase
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
                          # 4: per-turn shutdown and fall curves
-                         version="4",
+                         # 5: a prone 'Mech fires from one arm (prone_fire)
+                         version="5",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -110,6 +110,15 @@ class ClassicDuelRules:
                   "same_turn": "already in the end phase of the turn of the knockout "
                   "(btsim 0.1)"})
 
+    prone_fire: str = opt(
+        "one-arm", allowed=("one-arm", "both-arms"), ref="12.1",
+        doc="weapon fire of a prone 'Mech",
+        readings={"one-arm": "one arm props it up: that arm's weapons cannot fire (the arm "
+                  "whose available weapons are worth less; the left on a tie), leg weapons "
+                  "never, and no weapon at all while either arm is destroyed (TW, MegaMek)",
+                  "both-arms": "both arms fire, leg weapons never (btsim 0.1; the relaxed "
+                  "TacOps reading)"})
+
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""
         return options.effective(self)

@@ -360,9 +360,8 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "mode every turn: movement sets the attacker modifier, TMM and heat only",
     "classic-duel: with closing, the range schedule uses both sides' undamaged running MP "
     "(damage and heat change TMM and heat, not how fast the range closes)",
-    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) and "
-    "neither moves nor counts as moving that turn; prone 'Mechs fire leg weapons never and "
-    "arm weapons from both arms (the one-arm prop rule is not modelled)",
+    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) "
+    "and neither moves nor counts as moving that turn, even when it stands up",
     "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
     "clubs (no trees or severed limbs), no other physical weapons, no TSM; push, charge and "
     "DFA displace nobody; 'best' weighs expected damage and knock-downs, not hit locations",
