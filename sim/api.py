@@ -367,7 +367,8 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         "mode": "exact" if exact_only else "monte-carlo",
         "trials": None if exact_only else (exp.trials if trials is None else trials),
         "seed": None if exact_only else (exp.seed if seed is None else seed),
-        "chunk_size": None if exact_only else (chunk_size or engine.DEFAULT_CHUNK),
+        "chunk_size": None if exact_only else (chunk_size or model.default_chunk
+                                               or engine.DEFAULT_CHUNK),
         "jobs": n_jobs, "backend": backend, "btsim_version": __version__, "notes": notes}
     return Result(frame=frame, metadata=meta, notes=notes)
 

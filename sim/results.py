@@ -15,7 +15,9 @@ report sections read). ``summary.csv`` is its spreadsheet view, kept small
 * when the model gives several rows per scenario (per-turn rows) but every metric of the
   run has one value per scenario (``per_row=False``, e.g. a round-robin that asks only for
   win probabilities), those rows repeat one another: the CSV keeps one row per scenario and
-  drops the row-index columns (``metadata["csv"]["dropped_columns"]``).
+  drops the row-index columns that vary inside a scenario, such as ``turn``
+  (``metadata["csv"]["dropped_columns"]``); a row column with one value per scenario (the
+  Classic duel's ``range``, also a parameter) stays.
 """
 
 from __future__ import annotations
@@ -158,8 +160,13 @@ def csv_view(frame: pd.DataFrame, layout: dict[str, Any] | None = None
     out.attrs = {}  # pandas deep-copies attrs on every column access; the CSV keeps none
     info: dict[str, Any] = {"rows": "one per summary row (as summary.parquet)"}
     if layout is not None:
-        starts = np.concatenate([[0], np.cumsum(layout["row_counts"])[:-1]]).astype(int)
-        dropped = [c for c in layout["row_columns"] if c in out.columns]
+        counts = layout["row_counts"]
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(int)
+        block = np.repeat(np.arange(len(counts)), counts)
+        # drop only the row-index columns that vary inside a scenario (``turn``); one with a
+        # single value per scenario (a duel's ``range``, also a parameter) stays
+        dropped = [c for c in layout["row_columns"] if c in out.columns
+                   and int(out[c].astype(str).groupby(block).nunique().max()) > 1]
         out = out.iloc[starts].drop(columns=dropped).reset_index(drop=True)
         info = {"rows": "one per scenario: every metric of this run has one value per "
                 "scenario, so the per-row rows of summary.parquet repeat it",

@@ -73,7 +73,8 @@ def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> 
     _add(p, "--turns", default="20", help="turns at most (default 20)")
     _add(p, "--trials", default="10000", help="Monte Carlo trials (default 10000)")
     _add(p, "--seed", default="0", help="random seed (default 0)")
-    _add(p, "--chunk-size", default=None, help="trials per seeded chunk")
+    _add(p, "--chunk-size", default=None, help="trials per seeded chunk (default 16384, one "
+         "kernel block)")
     _add(p, "--jobs", default="1", help="workers (default 1)")
     if not any(a.dest == "rule" for a in p._actions):
         add_rule_flags(p, "classic-duel", preset=False)

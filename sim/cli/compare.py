@@ -62,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trials", type=int, metavar="N", help="Monte Carlo trials per scenario")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="root seed (default 0)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="trials per seeded chunk "
-                   "(default 2**18; the SE of a paired difference needs >= 2 chunks)")
+                   "(default: the model's, 2**18 for most; the SE of a paired difference "
+                   "needs >= 2 chunks)")
     p.add_argument("--jobs", type=int, default=1, help="workers (default 1)")
     p.add_argument("--metric", action="append", metavar="M", help="metrics to show "
                    "(repeatable; default every probability and mean metric)")

@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="joblib backend: " + ", ".join(BACKENDS) + " (default loky)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler address for --backend dask (default: a LocalCluster)")
-    p.add_argument("--chunk-size", type=int, help="trials per seeded chunk (default 2**18)")
+    p.add_argument("--chunk-size", type=int, help="trials per seeded chunk (default: the "
+                   "model's, 2**18 for most; 16384 for classic-duel)")
     p.add_argument("--out", default="results", help="results folder (default results/)")
     p.add_argument("--exact", action="store_true",
                    help="compute exact values only, no Monte Carlo")

@@ -26,3 +26,11 @@ def test_classic_duel_runs_in_its_own_chunks() -> None:
     res = sim.classic_duel("Hunchback HBK-4G", "Wolverine WVR-6R", range=6, turns=2,
                            trials=200, seed=1, chunk_size=100)
     assert res.metadata["chunk_size"] == 100
+
+
+def test_sim_run_records_the_chunk_it_used(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp = {"name": "cd", "model": "classic-duel", "trials": 40, "seed": 1, "exact": False,
+           "metrics": ["p_win_a"], "fixed": {"turns": 2},
+           "grid": {"unit_a": ["Locust LCT-1V"], "unit_b": ["Locust LCT-1V"], "range": [3]}}
+    res = sim.run(exp, out=tmp_path, progress="never")
+    assert res.metadata["chunk_size"] == kernel.BLOCK

@@ -60,3 +60,22 @@ def test_csv_view_texts_and_lists() -> None:
     assert [json.loads(info["texts"]["rule_options"][i]) for i in out["rule_options_id"]] == \
         [{"k": 1}, {"k": 1}, {"k": 2}]
     assert json.loads(out["hist"][0]) == [0.5, 0.5]
+
+
+def test_a_row_column_that_is_also_a_parameter_stays(tmp_path: Path) -> None:
+    """The Classic duel's rows carry ``turn`` and ``range``; ``range`` is also the grid's
+    axis, one value per scenario: the folded CSV keeps it, so its rows stay distinct."""
+    exp = {"name": "cd", "model": "classic-duel", "trials": 32, "seed": 3, "exact": False,
+           "metrics": ["p_win_a", "expected_turns"], "fixed": {"turns": 2},
+           "grid": {"unit_a": ["Locust LCT-1V"], "unit_b": ["Locust LCT-1V"],
+                    "range": [3, 9]}}
+    sim.run(exp, out=tmp_path, progress="never")
+    folder = tmp_path / "cd"
+    frame, meta = results.read(folder)
+    csv = pd.read_csv(folder / "summary.csv")
+    assert len(csv) == 2 and meta["csv"]["dropped_columns"] == ["turn"]
+    assert sorted(csv["range"].astype(int)) == [3, 9]
+    first = frame[frame["turn"] == 1]
+    for r in (3, 9):
+        want = first[first["range"].astype(int) == r]["p_win_a"].iloc[0]
+        assert csv[csv["range"].astype(int) == r]["p_win_a"].iloc[0] == want

@@ -85,10 +85,18 @@ def test_state_file_json_and_toml_through_the_cli(tmp_path: Path) -> None:
     ({"ammo": {"LT:1 IS Ammo AC/20": 9}}, "0 to 5"),
     ({"pilot": 7}, "0 to 6"),
     ({"heat": 3}, "unknown field"),
+    ({"armor": [1, 2]}, "expected a table"),
+    ({"armor": "CT"}, "expected a table"),
+    ({"hit_slots": ["LT:1 IS Ammo AC/20"], "ammo": {"LT:1 IS Ammo AC/20": 5}}, "it is empty"),
 ])
 def test_bad_state(state: dict, words: str) -> None:
     with pytest.raises(UserError, match=words.replace("(", r"\(")):
         hit(HBK, damage=1, location="CT", state=state)
+
+
+def test_a_state_that_is_not_a_table() -> None:
+    with pytest.raises(UserError, match="expected a table"):
+        hit(HBK, damage=1, location="CT", state=["armor"])  # type: ignore[arg-type]
 
 
 def test_bad_state_file_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -82,6 +82,13 @@ def _slot(layout: lay.Layout, label: Any, field: str) -> tuple[int, int]:
 
 def damaged_state(layout: lay.Layout, dm: DamageModel, spec: Mapping[str, Any]) -> np.ndarray:
     """A (1, columns) state array for the description ``spec`` (module docstring)."""
+    if not isinstance(spec, Mapping):
+        raise UserError(f"state: expected a table of {', '.join(KEYS)}; got "
+                        f"{type(spec).__name__}")
+    for key in ("armor", "structure", "ammo"):
+        if not isinstance(spec.get(key) or {}, Mapping):
+            raise UserError(f"state {key}: expected a table like {{CT = 10}}; got "
+                            f"{spec[key]!r}")
     unknown = [k for k in spec if k not in KEYS]
     if unknown:
         raise UserError(f"state: unknown field {unknown[0]!r}; expected some of "
@@ -96,6 +103,7 @@ def damaged_state(layout: lay.Layout, dm: DamageModel, spec: Mapping[str, Any]) 
     hits = spec.get("hit_slots") or []
     if isinstance(hits, str) or not isinstance(hits, list):
         raise UserError("state hit_slots: expected a list of slot names like \"CT:4 Gyro\"")
+    hit_bins: set[int] = set()
     for label in hits:
         i, s = _slot(layout, label, "hit_slots")
         S[0, st.HIT0 + i] |= 1 << s
@@ -103,11 +111,16 @@ def damaged_state(layout: lay.Layout, dm: DamageModel, spec: Mapping[str, Any]) 
         b = int(layout.bin_slot[i, s])
         if b >= 0:
             S[0, st.AMMO0 + b] = 0
+            hit_bins.add(b)
     for label, shots in dict(spec.get("ammo") or {}).items():
         i, s = _slot(layout, label, "ammo")
         b = int(layout.bin_slot[i, s])
         if b < 0:
             raise UserError(f"state ammo: slot {label!r} holds no ammunition bin")
-        S[0, st.AMMO0 + b] = _count(f"ammo.{label}", shots, int(layout.bins[b][1]))
+        left = _count(f"ammo.{label}", shots, int(layout.bins[b][1]))
+        if b in hit_bins and left:
+            raise UserError(f"state ammo: the bin of {label!r} took a critical hit (hit_slots):"
+                            " it is empty")
+        S[0, st.AMMO0 + b] = left
     S[0, st.PILOT] = _count("pilot", spec.get("pilot", 0), st.PILOT_DEAD)
     return effects(S, dm)

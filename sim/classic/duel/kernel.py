@@ -288,7 +288,7 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     :func:`sim.classic.damage_state.apply.apply_group`."""
     col = _ARMOR_COL[loc, rear.astype(np.intp)]
     armor = S[idx, col]
-    easy = ~tac & (armor >= d) & (S[idx, st.IS0 + loc] > 0)
+    easy = ~tac & (armor >= d) & (d > 0) & (S[idx, st.IS0 + loc] > 0)
     if easy.any():
         ie = idx[easy]
         S[ie, col[easy]] -= d[easy]
