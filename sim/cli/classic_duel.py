@@ -116,8 +116,11 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
         raise ConfigError("ranges", args.ranges, "either --closing or --ranges, not both")
     if getattr(args, "closing", False):
         params["closing"] = True
+        start = getattr(args, "start_distance", None)   # btsim duel --game classic: hexes
         if args.range is not None:
             params["range"] = _int("range", args.range)
+        elif start is not None:
+            params["range"] = _int("start_distance", start)
     elif getattr(args, "ranges", None) is not None:
         if args.range is not None:
             raise ConfigError("range", args.range, "either --range or --ranges, not both")

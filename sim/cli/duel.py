@@ -54,9 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     rng.add_argument("--ranges", default=None, metavar="B1,B2,...",
                      help="band per turn, e.g. long,medium,short (the last repeats)")
     rng.add_argument("--closing", default=None, metavar="POLICY",
-                     help="closing policy (20.7): close | hold-band")
-    p.add_argument("--start-distance", default=40, metavar="IN",
-                   help="starting distance in inches for --closing (default 40)")
+                     help="closing policy (20.7): close | hold-band (--game classic: close)")
+    p.add_argument("--start-distance", default=None, metavar="IN",
+                   help="starting distance for --closing: inches (default 40); --game "
+                   "classic: hexes (default 15)")
     for s in ("a", "b"):
         p.add_argument(f"--moved-{s}", default=None, metavar="MODE",
                        help=f"side {s.upper()}'s movement: ground|still|jump (default ground; "
@@ -95,7 +96,8 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
         raise ConfigError("seed", args.seed, "given only with --trials (exact answers need none)")
     params: dict[str, Any] = {
         "a": args.a, "b": args.b, "skill_a": args.skill_a, "skill_b": args.skill_b,
-        "turns": args.turns, "start_distance": args.start_distance,
+        "turns": args.turns,
+        "start_distance": 40 if args.start_distance is None else args.start_distance,
         **range_params(args.range, args.ranges, args.closing)}
     for s in ("a", "b"):
         for k in ("moved", "policy", "terrain", "targeting"):
@@ -146,6 +148,11 @@ def main(args: argparse.Namespace) -> int:
                 setattr(args, f"moved_{s}", "stand")
             if getattr(args, f"policy_{s}") is None:
                 setattr(args, f"policy_{s}", "all")
+        if args.closing not in (None, "close"):
+            raise ConfigError("closing", args.closing, "close (the Classic duel's sides close "
+                              "at full speed; hold-band is an Alpha Strike policy)")
+        if args.start_distance is not None and args.closing is None:
+            raise ConfigError("start-distance", args.start_distance, "used with --closing")
         return run_classic(args)
     from sim.alphastrike.duel.markov import why_not_exact
     from sim.alphastrike.duel.model import MODEL

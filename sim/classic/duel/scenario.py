@@ -323,7 +323,10 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
         assert isinstance(rr, tuple)
         ranges = rr
         moves = [(moved[0], moved[1])] * turns
-        label = str(ranges[0]) if len(set(ranges)) == 1 else ",".join(map(str, ranges))
+        shown = list(ranges)
+        while len(shown) > 1 and shown[-1] == shown[-2]:   # the last range repeats
+            shown.pop()
+        label = ",".join(map(str, shown))
     situations = {(ranges[t], moves[t][0], moves[t][1]) for t in range(turns)}
     hx = [{"stand": 0, "walk": m.walk_mp, "run": math.ceil(1.5 * m.walk_mp),
            "jump": m.jump_mp} for m in mechs]
