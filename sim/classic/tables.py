@@ -70,6 +70,10 @@ TABLE_DICE = (2, 1, 1)
 FALL_COLUMN = np.array([0, SIDE["front"], SIDE["right"], SIDE["right"], SIDE["rear"],
                         SIDE["left"], SIDE["left"]], dtype=np.uint8)
 
+#: Consciousness roll target by the MechWarrior's total damage (reference 4.5): 1 -> 3+,
+#: 2 -> 5+, 3 -> 7+, 4 -> 10+, 5 -> 11+; 6 and more: dead (13, never made).
+CONSCIOUSNESS = np.array([0, 3, 5, 7, 10, 11, 13, 13, 13, 13, 13, 13, 13], dtype=np.int64)
+
 #: Attacker movement modifier (reference 1.2.1).
 ATTACKER_MOVEMENT: dict[str, int] = {"stand": 0, "walk": 1, "run": 2, "jump": 3}
 MOVES: tuple[str, ...] = tuple(ATTACKER_MOVEMENT)

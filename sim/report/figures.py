@@ -1,6 +1,7 @@
 """Figure pieces shared by the sections: bar series (Monte Carlo mean, 95% interval and exact
 value per category) in the shape :func:`sim.plots.grouped_bars` draws, a log axis with plain
-labels, and the cost-fairness outlier panel (PV or BV)."""
+labels, and the two panels of a cost-fairness figure (PV or BV): the score against the cost
+ratio with the fitted curve, and the outliers."""
 
 from __future__ import annotations
 
@@ -63,3 +64,32 @@ def outlier_panel(ax: Any, out: pd.DataFrame, beta: float, cost: str, n_out: int
     lo, hi = float(np.exp(lc.min())) / 1.1, float(np.exp(lc.max())) * 1.1
     log_ticks(ax, [t for t in ticks if lo <= t <= hi])
     ax.set_ylabel("strength (ln Bradley-Terry)")
+
+
+def fairness_panel(ax: Any, fit: Any, cost: str, ranges: Sequence[Any], range_label: Any,
+                   who: str, ticks: Sequence[float], size: float, alpha: float) -> None:
+    """The score of the side with the higher ``cost`` (``pv`` or ``bv``) in every pairing of
+    two different units (each pair once) against the cost ratio, one color per range
+    (labelled ``range_label(r)``), with the fitted logistic curve, its slope interval and its
+    bootstrap band over ``who`` (``fit``: :func:`sim.alphastrike.duel.analysis.fairness`)."""
+    from sim import plots
+
+    up = cost.upper()
+    pts = fit.points
+    pts = pts[pts[f"{cost}_a"] >= pts[f"{cost}_b"]]
+    for n, r in enumerate(ranges):
+        pr = pts[pts["range"] == r]
+        ax.scatter(np.exp(pr["x"]), pr["score_a"] * 100, s=size, alpha=alpha,
+                   color=plots.color(n), label=range_label(r), linewidths=0)
+    c = fit.curve[fit.curve["x"] >= 0]
+    ax.fill_between(c["ratio"], c["lo"] * 100, c["hi"] * 100, color="black", alpha=0.18,
+                    linewidth=0, label=f"95% band (bootstrap over {who})")
+    ax.plot(c["ratio"], c["p"] * 100, color="black", linewidth=1.8,
+            label=f"fitted: beta = {fit.beta:.2f} ({fit.beta_low:.2f} to {fit.beta_high:.2f})")
+    top = float(c["ratio"].max()) * 1.05
+    log_ticks(ax, [t for t in ticks if t <= top])
+    ax.set_xlabel(f"{up} ratio (higher {up} / lower {up}, log scale)")
+    ax.set_ylabel(f"score of the side with the higher {up} (%)")
+    ax.set_ylim(-2, 102)
+    ax.axhline(50, color="#bbbbbb", linewidth=0.8)
+    ax.legend(loc="lower right", fontsize=8)

@@ -28,8 +28,9 @@ from sim.classic.damage_state.choose import Chooser, SampleChooser
 from sim.classic.tables import SIDE, STANDARD
 from sim.dice import P2D6
 
-#: Determining Critical Hits (reference.md 5.4): none 2-7, one 8-9, two 10-11, 12.
-DETERMINING_P = np.array([21, 9, 5, 1], dtype=float) / 36.0
+#: Determining Critical Hits (reference.md 5.4) by roll total: 2-7 none (0), 8-9 one (1),
+#: 10-11 two (2), 12 the 12 result (3: limb or head blown off, torso three criticals).
+DETERMINING = np.array([0] * 8 + [1, 1, 2, 2, 3], dtype=np.int64)
 
 
 def determining_probs(modifier: int) -> np.ndarray:
@@ -37,9 +38,12 @@ def determining_probs(modifier: int) -> np.ndarray:
     added (C15: TacOps advanced criticals; a total above 12 reads as 12)."""
     out = np.zeros(4)
     for roll in range(2, 13):
-        t = min(roll + modifier, 12)
-        out[0 if t <= 7 else 1 if t <= 9 else 2 if t <= 11 else 3] += float(P2D6[roll])
+        out[DETERMINING[min(roll + modifier, 12)]] += float(P2D6[roll])
     return out
+
+
+#: the unmodified determination: 21, 9, 5 and 1 in 36
+DETERMINING_P = determining_probs(0)
 
 
 #: determination probabilities by C15 modifier 0-4

@@ -15,6 +15,8 @@ from typing import Protocol
 
 import numpy as np
 
+from sim.classic.damage_state.state import POP
+
 
 class Chooser(Protocol):
     """Resolve one random step for every row."""
@@ -59,7 +61,6 @@ def _nth_bit_table() -> np.ndarray:
 
 
 NTH_BIT = _nth_bit_table()
-_POP12 = np.array([bin(i).count("1") for i in range(1 << 12)], dtype=np.int64)
 
 
 class SampleChooser:
@@ -83,7 +84,7 @@ class SampleChooser:
     def pick_bit(self, S: np.ndarray, w: np.ndarray, masks: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         m = masks & 0xFFF
-        k = (self.rng.random(len(m)) * _POP12[m]).astype(np.int64)
+        k = (self.rng.random(len(m)) * POP[m]).astype(np.int64)
         return S, w, NTH_BIT[m, k], np.arange(len(m))
 
     def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -32,10 +32,10 @@ import numpy as np
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import DamageModel, effects
+from sim.classic.damage_state.outcome import ARMOR_NAMES
 from sim.errors import UserError
 
 KEYS = ("armor", "structure", "hit_slots", "ammo", "pilot")
-ARMOR_NAMES = (*lay.LOCS, "CTR", "LTR", "RTR")
 
 
 def read_state(path: str | Path) -> dict[str, Any]:

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from sim.aggregate import Aggregate
+from sim.classic import tables as CT
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import apply_group, explode
@@ -58,14 +59,13 @@ from sim.classic.fire import kernel as fk
 from sim.classic.fire import to_hit as TH
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
+from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
 
-#: Consciousness roll target by total pilot damage (reference.md 4.5); 13 = dead.
-CONSCIOUSNESS = np.array([0, 3, 5, 7, 10, 11, 13, 13, 13, 13, 13, 13, 13], dtype=np.int64)
 #: Fall column by 1D6 (reference.md 4.4).
-SIDE_NAMES = ("front", "left", "right", "rear")
-FALL_IDX = np.array([0, 0, 2, 2, 3, 1, 1], dtype=np.int64)
+SIDE_NAMES = CT.SIDES
+FALL_IDX = CT.FALL_COLUMN.astype(np.int64)
 LEGS = (lay.LL, lay.RL)
 ARMS = (lay.LA, lay.RA)
 #: Trials per block: bounds memory (the column-major state is ~55 int64 columns per side,

@@ -37,6 +37,7 @@ import numpy as np
 
 from sim.classic import damage as D
 from sim.classic import psr as P
+from sim.classic import tables as CT
 from sim.classic.attacks import ATTACK_SPECS
 from sim.classic.rules import ClassicRules
 from sim.dice import P_2D6_AT_LEAST
@@ -55,10 +56,10 @@ DFA_MISS_LEVELS = 2
 #: P(2D6 >= tn) for tn 0..14 as floats (tn > 12: 0).
 P_AT_LEAST = np.array([float(P_2D6_AT_LEAST[min(t, len(P_2D6_AT_LEAST) - 1)]) if t <= 12
                        else 0.0 for t in range(15)])
-#: Punch table front column by 1D6 (reference.md 3.3): LA LT CT RT RA HD as location index.
-PUNCH_FRONT = np.array([-1, 4, 2, 1, 3, 5, 0], dtype=np.int64)
-#: Kick table front column by 1D6 (reference.md 3.4): 1-3 RL, 4-6 LL.
-KICK_FRONT = np.array([-1, 7, 7, 7, 6, 6, 6], dtype=np.int64)
+#: Punch table front column by 1D6 (reference.md 3.3) as location index (tables.PUNCH).
+PUNCH_FRONT = CT.PUNCH[CT.SIDE["front"]].astype(np.int64)
+#: Kick table front column by 1D6 (reference.md 3.4) as location index (tables.KICK).
+KICK_FRONT = CT.KICK[CT.SIDE["front"]].astype(np.int64)
 
 
 def p_hit(tn: np.ndarray) -> np.ndarray:

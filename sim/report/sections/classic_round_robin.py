@@ -16,7 +16,7 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
-from sim.report.figures import log_ticks, outlier_panel
+from sim.report.figures import fairness_panel, outlier_panel
 from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_unit, value
 from sim.report.registry import section
 from sim.report.sections.duel_round_robin import _seed, fmt_theta
@@ -275,25 +275,8 @@ def bv_section(res: Result, sec: Section) -> None:
     with plots.style():
         fig, axes = plots.new_figure(1, 2, width=14, height=6)
         ax = axes[0, 0]
-        pts = fit.points
-        pts = pts[pts["bv_a"] >= pts["bv_b"]]  # each pair once: the side with the higher BV
-        for n, r in enumerate(ranges):
-            pr = pts[pts["range"] == r]
-            ax.scatter(np.exp(pr["x"]), pr["score_a"] * 100, s=12, alpha=0.5,
-                       color=plots.color(n), label=_case(r), linewidths=0)
-        c = fit.curve[fit.curve["x"] >= 0]
-        ax.fill_between(c["ratio"], c["lo"] * 100, c["hi"] * 100, color="black", alpha=0.18,
-                        linewidth=0, label="95% band (bootstrap over 'Mechs)")
-        ax.plot(c["ratio"], c["p"] * 100, color="black", linewidth=1.8,
-                label=f"fitted: beta = {fit.beta:.2f} ({fit.beta_low:.2f} to "
-                f"{fit.beta_high:.2f})")
-        hi_ratio = float(c["ratio"].max())
-        log_ticks(ax, [t for t in (1, 1.25, 1.5, 2, 3, 4, 6, 8) if t <= hi_ratio * 1.05])
-        ax.set_xlabel("BV ratio (higher BV / lower BV, log scale)")
-        ax.set_ylabel("score of the side with the higher BV (%)")
-        ax.set_ylim(-2, 102)
-        ax.axhline(50, color="#bbbbbb", linewidth=0.8)
-        ax.legend(loc="lower right", fontsize=8)
+        fairness_panel(ax, fit, "bv", ranges, _case, "'Mechs", (1, 1.25, 1.5, 2, 3, 4, 6, 8),
+                       12, 0.5)
         ax.set_title("Win probability (score) against BV ratio")
         ax = axes[0, 1]
         ci = np.vstack([out["residual"] - out["ci_low"], out["ci_high"] - out["residual"]])

@@ -13,7 +13,7 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
-from sim.report.figures import log_ticks, outlier_panel
+from sim.report.figures import fairness_panel, outlier_panel
 from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section
@@ -215,23 +215,8 @@ def build(res: Result) -> Section:
     with plots.style():
         fig, axes = plots.new_figure(1, 2, width=14, height=6)
         ax = axes[0, 0]
-        pts = fit.points
-        pts = pts[pts["pv_a"] >= pts["pv_b"]]  # each pair once: the side with the higher PV
-        for n, r in enumerate(ranges):
-            pr = pts[pts["range"] == r]
-            ax.scatter(np.exp(pr["x"]), pr["score_a"] * 100, s=6, alpha=0.35,
-                       color=plots.color(n), label=f"{r} range", linewidths=0)
-        c = fit.curve[fit.curve["x"] >= 0]
-        ax.fill_between(c["ratio"], c["lo"] * 100, c["hi"] * 100, color="black", alpha=0.18,
-                        linewidth=0, label="95% band (bootstrap over cards)")
-        ax.plot(c["ratio"], c["p"] * 100, color="black", linewidth=1.8,
-                label=f"fitted: beta = {fit.beta:.2f}")
-        log_ticks(ax, [1, 1.25, 1.5, 2, 3, 4])
-        ax.set_xlabel("PV ratio (higher PV / lower PV, log scale)")
-        ax.set_ylabel("score of the side with the higher PV (%)")
-        ax.set_ylim(-2, 102)
-        ax.axhline(50, color="#bbbbbb", linewidth=0.8)
-        ax.legend(loc="lower right", fontsize=8)
+        fairness_panel(ax, fit, "pv", ranges, lambda r: f"{r} range", "cards",
+                       (1, 1.25, 1.5, 2, 3, 4), 6, 0.35)
         ax.set_title("Score against PV ratio")
         ax = axes[0, 1]
         ax.scatter(out["pv"], out["theta"], s=14, color=plots.color(0), zorder=3)
