@@ -32,7 +32,13 @@ import pandas as pd
 from sim.api import attack
 from sim.classic import tables as T
 from sim.classic.api import NESTED
-from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
+from sim.cli.common import (
+    add_precision_flags,
+    add_rule_flags,
+    int_arg,
+    precision_args,
+    rule_overrides,
+)
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 from sim.result import Result
@@ -96,13 +102,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _int(name: str, value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(name, value, "an integer") from None
 
 
 def _req_int(name: str, value: str) -> int:
@@ -117,19 +116,19 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None and args.trials is None and args.target_error is None:
         raise ConfigError("seed", args.seed, "used together with --trials")
     res = attack(
-        args.kind, tons=_int("tons", args.tons), piloting=_int("piloting", args.piloting),
-        target_tons=_int("target_tons", args.target_tons),
-        target_piloting=_int("target_piloting", args.target_piloting), arm=args.arm,
+        args.kind, tons=int_arg("tons", args.tons), piloting=int_arg("piloting", args.piloting),
+        target_tons=int_arg("target_tons", args.target_tons),
+        target_piloting=int_arg("target_piloting", args.target_piloting), arm=args.arm,
         damaged=args.damaged, missing=args.missing, moved=args.moved,
-        target_hexes=_int("target_hexes", args.target_hexes), target_jumped=args.target_jumped,
+        target_hexes=int_arg("target_hexes", args.target_hexes), target_jumped=args.target_jumped,
         terrain=args.terrain, target_prone=args.target_prone,
-        target_immobile=args.target_immobile, side=args.side, hexes=_int("hexes", args.hexes),
+        target_immobile=args.target_immobile, side=args.side, hexes=int_arg("hexes", args.hexes),
         tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
-        trials=_int("trials", args.trials), seed=_int("seed", args.seed),
-        n_jobs=_req_int("jobs", args.jobs), chunk_size=_int("chunk_size", args.chunk_size),
+        trials=int_arg("trials", args.trials), seed=int_arg("seed", args.seed),
+        n_jobs=_req_int("jobs", args.jobs), chunk_size=int_arg("chunk_size", args.chunk_size),
         progress=args.progress, **precision_args(args),
         target_damaged=args.target_damaged,
-        target_level=_int("target_level", args.target_level),
+        target_level=int_arg("target_level", args.target_level),
         target_partial_cover=args.target_partial_cover, fired=args.fired,
         attacker_prone=args.attacker_prone,
         displacement_prohibited=args.displacement_prohibited, mutual_push=args.mutual_push,

@@ -15,7 +15,7 @@ import argparse
 import json
 from typing import Any
 
-from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.common import add_rule_flags, int_arg, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError, UserError
 
@@ -31,13 +31,6 @@ examples:
   btsim classic-duel "Atlas AS7-D" "Awesome AWS-8Q" --closing --moved-a walk --json"""
 
 
-def _int(name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(name, value, "an integer") from None
 
 
 def _add(p: argparse.ArgumentParser, flag: str, **kw: Any) -> None:
@@ -101,15 +94,15 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
                             "file for both A and B")
     turns = getattr(args, "turns", None)
     params: dict[str, Any] = {"unit_a": units[0], "unit_b": units[1],
-                              "turns": 20 if turns is None else _int("turns", turns),
+                              "turns": 20 if turns is None else int_arg("turns", turns),
                               **rule_overrides(args, "classic-duel")}
     for s in "ab":
-        params[f"gunnery_{s}"] = _int(f"gunnery_{s}", getattr(args, f"gunnery_{s}"))
-        params[f"piloting_{s}"] = _int(f"piloting_{s}", getattr(args, f"piloting_{s}"))
+        params[f"gunnery_{s}"] = int_arg(f"gunnery_{s}", getattr(args, f"gunnery_{s}"))
+        params[f"piloting_{s}"] = int_arg(f"piloting_{s}", getattr(args, f"piloting_{s}"))
         params[f"moved_{s}"] = getattr(args, f"moved_{s}")
         params[f"policy_{s}"] = getattr(args, f"policy_{s}")
         params[f"physical_{s}"] = getattr(args, f"physical_{s}")
-        bv = _int(f"bv_{s}", getattr(args, f"bv_{s}"))
+        bv = int_arg(f"bv_{s}", getattr(args, f"bv_{s}"))
         if bv is not None:
             params[f"bv_{s}"] = bv
     if getattr(args, "closing", False) and getattr(args, "ranges", None) is not None:
@@ -118,15 +111,15 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
         params["closing"] = True
         start = getattr(args, "start_distance", None)   # btsim duel --game classic: hexes
         if args.range is not None:
-            params["range"] = _int("range", args.range)
+            params["range"] = int_arg("range", args.range)
         elif start is not None:
-            params["range"] = _int("start_distance", start)
+            params["range"] = int_arg("start_distance", start)
     elif getattr(args, "ranges", None) is not None:
         if args.range is not None:
             raise ConfigError("range", args.range, "either --range or --ranges, not both")
         params["ranges"] = args.ranges
     else:
-        params["range"] = _int("range", args.range) if args.range is not None else 6
+        params["range"] = int_arg("range", args.range) if args.range is not None else 6
     return params
 
 
@@ -141,10 +134,10 @@ def run_classic(args: argparse.Namespace) -> int:
     trials = getattr(args, "trials", None)
     seed = getattr(args, "seed", None)
     res = with_view(run_scenario(
-        "classic-duel", params, trials=10_000 if trials is None else _int("trials", trials),
-        seed=0 if seed is None else _int("seed", seed),
-        n_jobs=_int("jobs", getattr(args, "jobs", None)) or 1,
-        chunk_size=_int("chunk_size", getattr(args, "chunk_size", None)),
+        "classic-duel", params, trials=10_000 if trials is None else int_arg("trials", trials),
+        seed=0 if seed is None else int_arg("seed", seed),
+        n_jobs=int_arg("jobs", getattr(args, "jobs", None)) or 1,
+        chunk_size=int_arg("chunk_size", getattr(args, "chunk_size", None)),
         progress=getattr(args, "progress", None) or "never"))
     doc = res.to_dict()
     print(json.dumps(doc, indent=2) if getattr(args, "json", False) else to_text(doc))

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sim import options
+from sim.errors import ConfigError
 
 
 def add_rule_flags(parser: argparse.ArgumentParser, model: str | None, *,
@@ -92,3 +93,13 @@ def rules_text(preset: Any, overrides: Mapping[str, Any] | str | None = None) ->
     else:
         parts = [f"{k}={_value_text(v)}" for k, v in (overrides or {}).items()]
     return str(preset) + (" + " + ", ".join(parts) if parts else "")
+
+
+def int_arg(name: str, value: Any) -> int | None:
+    """A command-line value as an integer (None stays None); ConfigError naming ``name``."""
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(name, value, "an integer") from None

@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from sim.cli.common import add_rule_flags, rule_overrides
+from sim.cli.common import add_rule_flags, int_arg, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 
@@ -66,15 +66,6 @@ def add_mc_flags(p: argparse.ArgumentParser, model: str) -> None:
                    "as btsim run)")
     p.add_argument("--jobs", default="1", help="workers for Monte Carlo (default 1)")
     add_progress(p)
-
-
-def int_arg(name: str, value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(name, value, "an integer") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any
 
-from sim.cli.common import rule_overrides
-from sim.cli.fire import add_mc_flags, int_arg
+from sim.cli.common import int_arg, rule_overrides
+from sim.cli.fire import add_mc_flags
 from sim.errors import ConfigError
 
 

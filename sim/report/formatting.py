@@ -64,6 +64,11 @@ def fmt_num(v: Any) -> str:
     return "–" if not finite(v) else f"{float(v):.2f}"
 
 
+def fmt_count(v: Any) -> str:
+    """A whole number (PV, OV, steps) without decimals."""
+    return "–" if not finite(v) else f"{float(v):g}"
+
+
 def is_mc(result: Result) -> bool:
     """Whether the result holds Monte Carlo estimates (not an exact-only run)."""
     return bool(result.meta.get("trials")) and not result.meta.get("exact_only")

@@ -11,7 +11,7 @@ distinct (range, own movement, target movement) situation.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.duel.rules import OPTION_NAMES as DUEL_OPTIONS
 from sim.classic.duel.rules import ClassicDuelRules
 from sim.classic.fire.rules import OPTION_NAMES as FIRE_OPTIONS
-from sim.classic.fire.scenario import FireScenario, build_scenario
+from sim.classic.fire.scenario import FireScenario, build_scenario, range_script
 from sim.classic.fire.unit import fire_unit
 from sim.classic.rules import OPTION_NAMES as CLASSIC_OPTIONS
 from sim.classic.rules import ClassicRules
@@ -154,16 +154,7 @@ def _ranges(params: Mapping[str, Any], turns: int) -> tuple[str, tuple[int, ...]
         return "closing", check_int("range", params.get("range", 15), lo=1, hi=99)
     if rng is None:
         return "fixed", (check_int("range", params.get("range", 6), lo=1, hi=99),) * turns
-    if isinstance(rng, str):
-        parts: list[Any] = [x for x in rng.split(",") if x.strip()]
-    elif isinstance(rng, Sequence):
-        parts = list(rng)
-    else:
-        raise ConfigError("ranges", rng, "a list of ranges in hexes (each >= 1)")
-    if not parts:
-        raise ConfigError("ranges", rng, "a non-empty list of ranges in hexes (each >= 1)")
-    vals = [check_int("ranges", p, lo=1, hi=99) for p in parts]
-    return "script", tuple(vals[min(t, len(vals) - 1)] for t in range(turns))
+    return "script", range_script(rng, turns)
 
 
 def _actuator_masks(layout: lay.Layout) -> dict[str, np.ndarray]:

@@ -161,6 +161,12 @@ def _ranges(params: Mapping[str, Any], turns: int) -> tuple[int, ...]:
     if rng is None:
         r = check_int("range", params.get("range", 6), lo=1, hi=99)
         return (r,) * turns
+    return range_script(rng, turns)
+
+
+def range_script(rng: Any, turns: int) -> tuple[int, ...]:
+    """The range of each of ``turns`` turns from a script (``"9,6,3"`` or a list; the last
+    range repeats); ConfigError for anything else."""
     if isinstance(rng, str):
         parts = [x for x in rng.split(",") if x.strip()]
     elif isinstance(rng, Sequence):

@@ -11,7 +11,15 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
-from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit
+from sim.report.formatting import (
+    finite,
+    fmt_count,
+    fmt_num,
+    fmt_pct,
+    footnote_text,
+    num,
+    short_unit,
+)
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section, Table
 
@@ -19,10 +27,6 @@ from sim.report.types import ColumnTable, Finding, Result, Section, Table
 def _fmt_gain(v: float) -> str:
     """A change of score in percentage points, signed."""
     return "–" if not finite(v) else f"{100 * float(v):+.1f} pp"
-
-
-def _fmt_int(v: float) -> str:
-    return "–" if not finite(v) else f"{float(v):g}"
 
 
 @section("duel-overheat", order=90, legacy=("duel_overheat",))
@@ -49,7 +53,7 @@ def build(res: Result) -> Section:
                      r["gain"], r["damage_never"], r["damage_best"], r["shutdown_max"]]
     sec.tables.append(ColumnTable(
         "ov", "What OV buys: best overheat policy against never, per card and range", tv,
-        {"OV": _fmt_int, "PV": _fmt_int, "PV for OV": fmt_num, "win never": fmt_pct,
+        {"OV": fmt_count, "PV": fmt_count, "PV for OV": fmt_num, "win never": fmt_pct,
          "win best": fmt_pct, "score gain": _fmt_gain, "damage/turn never": fmt_num,
          "damage/turn best": fmt_num, "shut down (max)": fmt_pct}, index_name="card / range",
         note="Win = P(side A wins). Score gain = score with the best policy minus with "

@@ -14,6 +14,7 @@ from sim import plots
 from sim.alphastrike.duel import analysis as DA
 from sim.report.formatting import (
     finite,
+    fmt_count,
     fmt_pct,
     footnote_text,
     mc_ci,
@@ -22,10 +23,6 @@ from sim.report.formatting import (
 )
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section
-
-
-def _fmt_int(v: float) -> str:
-    return "–" if not finite(v) else f"{float(v):g}"
 
 
 def _fmt_per_pv(v: float) -> str:
@@ -63,7 +60,7 @@ def build(res: Result) -> Section:
     tv = tv.dropna(how="all")
     sec.tables.append(ColumnTable(
         "skill", "What skill buys: the same card at each skill against a fixed opponent", tv,
-        {"PV": _fmt_int, "PV step": _fmt_int, **{f"win {r}": fmt_pct for r in ranges},
+        {"PV": fmt_count, "PV step": fmt_count, **{f"win {r}": fmt_pct for r in ranges},
          f"score gain {mid}": fmt_pct, f"gain per PV {mid}": _fmt_per_pv},
         index_name="card / skill",
         note="PV = the card's PV at that skill (23.1). PV step = what the table charges for "
@@ -141,7 +138,7 @@ def build(res: Result) -> Section:
         for k, word in ((str(per.idxmax()), "most"), (str(per.idxmin()), "least")):
             u, s = k.split(" / skill ", 1)
             q = [("skill", k, c, num(tv.loc[k, c]), fm(num(tv.loc[k, c]))) for c, fm in
-                 ((f"score gain {mid}", fmt_pct), ("PV step", _fmt_int),
+                 ((f"score gain {mid}", fmt_pct), ("PV step", fmt_count),
                   (f"gain per PV {mid}", _fmt_per_pv))]
             if not all(v >= 0 for *_, v, _d in q):
                 continue  # quoted numbers are shown unsigned: a loss is not a finding here
