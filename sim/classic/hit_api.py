@@ -31,6 +31,8 @@ from sim.units.types import ClassicMech
 SIDES = ("front", "left", "right", "rear")
 #: exact enumeration gives up (asking for Monte Carlo) beyond this many distinct states
 MAX_STATES = 400_000
+#: Monte Carlo trials per block (``method="mc"``): memory is bounded by it
+MC_BLOCK = 65_536
 
 
 def _groups(damage: int | None, groups: Sequence[int] | None) -> tuple[int, ...]:
@@ -66,6 +68,16 @@ def _target(location: str | None, rear: bool, side: str | None) -> tuple[int | N
     if rear and loc not in ("CT", "LT", "RT"):
         raise UserError(f"--rear applies to CT, LT or RT; not {loc}")
     return lay.LOC_INDEX[loc], None
+
+
+def _pooled(parts: Sequence[tuple[int, Any]]) -> Any:
+    """Trial-weighted mean of block summaries (every field of ``summarize`` is a mean or a
+    probability, nested in dicts)."""
+    first = parts[0][1]
+    if isinstance(first, dict):
+        return {k: _pooled([(n, p[k]) for n, p in parts]) for k in first}
+    total = sum(n for n, _ in parts)
+    return sum(n * float(p) for n, p in parts) / total
 
 
 def run_groups(dm: DamageModel, groups: Sequence[int], location: int | None, rear: bool,
@@ -114,16 +126,21 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     if method == "exact":
         S, w = run_groups(dm, gs, loc, rear, side, start, np.ones(1),
                           ExactChooser(lambda s: canonical(s, layout)), True)
+        out = summarize(S, w, layout)
     elif method == "mc":
         if trials < 1:
             raise UserError(f"trials must be at least 1; got {trials}")
         ch = SampleChooser(np.random.default_rng(seed))
-        S, w = run_groups(dm, gs, loc, rear, side, np.repeat(start, trials, axis=0),
-                          np.full(trials, 1.0 / trials), ch, False)
+        parts: list[tuple[int, dict[str, Any]]] = []
+        for lo in range(0, trials, MC_BLOCK):     # memory bounded by the block, not trials
+            n = min(MC_BLOCK, trials - lo)
+            S, w = run_groups(dm, gs, loc, rear, side, np.repeat(start, n, axis=0),
+                              np.full(n, 1.0 / n), ch, False)
+            parts.append((n, summarize(S, w, layout)))
+        out = _pooled(parts)
     else:
         raise UserError(f"unknown method {method!r}; expected exact or mc")
     seconds = time.perf_counter() - t0
-    out = summarize(S, w, layout)
     out["params"] = {"unit": mech.name, "groups": list(gs), "damage": sum(gs),
                      "location": lay.LOCS[loc] if loc is not None else None, "rear": rear,
                      "side": side, "method": method, "rules": dr.as_dict(),
