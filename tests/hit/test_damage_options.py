@@ -12,7 +12,7 @@ import pytest
 from sim.classic.damage_rules import DamageRules, damage_rules
 from sim.classic.damage_state import DamageModel, ExactChooser, build_layout, explode, fresh
 from sim.classic.damage_state import state as st
-from sim.classic.damage_state.apply import DETERMINING_P, determining_probs
+from sim.classic.damage_state.apply import DETERMINING_BY_MOD, determining_probs
 from sim.classic.hit_api import hit
 from sim.errors import ConfigError
 from sim.units.catalog import get_classic
@@ -26,7 +26,7 @@ def close(a: float, b: Fraction | float) -> bool:
 
 def test_determination_table_with_modifier() -> None:
     assert np.allclose(determining_probs(0), np.array([21, 9, 5, 1]) / 36)
-    assert np.allclose(DETERMINING_P, determining_probs(0))
+    assert np.allclose(DETERMINING_BY_MOD[0], determining_probs(0))
     # +4: rolls 2-3 none, 4-5 one, 6-7 two, 8-12 the 12 result
     assert np.allclose(determining_probs(4), np.array([3, 7, 11, 15]) / 36)
 

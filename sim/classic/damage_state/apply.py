@@ -42,10 +42,6 @@ def determining_probs(modifier: int) -> np.ndarray:
     return out
 
 
-#: the unmodified determination: 21, 9, 5 and 1 in 36
-DETERMINING_P = determining_probs(0)
-
-
 #: determination probabilities by C15 modifier 0-4
 DETERMINING_BY_MOD = np.stack([determining_probs(m) for m in range(5)])
 #: Core-rules explosion caps (C30): structure damage by protection (none, CASE, CASE II) and
