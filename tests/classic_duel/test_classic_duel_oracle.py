@@ -67,13 +67,13 @@ def test_kernel_matches_oracle_brawl_with_physical_attacks() -> None:
 
 
 def test_kernel_matches_oracle_fists_and_feet_only() -> None:
-    _compare({"unit_a": unarmed(HBK), "unit_b": unarmed(LOCUST), "range": 1}, 300, 3000)
+    _compare({"unit_a": unarmed(HBK), "unit_b": unarmed(LOCUST), "range": 1}, 1200, 12000)
 
 
 def test_kernel_matches_oracle_core_explosions_and_advanced_criticals() -> None:
     """C15, C28 and C30 away from their defaults, in both implementations."""
     _compare({"unit_a": HBK, "unit_b": WVR, "range": 3, "explosion_size": "core",
-              "advanced_criticals": True, "location_roll_two": "floating"}, 400, 4000)
+              "advanced_criticals": True, "location_roll_two": "floating"}, 1200, 12000)
 
 
 def test_kernel_matches_oracle_crippled_and_other_non_default_options() -> None:
@@ -83,31 +83,31 @@ def test_kernel_matches_oracle_crippled_and_other_non_default_options() -> None:
               "life_support_heat": "core", "restart_phase": "end", "ac_first_crit": "damaged",
               "unconscious_restart": "never", "stand_heat": "core",
               "engine_heat_while_shutdown": True, "consciousness_rolls": "once_per_turn"},
-             400, 4000)
+             1200, 12000)
 
 
 def test_kernel_matches_oracle_unconscious_ends_the_fight() -> None:
     """C21 unconscious at range 1 (kicks, falls and head hits hurt the pilot), consciousness
     rolled per point (the default)."""
     _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "out_of_fight": "unconscious"},
-             400, 4000)
+             1200, 12000)
 
 
 def test_kernel_matches_oracle_immobile_unarmed() -> None:
     """One weapon each at range 1: kicks take legs and the SRM runs dry (C21)."""
     _compare({"unit_a": only_weapon(HBK, "IS AC/20"), "unit_b": only_weapon(WVR, "IS SRM 6"),
-              "range": 1, "out_of_fight": "immobile_unarmed"}, 400, 4000)
+              "range": 1, "out_of_fight": "immobile_unarmed"}, 1200, 12000)
 
 
 def test_kernel_matches_oracle_hatchet_brawl() -> None:
     _compare({"unit_a": "Hatchetman HCT-3F", "unit_b": HBK, "range": 1, "moved_a": "walk"},
-             300, 3000)
+             1200, 12000)
 
 
 def test_kernel_matches_oracle_charge_and_dfa() -> None:
     # B runs (may charge), A jumps (may DFA): both declarations, self-damage, 2-level falls
     _compare({"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
-              "moved_b": "run", "knockdown_value": "fall-and-prone"}, 300, 3000, T=25)
+              "moved_b": "run", "knockdown_value": "fall-and-prone"}, 1200, 12000, T=25)
     # the same duel decides and resolves charges and DFAs in both (p_fell is their trace)
     p = {"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
          "moved_b": "run", "turns": 3}
