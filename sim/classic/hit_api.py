@@ -126,7 +126,7 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     if method == "exact":
         S, w = run_groups(dm, gs, loc, rear, side, start, np.ones(1),
                           ExactChooser(lambda s: canonical(s, layout)), True)
-        out = summarize(S, w, layout)
+        out = summarize(S, w, layout, start[0])
     elif method == "mc":
         if trials < 1:
             raise UserError(f"trials must be at least 1; got {trials}")
@@ -136,7 +136,7 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
             n = min(MC_BLOCK, trials - lo)
             S, w = run_groups(dm, gs, loc, rear, side, np.repeat(start, n, axis=0),
                               np.full(n, 1.0 / n), ch, False)
-            parts.append((n, summarize(S, w, layout)))
+            parts.append((n, summarize(S, w, layout, start[0])))
         out = _pooled(parts)
     else:
         raise UserError(f"unknown method {method!r}; expected exact or mc")

@@ -29,10 +29,12 @@ def test_bare_ct_with_a_gyro_hit() -> None:
     r = hit(HBK, damage=1, location="CT", state=state)
     assert close(r["expected_structure_left"]["CT"], 15)
     assert close(r["p_critical"]["CT"], 1)              # the gyro hit was already there
-    # p_slot_hit gives each of the 4 interchangeable gyro slots the class mean: the old hit
-    # plus 3 x 22/360 new ones, over 4
+    # the slot hit at the start stays hit; the new hits fall evenly on the 10 slots still
+    # whole, the other three gyro slots included
     new = Fraction(22, 36) / 10
-    assert close(r["p_slot_hit"]["CT:4 Gyro"], (1 + 3 * new) / 4)
+    assert close(r["p_slot_hit"]["CT:4 Gyro"], 1)
+    for s in ("CT:5 Gyro", "CT:6 Gyro", "CT:7 Gyro", "CT:1 Fusion Engine"):
+        assert close(r["p_slot_hit"][s], new)
     assert close(r["expected_engine_hits"], 6 * new)
     assert close(r["p_slot_hit"]["CT:11 Heat Sink"], new)
 
@@ -99,10 +101,27 @@ def test_a_state_that_is_not_a_table() -> None:
         hit(HBK, damage=1, location="CT", state=["armor"])  # type: ignore[arg-type]
 
 
+def test_the_named_slot_is_the_one_hit_whatever_its_place_in_its_class() -> None:
+    """A start hit on the third gyro slot: that slot has P(hit) 1, its class mates get the
+    new hits' share, the same from the exact and the Monte Carlo paths."""
+    state = {"armor": {"CT": 2}, "structure": {"CT": 10}, "hit_slots": ["CT:6 Gyro"]}
+    e = hit(HBK, damage=5, location="CT", state=state)
+    m = hit(HBK, damage=5, location="CT", state=state, method="mc", trials=40_000, seed=5)
+    new = Fraction(22, 36) / 10             # 3 points reach the structure: one determination
+    for r in (e, m):
+        assert r["p_slot_hit"]["CT:6 Gyro"] == 1
+    for s in ("CT:4 Gyro", "CT:5 Gyro", "CT:7 Gyro"):
+        assert close(e["p_slot_hit"][s], new)
+        se = (float(new) * (1 - float(new)) / 40_000) ** 0.5
+        assert abs(m["p_slot_hit"][s] - float(new)) < 4.5 * se
+
+
 def test_bad_state_file_exits_2_with_one_line(tmp_path: Path) -> None:
     f = tmp_path / "bad.json"
     f.write_text('{"hit_slots": ["CT:99 Nothing"]}')
-    for arg in (str(f), str(tmp_path / "missing.json")):
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(256)))
+    for arg in (str(f), str(tmp_path / "missing.json"), str(binary)):
         p = subprocess.run([sys.executable, "-m", "sim", "hit", HBK, "--damage", "1",
                             "--location", "CT", "--state", arg], capture_output=True, text=True)
         assert p.returncode == 2 and p.stdout == ""

@@ -19,8 +19,15 @@ def dedupe(S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return merge_rows(S, w)
 
 
-def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]:
-    """Probabilities and expectations over the weighted states ``(S, w)``."""
+def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout,
+              start: np.ndarray | None = None) -> dict[str, Any]:
+    """Probabilities and expectations over the weighted states ``(S, w)``; ``start`` the one
+    state they all began from (a damaged start, ``btsim hit --state``), fresh if None.
+
+    The states keep only how many slots of each class of interchangeable slots are hit
+    (:func:`.state.canonical`), so a slot's P(hit) is its class's share: a slot already hit
+    at the start has 1, and the class's new hits fall evenly on the slots still whole (14.2
+    picks uniformly among the slots not yet hit)."""
     w = w / w.sum()
     means = w @ S.astype(np.float64)
     dead = w @ st.location_destroyed(S).astype(np.float64)
@@ -39,11 +46,12 @@ def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any
     slots: dict[str, float] = {}
     per_slot = np.zeros((8, 12))
     for loc, mask in layout.classes:  # symmetric slots share their class's mean (14.2)
-        size = int(st.POP[mask])
-        mean = float(w @ st.POP[S[:, st.HIT0 + loc] & mask]) / size
+        pre = 0 if start is None else int(start[st.HIT0 + loc]) & mask
+        whole = int(st.POP[mask & ~pre])
+        new = float(w @ st.POP[S[:, st.HIT0 + loc] & mask]) - int(st.POP[pre])
         for s in range(12):
             if mask >> s & 1:
-                per_slot[loc, s] = mean
+                per_slot[loc, s] = 1.0 if pre >> s & 1 else new / max(whole, 1)
     for i in range(8):
         for s in range(lay.N_SLOTS[i]):
             if layout.kind[i, s] != lay.EMPTY:

@@ -45,6 +45,9 @@ def read_state(path: str | Path) -> dict[str, Any]:
         text = p.read_text("utf-8")
     except OSError as exc:
         raise UserError(f"--state {path}: cannot read it ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"--state {path}: not a UTF-8 text file (expected JSON or TOML)"
+                        ) from None
     try:
         data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
