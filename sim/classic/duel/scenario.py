@@ -360,8 +360,8 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "clubs (no trees or severed limbs), no other physical weapons, no TSM; push, charge and "
     "DFA displace nobody; 'best' weighs expected damage and knock-downs, not hit locations",
     "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
-    "in (consciousness_rolls); an unconscious pilot rolls to wake in every end phase, also "
-    "that of the turn it was knocked out",
+    "in (consciousness_rolls); an unconscious pilot rolls to wake in the end phase, from the "
+    "turn after the knockout on (wake_roll)",
     "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
     "lost ones then simply do not fire",
 )
