@@ -126,8 +126,9 @@ def build(res: Result) -> Section:
     best = str(rating["overall"].idxmax())
     v = float(rating["overall"].to_numpy(float)[list(rating.index).index(best)])
     sec.findings.append(Finding(
-        res.name, f"The strongest unit of the round-robin is {best}, with a mean score of "
-        f"{fmt_pct(v)} as side A against the others over all ranges.",
+        res.name, f"As side A, {best} has the best record of the round-robin: a mean score "
+        f"of {fmt_pct(v)} against the others over all ranges (the Bradley-Terry ratings "
+        "below pool both seatings, so their scores differ a little).",
         [("rating", best, "overall", v, fmt_pct(v))]))
     tabs = one_hit_table()
     if tabs is not None:
@@ -153,8 +154,12 @@ def build(res: Result) -> Section:
     bv_section(res, sec)
     if "expected_turns" in last.columns:
         et = value(last, "expected_turns")
+        cap = float(last["turns"].max()) if "turns" in last.columns else np.nan
+        capped = (" (the turn limit: some pairings end mostly in a timeout)"
+                  if np.isfinite(cap) and float(et.max()) >= cap - 0.05 else "")
         sec.notes.append(f"Duels last {fmt_num(float(et.min()))} to "
-                         f"{fmt_num(float(et.max()))} turns on average across pairings.")
+                         f"{fmt_num(float(et.max()))} turns on average across pairings"
+                         f"{capped}.")
     return sec
 
 
@@ -307,6 +312,7 @@ def bv_section(res: Result, sec: Section) -> None:
         [("bv_fairness", key, c, num(v), fmt_pct(v))
          for c, v in (("fitted score", p15), ("low", lo15), ("high", hi15))]))
     ot = sec.table("bv_outliers").values
+    lo_bv, hi_bv = float(np.nanmin(sv["BV"])), float(np.nanmax(sv["BV"]))
     if len(ot) >= 2:
         for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
             o = ot.loc[end]
@@ -318,10 +324,14 @@ def bv_section(res: Result, sec: Section) -> None:
                        + {(True, True): ", and", (True, False): ", but not",
                           (False, True): ", though", (False, False): ", nor"}[(real, outlier)]
                        + " an outlier against the catalog's spread around the curve")
+            beyond = (f"; beyond the catalog's BV range ({fmt_bv(lo_bv)} to {fmt_bv(hi_bv)}) "
+                      "that is the fitted curve extrapolated"
+                      if not lo_bv <= float(o["fair BV"]) <= hi_bv else "")
             sec.findings.append(Finding(
                 res.name, f"Most {word} by BV: {end} (BV {fmt_bv(o['BV'])}) plays like a "
                 f"'Mech of BV {fmt_bv(o['fair BV'])} ({fmt_bv(o['fair BV low'])} to "
-                f"{fmt_bv(o['fair BV high'])}), {verdict} (p-value {fmt_p(o['p-value'])}).",
+                f"{fmt_bv(o['fair BV high'])}{beyond}), {verdict} (p-value "
+                f"{fmt_p(o['p-value'])}).",
                 [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
                  (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
                   ("fair BV high", fmt_bv), ("p-value", fmt_p))]))
