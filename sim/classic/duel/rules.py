@@ -118,6 +118,16 @@ class ClassicDuelRules:
                   "never, and no weapon at all while either arm is destroyed (TW, MegaMek)",
                   "both-arms": "both arms fire, leg weapons never (btsim 0.1; the relaxed "
                   "TacOps reading)"})
+    closing_mp: str = opt(
+        "current", allowed=("current", "undamaged"), ref="15",
+        doc="how fast the range closes under closing (only with closing)",
+        readings={"current": "per duel: each turn the range drops by the hexes both 'Mechs "
+                  "really ran with the MP they have now (heat, leg and hip damage; none when "
+                  "shut down, unconscious or prone), and each duel fires, and makes physical "
+                  "attacks at range 1, at its own range (default)",
+                  "undamaged": "one schedule for every duel from both sides' undamaged "
+                  "running MP (btsim 0.1): damage and heat change the hexes moved (attacker "
+                  "modifier, target movement, heat) but not the range"})
 
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""
