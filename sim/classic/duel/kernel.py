@@ -1479,5 +1479,7 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
             agg.add_mean(name, (first[None, :] > 0) & (first[None, :] <= turns))
     agg.add_mean("expected_damage_a", out["dealt"][0])
     agg.add_mean("expected_damage_b", out["dealt"][1])
+    # mean range of the duels still running in each turn (a closing duel's own range)
+    agg.add_mean("expected_range", out["range"], where=out["range"] > 0)
     agg.add_hist("turns_hist", end, T + 1)
     return agg
