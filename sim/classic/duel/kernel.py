@@ -27,7 +27,8 @@ The rule options of :class:`sim.classic.duel.rules.ClassicDuelRules` act here: C
 support and C22 engine heat while shut down (heat phase), C2 restart in the heat or the end
 phase, C12 restart with an unconscious pilot, C14 heat per attempt to stand, C7 autocannons
 that keep firing after a first critical (gun availability in :func:`_declare`), C21 the end
-test, and the consciousness rolls (per point at the end of each phase, or once a turn).
+test, the consciousness rolls (per point at the end of each phase, or once a turn), and
+``closing_mp`` (a range per duel under closing: :func:`run_block`).
 Those of :class:`sim.classic.rules.ClassicRules` (``Side.classic``, one instance for both
 sides) too: D4, D5, D6, D11, D18 and D21 in the physical attacks (:func:`_choose_physical`,
 :mod:`.physical`), D19 and D22 in :func:`_psr_phase` (and D22 in the shutdown roll and the

@@ -385,4 +385,7 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "that of the turn it was knocked out",
     "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
     "lost ones then simply do not fire",
+    "classic-duel: every firing policy ('all' too) decides from the fire model's to-hit "
+    "numbers for the turn's movement modes with undamaged MP: a weapon out of reach there "
+    "does not fire even when a slower real target would bring it to 12 or below",
 )
