@@ -21,7 +21,9 @@ from sim.errors import ConfigError, UserError
 
 EPILOG = """\
 A and B are catalog names (btsim units) or .mtf files. --closing: both run at full speed
-from --range (default 15) until adjacent, then move as --moved-a/-b say. Firing policies
+from --range (default 15) until adjacent, then move as --moved-a/-b say; each duel closes
+in with the MP its 'Mechs have now (heat, damage; --rule closing_mp=undamaged: one schedule
+for all). Firing policies
 are the fire model's: all, neutral, below:H, max-expected. Physical attacks (range 1):
 best (punch or kick, whichever has the most expected damage net of the kicker's fall risk)
 or none.

@@ -420,10 +420,11 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
         for g, gun in enumerate(fs.guns):
             if lay.LOC_INDEX.get(gun.location, -1) == prop or m.IS[LA] == 0 or m.IS[RA] == 0:
                 avail_mask &= ~(1 << g)
-    if fs.policy.kind == "all":
-        mask = avail_mask
-    else:
-        mask = dec.mask(0, h, avail_mask) & avail_mask
+    # every policy, ``all`` included, decides from the fire model's tables (the nominal
+    # to-hit numbers of the situation's movement modes), as the kernel does: a weapon out
+    # of range, or out of reach at its nominal number, is not fired even where the real
+    # movement would bring its number to 12 or below
+    mask = dec.mask(0, h, avail_mask) & avail_mask
     return [(g, tns[g], shots[g]) for g in range(len(fs.guns)) if (mask >> g) & 1]
 
 
@@ -827,19 +828,29 @@ def _out(m: Mech, fs: FireScenario) -> str:
     return how if crippled else ""
 
 
-def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
-         ) -> tuple[list[int], list[str], list[str]]:
+def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
+         ranges: list[int] | None = None) -> tuple[list[int], list[str], list[str]]:
     """One duel: (turn each side was destroyed or out of the fight (0 = never), causes,
-    C21 reasons ('' = not out))."""
+    C21 reasons ('' = not out)). Under closing with ``closing_mp=current`` the duel keeps its
+    own range: both run while it is above 1 at the start of the turn (then their ``moved``
+    modes), and it drops by the hexes both really moved, to 1 at least. ``ranges``: a list
+    the range of each turn played is appended to."""
     rules = scn.duel_rules
     each = rules.consciousness_rolls == "each_point"
     ms = [Mech(scn.a, rules), Mech(scn.b, rules)]
     dead = [0, 0]
+    # closing with closing_mp=current: this duel's own range, closed by the hexes run
+    own_range = scn.closing_from > 0 and rules.closing_mp == "current"
+    cur = scn.closing_from
     for t in range(scn.turns):
         if dead[0] or dead[1]:
             break
-        rng_ = scn.ranges[t]
-        fss = [s.fire[(rng_, scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
+        if own_range:
+            modes = ("run", "run") if cur > 1 else (scn.a.moved, scn.b.moved)
+        else:
+            modes = scn.moves[t]
+        # the rules the movement reads (jump heat) are the same in every situation
+        fss = [s.fire[(scn.ranges[t], scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
         can, mvs, tried = [], [], []
         was_out = [m.uncon for m in ms]     # knocked out before this turn
         for i, m in enumerate(ms):
@@ -854,8 +865,16 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
             elif tries and rules.failed_stand == "fall":
                 _fall(r, m, stand_tn)
             can.append(c)
-            mvs.append(_move(r, m, scn.moves[t][i], c and not start_prone, scn, fss[i]))
+            mvs.append(_move(r, m, modes[i], c and not start_prone, scn, fss[i]))
             tried.append(tries)
+        if own_range:
+            cur = max(1, cur - mvs[0][0] - mvs[1][0])
+            rng_ = cur
+        else:
+            rng_ = scn.ranges[t]
+        fss = [s.fire[(rng_, modes[0], modes[1])] for s in scn.sides]
+        if ranges is not None:
+            ranges.append(rng_)
         snaps = [_snap(m) for m in ms]
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
         stand = 1 if rules.stand_heat == "tw" else 0
@@ -945,17 +964,21 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]]
 
 
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
-    """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n) and ``out`` (2, n,
-    the C21 reason or '') arrays."""
+    """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n), ``out`` (2, n,
+    the C21 reason or '') and ``range`` (turns, n: the range of each turn played, 0 after the
+    end) arrays."""
     scn = build(params)
     r = random.Random(int(rng.integers(2**63)))
     decs: list[dict[int, Decider]] = [{}, {}]
     dead = np.zeros((2, n), np.int64)
     causes = np.empty((2, n), dtype=object)
     outs = np.empty((2, n), dtype=object)
+    played = np.zeros((scn.turns, n), np.int64)
     for j in range(n):
-        d, c, o = duel(scn, r, decs)
+        rl: list[int] = []
+        d, c, o = duel(scn, r, decs, rl)
         dead[:, j] = d
         causes[:, j] = c
         outs[:, j] = o
-    return {"dead_turn": dead, "cause": causes, "out": outs}
+        played[:len(rl), j] = rl
+    return {"dead_turn": dead, "cause": causes, "out": outs, "range": played}

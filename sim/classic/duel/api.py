@@ -14,9 +14,12 @@ it, the 95% interval of the engine: Wilson for probabilities, normal for means):
 * the same by side as mappings of estimates ``{"p", "se", "ci_low", "ci_high"}``:
   ``p_destroyed_by_cause`` (side -> cause -> estimate), ``p_fell`` and ``p_shutdown_by``
   (side -> estimate);
-* ``turns``: one row per turn with ``turn``, ``range``, ``p_a_destroyed_by``,
-  ``p_b_destroyed_by`` (cumulative) and ``expected_damage_a``/``_b`` (damage dealt by that
-  side in the turn), each with its ``_se`` and interval.
+* ``turns``: one row per turn with ``turn``, ``range`` (the nominal schedule: under
+  ``closing``, from both sides' undamaged running MP), ``p_a_destroyed_by``,
+  ``p_b_destroyed_by`` (cumulative), ``expected_damage_a``/``_b`` (damage dealt by that
+  side in the turn) and ``expected_range`` (mean range of the duels still running that
+  turn; under ``closing`` with ``closing_mp=current`` each duel has its own range), each
+  with its ``_se`` and interval.
 """
 
 from __future__ import annotations
@@ -159,7 +162,8 @@ def _ci(est: dict[str, Any], digits: int = 3) -> str:
 
 def to_text(doc: dict[str, Any]) -> str:
     """The readable form of :func:`result_view`'s document: the sides, the run, the
-    outcome with 95% intervals, causes/falls/shutdowns per side, a per-turn table, notes."""
+    outcome with 95% intervals, causes/falls/shutdowns per side, a per-turn table (the
+    nominal range and the mean range of the duels still running), notes."""
     p = doc["params"]
 
     def side(s: str) -> str:
@@ -197,10 +201,11 @@ def to_text(doc: dict[str, Any]) -> str:
                  + "".join(f"{_ci(doc['p_fell'][s]):<{w}}" for s in "ab"))
     lines.append(f"  {'shut down at least once':<26}"
                  + "".join(f"{_ci(doc['p_shutdown_by'][s]):<{w}}" for s in "ab"))
-    lines += ["", f"{'turn':>4} {'range':>5} {'P(A dead by)':>13} {'P(B dead by)':>13} "
-              f"{'E[dmg by A]':>12} {'E[dmg by B]':>12}"]
+    lines += ["", f"{'turn':>4} {'range':>5} {'E[range]':>8} {'P(A dead by)':>13} "
+              f"{'P(B dead by)':>13} {'E[dmg by A]':>12} {'E[dmg by B]':>12}"]
     for t in doc["turns"]:
-        lines.append(f"{t['turn']:>4} {t['range']:>5} {_fmt(t['p_a_destroyed_by']):>13} "
+        lines.append(f"{t['turn']:>4} {t['range']:>5} {_fmt(t.get('expected_range'), 2):>8} "
+                     f"{_fmt(t['p_a_destroyed_by']):>13} "
                      f"{_fmt(t['p_b_destroyed_by']):>13} "
                      f"{_fmt(t['expected_damage_a'], 2):>12} "
                      f"{_fmt(t['expected_damage_b'], 2):>12}")

@@ -27,7 +27,8 @@ The rule options of :class:`sim.classic.duel.rules.ClassicDuelRules` act here: C
 support and C22 engine heat while shut down (heat phase), C2 restart in the heat or the end
 phase, C12 restart with an unconscious pilot, C14 heat per attempt to stand, C7 autocannons
 that keep firing after a first critical (gun availability in :func:`_declare`), C21 the end
-test, and the consciousness rolls (per point at the end of each phase, or once a turn).
+test, the consciousness rolls (per point at the end of each phase, or once a turn), and
+``closing_mp`` (a range per duel under closing: :func:`run_block`).
 Those of :class:`sim.classic.rules.ClassicRules` (``Side.classic``, one instance for both
 sides) too: D4, D5, D6, D11, D18 and D21 in the physical attacks (:func:`_choose_physical`,
 :mod:`.physical`), D19 and D22 in :func:`_psr_phase` (and D22 in the shutdown roll and the
@@ -526,7 +527,14 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     """``n`` duels; returns per-trial outcomes: ``dead_turn`` (2, n) (turn the side was
     destroyed or, C21, out of the fight; 0 = survived), ``cause`` (2, n), ``out`` (2, n) C21
     reason code (0: not out), ``fell`` and ``shut`` (2, n) bool, ``dealt`` (2, T, n) damage
-    dealt by each side per turn."""
+    dealt by each side per turn, ``range`` (T, n) the range of each duel's attacks in the
+    turn (0 once the duel is over).
+
+    Under ``closing`` with ``closing_mp=current`` every duel keeps its own range: it runs
+    while its range at the start of the turn is above 1 (then uses its ``moved`` modes), the
+    range drops by the hexes both sides really moved (at least 1), and weapon fire (to-hit
+    tables and firing policy per distinct situation, :func:`_situation_keys`), the prone
+    target modifier and the physical phase (rows at range 1 only) read it."""
     if comp is None:
         comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     sides = scn.sides
@@ -541,9 +549,11 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             # turn of the first fall / shutdown (0: never), for the per-turn curves
             "fell_turn": np.zeros((2, n), np.int64), "shut_turn": np.zeros((2, n), np.int64)}
     rows = np.arange(n)             # trial index of each local row
+    range_all = np.zeros((T, n), np.int64)
+    per_trial = scn.per_trial_range
+    # each duel's range at the start of the turn (closing with closing_mp=current)
+    cur = np.full(n, scn.closing_from, np.int64)
     for t in range(T):
-        r = scn.ranges[t]
-        moves = scn.moves[t]
         fight = (xs[0].dead_turn == 0) & (xs[1].dead_turn == 0)
         if not fight.any():
             break
@@ -554,9 +564,19 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             xs = [x.take(keep) for x in xs]
             rows = rows[keep]
             fight = fight[keep]
+            cur = cur[keep]
             n = len(rows)
         dealt = np.zeros((2, n), np.int64)
-        fss = [sides[i].fire[(r, moves[0], moves[1])] for i in range(2)]
+        if per_trial:
+            closing = cur > 1           # these duels run this turn, the others use `moved`
+            modes = [_modes(closing, sides[i].moved) for i in range(2)]
+        else:
+            closing = None
+            modes = [[(scn.moves[t][i], None)] for i in range(2)]
+        # range-independent properties (guns, dissipation, rules) from any situation's
+        # fire scenario; the weapon to-hit tables per situation below
+        base_fs = [sides[i].fire[(scn.ranges[t], scn.moves[t][0], scn.moves[t][1])]
+                   for i in range(2)]
         was_out = [x.uncon.copy() for x in xs]     # knocked out before this turn
         # 1 movement
         acts, moved, stood_try, hacts = [], [], [], []
@@ -573,23 +593,41 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             x.prone &= ~ok
             if comp[i].rules.failed_stand == "fall":   # falls again, from 0 levels
                 _fall(rng, s, comp[i], x, tries & ~ok, ch, stand_tn)
-            mvi = _movement(rng, s, comp[i], x, moves[i], act & ~start_prone,
-                            fss[i].rules.jump_heat == "rating", scn.physical_rules, ch)
+            mvi = _move_modes(rng, s, comp[i], x, modes[i], act & ~start_prone,
+                              base_fs[i].rules.jump_heat == "rating", scn.physical_rules, ch)
             mvs.append(mvi)
             acts.append(act)
             moved.append(mvi.hexes > 0)
             stood_try.append(tries)
             hacts.append(hact)
+        # the range of the turn's attacks, and the fire scenarios of each situation
+        situ: list[list[tuple[FireScenario, np.ndarray]]] | None
+        r: int | np.ndarray
+        if closing is not None:
+            cur = np.maximum(cur - mvs[0].hexes - mvs[1].hexes, 1)
+            r = cur
+            keys = _situation_keys(scn, cur, closing)
+            situ = [[(sides[i].fire[k], m) for k, m in keys] for i in range(2)]
+            at1 = cur == 1
+            any1 = bool(at1.any())
+        else:
+            r = scn.ranges[t]
+            situ = None
+            at1 = np.ones(n, bool)
+            any1 = r == 1
+        fss = base_fs
+        range_all[t, rows] = np.where(fight, r, 0)
         # 2 weapon attacks: declare from the state at the start of the phase
         snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
         plans = [_declare(sides[i], comp[i], fss[i], xs[i], xs[1 - i], t, acts[i],
-                          moved[i], moved[1 - i], hacts[i], r, mvs[i], mvs[1 - i])
+                          moved[i], moved[1 - i], hacts[i], r, mvs[i], mvs[1 - i],
+                          None if situ is None else situ[i])
                  for i in range(2)]
         declared = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
-        if r == 1 and scn.physical_rules.duel_attacks == "all" and any(
+        if any1 and scn.physical_rules.duel_attacks == "all" and any(
                 sides[i].physical != "none" for i in range(2)):
             declared = _declare_physical(rng, scn, comp, xs, fss, plans, mvs, [
-                fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon for i in range(2)])
+                fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon & at1 for i in range(2)])
         builds = [mvs[i].heat + comp[i].rules.stand_heat_points * stood_try[i]
                   for i in range(2)]
         phase_dmg = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
@@ -605,13 +643,13 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             _settle_pilot(xs[i].S)
             _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], phase_dmg[i], fight, ch)
             _phase_consciousness(rng, comp[i], xs[i])
-        # 3 physical attacks
-        if r == 1:
+        # 3 physical attacks (the duels at range 1 only)
+        if any1:
             snaps = [_snapshot(sides[i], xs[i].S) for i in range(2)]
             # a 'Mech making a DFA cannot be the target of physical attacks (reference.md 1.3)
             choice = [_choose_physical(sides[i], comp[i], xs[i], sides[1 - i], xs[1 - i],
                                        fight & xs[i].alive() & ~xs[i].shut & ~xs[i].uncon
-                                       & (declared[1 - i] != DFA),
+                                       & (declared[1 - i] != DFA) & at1,
                                        mvs[i], mvs[1 - i], fired_loc[i], fss[i],
                                        scn.physical_rules, "physical", declared[i])
                       for i in range(2)]
@@ -629,7 +667,8 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
                 trig[i].append((res["s_psr"], res["s_mod"]))
             for i in range(2):
                 _settle_pilot(xs[i].S)
-                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], fight, ch, trig[i])
+                _psr_phase(rng, sides[i], comp[i], xs[i], snaps[i], pd[i], fight & at1, ch,
+                           trig[i])
                 _phase_consciousness(rng, comp[i], xs[i])
         # 4 heat phase
         for i in range(2):
@@ -642,7 +681,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
                 done[key][i, rows[first]] = t + 1
         dealt_all[:, t, rows] = dealt
     _record(done, xs, rows)
-    return {**done, "dealt": dealt_all}
+    return {**done, "dealt": dealt_all, "range": range_all}
 
 
 def _record(done: dict[str, np.ndarray], xs: list[_State], rows: np.ndarray) -> None:
@@ -672,26 +711,40 @@ def _pool_ammo(c: _Compiled, x: _State, side: Side) -> np.ndarray:
 
 def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t: int,
              act: np.ndarray, moved: np.ndarray, target_moved: np.ndarray,
-             hact: np.ndarray, r: int, mine: _Move | None = None,
-             theirs: _Move | None = None) -> _Plan:
+             hact: np.ndarray, r: int | np.ndarray, mine: _Move | None = None,
+             theirs: _Move | None = None,
+             situ: Sequence[tuple[FireScenario, np.ndarray]] | None = None) -> _Plan:
     """Availability, effective target numbers and fire decisions of every gun (12.1).
     ``mine`` / ``theirs``: what both sides did in the movement phase (hexes moved with
     their current MP); the fire model's tables hold the mode's nominal modifiers, replaced
-    here per trial."""
+    here per trial. ``r``: the range, one for all rows or one per row; ``situ``: with a
+    range per row, (fire scenario, rows) of each distinct situation (range, modes): its
+    to-hit tables, nominal modifiers and firing policy serve those rows (``fs`` then only
+    gives the guns, the same in every situation); ``None``: ``fs`` serves every row."""
     n = len(act)
     ng = len(fs.guns)
     lost = items_lost(x.S, side.layout, side.gun_item, c.second_crit)
     ammo = _pool_ammo(c, x, side)
     sens = x.S[:, st.SENSORS]
     extra = np.where(sens == 1, 2, 0)
-    tmm = TH.target_movement_mod(fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table)
+    if situ is None:
+        tmm: int | np.ndarray = TH.target_movement_mod(fs.target_hexes, fs.target_jumped,
+                                                       fs.rules.fire_tmm_table)
+        nominal = fs.move_mod[hact]
+    else:
+        tmm = np.zeros(n, np.int64)
+        nominal = np.zeros(n, np.int64)
+        for sfs, m in situ:
+            tmm[m] = TH.target_movement_mod(sfs.target_hexes, sfs.target_jumped,
+                                            sfs.rules.fire_tmm_table)
+            nominal[m] = sfs.move_mod[hact[m]]
     if mine is None or theirs is None:
-        extra = extra - np.where(~moved, fs.move_mod[hact], 0)
+        extra = extra - np.where(~moved, nominal, 0)
         extra = extra - np.where(target_moved, 0, tmm)
     else:
-        extra = extra + mine.mod - fs.move_mod[hact]
+        extra = extra + mine.mod - nominal
         extra = extra + tmm_of(theirs, fs.rules.fire_tmm_table) - tmm
-    extra = extra + np.where(y.prone, -2 if r <= 1 else 1, 0)
+    extra = extra + np.where(y.prone, np.where(np.asarray(r) <= 1, -2, 1), 0)
     extra = extra - 4 * (y.shut | y.uncon)
     extra = extra + 2 * x.prone
     avail = np.ones((ng, n), bool)
@@ -716,11 +769,23 @@ def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t
             ul = hits_of(x.S, loc, int(side.act["upper_arm"][loc])) + hits_of(
                 x.S, loc, int(side.act["lower_arm"][loc]))
             e = e + np.where(sh, 4, ul)
-        tn[g] = gun.tn[0].take(hact) + e
+        if situ is None:
+            tn[g] = gun.tn[0].take(hact) + e
+        else:
+            for sfs, m in situ:
+                tn[g, m] = sfs.guns[g].tn[0].take(hact[m])
+            tn[g] += e
         avail[g] &= tn[g] <= 12
     if c.rules.prone_fire == "one-arm" and x.prone.any():
         _prop_up(x, c, fs, avail)
-    fire = c.decide(fs, t, hact, act, avail, ammo) & avail & act
+    if situ is None:
+        fire = c.decide(fs, t, hact, act, avail, ammo)
+    else:
+        fire = np.zeros((ng, n), bool)
+        for sfs, m in situ:
+            idx = np.flatnonzero(m)
+            fire[:, idx] = c.decide(sfs, t, hact[idx], act[idx], avail[:, idx], ammo[:, idx])
+    fire = fire & avail & act
     return _Plan(fire, tn, shots)
 
 
@@ -887,6 +952,49 @@ def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mod
             fail = need & (roll2(rng, len(need)) < tn)
             _fall(rng, side, c, x, fail, ch, tn)
     return _Move(hexes.astype(np.int64), mod.astype(np.int64), jumped, heat)
+
+
+def _modes(closing: np.ndarray, moved: str) -> list[tuple[str, np.ndarray | None]]:
+    """Movement mode of one side per row under a per-duel range (closing, ``closing_mp=
+    current``): ``run`` where ``closing`` (the duel's range is above 1 at the start of the
+    turn), its ``moved`` mode elsewhere; as (mode, rows) groups, ``None`` for all rows."""
+    if moved == "run" or closing.all():
+        return [("run", None)]
+    if not closing.any():
+        return [(moved, None)]
+    return [("run", closing), (moved, ~closing)]
+
+
+def _move_modes(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
+                modes: Sequence[tuple[str, np.ndarray | None]], mover: np.ndarray,
+                jump_rating_heat: bool, rules: ClassicPhysicalRules,
+                ch: SampleChooser) -> _Move:
+    """:func:`_movement` of each (mode, rows) group of :func:`_modes` (``None``: all rows;
+    one group is one plain call), merged: the groups are disjoint and a row outside its
+    group's movers moves 0 hexes with no modifier or heat, so the parts add up."""
+    if len(modes) == 1:
+        return _movement(rng, side, c, x, modes[0][0], mover, jump_rating_heat, rules, ch)
+    out = _Move.still(len(mover))
+    for mode, rows in modes:
+        part = _movement(rng, side, c, x, mode, mover if rows is None else mover & rows,
+                         jump_rating_heat, rules, ch)
+        out = _Move(out.hexes + part.hexes, out.mod + part.mod, out.jumped | part.jumped,
+                    out.heat + part.heat)
+    return out
+
+
+def _situation_keys(scn: DuelScenario, r: np.ndarray, closing: np.ndarray
+                    ) -> list[tuple[tuple[int, str, str], np.ndarray]]:
+    """The distinct situations (range, move A, move B) of a turn with a range per duel, and
+    their rows: (``r``, run, run) where the duel closed in (``closing``), (1, ``moved_a``,
+    ``moved_b``) where it was already adjacent. A handful of keys: the loop is over them."""
+    code = np.where(closing, r, 0)
+    out: dict[tuple[int, str, str], np.ndarray] = {}
+    for k in np.unique(code).tolist():
+        key = (k, "run", "run") if k > 0 else (1, scn.a.moved, scn.b.moved)
+        m = code == k
+        out[key] = out[key] | m if key in out else m
+    return list(out.items())
 
 
 #: TMM by hexes moved 0..99 per table (reference.md 1.2.2, D16).
@@ -1372,5 +1480,7 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
             agg.add_mean(name, (first[None, :] > 0) & (first[None, :] <= turns))
     agg.add_mean("expected_damage_a", out["dealt"][0])
     agg.add_mean("expected_damage_b", out["dealt"][1])
+    # mean range of the duels still running in each turn (a closing duel's own range)
+    agg.add_mean("expected_range", out["range"], where=out["range"] > 0)
     agg.add_hist("turns_hist", end, T + 1)
     return agg

@@ -9,7 +9,10 @@ under the ``out_of_fight`` option, C21; always 0 under the default), ``p_fell_a/
 ``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``,
 ``p_a_shutdown_by``, ``p_b_shutdown_by``, ``p_a_fell_by``, ``p_b_fell_by`` (cumulative: by
 the end of that turn), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the
-turn).
+turn), ``expected_range`` (mean range of the duels still running in the turn: under
+``closing`` with ``closing_mp=current`` each duel has its own). The per-turn row column
+``range`` is the scenario's nominal schedule (under closing: from both sides' undamaged
+running MP).
 Facts: ``bv_a``, ``bv_b`` at the sides' skills (None when unknown, with a note).
 """
 
@@ -71,6 +74,9 @@ def _metrics() -> tuple[Metric, ...]:
                exact=False),
         Metric("expected_damage_b", "expected damage dealt by B this turn", "mean", "points",
                exact=False),
+        Metric("expected_range", "mean range of the duels still running this turn (under "
+               "closing each duel closes in at the speed its 'Mechs have now)", "mean", "hexes",
+               exact=False),
     )
 
 
@@ -95,7 +101,8 @@ class ClassicDuelModel(Model):
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
                          # 4: per-turn shutdown and fall curves
                          # 5: a prone 'Mech fires from one arm (prone_fire)
-                         version="5",
+                         # 6: closing with a range per duel (closing_mp); expected_range
+                         version="6",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

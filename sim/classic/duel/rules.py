@@ -1,7 +1,8 @@
 """Rule options of the ``classic-duel`` model that are neither fire nor damage options: the
 section-16 discrepancies (reference-classic-combat.md) that only a 'Mech which takes damage,
 falls, stands up and can be knocked out meets, plus the consciousness-roll timing of
-reference.md 4.5.
+reference.md 4.5 and ``closing_mp`` (whether a closing duel approaches with the MP its
+'Mechs have now, per duel, or on one undamaged schedule).
 
 Why a group of its own rather than :class:`sim.classic.fire.rules.FireRules`: C1, C2, C14 and
 C22 are heat rules, but the fire model cannot honour any of them (its 'Mech never loses a
@@ -118,6 +119,16 @@ class ClassicDuelRules:
                   "never, and no weapon at all while either arm is destroyed (TW, MegaMek)",
                   "both-arms": "both arms fire, leg weapons never (btsim 0.1; the relaxed "
                   "TacOps reading)"})
+    closing_mp: str = opt(
+        "current", allowed=("current", "undamaged"), ref="15",
+        doc="how fast the range closes under closing (only with closing)",
+        readings={"current": "per duel: each turn the range drops by the hexes both 'Mechs "
+                  "really ran with the MP they have now (heat, leg and hip damage; none when "
+                  "shut down, unconscious or prone), and each duel fires, and makes physical "
+                  "attacks at range 1, at its own range",
+                  "undamaged": "one schedule for every duel from both sides' undamaged "
+                  "running MP (btsim 0.1): damage and heat change the hexes moved (attacker "
+                  "modifier, target movement, heat) but not the range"})
 
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""

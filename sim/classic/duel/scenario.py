@@ -2,7 +2,10 @@
 
 Ranges: a fixed ``range``, a per-turn script ``ranges`` ("6,5,4": the last one repeats), or
 ``closing`` (both 'Mechs run at full speed towards each other from ``range`` until adjacent,
-then move as their ``moved`` mode says). Per side: unit, gunnery, piloting, movement mode,
+then move as their ``moved`` mode says). Under closing, ``closing_mp`` (:mod:`.rules`) says
+how fast: ``current`` (default) per duel, with the hexes each side really ran (the kernel
+tracks each duel's range), ``undamaged`` one schedule for all duels from the undamaged running
+MP (``DuelScenario.ranges``, which is also the nominal schedule shown per turn). Per side: unit, gunnery, piloting, movement mode,
 firing policy (:mod:`sim.classic.fire.policies`), physical policy (``best``, ``none`` or a
 callable). Weapon to-hit tables come from the fire model (:func:`build_scenario`), one per
 distinct (range, own movement, target movement) situation.
@@ -118,6 +121,15 @@ class DuelScenario:
     #: C1, C2, C7, C12, C14, C21, C22 and the consciousness rolls (:mod:`.rules`)
     duel_rules: ClassicDuelRules = field(default_factory=ClassicDuelRules)
     physical_rules: ClassicPhysicalRules = field(default_factory=ClassicPhysicalRules)
+    #: start range under ``closing`` (0: a fixed range or a script)
+    closing_from: int = 0
+
+    @property
+    def per_trial_range(self) -> bool:
+        """Each duel keeps its own range (``closing`` with ``closing_mp=current``): the
+        kernel and the oracle then read ``ranges`` / ``moves`` only as the nominal schedule
+        and move each duel's range by the hexes both sides really ran."""
+        return self.closing_from > 0 and self.duel_rules.closing_mp == "current"
 
     @property
     def sides(self) -> tuple[Side, Side]:
@@ -319,6 +331,12 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
             shown.pop()
         label = ",".join(map(str, shown))
     situations = {(ranges[t], moves[t][0], moves[t][1]) for t in range(turns)}
+    if kind == "closing":
+        # every situation a duel can reach with its own range (closing_mp=current): running
+        # at any range from the start down to 1, then the sides' modes at range 1
+        assert isinstance(rr, int)
+        situations |= {(r, "run", "run") for r in range(1, rr + 1)}
+        situations.add((1, moved[0], moved[1]))
     hx = [{"stand": 0, "walk": m.walk_mp, "run": math.ceil(1.5 * m.walk_mp),
            "jump": m.jump_mp} for m in mechs]
     notes: list[str] = []
@@ -331,7 +349,8 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     notes.extend(SIMPLIFICATIONS)
     over = {**fire_over, **dmg_over, **duel_over, **phys_over, **cl_over}
     return DuelScenario(a, b, turns, ranges, tuple(moves), label, tuple(sorted(over.items())),
-                        drules, tuple(dict.fromkeys(notes)), urules, prules)
+                        drules, tuple(dict.fromkeys(notes)), urules, prules,
+                        rr if isinstance(rr, int) else 0)
 
 
 def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:
@@ -352,8 +371,10 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "classic-duel: no map; both 'Mechs face each other, every attack comes from the front "
     "column; each side moves all the MP it has now (legs, hips, heat, jump jets) in its "
     "mode every turn: movement sets the attacker modifier, TMM and heat only",
-    "classic-duel: with closing, the range schedule uses both sides' undamaged running MP "
-    "(damage and heat change TMM and heat, not how fast the range closes)",
+    "classic-duel: with closing, each duel's range drops every turn by the hexes both sides "
+    "really ran with their MP now (closing_mp=current; closing_mp=undamaged: one schedule "
+    "from the undamaged running MP); the per-turn 'range' column is that undamaged "
+    "schedule, 'expected_range' the mean range of the duels still running",
     "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) "
     "and neither moves nor counts as moving that turn, even when it stands up",
     "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
@@ -364,4 +385,7 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "turn after the knockout on (wake_roll)",
     "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
     "lost ones then simply do not fire",
+    "classic-duel: every firing policy ('all' too) decides from the fire model's to-hit "
+    "numbers for the turn's movement modes with undamaged MP: a weapon out of reach there "
+    "does not fire even when a slower real target would bring it to 12 or below",
 )
