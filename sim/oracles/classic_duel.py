@@ -397,7 +397,7 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
                 e += 4
             else:
                 e += m.act_hit(loc, "upper_arm") + m.act_hit(loc, "lower_arm")
-        tn = int(gun.tn[0, h]) + e
+        tn = int(gun.tn_uncapped[0, h]) + e
         ok = tn <= 12 and sensors < 2 and g not in m.jam
         if m.gun_lost(g, gun.kind):
             ok = False
@@ -420,11 +420,13 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
         for g, gun in enumerate(fs.guns):
             if lay.LOC_INDEX.get(gun.location, -1) == prop or m.IS[LA] == 0 or m.IS[RA] == 0:
                 avail_mask &= ~(1 << g)
-    # every policy, ``all`` included, decides from the fire model's tables (the nominal
-    # to-hit numbers of the situation's movement modes), as the kernel does: a weapon out
-    # of range, or out of reach at its nominal number, is not fired even where the real
-    # movement would bring its number to 12 or below
-    mask = dec.mask(0, h, avail_mask) & avail_mask
+    # ``all`` fires every weapon whose own number is 12 or less; the other policies decide
+    # from the fire model's tables (the nominal numbers of the situation's movement modes),
+    # so a weapon out of reach at its nominal number is not chosen by them
+    if fs.policy.kind == "all":
+        mask = avail_mask
+    else:
+        mask = dec.mask(0, h, avail_mask) & avail_mask
     return [(g, tns[g], shots[g]) for g in range(len(fs.guns)) if (mask >> g) & 1]
 
 

@@ -165,3 +165,27 @@ def test_prone_fire(reading: str) -> None:
         assert not plan.fire[:, 3].any()
     else:
         assert plan.fire[[la, ra], 1].all() and plan.fire[torso, 3].all()
+
+
+@pytest.mark.parametrize("policy", ["all", "neutral"])
+def test_a_weapon_out_of_nominal_reach_fires_at_its_own_number_under_all(policy: str) -> None:
+    """Gunnery 6, the AC/20 at 9 hexes (long +4) against a Wolverine the fire tables see
+    running 8 hexes (TMM +3): 13, out of reach. In the duel the Wolverine stood still and
+    is shut down (TMM 0, -4): 6 + 4 - 4 = 6. ``all`` fires every weapon whose own number is
+    12 or less, so the AC/20 fires at 6; the heat-aware policies decide from the fire
+    model's nominal numbers and leave it silent (documented)."""
+    scn = build({"unit_a": HBK, "unit_b": WVR, "range": 9, "gunnery_a": 6,
+                 "moved_b": "run", "policy_a": policy})
+    c = kernel.compile_side(scn.a, scn.duel_rules)
+    fs = next(iter(scn.a.fire.values()))
+    ac = [g.key for g in fs.guns].index("IS AC/20")
+    assert fs.guns[ac].tn[0, 0] == 13 and fs.guns[ac].tn_uncapped[0, 0] == 13
+    n = 2
+    x = kernel._State.fresh(scn.a, n, len(fs.guns))
+    y = kernel._State.fresh(scn.b, n, len(next(iter(scn.b.fire.values())).guns))
+    y.shut[1] = True                                      # row 1: the target is shut down
+    still = kernel._Move.still(n)
+    plan = kernel._declare(scn.a, c, fs, x, y, 0, np.ones(n, bool), np.zeros(n, bool),
+                           np.zeros(n, bool), np.zeros(n, np.int64), 9, still, still)
+    assert plan.tn[ac].tolist() == [10, 6]                # TMM 0 both; shut down -4 in row 1
+    assert plan.fire[ac].tolist() == ([True, True] if policy == "all" else [False, False])

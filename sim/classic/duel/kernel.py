@@ -769,16 +769,21 @@ def _declare(side: Side, c: _Compiled, fs: FireScenario, x: _State, y: _State, t
             ul = hits_of(x.S, loc, int(side.act["upper_arm"][loc])) + hits_of(
                 x.S, loc, int(side.act["lower_arm"][loc]))
             e = e + np.where(sh, 4, ul)
+        # from the uncapped number: the duel's own modifiers may bring a number above 12
+        # (nominal movement) back in reach, or push one below 13 out of it
         if situ is None:
-            tn[g] = gun.tn[0].take(hact) + e
+            tn[g] = gun.tn_uncapped[0].take(hact) + e
         else:
             for sfs, m in situ:
-                tn[g, m] = sfs.guns[g].tn[0].take(hact[m])
+                tn[g, m] = sfs.guns[g].tn_uncapped[0].take(hact[m])
             tn[g] += e
         avail[g] &= tn[g] <= 12
     if c.rules.prone_fire == "one-arm" and x.prone.any():
         _prop_up(x, c, fs, avail)
-    if situ is None:
+    if fs.policy.kind == "all":
+        # every weapon in reach fires, by the trial's own numbers (not the nominal tables)
+        fire = avail.copy()
+    elif situ is None:
         fire = c.decide(fs, t, hact, act, avail, ammo)
     else:
         fire = np.zeros((ng, n), bool)

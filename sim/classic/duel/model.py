@@ -102,7 +102,8 @@ class ClassicDuelModel(Model):
                          # 4: per-turn shutdown and fall curves
                          # 5: a prone 'Mech fires from one arm (prone_fire)
                          # 6: closing with a range per duel (closing_mp); expected_range
-                         version="6",
+                         # 7: `all` fires by each trial's own to-hit numbers
+                         version="7",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -385,7 +385,8 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "turn after the knockout on (wake_roll)",
     "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
     "lost ones then simply do not fire",
-    "classic-duel: every firing policy ('all' too) decides from the fire model's to-hit "
-    "numbers for the turn's movement modes with undamaged MP: a weapon out of reach there "
-    "does not fire even when a slower real target would bring it to 12 or below",
+    "classic-duel: 'all' fires every weapon whose own to-hit number is 12 or less; the other "
+    "firing policies decide from the fire model's numbers for the turn's movement modes with "
+    "undamaged MP, so they never choose a weapon out of reach there, even when a slower real "
+    "target would bring it to 12 or below",
 )

@@ -31,6 +31,8 @@ from sim.units.types import ClassicMech
 #: Heat levels at which a 'Mech can be active (it shuts down automatically at 30+).
 ACTIVE_HEATS = H.AUTO_SHUTDOWN
 MAX_TURNS = 100
+#: :attr:`Gun.tn_uncapped` of a weapon beyond its long range: no modifier brings it to 12
+OUT_OF_RANGE = 99
 #: Parameters of the model besides the rule options.
 PARAMS = ("unit", "gunnery", "range", "ranges", "moved", "target_hexes", "target_jumped",
           "terrain", "policy", "turns", "start_heat", "water", "jump_hexes")
@@ -40,7 +42,10 @@ PARAMS = ("unit", "gunnery", "range", "ranges", "moved", "target_hexes", "target
 class Gun:
     """One forward weapon as the kernel and the chain see it.
 
-    ``tn[r, h]``: target number at range step ``r`` and heat ``h`` (0..29), 13 = cannot fire.
+    ``tn[r, h]``: target number at range step ``r`` and heat ``h`` (0..29), 13 = cannot fire;
+    ``tn_uncapped[r, h]`` the same number before that cap (:data:`OUT_OF_RANGE` beyond long
+    range), for callers that add modifiers of their own (the Classic duel's per-trial
+    movement, prone or shut-down targets).
     For ``s`` shots (1..rate): ``hits[s]`` = hits (missiles/pellets/shots) by unmodified 2D6
     total given a hit (index 0..12), ``groups[s][k]`` = damage groups of ``k`` hits,
     ``jam_le[s]`` = jams on an unmodified roll <= that (0: never). ``streak``: no heat and
@@ -60,6 +65,7 @@ class Gun:
     hits: tuple[np.ndarray, ...]
     groups: tuple[tuple[tuple[int, ...], ...], ...]
     jam_le: tuple[int, ...]
+    tn_uncapped: np.ndarray
 
     def heat_of(self, shots: int) -> int:
         """Heat when fired with ``shots`` shots (13.2; Streak: when it hits)."""
@@ -315,6 +321,7 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
     rate = _shots_for(w, rules)
     hits, groups = _hit_tables(w, rate, rules)
     tn = np.full((len(step_ranges), ACTIVE_HEATS), 13, dtype=np.int64)
+    raw = np.full((len(step_ranges), ACTIVE_HEATS), OUT_OF_RANGE, dtype=np.int64)
     for r, dist in enumerate(step_ranges):
         base, _ = TH.weapon_base_tn(
             w, gunnery=gunnery, distance=dist, target_hexes=target_hexes,
@@ -322,9 +329,10 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
             lbx_cluster=rules.lbx_ammo == "cluster", mrm_to_hit=rules.mrm_to_hit,
             targeting_computer=unit.targeting_computer)
         if base is not None:
-            tn[r] = np.minimum(base + move_mod + H.TO_HIT[:ACTIVE_HEATS], 13)
+            raw[r] = base + move_mod + H.TO_HIT[:ACTIVE_HEATS]
+            tn[r] = np.minimum(raw[r], 13)
     gun = Gun(index=index, name=w.name, key=w.key, location=m.location, weapon=w,
               kind=w.family, rate=rate, heat_per_shot=w.heat, pool=pool,
               streak=w.family == "streak", tn=tn, hits=hits, groups=groups,
-              jam_le=tuple(_jam_le(w, s, rules) for s in range(rate + 1)))
+              jam_le=tuple(_jam_le(w, s, rules) for s in range(rate + 1)), tn_uncapped=raw)
     return row, gun
