@@ -30,7 +30,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
@@ -291,27 +291,43 @@ def all_entries() -> tuple[Entry, ...]:
     ``imported``), sorted by name. An imported unit whose name a catalog unit without Classic
     data has (an Alpha Strike card only) becomes that unit's Classic side; one a catalog unit
     with Classic data names is left out (the catalog wins); any other is a unit of its own,
-    with the catalog card of its MUL id if there is one."""
+    with the catalog card of its MUL id if there is one. Built once per version of the user
+    catalog file."""
+    from sim.units.user_catalog import user_catalog_version
+
+    return _merged(user_catalog_version())
+
+
+@lru_cache(maxsize=4)
+def _merged(version: tuple[str, int, int, int] | None) -> tuple[Entry, ...]:
+    """:func:`all_entries` for one version of the user catalog file (see
+    :func:`sim.units.user_catalog.user_catalog_version`)."""
     from sim.units.user_catalog import load_user_units
 
-    users = load_user_units()
+    users = load_user_units(Path(version[0])) if version is not None else ()
     if not users:
         return _catalog()
     out = list(_catalog())
     cards = {e.card.mul_id: e.card for e in out if e.card is not None
              and e.card.mul_id is not None}
+    index = {a: k for k, e in enumerate(out) for a in e.aliases}
     for mech in users:
         aliases = aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model)
-        hit = next((k for k, e in enumerate(out) if set(aliases) & set(e.aliases)), None)
+        hit = next((index[a] for a in aliases if a in index), None)
         if hit is not None and (out[hit].classic is not None or out[hit].imported):
             continue
         if hit is not None:
             e = out[hit]
-            out[hit] = Entry(e.name, mech, e.card, tuple(dict.fromkeys(e.aliases + aliases)),
-                             imported=True)
-            continue
-        card = cards.get(mech.mul_id) if mech.mul_id is not None else None
-        out.append(Entry(mech.name, mech, card, aliases, imported=True))
+            entry = Entry(e.name, mech, e.card, tuple(dict.fromkeys(e.aliases + aliases)),
+                          imported=True)
+            out[hit] = entry
+        else:
+            card = cards.get(mech.mul_id) if mech.mul_id is not None else None
+            entry = Entry(mech.name, mech, card, aliases, imported=True)
+            out.append(entry)
+        pos = len(out) - 1 if hit is None else hit
+        for a in entry.aliases:
+            index.setdefault(a, pos)
     return tuple(sorted(out, key=lambda e: _key(e.name)))
 
 

@@ -66,22 +66,29 @@ def _from_record(rec: Mapping[str, Any]) -> ClassicMech:
     return replace(mech, slots=slots)
 
 
-def load_user_units(path: Path | None = None) -> tuple[ClassicMech, ...]:
-    """Units in the user catalog (none when the file does not exist). UserError for a file
-    that is not valid TOML. Read once per file version (path, size, modification time)."""
+def user_catalog_version(path: Path | None = None) -> tuple[str, int, int, int] | None:
+    """(path, size, modification time in ns, inode) of the user catalog file; None when there
+    is none. Caches of its contents are keyed by it (an import writes a new file, so a new
+    inode)."""
     p = path or user_catalog_path()
     try:
         st = p.stat()
     except OSError:
-        return ()
-    if not p.is_file():
-        return ()
-    return _load(str(p), st.st_size, st.st_mtime_ns)
+        return None
+    return (str(p), st.st_size, st.st_mtime_ns, st.st_ino) if p.is_file() else None
+
+
+def load_user_units(path: Path | None = None) -> tuple[ClassicMech, ...]:
+    """Units in the user catalog (none when the file does not exist). UserError for a file
+    that is not valid TOML. Read once per file version (:func:`user_catalog_version`)."""
+    version = user_catalog_version(path)
+    return () if version is None else _load(*version)
 
 
 @functools.lru_cache(maxsize=4)
-def _load(path: str, size: int, mtime_ns: int) -> tuple[ClassicMech, ...]:
-    """The units of one version of a user catalog file (``size``/``mtime_ns`` key the cache)."""
+def _load(path: str, size: int, mtime_ns: int, inode: int) -> tuple[ClassicMech, ...]:
+    """The units of one version of a user catalog file (``size``, ``mtime_ns`` and ``inode``
+    key the cache)."""
     p = Path(path)
     try:
         data = tomllib.loads(p.read_text("utf-8"))
