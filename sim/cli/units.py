@@ -210,6 +210,10 @@ def _mech_text(m: ClassicMech) -> list[str]:
                  + ("; CASE II: " + ", ".join(m.case2_locations) if m.case2_locations else ""))
     lines.append("  weapons: " + (", ".join(f"{w} ({loc})" for w, loc in m.weapons) or "none"))
     lines.append("  quirks: " + (", ".join(m.quirks) or "none"))
+    from sim.units.usable import unusable_reason
+    why = unusable_reason(m)
+    if why is not None:
+        lines.append(f"  not usable by the fire model or the duel: {why}")
     lines.append(f"  source: {m.source}")
     return lines
 

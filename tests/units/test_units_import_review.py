@@ -71,8 +71,8 @@ def _folder(root: Path) -> Path:
 
 # ---- 1. one usability check, shared by the import and the models --------------------------
 
-def test_unknown_weapon_unit_is_skipped_with_the_models_reason(tmp_path: Path,
-                                                                home: Path) -> None:
+def test_unknown_weapon_unit_is_skipped_with_the_models_reason(
+        tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "one"
     src.mkdir()
     (src / "plasma.mtf").write_text(_variant("HBK-4P", 990006, "Plasma Flux Cannon"))
@@ -89,6 +89,8 @@ def test_unknown_weapon_unit_is_skipped_with_the_models_reason(tmp_path: Path,
     with pytest.raises(UserError) as exc:
         fire_unit(mech)
     assert str(exc.value) == f"{mech.name}: {reason}"
+    assert main(["units", "show", str(src / "plasma.mtf")]) == 0  # shown, with the reason
+    assert f"not usable by the fire model or the duel: {reason}" in capsys.readouterr().out
     with pytest.raises(UserError, match="unknown unit 'Hunchback HBK-4P'"):
         lookup("Hunchback HBK-4P")  # not imported, so not nameable
 
