@@ -3,10 +3,22 @@ suite is reproducible in CI, like every statistical test here; set
 HYPOTHESIS_PROFILE=explore to search with fresh random examples."""
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, database=None,
                           print_blob=True)
 settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _scratch_btsim_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Point ``$BTSIM_HOME`` (the user's imported-unit catalog, ``btsim units import``) at an
+    empty scratch folder, so that no test reads or writes the real user's catalog and unit
+    names resolve the same on every machine. Tests that import set their own."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BTSIM_HOME", str(tmp_path_factory.mktemp("btsim_home")))
+        yield

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sim.errors import UserError
+from sim.errors import UserError, check_int
 from sim.units.types import ClassicMech
 
 #: 24.2: rows gunnery 0-8, columns piloting 0-8 (skills above 8 use 8).
@@ -27,6 +27,17 @@ SKILL_MULTIPLIER: tuple[tuple[str, ...], ...] = (
     ("1.17", "1.06", "1.01", "0.96", "0.88", "0.80", "0.76", "0.72", "0.68"),
     ("1.10", "0.99", "0.95", "0.90", "0.83", "0.75", "0.71", "0.68", "0.64"),
 )
+
+
+#: Highest gunnery / piloting skill btsim accepts (24.2's table ends at 8).
+MAX_SKILL = 8
+
+
+def check_skill(field: str, value: Any) -> int:
+    """The one validator of a Classic gunnery or piloting skill (0..8; the duel, ``units show``
+    and :func:`bv_facts` use it): the skill as ``int``, else :class:`ConfigError` naming
+    ``field``."""
+    return check_int(field, value, lo=0, hi=MAX_SKILL)
 
 
 def multiplier(gunnery: int, piloting: int) -> Decimal:
@@ -46,15 +57,18 @@ def bv_at_skill(bv: int, gunnery: int = 4, piloting: int = 5) -> int:
 def bv_facts(mech: ClassicMech, gunnery: int = 4, piloting: int = 5,
              bv: int | None = None) -> dict[str, Any]:
     """BV, its source and record id, and the skill-adjusted BV of ``mech``; ``bv`` overrides
-    the catalog value (a unit file carries none). ``bv`` None when unknown, with a note."""
+    the catalog value. ``bv`` None when unknown (no BV in btsim's BV catalog), with a note.
+    Skills are checked by :func:`check_skill`."""
+    gunnery = check_skill("gunnery", gunnery)
+    piloting = check_skill("piloting", piloting)
     base = bv if bv is not None else mech.bv
     out: dict[str, Any] = {"bv": base, "gunnery": gunnery, "piloting": piloting,
                            "bv_source": "given" if bv is not None else (mech.bv_source or None),
                            "bv_record": None if bv is not None else mech.bv_record,
                            "bv_at_skill": None, "notes": []}
     if base is None:
-        out["notes"].append(f"{mech.name}: no Battle Value known (a .mtf file carries none; "
-                            "pass one explicitly)")
+        out["notes"].append(f"{mech.name}: no Battle Value known: neither its MUL id nor its "
+                            "name is in btsim's BV catalog; pass one explicitly")
         multiplier(gunnery, piloting)
         return out
     out["bv_at_skill"] = bv_at_skill(base, gunnery, piloting)

@@ -316,8 +316,9 @@ def require(mech: ClassicMech, mounts: tuple[WeaponMount, ...] | None = None
     for m in mech.weapon_mounts if mounts is None else mounts:
         weapon = WEAPONS.get(m.weapon) if m.weapon is not None else None
         if weapon is None:
+            from sim.units.usable import missing_weapon
+
             where = f"{m.location}" + (f", line {m.line}" if m.line is not None else "")
-            raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in btsim's "
-                            "weapon table (sim/classic/data/weapons.csv); it cannot fire")
+            raise UserError(f"{mech.name}: {missing_weapon(m.name, where)}")
         out.append((m, weapon))
     return tuple(out)

@@ -1,4 +1,5 @@
-"""``btsim units``: list the built-in unit catalog, or show one unit.
+"""``btsim units``: list the built-in unit catalog and the imported units, show one unit,
+or import a folder of ``.mtf`` files.
 
     btsim units [--json] [--filter TEXT]
     btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P]
@@ -37,23 +38,28 @@ _TABLE_COLUMNS = {
 def register(subparsers: Any) -> None:
     """Add ``units`` (and its ``show`` action) to the ``btsim`` parser."""
     p = subparsers.add_parser(
-        "units", help="list the built-in unit catalog or show one unit",
+        "units", help="list the unit catalog (built-in and imported) or show one unit",
         usage="btsim units [-h] [--json] [--filter TEXT]\n"
-              "       btsim units show [-h] [--json] NAME|FILE",
+              "       btsim units show [-h] [--json] NAME|FILE\n"
+              "       btsim units import [-h] [--json] [--skipped FILE] DIR",
         description="List the built-in unit catalog (Classic 'Mech facts and Alpha Strike "
-        "cards), or show one unit with `btsim units show NAME|FILE.mtf`.",
+        "cards) together with the units you imported (`btsim units import DIR`; marked "
+        "'(imported)'), or show one unit with `btsim units show NAME|FILE.mtf`.",
         epilog='examples:\n  btsim units --filter loki\n  btsim units show "Atlas AS7-D"'
         '\n  btsim units show path/to/Unit.mtf --json',
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--filter", metavar="TEXT", default="",
-                   help="only units whose name contains TEXT (case-insensitive)")
+                   help="only units (catalog and imported) whose name contains TEXT "
+                   "(case-insensitive)")
     p.set_defaults(func=run)
     actions = p.add_subparsers(dest="units_action", metavar="ACTION")
     show = actions.add_parser("show", prog="btsim units show",
                               help="show one unit (Classic and Alpha Strike sides)",
-                              description="Show one unit: a catalog name (unique prefixes "
-                              "work) or an .mtf file.")
+                              description="Show one unit: a catalog or imported unit name "
+                              "(unique prefixes work; a prefix that matches several units is "
+                              "an error listing them) or an .mtf file (its Battle Value from "
+                              "btsim's BV catalog by the file's MUL id, else by its name).")
     show.add_argument("unit", metavar="NAME|FILE", help="catalog name or .mtf file")
     show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                       help="print JSON instead of text")
@@ -68,10 +74,18 @@ def _register_import(actions: Any) -> None:
     imp = actions.add_parser(
         "import", prog="btsim units import",
         help="import every .mtf under a folder into your own unit catalog",
-        description="Read every .mtf file under DIR (recursively), keep those btsim reads, "
-        "and store their facts in your catalog ($BTSIM_HOME/units.toml, default "
-        "~/.local/share/btsim/units.toml) so they can be named like catalog units. Skipped "
-        "files are listed with one reason each.")
+        description="Read every .mtf file under DIR (recursively), keep the units btsim can "
+        "use, and store their facts in your catalog ($BTSIM_HOME/units.toml, default "
+        "~/.local/share/btsim/units.toml; the files' absolute paths are kept as their source) "
+        "so they can be named like catalog units (a later import replaces units of the same "
+        "name). Every .mtf path found is either imported or skipped with one reason: not a "
+        "file (a folder, a dangling link), unreadable (the reader's error with file and "
+        "line), unsupported equipment (a weapon btsim's weapon table lacks: the fire and duel "
+        "models cannot fire it, so the unit is not imported), shadowed by the catalog (a "
+        "built-in unit with Classic data has that name; the catalog wins, name the file to "
+        "use it), or duplicate of an earlier file with the same unit name. The counts per "
+        "outcome are printed; each skipped path goes to stderr. A folder with no .mtf "
+        "file is an error (exit 2; the catalog is left as it was).")
     imp.add_argument("folder", metavar="DIR", help="folder with .mtf files (searched recursively)")
     imp.add_argument("--skipped", metavar="FILE",
                      help="also write the skipped files and reasons to FILE")
@@ -85,29 +99,37 @@ def _import(args: argparse.Namespace) -> int:
     rep = import_dir(args.folder)
     if args.skipped:
         from pathlib import Path
-        Path(args.skipped).write_text("".join(f"{f}\t{r}\n" for f, r in rep.skipped),
+        Path(args.skipped).write_text("".join(f"{s.file}\t{s.reason}\n" for s in rep.skipped),
                                       "utf-8")
     if getattr(args, "json", False):
         print(json.dumps(rep.as_dict(), indent=2))
         return 0
-    print(f"imported {len(rep.imported)} unit(s) into {rep.path}; skipped {len(rep.skipped)}")
-    for f, r in rep.skipped:
-        print(f"skipped {f}: {r}", file=sys.stderr)
+    counts = rep.counts()
+    kinds = ", ".join(f"{k} {n}" for k, n in counts.items() if k != "imported" and n)
+    print(f"{rep.found} .mtf path(s) under {args.folder}: imported {counts['imported']}"
+          + (f" ({len(rep.replaced)} replacing earlier imports)" if rep.replaced else "")
+          + f", skipped {len(rep.skipped)}" + (f" ({kinds})" if kinds else "")
+          + f"; catalog {rep.path}")
+    for s in rep.skipped:
+        print(f"skipped {s.file}: {s.reason}", file=sys.stderr)
+    for w in rep.warnings:
+        print(f"warning: {w}", file=sys.stderr)
     return 0
 
 
 def _add_bv_flags(p: argparse.ArgumentParser) -> None:
     """Classic skills for the Battle Value shown by ``units show`` (reference-as-combat 24.2)."""
-    p.add_argument("--gunnery", type=int, default=4, help="Classic gunnery for BV (default 4)")
+    p.add_argument("--gunnery", type=int, default=4, help="Classic gunnery for BV, 0-8 (default 4)")
     p.add_argument("--piloting", type=int, default=5,
-                   help="Classic piloting for BV (default 5)")
+                   help="Classic piloting for BV, 0-8 (default 5)")
 
 
 def _bv_lines(m: ClassicMech, args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     from sim.classic.bv import bv_facts
     f = bv_facts(m, getattr(args, "gunnery", 4), getattr(args, "piloting", 5))
     if f["bv"] is None:
-        return f, ["  BV: unknown (" + f["notes"][0].split(": ", 1)[1] + ")"]
+        why = f["notes"][0].partition("no Battle Value known: ")[2] or f["notes"][0]
+        return f, [f"  BV: unknown ({why})"]
     src = f"; {f['bv_source']}" + (f" record {f['bv_record']}" if f["bv_record"] else "")
     return f, [f"  BV {f['bv']} (gunnery 4 / piloting 5{src}); at gunnery {f['gunnery']} / "
                f"piloting {f['piloting']}: {f['bv_at_skill']}"]
@@ -130,12 +152,18 @@ def _list(args: argparse.Namespace) -> int:
         print(json.dumps(records, indent=2))
         return 0
     if frame.empty:
-        print(f"no catalog unit matches {args.filter!r}; `btsim units` lists them all")
+        print(f"no catalog or imported unit matches {args.filter!r}; `btsim units` lists "
+              "them all")
         return 0
     table = frame[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
     table = table.astype(object).where(table.notna(), "-")
+    table["name"] = [n + (" (imported)" if imp else "")
+                     for n, imp in zip(frame["name"], frame["imported"], strict=True)]
     print(table.to_string(index=False))
-    print(f"\n{len(frame)} units; Classic data for {int(frame['classic'].sum())}, "
+    n_imp = int(frame["imported"].sum())
+    print(f"\n{len(frame)} units"
+          + (f" ({len(frame) - n_imp} built-in, {n_imp} imported)" if n_imp else "")
+          + f"; Classic data for {int(frame['classic'].sum())}, "
           f"Alpha Strike cards for {int(frame['alphastrike'].sum())}. "
           "`btsim units show NAME` for details.")
     return 0
@@ -154,14 +182,7 @@ def _resolve(name: str) -> tuple[str, ClassicMech | None, ASCard | None]:
     if name.lower().endswith((".csv", ".json")):
         card = get_alphastrike(name)
         return card.name, None, card
-    try:
-        entry = lookup(name)
-    except UserError:
-        from sim.units.user_catalog import find_user_unit
-        user = find_user_unit(name)
-        if user is None:
-            raise
-        return user.name, user, None
+    entry = lookup(name)  # the catalog and the imported units
     return entry.name, entry.classic, entry.card
 
 
@@ -189,6 +210,10 @@ def _mech_text(m: ClassicMech) -> list[str]:
                  + ("; CASE II: " + ", ".join(m.case2_locations) if m.case2_locations else ""))
     lines.append("  weapons: " + (", ".join(f"{w} ({loc})" for w, loc in m.weapons) or "none"))
     lines.append("  quirks: " + (", ".join(m.quirks) or "none"))
+    from sim.units.usable import unusable_reason
+    why = unusable_reason(m)
+    if why is not None:
+        lines.append(f"  not usable by the fire model or the duel: {why}")
     lines.append(f"  source: {m.source}")
     return lines
 

@@ -13,7 +13,14 @@ keeps of a unit read from a file).
 Lookup (:func:`get_classic`, :func:`get_alphastrike`) is case-insensitive and accepts the
 catalog name (``Loki (Hellbringer) Prime``), chassis + model (``Loki Prime``), Clan name +
 model (``Hellbringer Prime``) or any unique prefix of those. A name ending in ``.mtf`` is read
-from disk instead.
+from disk instead (:func:`read_unit_file`: the file's facts plus the catalog's Battle Value
+for its MUL id or name).
+
+Units imported with ``btsim units import`` (:mod:`sim.units.user_catalog`) are named the same
+way: :func:`all_entries` (used by :func:`lookup`, :func:`find` and :func:`list_units`) is the
+built-in catalog plus the imported units, marked ``imported``, so a prefix that matches both a
+catalog and an imported unit is ambiguous. :func:`entries` stays the built-in catalog only
+(the default suites do not change with a user's imports).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
@@ -210,6 +217,8 @@ class Entry:
     classic: ClassicMech | None
     card: ASCard | None
     aliases: tuple[str, ...]
+    #: the Classic side comes from the user's catalog (``btsim units import``)
+    imported: bool = False
 
 
 def _key(text: str) -> str:
@@ -263,8 +272,63 @@ def _catalog() -> tuple[Entry, ...]:
 
 
 def entries() -> tuple[Entry, ...]:
-    """All catalog units, sorted by name."""
+    """All built-in catalog units, sorted by name (no imported units: see
+    :func:`all_entries`)."""
     return _catalog()
+
+
+def shadowing_entry(mech: ClassicMech) -> Entry | None:
+    """The built-in catalog unit with Classic data that one of ``mech``'s names (full name,
+    chassis + model, Clan name + model) names exactly, or None. The catalog wins such a
+    clash: ``units import`` skips the file."""
+    mine = set(aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model))
+    return next((e for e in _catalog() if e.classic is not None and mine & set(e.aliases)),
+                None)
+
+
+def all_entries() -> tuple[Entry, ...]:
+    """The built-in catalog plus the units imported with ``btsim units import`` (marked
+    ``imported``), sorted by name. An imported unit whose name a catalog unit without Classic
+    data has (an Alpha Strike card only) becomes that unit's Classic side; one a catalog unit
+    with Classic data names is left out (the catalog wins); any other is a unit of its own,
+    with the catalog card of its MUL id if there is one. Built once per version of the user
+    catalog file."""
+    from sim.units.user_catalog import user_catalog_version
+
+    return _merged(user_catalog_version())
+
+
+@lru_cache(maxsize=4)
+def _merged(version: tuple[str, int, int, int] | None) -> tuple[Entry, ...]:
+    """:func:`all_entries` for one version of the user catalog file (see
+    :func:`sim.units.user_catalog.user_catalog_version`)."""
+    from sim.units.user_catalog import load_user_units
+
+    users = load_user_units(Path(version[0])) if version is not None else ()
+    if not users:
+        return _catalog()
+    out = list(_catalog())
+    cards = {e.card.mul_id: e.card for e in out if e.card is not None
+             and e.card.mul_id is not None}
+    index = {a: k for k, e in enumerate(out) for a in e.aliases}
+    for mech in users:
+        aliases = aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model)
+        hit = next((index[a] for a in aliases if a in index), None)
+        if hit is not None and (out[hit].classic is not None or out[hit].imported):
+            continue
+        if hit is not None:
+            e = out[hit]
+            entry = Entry(e.name, mech, e.card, tuple(dict.fromkeys(e.aliases + aliases)),
+                          imported=True)
+            out[hit] = entry
+        else:
+            card = cards.get(mech.mul_id) if mech.mul_id is not None else None
+            entry = Entry(mech.name, mech, card, aliases, imported=True)
+            out.append(entry)
+        pos = len(out) - 1 if hit is None else hit
+        for a in entry.aliases:
+            index.setdefault(a, pos)
+    return tuple(sorted(out, key=lambda e: _key(e.name)))
 
 
 def lookup(name: str, side: str | None = None) -> Entry:
@@ -274,9 +338,12 @@ def lookup(name: str, side: str | None = None) -> Entry:
     if not isinstance(name, str) or not name.strip():
         raise UserError(f"expected a unit name; got {name!r}")
     q = _key(name)
-    pool = [e for e in _catalog()
+    every = all_entries()
+    pool = [e for e in every
             if side is None or (e.classic if side == "classic" else e.card) is not None]
     exact = [e for e in pool if q in e.aliases]
+    if len(exact) > 1:  # the catalog wins an exact clash with an imported unit
+        exact = [e for e in exact if not e.imported] or exact
     if len(exact) == 1:
         return exact[0]
     pref = [e for e in pool if any(a.startswith(q) for a in e.aliases)]
@@ -287,7 +354,7 @@ def lookup(name: str, side: str | None = None) -> Entry:
                         + ", ".join(repr(e.name) for e in pref[:8])
                         + (" ..." if len(pref) > 8 else ""))
     label = {"classic": "Classic", "alphastrike": "Alpha Strike"}.get(side or "", "")
-    other = [e for e in _catalog() if e not in pool
+    other = [e for e in every if e not in pool
              and (q in e.aliases or any(a.startswith(q) for a in e.aliases))]
     if other:
         hint = (" (pass an .mtf file for Classic data)" if side == "classic"
@@ -303,25 +370,48 @@ def lookup(name: str, side: str | None = None) -> Entry:
 
 
 def get_classic(name_or_path: str | PathLike[str]) -> ClassicMech:
-    """A Classic 'Mech: read from disk if the argument ends in ``.mtf`` (or is a Path), else
-    looked up in the catalog (see :func:`lookup`). Raises :class:`UserError`."""
+    """A Classic 'Mech: read from disk if the argument ends in ``.mtf`` (or is a Path, see
+    :func:`read_unit_file`), else looked up among the catalog and imported units (see
+    :func:`lookup`). Raises :class:`UserError`."""
     if isinstance(name_or_path, PathLike) or str(name_or_path).lower().endswith(".mtf"):
-        return read_mtf(name_or_path)
-    try:
-        entry = lookup(str(name_or_path), "classic")
-    except UserError:
-        user = _user_unit(str(name_or_path))  # units imported with `btsim units import`
-        if user is None:
-            raise
-        return user
+        return read_unit_file(name_or_path)
+    entry = lookup(str(name_or_path), "classic")
     assert entry.classic is not None
     return entry.classic
 
 
-def _user_unit(name: str) -> ClassicMech | None:
-    """The user-catalog hook: a unit imported by ``btsim units import`` (None if none)."""
-    from sim.units.user_catalog import find_user_unit
-    return find_user_unit(name)
+def read_unit_file(path: str | PathLike[str]) -> ClassicMech:
+    """A ``.mtf`` file read from disk (:func:`~sim.units.mtf.read_mtf`) with the catalog's
+    Battle Value (:func:`with_catalog_bv`)."""
+    return with_catalog_bv(read_mtf(path))
+
+
+def with_catalog_bv(mech: ClassicMech) -> ClassicMech:
+    """``mech`` with the Battle Value of btsim's own BV catalog (the ``bv`` of the built-in
+    catalog's records, from ``bv.csv``), found by the unit's MUL id (the record id), else by
+    its exact name (full name, chassis + model, Clan name + model); value, source and record
+    id as catalog units carry them. A MUL id match whose record names another unit adds a
+    note. Unchanged when the unit already has a BV or neither matches (then the BV is
+    unknown and :func:`sim.classic.bv.bv_facts` says so)."""
+    if mech.bv is not None:
+        return mech
+    known = [e.classic for e in _catalog() if e.classic is not None and e.classic.bv is not None]
+    rec = None
+    if mech.mul_id is not None:
+        rec = next((m for m in known if (m.bv_record or m.mul_id) == mech.mul_id), None)
+    notes = mech.notes
+    mine = set(aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model))
+    if rec is not None and not mine & set(aliases_for(rec.name, rec.chassis, rec.clan_name,
+                                                      rec.model)):
+        notes += (f"BV {rec.bv} from MUL record {mech.mul_id}, which btsim's BV catalog has "
+                  f"as {rec.name!r}, not {mech.name!r}",)
+    if rec is None:
+        rec = next((m for m in known
+                    if mine & set(aliases_for(m.name, m.chassis, m.clan_name, m.model))), None)
+    if rec is None:
+        return mech
+    return replace(mech, bv=rec.bv, bv_source=rec.bv_source, bv_record=rec.bv_record,
+                   notes=notes)
 
 
 def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:
@@ -352,10 +442,10 @@ def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:
 
 
 def find(text: str = "") -> list[str]:
-    """Names of catalog units whose name or alias contains ``text`` (case-insensitive);
-    all units for an empty text."""
+    """Names of catalog and imported units whose name or alias contains ``text``
+    (case-insensitive); all units for an empty text."""
     q = _key(text)
-    return [e.name for e in _catalog() if not q or any(q in a for a in e.aliases)]
+    return [e.name for e in all_entries() if not q or any(q in a for a in e.aliases)]
 
 
 def _move_text(move: int, jump: int) -> str:
@@ -365,11 +455,12 @@ def _move_text(move: int, jump: int) -> str:
 
 
 def list_units(filter_text: str = "") -> pd.DataFrame:
-    """The catalog as a frame, one row per unit (optionally only names matching
-    ``filter_text``): name, which sides exist, Classic key figures and the AS card."""
+    """The catalog and the imported units as a frame, one row per unit (optionally only names
+    matching ``filter_text``): name, which sides exist, ``imported`` (the Classic side comes
+    from ``btsim units import``), Classic key figures and the AS card."""
     keep = set(find(filter_text))
     rows = []
-    for e in _catalog():
+    for e in all_entries():
         if e.name not in keep:
             continue
         m, c = e.classic, e.card
@@ -377,6 +468,7 @@ def list_units(filter_text: str = "") -> pd.DataFrame:
             "name": e.name,
             "classic": m is not None,
             "alphastrike": c is not None,
+            "imported": e.imported,
             "mul_id": (m.mul_id if m is not None else None) or (c.mul_id if c else None),
             "tons": m.tons if m else None,
             "walk_mp": m.walk_mp if m else None,
@@ -394,7 +486,7 @@ def list_units(filter_text: str = "") -> pd.DataFrame:
             "as_specials": c.specials_raw if c else None,
         })
     frame = pd.DataFrame(rows, columns=[
-        "name", "classic", "alphastrike", "mul_id", "tons", "walk_mp", "run_mp", "jump_mp",
+        "name", "classic", "alphastrike", "imported", "mul_id", "tons", "walk_mp", "run_mp", "jump_mp",
         "as_type", "as_size", "as_move", "as_tmm", "as_armor", "as_structure", "as_dmg",
         "as_ov", "as_pv", "as_specials"])
     for col in ("mul_id", "tons", "walk_mp", "run_mp", "jump_mp", "as_size", "as_tmm",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -193,8 +194,12 @@ MTF_DIR = __import__("pathlib").Path(__file__).resolve().parents[2].parent / "sh
 
 @pytest.mark.skipif(not (MTF_DIR / "Hunchback HBK-4G.mtf").is_file(),
                     reason=f"shared unit files not found at {MTF_DIR}")
-def test_mtf_side_has_no_bv_unless_given() -> None:
-    path = str(MTF_DIR / "Hunchback HBK-4G.mtf")
+def test_mtf_side_has_no_bv_unless_given(tmp_path: Path) -> None:
+    scn = build({"unit_a": str(MTF_DIR / "Hunchback HBK-4G.mtf"), "unit_b": WVR, "turns": 2})
+    assert scn.a.bv["bv_at_skill"] == 1041  # the BV catalog's, by the file's MUL id
+    path = tmp_path / "renamed.mtf"  # a unit the BV catalog does not know
+    text = (MTF_DIR / "Hunchback HBK-4G.mtf").read_text("utf-8")
+    path.write_text(text.replace("model:HBK-4G", "model:HBK-9Q").replace("mul id:1552", ""))
     scn = build({"unit_a": path, "unit_b": WVR, "turns": 2})
     assert scn.a.bv["bv_at_skill"] is None
     assert any("no Battle Value known" in n for n in scn.notes)

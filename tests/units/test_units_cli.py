@@ -33,7 +33,7 @@ def test_units_filter(capsys) -> None:
     body = [ln for ln in out.splitlines()[1:] if ln.strip() and not ln.startswith("3 units")]
     assert len(body) == 3 and all("Loki" in ln for ln in body)
     rc, out, _ = _run(capsys, "units", "--filter", "no such unit")
-    assert rc == 0 and "no catalog unit matches" in out
+    assert rc == 0 and "no catalog or imported unit matches" in out
 
 
 def test_units_json_shape(capsys) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from units_helpers import MTF_FILES, needs_shared
 
 from sim.units.catalog import get_classic
+from sim.units.mtf import read_mtf
 from sim.units.user_catalog import find_user_unit, import_dir, load_user_units
 
 
@@ -31,7 +33,7 @@ def _broken(folder: Path) -> int:
     (folder / "dir.mtf").mkdir()
     (folder / "half.mtf").write_text("chassis:Half\nmodel:H-1\nmass:50\n")
     (folder / "readme.txt").write_text("not a unit")
-    return 9  # dir.mtf is a folder, not a file
+    return 10  # dir.mtf, a folder, is skipped too ("not a file")
 
 
 def test_import_broken_files_never_crashes(tmp_path: Path) -> None:
@@ -41,7 +43,8 @@ def test_import_broken_files_never_crashes(tmp_path: Path) -> None:
     rep = import_dir(src, tmp_path / "units.toml")
     assert rep.imported == []
     assert len(rep.skipped) == n
-    assert all(reason and "\n" not in reason for _, reason in rep.skipped)
+    assert all(s.reason and "\n" not in s.reason for s in rep.skipped)
+    assert [s.kind for s in rep.skipped].count("not a file") == 1
 
 
 @needs_shared
@@ -49,19 +52,27 @@ def test_import_shared_files_then_name_them(tmp_path: Path, monkeypatch: pytest.
                                             ) -> None:
     src = tmp_path / "src" / "deep" / "er"
     src.mkdir(parents=True)
-    for f in MTF_FILES:
-        shutil.copy(f, src / f.name)
+    for f in MTF_FILES:  # the catalog's names are shadowed: each copy gets a new model name
+        mech = read_mtf(f)
+        text = f.read_bytes().decode("utf-8", "replace")
+        text = re.sub(rf"(?im)^(model:){re.escape(mech.model)}\s*$", rf"\g<1>{mech.model}-Z",
+                      text, count=1)
+        (src / f.name).write_text(re.sub(r"(?im)^mul id:.*$", "", text))
+    shutil.copy(MTF_FILES[0], tmp_path / "src" / MTF_FILES[0].name)  # the catalog's own
     _broken(tmp_path / "src")
     home = tmp_path / "home"
     monkeypatch.setenv("BTSIM_HOME", str(home))
     rep = import_dir(tmp_path / "src")
-    assert len(rep.imported) == len(MTF_FILES)
+    assert len(rep.imported) == len(MTF_FILES), rep.skipped
+    assert [s.kind for s in rep.skipped].count("shadowed by the catalog") == 1
     units = load_user_units()
     assert len(units) == len(MTF_FILES) and all(u.slots for u in units)
+    assert find_user_unit("Locust LCT-1V-Z") is not None
     # a name only the user catalog knows
     text = (home / "units.toml").read_text()
-    (home / "units.toml").write_text(text.replace('"Locust LCT-1V"', '"Locust LCT-9Z"', 1)
-                                     .replace('"model" = "LCT-1V"', '"model" = "LCT-9Z"', 1))
+    (home / "units.toml").write_text(text.replace('"Locust LCT-1V-Z"', '"Locust LCT-9Z"', 1)
+                                     .replace('"model" = "LCT-1V-Z"', '"model" = "LCT-9Z"',
+                                              1))
     assert find_user_unit("Locust LCT-9Z") is not None
     m = get_classic("Locust LCT-9Z")
     assert m.slots and m.tons == 20
@@ -71,8 +82,8 @@ def test_import_shared_files_then_name_them(tmp_path: Path, monkeypatch: pytest.
                        capture_output=True, text=True, env=env, check=False)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert len(out["imported"]) == len(MTF_FILES) and len(out["skipped"]) == 9
-    assert len((tmp_path / "skipped.txt").read_text().splitlines()) == 9
+    assert len(out["imported"]) == len(MTF_FILES) and len(out["skipped"]) == 11
+    assert len((tmp_path / "skipped.txt").read_text().splitlines()) == 11
     p = subprocess.run([sys.executable, "-m", "sim", "hit", "Locust LCT-9Z", "--damage", "5",
                         "--location", "CT", "--json"], capture_output=True, text=True,
                        env=env, check=False)

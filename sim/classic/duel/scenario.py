@@ -22,7 +22,7 @@ import numpy as np
 
 from sim import options
 from sim.classic.attacks import ATTACK_SPECS
-from sim.classic.bv import bv_facts
+from sim.classic.bv import bv_facts, check_skill
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import DamageModel
@@ -221,8 +221,8 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
           drules: DamageRules, situations: set[tuple[int, str, str]], own: int,
           other_hexes: dict[str, int], notes: list[str], crules: ClassicRules) -> Side:
     mech = _mech(params.get(f"unit_{s}"), f"unit_{s}")
-    gunnery = check_int(f"gunnery_{s}", params.get(f"gunnery_{s}", 4), lo=0, hi=8)
-    piloting = check_int(f"piloting_{s}", params.get(f"piloting_{s}", 5), lo=0, hi=8)
+    gunnery = check_skill(f"gunnery_{s}", params.get(f"gunnery_{s}", 4))
+    piloting = check_skill(f"piloting_{s}", params.get(f"piloting_{s}", 5))
     moved = check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES)
     if moved == "jump" and mech.jump_mp < 1:
         raise ConfigError(f"moved_{s}", moved, f"stand, walk or run ({mech.name} has no "

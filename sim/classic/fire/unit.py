@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, Weapon, lookup_weapon
-from sim.errors import UserError
 from sim.units.types import ClassicMech
+from sim.units.usable import require_usable
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,7 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
         if mounts:
             notes.append("weapon mounts from the unit's Weapons: list (no weapon_mounts): "
                          "rear mounting unknown, every weapon assumed forward")
-    unknown = [m for m in mounts if m.weapon is None]
-    if unknown:
-        m = unknown[0]
-        where = f"{m.location}" + (f", line {m.line}" if m.line else "")
-        raise UserError(f"{mech.name}: weapon {m.name!r} ({where}) is not in btsim's weapon "
-                        "table (sim/classic/data/weapons.csv); it cannot fire")
+    require_usable(mech)  # the one check `btsim units import` makes too
     for wm in mech.weapon_mounts:
         if wm.split_location:
             notes.append(f"{wm.name} is split between {wm.location} and {wm.split_location}; "
