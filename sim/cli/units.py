@@ -75,8 +75,8 @@ def _register_import(actions: Any) -> None:
         "import", prog="btsim units import",
         help="import every .mtf under a folder into your own unit catalog",
         description="Read every .mtf file under DIR (recursively), keep the units btsim can "
-        "use, and store their facts in your catalog ($BTSIM_HOME/units.toml, default "
-        "~/.local/share/btsim/units.toml; the files' absolute paths are kept as their source) "
+        "use, and store their facts in your catalog ($BTSIM_HOME/units.json, default "
+        "~/.local/share/btsim/units.json; the files' absolute paths are kept as their source) "
         "so they can be named like catalog units (a later import replaces units of the same "
         "name). Every .mtf path found is either imported or skipped with one reason: not a "
         "file (a folder, a dangling link), unreadable (the reader's error with file and "

@@ -40,7 +40,7 @@ def test_import_broken_files_never_crashes(tmp_path: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()
     n = _broken(src)
-    rep = import_dir(src, tmp_path / "units.toml")
+    rep = import_dir(src, tmp_path / "units.json")
     assert rep.imported == []
     assert len(rep.skipped) == n
     assert all(s.reason and "\n" not in s.reason for s in rep.skipped)
@@ -69,9 +69,9 @@ def test_import_shared_files_then_name_them(tmp_path: Path, monkeypatch: pytest.
     assert len(units) == len(MTF_FILES) and all(u.slots for u in units)
     assert find_user_unit("Locust LCT-1V-Z") is not None
     # a name only the user catalog knows
-    text = (home / "units.toml").read_text()
-    (home / "units.toml").write_text(text.replace('"Locust LCT-1V-Z"', '"Locust LCT-9Z"', 1)
-                                     .replace('"model" = "LCT-1V-Z"', '"model" = "LCT-9Z"',
+    text = (home / "units.json").read_text()
+    (home / "units.json").write_text(text.replace('"Locust LCT-1V-Z"', '"Locust LCT-9Z"', 1)
+                                     .replace('"model": "LCT-1V-Z"', '"model": "LCT-9Z"',
                                               1))
     assert find_user_unit("Locust LCT-9Z") is not None
     m = get_classic("Locust LCT-9Z")
@@ -95,3 +95,47 @@ def test_import_of_a_missing_folder_exits_2(tmp_path: Path) -> None:
                        capture_output=True, text=True, check=False,
                        env={**os.environ, "BTSIM_HOME": str(tmp_path)})
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+def _toml_value(v: object) -> str:
+    """A tiny TOML writer for the legacy-store test (strings, numbers, lists, tables)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    assert isinstance(v, list)
+    return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+
+
+@needs_shared
+def test_a_legacy_toml_store_is_read_until_the_next_import(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """btsim 0.1 stored imports in units.toml: still read while no units.json exists; the
+    next import writes units.json, keeping the units it had."""
+    src = tmp_path / "src"
+    src.mkdir()
+    mech = read_mtf(MTF_FILES[0])
+    text = MTF_FILES[0].read_bytes().decode("utf-8", "replace")
+    (src / "a.mtf").write_text(re.sub(rf"(?im)^(model:){re.escape(mech.model)}\s*$",
+                                      rf"\g<1>{mech.model}-L", text, count=1))
+    home = tmp_path / "home"
+    monkeypatch.setenv("BTSIM_HOME", str(home))
+    import_dir(src)
+    data = json.loads((home / "units.json").read_text())
+    (home / "units.toml").write_text("".join(
+        "[[mech]]\n" + "".join(f"{json.dumps(k)} = {_toml_value(v)}\n" for k, v in r.items())
+        for r in data["mech"]))
+    (home / "units.json").unlink()
+    assert [u.model for u in load_user_units()] == [f"{mech.model}-L"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "b.mtf").write_text(re.sub(rf"(?im)^(model:){re.escape(mech.model)}\s*$",
+                                        rf"\g<1>{mech.model}-M", text, count=1))
+    import_dir(other)
+    assert (home / "units.json").is_file()
+    assert sorted(u.model for u in load_user_units()) == [f"{mech.model}-L", f"{mech.model}-M"]

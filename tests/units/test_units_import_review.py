@@ -155,7 +155,7 @@ def test_import_cli_prints_counts_and_refuses_an_empty_folder(tmp_path: Path,
     assert {s["kind"] for s in doc["skipped"]} == {"not a file", "unreadable", "duplicate",
                                                    "unsupported equipment",
                                                    "shadowed by the catalog"}
-    before = (home / "units.toml").read_text()
+    before = (home / "units.json").read_text()
     for name in ("empty", "textonly"):
         d = tmp_path / name
         d.mkdir()
@@ -164,7 +164,7 @@ def test_import_cli_prints_counts_and_refuses_an_empty_folder(tmp_path: Path,
         p = _cli(home, "units", "import", str(d))
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
         assert "no .mtf files" in p.stderr
-    assert (home / "units.toml").read_text() == before
+    assert (home / "units.json").read_text() == before
 
 
 # ---- 2. imported units are listed, filtered, and take part in prefix resolution -------------
