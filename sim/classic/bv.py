@@ -53,8 +53,8 @@ def bv_facts(mech: ClassicMech, gunnery: int = 4, piloting: int = 5,
                            "bv_record": None if bv is not None else mech.bv_record,
                            "bv_at_skill": None, "notes": []}
     if base is None:
-        out["notes"].append(f"{mech.name}: no Battle Value known (a .mtf file carries none; "
-                            "pass one explicitly)")
+        out["notes"].append(f"{mech.name}: no Battle Value known: a .mtf file carries none; a "
+                            "duel takes it as --bv-a/--bv-b N, the BV at gunnery 4 / piloting 5")
         multiplier(gunnery, piloting)
         return out
     out["bv_at_skill"] = bv_at_skill(base, gunnery, piloting)

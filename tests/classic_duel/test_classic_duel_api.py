@@ -33,6 +33,24 @@ def test_api_to_dict_equals_cli_json(api_doc: dict, cmd: list[str]) -> None:
     assert json.loads(p.stdout) == api_doc
 
 
+def test_default_turns_are_the_same_by_every_door() -> None:
+    """Without a turn limit, ``sim.classic_duel``, ``btsim classic-duel`` and ``btsim duel
+    --game classic`` (whose Alpha Strike default is 30) all run DEFAULT_TURNS, the
+    scenario's own default."""
+    from sim.classic.duel.api import DEFAULT_TURNS
+    from sim.classic.duel.scenario import build
+
+    assert build({"unit_a": HBK, "unit_b": WVR}).turns == DEFAULT_TURNS
+    doc = sim.classic_duel(HBK, WVR, range=6, trials=60, seed=4).to_dict()
+    assert doc["params"]["turns"] == DEFAULT_TURNS and len(doc["turns"]) == DEFAULT_TURNS
+    for cmd in (["classic-duel"], ["duel", "--game", "classic"]):
+        p = subprocess.run([sys.executable, "-m", "sim", *cmd, HBK, WVR, "--range", "6",
+                            "--trials", "60", "--seed", "4", "--json"], capture_output=True,
+                           text=True)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout) == doc, cmd
+
+
 def test_document_has_the_issue_metrics_with_se_and_ci(api_doc: dict) -> None:
     d = api_doc
     assert d["model"] == "classic-duel" and d["mode"] == "monte-carlo"

@@ -26,6 +26,10 @@ from typing import Any
 
 from sim.result import Result, jsonable
 
+#: the turn limit of a Classic duel when none is given (``sim.classic_duel``, ``btsim
+#: classic-duel``, ``btsim duel --game classic``; the scenario's own default agrees, tested)
+DEFAULT_TURNS = 20
+
 #: interval columns of the engine's summary beside each metric, in the document's order
 _STATS = ("se", "ci_low", "ci_high")
 
@@ -34,7 +38,7 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                  piloting_a: int = 5, piloting_b: int = 5, range: int | None = None,
                  ranges: Any = None, closing: bool = False, moved_a: str = "stand",
                  moved_b: str = "stand", policy_a: Any = "all", policy_b: Any = "all",
-                 physical_a: Any = "best", physical_b: Any = "best", turns: int = 20,
+                 physical_a: Any = "best", physical_b: Any = "best", turns: int = DEFAULT_TURNS,
                  bv_a: int | None = None, bv_b: int | None = None,
                  rules: dict[str, Any] | None = None, trials: int = 10_000, seed: int = 0,
                  n_jobs: int = 1, chunk_size: int | None = None,
