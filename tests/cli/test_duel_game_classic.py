@@ -97,3 +97,19 @@ def test_unknown_bv_note_names_the_flag() -> None:
 
     note = bv_facts(dataclasses.replace(get_classic(A), bv=None))["notes"][0]
     assert "--bv-a/--bv-b" in note and "(" not in note and "gunnery 4 / piloting 5" in note
+
+
+@pytest.mark.parametrize("cmd", [["duel", "--game", "classic"], ["classic-duel"]])
+def test_piloting_rule_option_refused_in_the_duel(cmd: list[str]) -> None:
+    """The fire model's ``piloting`` option (C3) would change nothing the duel rolls (each
+    side has its own piloting): refused with a pointer to --piloting-a/--piloting-b."""
+    p = subprocess.run([sys.executable, "-m", "sim", *cmd, A, B, "--trials", "20",
+                        "--rule", "piloting=2"], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "piloting" in p.stderr and "--piloting-a/--piloting-b" in p.stderr
+    import sim
+    from sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="piloting_a/piloting_b"):
+        sim.classic_duel(A, B, trials=10, rules={"piloting": 2})
