@@ -10,6 +10,7 @@ from sim.alphastrike.duel.api import to_json
 from sim.cli.common import add_rule_flags, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError, UserError
+from sim.summary import rows_until_settled
 
 __all__ = ["GAME_FLAGS", "check_game_flags", "main", "params_from_args", "register", "to_json",
            "to_text"]
@@ -196,13 +197,11 @@ def to_text(doc: dict[str, Any]) -> str:
              f"P(timeout) {f('p_timeout')}   E[turns] {f('expected_turns')}"]
     lines.append(f"{'turn':>4} {'P(end)':>8} {'P(A dead by)':>12} {'P(B dead by)':>12} "
                  f"{'E[dmg A]':>8} {'E[dmg B]':>8} {'P(A shut)':>9} {'P(B shut)':>9}")
-    for r in doc["turns"]:
+    for r in rows_until_settled(doc["turns"], [r["p_end_by"] for r in doc["turns"]]):
         lines.append(f"{r['turn']:>4} {r['p_end']:8.4f} {r['p_a_destroyed_by']:12.4f} "
                      f"{r['p_b_destroyed_by']:12.4f} {r['expected_damage_a']:8.3f} "
                      f"{r['expected_damage_b']:8.3f} {r['p_shutdown_a']:9.4f} "
                      f"{r['p_shutdown_b']:9.4f}")
-        if r["p_end_by"] >= 1 - 1e-9:      # the rest of the table is all zeros
-            break
     for n in doc["notes"]:
         lines.append(f"note: {n}")
     return "\n".join(lines)

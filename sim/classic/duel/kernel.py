@@ -1372,5 +1372,7 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
             agg.add_mean(name, (first[None, :] > 0) & (first[None, :] <= turns))
     agg.add_mean("expected_damage_a", out["dealt"][0])
     agg.add_mean("expected_damage_b", out["dealt"][1])
+    agg.add_mean("expected_damage_total_a", out["dealt"][0].sum(axis=0))
+    agg.add_mean("expected_damage_total_b", out["dealt"][1].sum(axis=0))
     agg.add_hist("turns_hist", end, T + 1)
     return agg

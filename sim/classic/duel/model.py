@@ -6,7 +6,8 @@ destroyed in the same turn), ``p_timeout`` (both standing after ``turns``),
 <cause>`` (head, center_torso, engine, pilot, ammunition: 14.5), ``p_<side>_out_by_
 <reason>`` (unconscious, immobile_unarmed, crippled: the side lost by being out of the fight
 under the ``out_of_fight`` option, C21; always 0 under the default), ``p_fell_a/_b``,
-``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``,
+``p_shutdown_by_a/_b``, ``expected_damage_total_a/_b`` (damage dealt by that side over the
+whole duel), ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``,
 ``p_a_shutdown_by``, ``p_b_shutdown_by``, ``p_a_fell_by``, ``p_b_fell_by`` (cumulative: by
 the end of that turn), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the
 turn).
@@ -62,6 +63,10 @@ def _metrics() -> tuple[Metric, ...]:
         one("p_fell_b", "P(B fell at least once)"),
         one("p_shutdown_by_a", "P(A shut down at least once)"),
         one("p_shutdown_by_b", "P(B shut down at least once)"),
+        one("expected_damage_total_a", "expected damage dealt by A over the whole duel",
+            "mean", "points"),
+        one("expected_damage_total_b", "expected damage dealt by B over the whole duel",
+            "mean", "points"),
         one("turns_hist", "distribution of the turn the duel ended", "hist", "turns"),
         Metric("p_a_destroyed_by", "P(A destroyed (or out of the fight, C21) by this turn)",
                "probability", exact=False),
@@ -103,7 +108,8 @@ class ClassicDuelModel(Model):
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
                          # 4: per-turn shutdown and fall curves
                          # 5: a prone 'Mech fires from one arm (prone_fire)
-                         version="5",
+                         # 6: whole-duel damage dealt (expected_damage_total_a/_b)
+                         version="6",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
