@@ -57,7 +57,7 @@ def std_error(frame: pd.DataFrame, metric: str) -> np.ndarray | None:
         if col in frame.columns else None
 
 
-def rows_until_settled(rows: Sequence[Any], p_end_by: Iterable[float],
+def rows_until_settled(rows: Sequence[Any], p_end_by: Iterable[float | None],
                        tol: float = 1e-9) -> list[Any]:
     """The per-turn ``rows`` of a duel up to and including the first turn by which every
     duel has ended (``p_end_by``: P(ended by that turn), one per row): the later rows only
