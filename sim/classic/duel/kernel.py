@@ -1039,8 +1039,7 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
             info[f"e_{ph.KINDS[k]}"] = np.where(legal[k], vals[k], 0.0)
             if k not in (PUNCH, KICK):
                 info[f"{ph.KINDS[k]}_tn"] = tns[k]
-        kind = np.asarray(pol(info), dtype=np.int64)
-        kind = np.broadcast_to(kind, (n,)).copy()
+        kind = ph.policy_choice(pol(info), n, side.label)
     else:
         best_v = np.zeros(n)
         kind = np.zeros(n, np.int64)
