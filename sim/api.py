@@ -30,8 +30,8 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "classic_duel", "compare", "duel", "fire", "heat", "profile", "run",
-           "run_scenario"]
+__all__ = ["attack", "classic_duel", "compare", "duel", "fire", "heat", "hit", "profile",
+           "run", "run_scenario"]
 
 
 def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int | None = None,
@@ -324,6 +324,36 @@ def classic_duel(a: Any, b: Any, **kwargs: Any) -> Result:
     return _classic_duel(a, b, **kwargs)
 
 
+def hit(unit: Any, **kwargs: Any) -> Result:
+    """What damage groups do to a Classic 'Mech (``btsim hit``, issue 13 "What one hit
+    does"): exact by default, Monte Carlo with ``method="mc"`` (``trials``, ``seed``; every
+    estimate then has ``<name>_se``). Keywords as :func:`sim.classic.hit_api.hit`:
+    ``damage`` or ``groups``, ``location`` (with ``rear``) or ``side``, ``rules``,
+    ``state``.
+
+    Returns a :class:`~sim.result.Result`: ``.to_dict()`` is the ``btsim hit --json``
+    document (``res["p_destroyed"]`` reads it), ``.frame`` one row per location
+    (``p_location_destroyed``, ``expected_armor_left``, ``expected_structure_left``,
+    ``p_critical``), ``.metadata`` the parameters and mode, ``.notes``."""
+    import pandas as pd
+
+    from sim.classic.damage_state.layout import LOCS
+    from sim.classic.hit_api import hit as _hit
+
+    doc = _hit(unit, **kwargs)
+    cols = ("p_location_destroyed", "expected_armor_left", "expected_structure_left",
+            "p_critical")
+    frame = pd.DataFrame({"location": list(LOCS),
+                          **{c: [doc[c][loc] for loc in LOCS] for c in cols}})
+    prm = doc["params"]
+    meta: dict[str, Any] = {"model": "hit", "params": prm, "options": prm["rules"],
+                            "mode": "exact" if prm["method"] == "exact" else "monte-carlo",
+                            "btsim_version": __version__,
+                            **({"trials": prm["trials"], "seed": prm["seed"]}
+                               if prm["method"] == "mc" else {})}
+    return Result(frame, meta, list(doc["notes"]), data=doc, legacy="data")
+
+
 def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
@@ -464,5 +494,5 @@ def progress_flag(progress: bool | str | None) -> bool | None:
 #: the Python API by name (the CLI and the docs list these)
 API: dict[str, Callable[..., Result]] = {"attack": attack, "heat": heat, "fire": fire,
                                          "profile": profile, "duel": duel, "classic_duel": classic_duel,
-                                         "run": run,
+                                         "hit": hit, "run": run,
                                          "compare": compare}

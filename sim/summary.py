@@ -9,6 +9,9 @@ These helpers are shared by the model-side balance metrics (:mod:`sim.classic.ba
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -52,3 +55,16 @@ def std_error(frame: pd.DataFrame, metric: str) -> np.ndarray | None:
     col = metric + "_se"
     return pd.to_numeric(frame[col], errors="coerce").to_numpy(float) \
         if col in frame.columns else None
+
+
+def rows_until_settled(rows: Sequence[Any], p_end_by: Iterable[float | None],
+                       tol: float = 1e-9) -> list[Any]:
+    """The per-turn ``rows`` of a duel up to and including the first turn by which every
+    duel has ended (``p_end_by``: P(ended by that turn), one per row): the later rows only
+    repeat it (the Alpha Strike and Classic duel tables print this many)."""
+    out = []
+    for row, p in zip(rows, p_end_by, strict=False):
+        out.append(row)
+        if p is not None and p >= 1 - tol:
+            break
+    return out

@@ -68,7 +68,8 @@ def bv_facts(mech: ClassicMech, gunnery: int = 4, piloting: int = 5,
                            "bv_at_skill": None, "notes": []}
     if base is None:
         out["notes"].append(f"{mech.name}: no Battle Value known: neither its MUL id nor its "
-                            "name is in btsim's BV catalog; pass one explicitly")
+                            "name is in btsim's BV catalog; a duel takes it as --bv-a/--bv-b "
+                            "N, the BV at gunnery 4 / piloting 5")
         multiplier(gunnery, piloting)
         return out
     out["bv_at_skill"] = bv_at_skill(base, gunnery, piloting)

@@ -9,6 +9,7 @@ states after each group; the Monte Carlo path runs the same kernel with a
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,9 +20,10 @@ import numpy as np
 from sim import options
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import DamageModel, apply_group, apply_group_from_side
 from sim.classic.damage_state.choose import Chooser, ExactChooser, SampleChooser
-from sim.classic.damage_state.outcome import dedupe, summarize
+from sim.classic.damage_state.outcome import ARMOR_NAMES, dedupe, summarize
 from sim.classic.damage_state.start import damaged_state, read_state
 from sim.classic.damage_state.state import canonical, fresh
 from sim.errors import UserError
@@ -33,6 +35,9 @@ SIDES = ("front", "left", "right", "rear")
 MAX_STATES = 400_000
 #: Monte Carlo trials per block (``method="mc"``): memory is bounded by it
 MC_BLOCK = 65_536
+#: Monte Carlo trials and seed when none are given
+MC_TRIALS = 100_000
+MC_SEED = 1
 
 
 def _groups(damage: int | None, groups: Sequence[int] | None) -> tuple[int, ...]:
@@ -80,6 +85,48 @@ def _pooled(parts: Sequence[tuple[int, Any]]) -> Any:
     return sum(n * float(p) for n, p in parts) / total
 
 
+def _squares(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]:
+    """Weighted means of the squares of the per-trial values behind ``summarize``'s
+    expectations (the same keys), for their sample standard errors."""
+    w = w / w.sum()
+    x = S.astype(np.float64)
+    sq = w @ (x * x)
+    pilot = np.minimum(x[:, st.PILOT], st.PILOT_DEAD)
+    engine = np.minimum(x[:, st.ENGINE], st.ENGINE_DEAD)
+    return {"expected_armor_left": {n: float(sq[i]) for i, n in enumerate(ARMOR_NAMES)
+                                    if layout.armor[i] > 0 or i < 8},
+            "expected_structure_left": {n: float(sq[st.IS0 + i])
+                                        for i, n in enumerate(lay.LOCS)},
+            "expected_pilot_damage": float(w @ (pilot * pilot)),
+            "expected_engine_hits": float(w @ (engine * engine))}
+
+
+def standard_errors(out: Mapping[str, Any], squares: Mapping[str, Any], n: int
+                    ) -> dict[str, Any]:
+    """``<name>_se`` for every estimate of a Monte Carlo summary of ``n`` trials (nested
+    like the estimate, as ``sim.attack``'s ``expected_damage_by_location_se``): binomial
+    ``sqrt(p(1-p)/n)`` for the probabilities (``p_*``; for a slot that shares its class's
+    mean, 14.2, an upper bound), ``sqrt((E[x^2] - E[x]^2)/(n-1))`` for the expectations
+    (``squares``: :func:`_squares`)."""
+    def binom(p: Any) -> Any:
+        if isinstance(p, dict):
+            return {k: binom(v) for k, v in p.items()}
+        return math.sqrt(max(p * (1 - p), 0.0) / n)
+
+    def sample(m: Any, m2: Any) -> Any:
+        if isinstance(m, dict):
+            return {k: sample(m[k], m2[k]) for k in m}
+        return math.sqrt(max(m2 - m * m, 0.0) / max(n - 1, 1))
+
+    se: dict[str, Any] = {}
+    for k, v in out.items():
+        if k.startswith("p_"):
+            se[f"{k}_se"] = binom(v)
+        elif k in squares:
+            se[f"{k}_se"] = sample(v, squares[k])
+    return se
+
+
 def run_groups(dm: DamageModel, groups: Sequence[int], location: int | None, rear: bool,
                side: str | None, S: np.ndarray, w: np.ndarray, ch: Chooser, exact: bool
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -102,7 +149,7 @@ def run_groups(dm: DamageModel, groups: Sequence[int], location: int | None, rea
 def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int] | None = None,
         location: str | None = None, rear: bool = False, side: str | None = None,
         rules: Mapping[str, Any] | DamageRules | None = None, method: str = "exact",
-        trials: int = 100_000, seed: int = 1,
+        trials: int = MC_TRIALS, seed: int = MC_SEED,
         state: Mapping[str, Any] | str | Path | None = None) -> dict[str, Any]:
     """The outcome distribution of damage ``groups`` (or one group of ``damage``) landing on a
     fresh ``unit`` at ``location`` (``rear`` armor for torsos) or rolled from ``side``;
@@ -110,7 +157,8 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     :mod:`sim.classic.damage_state.start`).
     ``method``: ``exact`` or ``mc`` (``trials``, ``seed``). Returns a dict with the fields of
     :func:`~sim.classic.damage_state.outcome.summarize` plus ``params``, ``notes``,
-    ``states`` (distinct end states) and ``seconds``."""
+    ``states`` (distinct end states) and ``seconds``; Monte Carlo adds ``<field>_se`` beside
+    every estimate (:func:`standard_errors`)."""
     gs = _groups(damage, groups)
     loc, side = _target(location, rear, side)
     mech = unit if isinstance(unit, ClassicMech) else get_classic(unit)
@@ -132,12 +180,20 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
             raise UserError(f"trials must be at least 1; got {trials}")
         ch = SampleChooser(np.random.default_rng(seed))
         parts: list[tuple[int, dict[str, Any]]] = []
+        squares: list[tuple[int, dict[str, Any]]] = []
         for lo in range(0, trials, MC_BLOCK):     # memory bounded by the block, not trials
             n = min(MC_BLOCK, trials - lo)
             S, w = run_groups(dm, gs, loc, rear, side, np.repeat(start, n, axis=0),
                               np.full(n, 1.0 / n), ch, False)
             parts.append((n, summarize(S, w, layout, start[0])))
-        out = _pooled(parts)
+            squares.append((n, _squares(S, w, layout)))
+        mean = _pooled(parts)
+        se = standard_errors(mean, _pooled(squares), trials)
+        out = {}
+        for k, v in mean.items():          # each estimate, then its standard error
+            out[k] = v
+            if f"{k}_se" in se:
+                out[f"{k}_se"] = se[f"{k}_se"]
     else:
         raise UserError(f"unknown method {method!r}; expected exact or mc")
     seconds = time.perf_counter() - t0
@@ -151,6 +207,10 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
                  "location count in p_location_destroyed only")
     notes.append("p_ammo_explosion includes Gauss rifle explosions; a cockpit hit counts as "
                  "destroyed_by pilot")
+    if method == "mc":
+        notes.append("Monte Carlo: <field>_se is the standard error of each estimate "
+                     "(binomial for probabilities; for a slot sharing its class's mean, 14.2, "
+                     "an upper bound)")
     out["notes"] = notes
     out["states"] = int(len(S)) if method == "exact" else None
     out["seconds"] = seconds

@@ -3,7 +3,7 @@
     btsim classic-duel A B [--gunnery-a 4] [--gunnery-b 4] [--piloting-a 5] [--piloting-b 5]
       [--range R | --ranges a,b,c | --closing [--range START]] [--moved-a M] [--moved-b M]
       [--policy-a P] [--policy-b P] [--physical-a best|none] [--physical-b best|none]
-      [--turns 20] [--bv-a N] [--bv-b N] [--rule NAME=VALUE] [--trials N --seed S] [--json]
+      [--turns T] [--bv-a N] [--bv-b N] [--rule NAME=VALUE] [--trials N --seed S] [--json]
 
 :func:`add_classic_arguments` and :func:`run_classic` are also what ``btsim duel --game
 classic`` uses. Monte Carlo through :func:`sim.api.run_scenario`.
@@ -46,26 +46,30 @@ def _add(p: argparse.ArgumentParser, flag: str, **kw: Any) -> None:
 def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> None:
     """Every option of the Classic duel (``units``: also the positional A and B). Options
     the parser already has are left alone, so this can extend ``btsim duel``."""
+    from sim.classic.duel.api import DEFAULT_TURNS
+
     if units:
         p.add_argument("a", metavar="A", nargs="?", help="side A: catalog name or .mtf file")
         p.add_argument("b", metavar="B", nargs="?", help="side B: catalog name or .mtf file")
     for s in "ab":
         S = s.upper()
-        _add(p, f"--gunnery-{s}", default="4", help=f"gunnery of {S} (default 4)")
-        _add(p, f"--piloting-{s}", default="5", help=f"piloting of {S} (default 5)")
-        _add(p, f"--moved-{s}", default="stand",
+        _add(p, f"--gunnery-{s}", metavar="G", default="4", help=f"gunnery of {S} (default 4)")
+        _add(p, f"--piloting-{s}", metavar="P", default="5", help=f"piloting of {S} (default 5)")
+        _add(p, f"--moved-{s}", metavar="MODE", default="stand",
              help=f"movement of {S}: stand|walk|run|jump (default stand)")
-        _add(p, f"--policy-{s}", default="all",
+        _add(p, f"--policy-{s}", metavar="P", default="all",
              help=f"firing policy of {S}: all|neutral|below:H|max-expected")
-        _add(p, f"--physical-{s}", default="best",
+        _add(p, f"--physical-{s}", metavar="P", default="best",
              help=f"physical attacks of {S} at range 1: best|none")
-        _add(p, f"--bv-{s}", default=None, help=f"Battle Value of {S} (overrides the "
-             "catalog; needed for a .mtf file)")
+        _add(p, f"--bv-{s}", default=None, metavar="N", help=f"Battle Value of {S} at "
+             "gunnery 4 / piloting 5 (the base BV, as the catalog's; overrides it, needed for "
+             f"a .mtf file); the duel adjusts it for --gunnery-{s}/--piloting-{s} (24.2): "
+             "bv_" + s + " in the output is at the side's skills")
     _add(p, "--ranges", default=None, help="per-turn ranges, e.g. 9,6,3 (the last repeats)")
     _add(p, "--closing", action="store_true", help="both close at full speed until adjacent "
          "(from --range, default 15)")
     _add(p, "--range", default=None, help="range in hexes (default 6)")
-    _add(p, "--turns", default="20", help="turns at most (default 20)")
+    _add(p, "--turns", default=None, help=f"turns at most (default {DEFAULT_TURNS})")
     _add(p, "--trials", default="10000", help="Monte Carlo trials (default 10000)")
     _add(p, "--seed", default="0", help="random seed (default 0)")
     _add(p, "--chunk-size", default=None, help="trials per seeded chunk (default 16384, one "
@@ -94,19 +98,21 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
         if not u:
             raise UserError(f"side {s.upper()} has no unit: name a catalog 'Mech or an .mtf "
                             "file for both A and B")
+    from sim.classic.duel.api import DEFAULT_TURNS
+
     turns = getattr(args, "turns", None)
     params: dict[str, Any] = {"unit_a": units[0], "unit_b": units[1],
-                              "turns": 20 if turns is None else int_arg("turns", turns),
+                              "turns": DEFAULT_TURNS if turns is None
+                              else int_arg("turns", turns),
                               **rule_overrides(args, "classic-duel")}
-    for s in "ab":
-        params[f"gunnery_{s}"] = int_arg(f"gunnery_{s}", getattr(args, f"gunnery_{s}"))
-        params[f"piloting_{s}"] = int_arg(f"piloting_{s}", getattr(args, f"piloting_{s}"))
-        params[f"moved_{s}"] = getattr(args, f"moved_{s}")
-        params[f"policy_{s}"] = getattr(args, f"policy_{s}")
-        params[f"physical_{s}"] = getattr(args, f"physical_{s}")
-        bv = int_arg(f"bv_{s}", getattr(args, f"bv_{s}"))
-        if bv is not None:
-            params[f"bv_{s}"] = bv
+    for s in "ab":      # a flag not given (None) leaves the model's default
+        for k in ("gunnery", "piloting", "bv"):
+            v = int_arg(f"{k}_{s}", getattr(args, f"{k}_{s}", None))
+            if v is not None:
+                params[f"{k}_{s}"] = v
+        for k in ("moved", "policy", "physical"):
+            if getattr(args, f"{k}_{s}", None) is not None:
+                params[f"{k}_{s}"] = getattr(args, f"{k}_{s}")
     if getattr(args, "closing", False) and getattr(args, "ranges", None) is not None:
         raise ConfigError("ranges", args.ranges, "either --closing or --ranges, not both")
     if getattr(args, "closing", False):

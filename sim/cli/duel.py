@@ -10,15 +10,17 @@ from sim.alphastrike.duel.api import to_json
 from sim.cli.common import add_rule_flags, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError, UserError
+from sim.summary import rows_until_settled
 
-__all__ = ["main", "params_from_args", "register", "to_json", "to_text"]
+__all__ = ["GAME_FLAGS", "check_game_flags", "main", "params_from_args", "register", "to_json",
+           "to_text"]
 
 EPILOG = """\
 A side is a unit name (catalog; unique prefixes work), a card file (.csv / MUL .json),
 UNIT@SKILL, or a force of up to 4 units "UNIT@SKILL,UNIT@SKILL" (--targeting-a/-b picks
 targets: focus (default), nearest-to-death, most-dangerous, spread).
 
-Defaults (reference-as-combat 20.6): both moved on the ground, front-on, clear terrain, no
+Alpha Strike defaults (reference-as-combat 20.6): both moved on the ground, front-on, clear terrain, no
 overheat (policy never), Short range, 30 turns, skill 4. Both sides attack every turn; damage
 and crits take effect in the End Phase; both destroyed in the same End Phase is a draw.
 Answers are exact (Markov chain) where the joint state fits; otherwise the command says so
@@ -30,49 +32,109 @@ repeats), or --closing close|hold-band from --start-distance inches (20.7): clos
 close at full Move; hold-band = the faster unit keeps its preferred band (--rule
 hold_band=net|own: damage dealt minus taken, per 20.7, or its own damage, per example E15).
 
+--game classic (btsim classic-duel): A and B are Classic 'Mechs (catalog or .mtf); skills
+are --gunnery-a/-b and --piloting-a/-b, --range and --ranges are hexes (default 6),
+--closing close runs both at full speed from --start-distance (or --range) hexes (default
+15), turns default to 20, Monte Carlo always (--trials, default 10000). The Alpha Strike-only
+flags (--skill, --terrain, --targeting, --rules) and the Classic-only ones (--gunnery,
+--piloting, --physical, --bv) exit 2 with the other game.
+
 examples:
   btsim duel "Locust LCT-1V" "Commando COM-1B"
   btsim duel "Atlas AS7-D@3" "Loki (Hellbringer) Prime" --range medium --policy-b max --json
   btsim duel "Atlas AS7-D,Locust LCT-1V@3" "Mad Cat (Timber Wolf) S" --trials 100000 --seed 1
-  btsim duel "Catapult CPLT-C1" "Atlas AS7-D" --closing close --rule crits=false"""
+  btsim duel "Catapult CPLT-C1" "Atlas AS7-D" --closing close --rule crits=false
+  btsim duel --game classic "Hunchback HBK-4G" "Wolverine WVR-6R" --range 6 --gunnery-a 3"""
+
+
+#: flags of one game only (dest -> (flag, game, what the other game takes instead)); given
+#: with the other ``--game`` they exit 2 naming the flag and its game (:func:`check_game_flags`)
+GAME_FLAGS: dict[str, tuple[str, str, str]] = {
+    **{f"{k}_{s}": (f"--{k}-{s}", "alphastrike", hint) for s in "ab" for k, hint in (
+        ("skill", f"the classic duel takes --gunnery-{s} and --piloting-{s}"),
+        ("terrain", "the classic duel has no terrain"),
+        ("targeting", "the classic duel is one 'Mech a side"))},
+    "rules": ("--rules", "alphastrike", "the classic duel takes no preset: set options with "
+              "--rule NAME=VALUE (btsim rules --game classic)"),
+    **{f"{k}_{s}": (f"--{k}-{s}", "classic", hint) for s in "ab" for k, hint in (
+        ("gunnery", f"an Alpha Strike unit has one skill: --skill-{s} or UNIT@SKILL"),
+        ("piloting", f"an Alpha Strike unit has one skill: --skill-{s} or UNIT@SKILL"),
+        ("physical", "Alpha Strike physical attacks are part of the damage values"),
+        ("bv", "Alpha Strike sides are valued by PV, from the card"))},
+}
+_GAME_NAMES = {"alphastrike": "Alpha Strike", "classic": "Classic"}
+
+
+def check_game_flags(args: argparse.Namespace) -> None:
+    """UserError (exit 2, one line) for a flag given that belongs to the other ``--game``
+    (every game-specific flag defaults to None in ``btsim duel``, so given = not None)."""
+    for dest, (flag, game, hint) in GAME_FLAGS.items():
+        if game != args.game and getattr(args, dest, None) is not None:
+            raise UserError(f"{flag} is a flag of the {_GAME_NAMES[game]} duel (--game "
+                            f"{game}), not of --game {args.game}: {hint}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from sim.alphastrike.duel.scenario import PARAMS as AS
+    from sim.classic.duel.api import DEFAULT_TURNS
+
     p = sub.add_parser(
-        "duel", help="Alpha Strike duel: side A against side B to destruction",
+        "duel", help="duel of side A against side B to destruction (Alpha Strike, or "
+        "--game classic)",
         description="Alpha Strike duel (reference-as-combat 20-23): win, draw and timeout "
-        "probabilities, the turn the fight ends, damage and shutdowns per turn, PV at skill.",
+        "probabilities, the turn the fight ends, damage and shutdowns per turn, PV at skill. "
+        "--game classic: two Classic 'Mechs (the options of btsim classic-duel). Flags marked "
+        "with one game's name are refused (exit 2) with the other --game.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("a", metavar="A", help="side A: UNIT, UNIT@SKILL or 'U@S,U@S' (<= 4 units)")
+    p.add_argument("a", metavar="A", help="side A: UNIT, UNIT@SKILL or 'U@S,U@S' (<= 4 "
+                   "units); --game classic: a catalog 'Mech or .mtf file")
     p.add_argument("b", metavar="B", help="side B, same forms")
-    p.add_argument("--skill-a", default=4, metavar="S", help="skill of side A's units "
-                   "written without @SKILL (0-7, default 4)")
-    p.add_argument("--skill-b", default=4, metavar="S", help="same for side B")
+    p.add_argument("--skill-a", default=None, metavar="S", help="Alpha Strike only: skill "
+                   f"of side A's units written without @SKILL (0-7, default {AS['skill_a']})")
+    p.add_argument("--skill-b", default=None, metavar="S", help="Alpha Strike only: same for "
+                   "side B")
     rng = p.add_mutually_exclusive_group()
-    rng.add_argument("--range", default=None, metavar="BAND", help="short|medium|long "
-                     "(default short)")
-    rng.add_argument("--ranges", default=None, metavar="B1,B2,...",
-                     help="band per turn, e.g. long,medium,short (the last repeats)")
+    rng.add_argument("--range", default=None, metavar="R", help="alphastrike: a band, "
+                     f"short|medium|long (default {AS['range']}); classic: hexes (default 6; "
+                     "with --closing the starting distance, default 15)")
+    rng.add_argument("--ranges", default=None, metavar="R1,R2,...",
+                     help="range per turn, the last repeats: alphastrike bands "
+                     "(long,medium,short), classic hexes (9,6,3)")
     rng.add_argument("--closing", default=None, metavar="POLICY",
-                     help="closing policy (20.7): close | hold-band (--game classic: close)")
-    p.add_argument("--start-distance", default=None, metavar="IN",
-                   help="starting distance for --closing: inches (default 40); --game "
-                   "classic: hexes (default 15)")
+                     help="both sides close (alphastrike, 20.7: close | hold-band; classic: "
+                     "close, at full speed until adjacent)")
+    p.add_argument("--start-distance", default=None, metavar="D",
+                   help="starting distance for --closing: alphastrike inches (default "
+                   f"{AS['start_distance']}); classic hexes (default 15)")
     for s in ("a", "b"):
+        S = s.upper()
         p.add_argument(f"--moved-{s}", default=None, metavar="MODE",
-                       help=f"side {s.upper()}'s movement: ground|still|jump (default ground; "
-                       "--game classic: stand|walk|run|jump, default stand)")
+                       help=f"side {S}'s movement: alphastrike ground|still|jump (default "
+                       f"{AS[f'moved_{s}']}); classic stand|walk|run|jump (default stand)")
         p.add_argument(f"--policy-{s}", default=None, metavar="P",
-                       help=f"side {s.upper()}'s overheat policy (default never; --game "
-                       "classic: firing policy all|neutral|below:H|max-expected, default all)")
-        p.add_argument(f"--terrain-{s}", default="clear", metavar="T",
-                       help=f"side {s.upper()}'s terrain (default clear)")
+                       help=f"side {S}'s policy: alphastrike overheat hold|never|max|fixed:K|"
+                       f"below:H (default {AS[f'policy_{s}']}); classic firing "
+                       "all|neutral|below:H|max-expected (default all)")
+        p.add_argument(f"--terrain-{s}", default=None, metavar="T",
+                       help=f"Alpha Strike only: side {S}'s terrain (default "
+                       f"{AS[f'terrain_{s}']})")
         p.add_argument(f"--targeting-{s}", default=None, metavar="POLICY",
-                       help=f"side {s.upper()}'s targeting in a force fight (default focus)")
-    p.add_argument("--turns", default=30, metavar="T", help="turn limit (default 30)")
+                       help=f"Alpha Strike only: side {S}'s targeting in a force fight "
+                       "(default focus)")
+    p.add_argument("--turns", default=None, metavar="T", help="turn limit (default "
+                   f"{AS['turns']} for alphastrike, {DEFAULT_TURNS} for classic)")
     add_rule_flags(p, "duel")
-    p.add_argument("--trials", type=int, metavar="N", help="Monte Carlo duels")
-    p.add_argument("--seed", type=int, metavar="S", help="root seed for --trials (default 0)")
+    for act in p._actions:
+        if act.dest == "rule":
+            act.help = ("override one rule option of the chosen --game (repeatable; `btsim "
+                        "rules --game alphastrike|classic` lists them with their values)")
+        elif act.dest == "rules":
+            act.help = "Alpha Strike only: rule set " + (act.help or "").split(": ", 1)[-1]
+    p.add_argument("--trials", type=int, metavar="N", help="Monte Carlo duels (alphastrike: "
+                   "default exact where the state fits; classic: always Monte Carlo, default "
+                   "10000)")
+    p.add_argument("--seed", type=int, metavar="S", help="root seed for Monte Carlo "
+                   "(default 0)")
     p.add_argument("--jobs", type=int, default=1, help="workers for Monte Carlo (default 1)")
     p.add_argument("--chunk-size", type=int, default=None, metavar="N",
                    help="trials per chunk (default: the engine's; same chunks, same bits)")
@@ -84,21 +146,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     from sim.cli.classic_duel import add_classic_arguments
 
     add_classic_arguments(p, units=False)
+    # the Classic-only flags: None when not given, so a flag of the other game is detected
+    p.set_defaults(**{f"{k}_{s}": None for s in "ab"
+                      for k in ("gunnery", "piloting", "physical", "bv")})
+    for act in p._actions:
+        if act.dest in GAME_FLAGS and GAME_FLAGS[act.dest][1] == "classic" and act.help:
+            act.help = "Classic only: " + act.help
     p.set_defaults(func=main)
 
 
 def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The duel model's parameters from the command line (``--rule`` through the option
-    registry: names and values checked against the options the duel reads)."""
+    registry: names and values checked against the options the duel reads; flags not given
+    are left to the model's defaults)."""
     from sim.alphastrike.duel.scenario import range_params
 
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "given only with --trials (exact answers need none)")
     params: dict[str, Any] = {
-        "a": args.a, "b": args.b, "skill_a": args.skill_a, "skill_b": args.skill_b,
-        "turns": args.turns,
-        "start_distance": 40 if args.start_distance is None else args.start_distance,
+        "a": args.a, "b": args.b,
         **range_params(args.range, args.ranges, args.closing)}
+    for k in ("skill_a", "skill_b", "turns", "start_distance"):
+        if getattr(args, k) is not None:
+            params[k] = getattr(args, k)
     for s in ("a", "b"):
         for k in ("moved", "policy", "terrain", "targeting"):
             v = getattr(args, f"{k}_{s}")
@@ -127,19 +197,18 @@ def to_text(doc: dict[str, Any]) -> str:
              f"P(timeout) {f('p_timeout')}   E[turns] {f('expected_turns')}"]
     lines.append(f"{'turn':>4} {'P(end)':>8} {'P(A dead by)':>12} {'P(B dead by)':>12} "
                  f"{'E[dmg A]':>8} {'E[dmg B]':>8} {'P(A shut)':>9} {'P(B shut)':>9}")
-    for r in doc["turns"]:
+    for r in rows_until_settled(doc["turns"], [r["p_end_by"] for r in doc["turns"]]):
         lines.append(f"{r['turn']:>4} {r['p_end']:8.4f} {r['p_a_destroyed_by']:12.4f} "
                      f"{r['p_b_destroyed_by']:12.4f} {r['expected_damage_a']:8.3f} "
                      f"{r['expected_damage_b']:8.3f} {r['p_shutdown_a']:9.4f} "
                      f"{r['p_shutdown_b']:9.4f}")
-        if r["p_end_by"] >= 1 - 1e-9:      # the rest of the table is all zeros
-            break
     for n in doc["notes"]:
         lines.append(f"note: {n}")
     return "\n".join(lines)
 
 
 def main(args: argparse.Namespace) -> int:
+    check_game_flags(args)
     if args.game == "classic":
         from sim.cli.classic_duel import run_classic
 

@@ -4,6 +4,9 @@
     btsim hit UNIT --damage N [--groups 5,5,5] (--location LOC [--rear] | --side SIDE)
               [--state FILE] [--rule NAME=VALUE] [--method exact|mc] [--trials N]
               [--seed S] [--json]
+
+``--trials N`` (or ``--seed S``) alone implies ``--method mc``; with ``--method exact`` they
+are an error (exit 2).
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ import argparse
 import json
 from typing import Any
 
-from sim.classic.hit_api import SIDES, hit
+from sim.classic.hit_api import MC_SEED, MC_TRIALS, SIDES, hit
 from sim.cli.common import add_rule_flags, rule_overrides
-from sim.errors import UserError
+from sim.errors import ConfigError, UserError
 
 
 def _groups(text: str | None) -> list[int] | None:
@@ -48,38 +51,75 @@ def register(subparsers: Any) -> None:
     p.add_argument("--state", metavar="FILE", help="start from a damaged state: a JSON or TOML "
                    "file with armor, structure (points left per location), hit_slots (slot "
                    "names as p_slot_hit gives them), ammo (shots left) and pilot")
-    p.add_argument("--method", default="exact", choices=("exact", "mc"))
-    p.add_argument("--trials", type=int, default=100_000, help="Monte Carlo trials")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--method", default=None, choices=("exact", "mc"),
+                   help="exact (default) or mc (Monte Carlo: every estimate gets a standard "
+                   "error, <field>_se in --json); --trials or --seed alone imply mc")
+    p.add_argument("--trials", type=int, default=None, metavar="N",
+                   help=f"Monte Carlo trials (implies --method mc; default {MC_TRIALS:,})")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help=f"Monte Carlo seed (implies --method mc; default {MC_SEED})")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_rule_flags(p, "hit", preset=False)
     p.set_defaults(func=run)
 
 
+def method_of(args: argparse.Namespace) -> str:
+    """``--method``, or ``mc`` when only --trials/--seed are given (README: a command runs
+    Monte Carlo with ``--trials N``); ConfigError for --trials/--seed with --method exact."""
+    mc_flags = [f for f, v in (("trials", args.trials), ("seed", args.seed)) if v is not None]
+    if args.method is None:
+        return "mc" if mc_flags else "exact"
+    if args.method == "exact" and mc_flags:
+        raise ConfigError(mc_flags[0], getattr(args, mc_flags[0]),
+                          "given only with Monte Carlo (--method mc); the exact method has "
+                          "no trials or seed")
+    return str(args.method)
+
+
+def _pm(res: dict[str, Any], key: str, value: float, sub: str | None = None,
+        digits: int = 4) -> str:
+    """``value`` and, for Monte Carlo, `` ± se`` (``res[key + "_se"]``, ``[sub]``)."""
+    se = res.get(f"{key}_se")
+    if se is not None and sub is not None:
+        se = se.get(sub)
+    return f"{value:.{digits}f}" + ("" if se is None else f" ± {se:.2g}")
+
+
 def run(args: argparse.Namespace) -> int:
     overrides = rule_overrides(args, "hit")
+    method = method_of(args)
     res = hit(args.unit, damage=args.damage, groups=_groups(args.groups),
               location=args.location, rear=args.rear, side=args.side, rules=overrides,
-              method=args.method, trials=args.trials, seed=args.seed, state=args.state)
+              method=method, trials=MC_TRIALS if args.trials is None else args.trials,
+              seed=MC_SEED if args.seed is None else args.seed, state=args.state)
     if args.json:
         print(json.dumps(res, indent=2))
         return 0
     prm = res["params"]
     where = (f"{prm['location']}{' rear' if prm['rear'] else ''}" if prm["location"]
              else f"rolled from the {prm['side']}")
+    mc = prm["method"] == "mc"
     print(f"{prm['unit']}: groups {','.join(map(str, prm['groups']))} {where} "
-          f"({prm['method']}, {res['seconds'] * 1000:.1f} ms)")
-    print(f"  P(destroyed) {res['p_destroyed']:.4f}  "
-          + "  ".join(f"{k} {v:.4f}" for k, v in res["p_destroyed_by"].items() if v > 0))
-    print(f"  P(ammo/Gauss explosion) {res['p_ammo_explosion']:.4f}  "
-          f"E[pilot damage] {res['expected_pilot_damage']:.3f}")
-    print("  loc   P(destroyed)  E[armor]  E[structure]  P(critical)")
+          f"({prm['method']}" + (f", {prm['trials']:,} trials, seed {prm['seed']}" if mc
+                                 else "") + f", {res['seconds'] * 1000:.1f} ms)")
+    print(f"  P(destroyed) {_pm(res, 'p_destroyed', res['p_destroyed'])}  "
+          + "  ".join(f"{k} {_pm(res, 'p_destroyed_by', v, k)}"
+                      for k, v in res["p_destroyed_by"].items() if v > 0))
+    print(f"  P(ammo/Gauss explosion) {_pm(res, 'p_ammo_explosion', res['p_ammo_explosion'])}"
+          f"  E[pilot damage] "
+          f"{_pm(res, 'expected_pilot_damage', res['expected_pilot_damage'], digits=3)}")
+    w = (12, 8, 12, 11) if not mc else (21, 15, 15, 20)
+    print(f"  loc   {'P(destroyed)':>{w[0]}}  {'E[armor]':>{w[1]}}  {'E[structure]':>{w[2]}}  "
+          f"{'P(critical)':>{w[3]}}" + ("   (± standard error)" if mc else ""))
     for loc, p in res["p_location_destroyed"].items():
-        print(f"  {loc:4s}  {p:12.4f}  {res['expected_armor_left'][loc]:8.2f}  "
-              f"{res['expected_structure_left'][loc]:12.2f}  {res['p_critical'][loc]:11.4f}")
+        print(f"  {loc:4s}  {_pm(res, 'p_location_destroyed', p, loc):>{w[0]}}  "
+              f"{_pm(res, 'expected_armor_left', res['expected_armor_left'][loc], loc, 2):>{w[1]}}"
+              f"  {_pm(res, 'expected_structure_left', res['expected_structure_left'][loc], loc, 2):>{w[2]}}"
+              f"  {_pm(res, 'p_critical', res['p_critical'][loc], loc):>{w[3]}}")
     hot = sorted(((v, k) for k, v in res["p_slot_hit"].items() if v > 0), reverse=True)[:10]
     if hot:
-        print("  most likely slot hits: " + "; ".join(f"{k} {v:.4f}" for v, k in hot))
+        print("  most likely slot hits: "
+              + "; ".join(f"{k} {_pm(res, 'p_slot_hit', v, k)}" for v, k in hot))
     for note in res["notes"]:
         print(f"  note: {note}")
     return 0

@@ -33,6 +33,24 @@ def test_api_to_dict_equals_cli_json(api_doc: dict, cmd: list[str]) -> None:
     assert json.loads(p.stdout) == api_doc
 
 
+def test_default_turns_are_the_same_by_every_door() -> None:
+    """Without a turn limit, ``sim.classic_duel``, ``btsim classic-duel`` and ``btsim duel
+    --game classic`` (whose Alpha Strike default is 30) all run DEFAULT_TURNS, the
+    scenario's own default."""
+    from sim.classic.duel.api import DEFAULT_TURNS
+    from sim.classic.duel.scenario import build
+
+    assert build({"unit_a": HBK, "unit_b": WVR}).turns == DEFAULT_TURNS
+    doc = sim.classic_duel(HBK, WVR, range=6, trials=60, seed=4).to_dict()
+    assert doc["params"]["turns"] == DEFAULT_TURNS and len(doc["turns"]) == DEFAULT_TURNS
+    for cmd in (["classic-duel"], ["duel", "--game", "classic"]):
+        p = subprocess.run([sys.executable, "-m", "sim", *cmd, HBK, WVR, "--range", "6",
+                            "--trials", "60", "--seed", "4", "--json"], capture_output=True,
+                           text=True)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout) == doc, cmd
+
+
 def test_document_has_the_issue_metrics_with_se_and_ci(api_doc: dict) -> None:
     d = api_doc
     assert d["model"] == "classic-duel" and d["mode"] == "monte-carlo"
@@ -79,3 +97,25 @@ def test_text_is_readable(api_doc: dict) -> None:
     assert f"P(A wins)   {api_doc['p_win_a']:.3f} ({api_doc['p_win_a_ci_low']:.3f}-" in text
     assert "destroyed by center torso" in text and "fell at least once" in text
     assert all(line == line.rstrip() for line in text.splitlines())
+
+
+def test_whole_duel_damage_and_trimmed_turn_table() -> None:
+    """``expected_damage_total_a/_b`` (with SE and interval) is the sum over turns of the
+    per-turn expected damage; the text table stops at the turn every duel has ended by,
+    as the Alpha Strike table does, and says so."""
+    doc = sim.classic_duel("Locust LCT-1V", "Atlas AS7-D", range=1, trials=120, seed=2,
+                           progress="never").to_dict()
+    for s in "ab":
+        total = doc[f"expected_damage_total_{s}"]
+        assert total == pytest.approx(sum(t[f"expected_damage_{s}"] for t in doc["turns"]))
+        assert doc[f"expected_damage_total_{s}_se"] > 0
+        assert doc[f"expected_damage_total_{s}_ci_low"] <= total
+    assert doc["p_timeout"] == 0 and len(doc["turns"]) == 20
+    ended = [sum(doc["turns_hist"][:t + 1]) for t in range(1, 21)]
+    last = next(t for t, p in enumerate(ended, start=1) if p >= 1 - 1e-9)
+    assert last < 20
+    text = to_text(doc)
+    rows = [ln.split()[0] for ln in text.splitlines() if ln[:4].strip().isdigit()]
+    assert rows == [str(t) for t in range(1, last + 1)]
+    assert f"every duel had ended by turn {last}" in text
+    assert "damage dealt, whole duel" in text

@@ -274,3 +274,14 @@ def test_c21_changes_who_wins() -> None:
     assert _mean(cr, "expected_turns") < _mean(d, "expected_turns") - 0.25
     total = sum(_mean(cr, k) for k in ("p_win_a", "p_win_b", "p_draw", "p_timeout"))
     assert abs(total - 1) < 1e-9
+
+
+def test_the_firing_policy_plans_with_the_sides_own_piloting() -> None:
+    """C3 TacOps shutdown rolls on Piloting: the fire scenarios the policies plan with carry
+    each side's own Piloting (the kernel's shutdown roll already does)."""
+    from sim.classic.duel.scenario import build
+    scn = build({"unit_a": "Hunchback HBK-4G", "unit_b": "Wolverine WVR-6R", "range": 6,
+                 "piloting_a": 2, "piloting_b": 7, "tacops_shutdown": True,
+                 "policy_a": "max-expected"})
+    assert {fs.rules.piloting for fs in scn.a.fire.values()} == {2}
+    assert {fs.rules.piloting for fs in scn.b.fire.values()} == {7}

@@ -9,7 +9,8 @@ it, the 95% interval of the engine: Wilson for probabilities, normal for means):
 * ``model``, ``params``, ``mode``, ``trials``, ``seed``, ``chunk_size``, ``bv_a``, ``bv_b``
   (Battle Value at the side's skills, None when unknown), ``notes``, ``rule_options``;
 * per duel: ``p_win_a``, ``p_win_b``, ``p_draw``, ``p_timeout``, ``expected_turns``,
-  ``p_<side>_destroyed_by_<cause>``, ``p_fell_a``/``_b``, ``p_shutdown_by_a``/``_b`` and
+  ``p_<side>_destroyed_by_<cause>``, ``p_fell_a``/``_b``, ``p_shutdown_by_a``/``_b``,
+  ``expected_damage_total_a``/``_b`` (damage dealt by the side over the whole duel) and
   ``turns_hist`` (P(duel ended in turn t), t = 0..turns);
 * the same by side as mappings of estimates ``{"p", "se", "ci_low", "ci_high"}``:
   ``p_destroyed_by_cause`` (side -> cause -> estimate), ``p_fell`` and ``p_shutdown_by``
@@ -27,7 +28,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sim.classic.duel.scenario import DEFAULT_TURNS
 from sim.result import Result, jsonable
+from sim.summary import rows_until_settled
 
 #: interval columns of the engine's summary beside each metric, in the document's order
 _STATS = ("se", "ci_low", "ci_high")
@@ -37,7 +40,7 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                  piloting_a: int = 5, piloting_b: int = 5, range: int | None = None,
                  ranges: Any = None, closing: bool = False, moved_a: str = "stand",
                  moved_b: str = "stand", policy_a: Any = "all", policy_b: Any = "all",
-                 physical_a: Any = "best", physical_b: Any = "best", turns: int = 20,
+                 physical_a: Any = "best", physical_b: Any = "best", turns: int = DEFAULT_TURNS,
                  bv_a: int | None = None, bv_b: int | None = None,
                  rules: dict[str, Any] | None = None, trials: int = 10_000, seed: int = 0,
                  n_jobs: int = 1, chunk_size: int | None = None,
@@ -201,13 +204,23 @@ def to_text(doc: dict[str, Any]) -> str:
                  + "".join(f"{_ci(doc['p_fell'][s]):<{w}}" for s in "ab"))
     lines.append(f"  {'shut down at least once':<26}"
                  + "".join(f"{_ci(doc['p_shutdown_by'][s]):<{w}}" for s in "ab"))
+    if doc.get("expected_damage_total_a") is not None:
+        lines.append(f"  {'damage dealt, whole duel':<26}"
+                     + "".join(f"{_ci(est(f'expected_damage_total_{s}'), 1):<{w}}"
+                               for s in "ab"))
     lines += ["", f"{'turn':>4} {'range':>5} {'E[range]':>8} {'P(A dead by)':>13} "
               f"{'P(B dead by)':>13} {'E[dmg by A]':>12} {'E[dmg by B]':>12}"]
-    for t in doc["turns"]:
+    hist = doc.get("turns_hist") or []
+    ended_by = [sum(hist[:t["turn"] + 1]) if hist else None for t in doc["turns"]]
+    shown = rows_until_settled(doc["turns"], ended_by)
+    for t in shown:
         lines.append(f"{t['turn']:>4} {t['range']:>5} {_fmt(t.get('expected_range'), 2):>8} "
                      f"{_fmt(t['p_a_destroyed_by']):>13} "
                      f"{_fmt(t['p_b_destroyed_by']):>13} "
                      f"{_fmt(t['expected_damage_a'], 2):>12} "
                      f"{_fmt(t['expected_damage_b'], 2):>12}")
+    if len(shown) < len(doc["turns"]):
+        lines.append(f"(every duel had ended by turn {shown[-1]['turn']}; the later turns "
+                     "repeat it)")
     lines += [""] + [f"note: {n}" for n in doc["notes"]]
     return "\n".join(line.rstrip() for line in lines)

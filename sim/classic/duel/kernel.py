@@ -1152,8 +1152,7 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
             info[f"e_{ph.KINDS[k]}"] = np.where(legal[k], vals[k], 0.0)
             if k not in (PUNCH, KICK):
                 info[f"{ph.KINDS[k]}_tn"] = tns[k]
-        kind = np.asarray(pol(info), dtype=np.int64)
-        kind = np.broadcast_to(kind, (n,)).copy()
+        kind = ph.policy_choice(pol(info), n, side.label)
     else:
         best_v = np.zeros(n)
         kind = np.zeros(n, np.int64)
@@ -1487,5 +1486,7 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
     agg.add_mean("expected_damage_b", out["dealt"][1])
     # mean range of the duels still running in each turn (a closing duel's own range)
     agg.add_mean("expected_range", out["range"], where=out["range"] > 0)
+    agg.add_mean("expected_damage_total_a", out["dealt"][0].sum(axis=0))
+    agg.add_mean("expected_damage_total_b", out["dealt"][1].sum(axis=0))
     agg.add_hist("turns_hist", end, T + 1)
     return agg

@@ -6,7 +6,8 @@ destroyed in the same turn), ``p_timeout`` (both standing after ``turns``),
 <cause>`` (head, center_torso, engine, pilot, ammunition: 14.5), ``p_<side>_out_by_
 <reason>`` (unconscious, immobile_unarmed, crippled: the side lost by being out of the fight
 under the ``out_of_fight`` option, C21; always 0 under the default), ``p_fell_a/_b``,
-``p_shutdown_by_a/_b``, ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``,
+``p_shutdown_by_a/_b``, ``expected_damage_total_a/_b`` (damage dealt by that side over the
+whole duel), ``turns_hist``. Per turn: ``p_a_destroyed_by``, ``p_b_destroyed_by``,
 ``p_a_shutdown_by``, ``p_b_shutdown_by``, ``p_a_fell_by``, ``p_b_fell_by`` (cumulative: by
 the end of that turn), ``expected_damage_a`` / ``_b`` (damage dealt by that side in the
 turn), ``expected_range`` (mean range of the duels still running in the turn: under
@@ -29,7 +30,15 @@ from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
 from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
+from sim.errors import ConfigError
 from sim.model import BenchCase, Metric, Model
+
+#: fire options (C-group, read by the fire model) that the duel refuses, and why: the duel
+#: takes them per side instead (ConfigError naming the option, its value and the reason)
+INERT_FIRE_OPTIONS: dict[str, str] = {
+    "piloting": "each side's shutdown rolls and PSRs use its own piloting: "
+    "--piloting-a/--piloting-b, or piloting_a/piloting_b",
+}
 
 #: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
 #: (``expected_turns`` per duel, ~5.7 for its pairing), not ``BENCH_TURNS`` per duel
@@ -57,6 +66,10 @@ def _metrics() -> tuple[Metric, ...]:
         one("p_fell_b", "P(B fell at least once)"),
         one("p_shutdown_by_a", "P(A shut down at least once)"),
         one("p_shutdown_by_b", "P(B shut down at least once)"),
+        one("expected_damage_total_a", "expected damage dealt by A over the whole duel",
+            "mean", "points"),
+        one("expected_damage_total_b", "expected damage dealt by B over the whole duel",
+            "mean", "points"),
         one("turns_hist", "distribution of the turn the duel ended", "hist", "turns"),
         Metric("p_a_destroyed_by", "P(A destroyed (or out of the fight, C21) by this turn)",
                "probability", exact=False),
@@ -103,12 +116,16 @@ class ClassicDuelModel(Model):
                          # 5: a prone 'Mech fires from one arm (prone_fire)
                          # 6: closing with a range per duel (closing_mp); expected_range
                          # 7: `all` fires by each trial's own to-hit numbers
-                         version="7",
+                         # 8: whole-duel damage dealt (expected_damage_total_a/_b)
+                         version="8",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
+        for name, why in INERT_FIRE_OPTIONS.items():
+            if params.get(name) is not None:
+                raise ConfigError(name, params[name], f"left unset in the duel: {why}")
         return build(params)
 
     def params(self, scenario: DuelScenario) -> dict[str, Any]:

@@ -32,6 +32,7 @@ earlier attack in the order punch, kick, hatchet, push, charge, DFA.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,30 @@ P_AT_LEAST = np.array([float(P_2D6_AT_LEAST[min(t, len(P_2D6_AT_LEAST) - 1)]) if
 PUNCH_FRONT = CT.PUNCH[CT.SIDE["front"]].astype(np.int64)
 #: Kick table front column by 1D6 (reference.md 3.4) as location index (tables.KICK).
 KICK_FRONT = CT.KICK[CT.SIDE["front"]].astype(np.int64)
+
+
+def policy_choice(value: Any, n: int, side: str) -> np.ndarray:
+    """The ``(n,)`` attack codes a physical-policy callable returned (a scalar applies to
+    every trial), checked: whole numbers in ``0..len(KINDS)-1`` (:data:`KINDS`). ConfigError
+    naming ``physical_a``/``physical_b`` of ``side`` (the 'Mech) and the bad value. A legal
+    code for an attack that is not possible in a trial still means no attack there."""
+    from sim.errors import ConfigError
+
+    field = f"physical_a/physical_b ({side})"
+    allowed = ", ".join(f"{i} {k}" for i, k in enumerate(KINDS))
+    try:
+        arr = np.broadcast_to(np.asarray(value), (n,))
+    except ValueError:
+        raise ConfigError(field, f"an array of shape {np.shape(value)}",
+                          f"a code or {n} codes (one per trial): {allowed}") from None
+    if arr.dtype.kind not in "iub" and not (arr.dtype.kind == "f"
+                                            and np.all(np.isfinite(arr))
+                                            and np.all(arr == np.round(arr))):
+        raise ConfigError(field, arr.dtype, f"integer attack codes: {allowed}")
+    bad = (arr < 0) | (arr >= len(KINDS))
+    if bad.any():
+        raise ConfigError(field, arr[bad][0], f"an attack code: {allowed}")
+    return arr.astype(np.int64)
 
 
 def p_hit(tn: np.ndarray) -> np.ndarray:

@@ -57,6 +57,9 @@ INERT_CLASSIC_OPTIONS: dict[str, str] = {
 }
 
 MAX_TURNS = 50
+#: the turn limit of a Classic duel when none is given (``sim.classic_duel``, ``btsim
+#: classic-duel``, ``btsim duel --game classic`` all read this one)
+DEFAULT_TURNS = 20
 MOVES = ("stand", "walk", "run", "jump")
 PHYSICAL = ("best", "none")
 SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv")
@@ -246,7 +249,10 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
         mine, theirs = (ma, mb) if own == 0 else (mb, ma)
         p = {"unit": fu, "gunnery": gunnery, "range": r, "moved": mine,
              "target_hexes": other_hexes[theirs], "target_jumped": theirs == "jump",
-             "policy": pol, "turns": 1, **fire_over}
+             "policy": pol, "turns": 1, **fire_over,
+             # the side's own Piloting for the C3 TacOps shutdown roll the policy plans with
+             # (the duel refuses the fire option `piloting` itself)
+             "piloting": piloting}
         fire[(r, ma, mb)] = build_scenario(p)
     any_fs = next(iter(fire.values()))
     notes.extend(f"{mech.name}: {n}" for n in any_fs.notes if "not simulated: damage to the "
@@ -295,7 +301,7 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     for k in params:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
-    turns = check_int("turns", params.get("turns", 20), lo=1, hi=MAX_TURNS)
+    turns = check_int("turns", params.get("turns", DEFAULT_TURNS), lo=1, hi=MAX_TURNS)
     fire_over = {k: v for k, v in params.items() if k in FIRE_OPTIONS and v is not None}
     dmg_over = {k: v for k, v in params.items() if k in DAMAGE_OPTIONS and v is not None}
     drules: DamageRules = options.build(DamageRules, "default", dmg_over)
