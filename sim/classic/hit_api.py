@@ -116,7 +116,10 @@ def standard_errors(out: Mapping[str, Any], squares: Mapping[str, Any], n: int
     def sample(m: Any, m2: Any) -> Any:
         if isinstance(m, dict):
             return {k: sample(m[k], m2[k]) for k in m}
-        return math.sqrt(max(m2 - m * m, 0.0) / max(n - 1, 1))
+        var = m2 - m * m
+        # E[x^2] - E[x]^2 of a constant leaves rounding noise of order 1e-15 x E[x^2]
+        var = 0.0 if var <= 1e-12 * max(m2, 1.0) else var
+        return math.sqrt(var / max(n - 1, 1))
 
     se: dict[str, Any] = {}
     for k, v in out.items():

@@ -108,14 +108,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"  P(ammo/Gauss explosion) {_pm(res, 'p_ammo_explosion', res['p_ammo_explosion'])}"
           f"  E[pilot damage] "
           f"{_pm(res, 'expected_pilot_damage', res['expected_pilot_damage'], digits=3)}")
-    w = (12, 8, 12, 11) if not mc else (21, 15, 15, 20)
-    print(f"  loc   {'P(destroyed)':>{w[0]}}  {'E[armor]':>{w[1]}}  {'E[structure]':>{w[2]}}  "
-          f"{'P(critical)':>{w[3]}}" + ("   (± standard error)" if mc else ""))
+    w = (12, 8, 8, 12, 11) if not mc else (21, 15, 15, 15, 20)
+    armor = res["expected_armor_left"]
+    print(f"  loc   {'P(destroyed)':>{w[0]}}  {'E[armor]':>{w[1]}}  {'E[rear]':>{w[2]}}  "
+          f"{'E[structure]':>{w[3]}}  {'P(critical)':>{w[4]}}"
+          + ("   (± standard error)" if mc else ""))
     for loc, p in res["p_location_destroyed"].items():
+        rear = (_pm(res, "expected_armor_left", armor[f"{loc}R"], f"{loc}R", 2)
+                if f"{loc}R" in armor else "")      # torsos: the rear armor
         print(f"  {loc:4s}  {_pm(res, 'p_location_destroyed', p, loc):>{w[0]}}  "
-              f"{_pm(res, 'expected_armor_left', res['expected_armor_left'][loc], loc, 2):>{w[1]}}"
-              f"  {_pm(res, 'expected_structure_left', res['expected_structure_left'][loc], loc, 2):>{w[2]}}"
-              f"  {_pm(res, 'p_critical', res['p_critical'][loc], loc):>{w[3]}}")
+              f"{_pm(res, 'expected_armor_left', armor[loc], loc, 2):>{w[1]}}  {rear:>{w[2]}}"
+              f"  {_pm(res, 'expected_structure_left', res['expected_structure_left'][loc], loc, 2):>{w[3]}}"
+              f"  {_pm(res, 'p_critical', res['p_critical'][loc], loc):>{w[4]}}")
     hot = sorted(((v, k) for k, v in res["p_slot_hit"].items() if v > 0), reverse=True)[:10]
     if hot:
         print("  most likely slot hits: "
