@@ -105,9 +105,9 @@ def _strip(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_all() -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    from sim.classic.hit_api import hit
     from sim.classic.duel import kernel
     from sim.classic.duel.scenario import build
+    from sim.classic.hit_api import hit
     arrays: dict[str, np.ndarray] = {}
     for name, (p, n, seed) in duel_cases().items():
         out = kernel.run_block(build(p), None, np.random.default_rng(seed), n)
