@@ -52,9 +52,10 @@ DETERMINING_ROWS = np.vstack([DETERMINING_BY_MOD, [1.0, 0.0, 0.0, 0.0]])
 #: the armor CASE lets an explosion strip
 CORE_IS_CAP = (20, 10, 1)
 CORE_CASE_ARMOR_CAP = 10
-#: counters recomputed from the slot bits (14.3): (state column, slot kind)
-COUNTERS = ((st.ENGINE, lay.ENGINE), (st.GYRO, lay.GYRO), (st.SENSORS, lay.SENSORS),
-            (st.LIFE, lay.LIFE), (st.COCKPIT, lay.COCKPIT))
+#: slot kinds whose critical hits are counted in the state columns ENGINE..COCKPIT (14.3)
+COUNTED = (lay.ENGINE, lay.GYRO, lay.SENSORS, lay.LIFE, lay.COCKPIT)
+assert (st.ENGINE, st.GYRO, st.SENSORS, st.LIFE, st.COCKPIT) == tuple(
+    range(st.ENGINE, st.ENGINE + len(COUNTED)))
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,12 @@ class DamageModel:
     expl_loc: np.ndarray
     expl_per: np.ndarray
     expl_is_bin: np.ndarray
-    #: per counter of :data:`COUNTERS`: (state column, ((location, slot mask), ...)) over
-    #: the locations holding such slots
-    counter_parts: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ()
+    #: the (location, slot mask) pairs of the :data:`COUNTED` kinds, one per location that
+    #: holds such slots: ``part_loc``, ``part_mask`` (P,), and ``part_counter`` (P, 5) 0/1,
+    #: which counter each pair adds to
+    part_loc: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    part_mask: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    part_counter: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.int64))
     #: engine slots of the side torsos, ((location, slot mask), ...): a destroyed side torso
     #: counts its engine slots not yet hit as engine hits (14.3, XL engines)
     side_engine: tuple[tuple[int, int], ...] = ()
@@ -98,9 +102,10 @@ class DamageModel:
             gauss = [2 * sum(bin(int(m)).count("1") for m in layout.item_masks[i])
                      for i in layout.gauss_items]
         per = [b[2] if b[3] else 0 for b in layout.bins] + gauss
-        parts = tuple((col, tuple((loc, int(masks[k][loc])) for loc in range(8)
-                                  if masks[k][loc]))
-                      for col, k in COUNTERS)
+        parts = [(c, loc, int(masks[k][loc])) for c, k in enumerate(COUNTED)
+                 for loc in range(8) if masks[k][loc]]
+        part_counter = np.zeros((len(parts), len(COUNTED)), dtype=np.int64)
+        part_counter[np.arange(len(parts)), [c for c, _, _ in parts]] = 1
         side_engine = tuple((t, int(masks[lay.ENGINE][t])) for t in (lay.LT, lay.RT)
                             if masks[lay.ENGINE][t])
         gauss_slot = np.where(layout.item >= 0, gauss_of_item[np.maximum(layout.item, 0)], -1)
@@ -110,7 +115,9 @@ class DamageModel:
         return cls(layout, rules, hittable, masks, gauss_of_item,
                    np.array(locs, dtype=np.int64), np.array(per, dtype=np.int64),
                    np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)),
-                   parts, side_engine, gauss_slot, boom_bin, layout.case | layout.case2)
+                   np.array([loc for _, loc, _ in parts], dtype=np.int64),
+                   np.array([m for _, _, m in parts], dtype=np.int64), part_counter,
+                   side_engine, gauss_slot, boom_bin, layout.case | layout.case2)
 
 
 def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -425,14 +432,10 @@ def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
     dead = S[:, st.IS0:st.IS0 + 8] == 0
     S[:, :st.N_ARMOR] = np.where(dead[:, st.ARMOR_LOC], 0, S[:, :st.N_ARMOR])
     pop = st.POP
-    for col, parts in dm.counter_parts:
-        total = np.zeros(len(S), dtype=np.int64)
-        for loc, m in parts:
-            total += pop[S[:, st.HIT0 + loc] & m]
-        if col == st.ENGINE:
-            for t, m in dm.side_engine:
-                total += np.where(dead[:, t], pop[m & ~S[:, st.HIT0 + t] & 0xFFF], 0)
-        S[:, col] = total
+    S[:, st.ENGINE:st.ENGINE + len(COUNTED)] = pop[S[:, st.HIT0 + dm.part_loc]
+                                                   & dm.part_mask] @ dm.part_counter
+    for t, m in dm.side_engine:
+        S[:, st.ENGINE] += np.where(dead[:, t], pop[m & ~S[:, st.HIT0 + t] & 0xFFF], 0)
     # the first cause in this order (a later check never overrides an earlier one)
     first = np.full(len(S), st.C_NONE, dtype=np.int64)
     for cond, c in reversed(((S[:, st.COCKPIT] > 0, st.C_PILOT), (dead[:, lay.HD], st.C_HEAD),

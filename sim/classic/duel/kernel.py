@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -85,7 +86,7 @@ def roll2(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def hits_of(S: np.ndarray, loc: int, mask: int) -> np.ndarray:
     """(n,) critical hits among the slots ``mask`` of ``loc``."""
-    return st.POP[S[:, st.HIT0 + loc] & mask & 0xFFF]
+    return st.POP[S[:, st.HIT0 + loc] & (mask & 0xFFF)]
 
 
 @dataclass
@@ -206,18 +207,31 @@ def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int],
     return out
 
 
+#: Pre-existing PSR modifier of the gyro by its critical hits 0, 1, 2+ (reference.md 4.2).
+GYRO_PSR = np.array([0, 3, 6], np.int64)
+#: ... of a destroyed leg (its actuators then count for nothing), a hit hip (the leg's other
+#: actuators ignored), each hit upper leg, lower leg and foot actuator.
+LEG_GONE_PSR, HIP_PSR, LEG_ACTUATOR_PSR = 5, 2, 1
+
+
+@lru_cache(maxsize=256)
+def _leg_psr_table(hip: int, others: int) -> np.ndarray:
+    """(4096,) pre-existing PSR modifier of a standing leg by its slot-hit bits (4.2), the
+    leg's hip slots ``hip`` and upper leg, lower leg and foot slots ``others``."""
+    bits = np.arange(1 << 12)
+    return np.where(st.POP[bits & hip] > 0, HIP_PSR,
+                    LEG_ACTUATOR_PSR * st.POP[bits & others]).astype(np.int64)
+
+
 def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
     """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
     upper leg, lower leg and foot actuator."""
-    g = S[:, st.GYRO]
-    out = np.where(g >= 2, 6, np.where(g == 1, 3, 0)).astype(np.int64)
+    out = GYRO_PSR[np.minimum(S[:, st.GYRO], 2)]
     for leg in LEGS:
-        gone = S[:, st.IS0 + leg] == 0
-        hip = hits_of(S, leg, int(side.act["hip"][leg])) > 0
-        other = sum(hits_of(S, leg, int(side.act[a][leg]))
-                    for a in ("upper_leg", "lower_leg", "foot"))
-        out += np.where(gone, 5, np.where(hip, 2, other))
+        others = side.act["upper_leg"][leg] | side.act["lower_leg"][leg] | side.act["foot"][leg]
+        table = _leg_psr_table(int(side.act["hip"][leg]) & 0xFFF, int(others) & 0xFFF)
+        out += np.where(S[:, st.IS0 + leg] == 0, LEG_GONE_PSR, table[S[:, st.HIT0 + leg] & 0xFFF])
     return out
 
 
