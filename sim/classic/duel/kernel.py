@@ -175,9 +175,7 @@ class _State:
 
     def take(self, keep: np.ndarray) -> _State:
         """The rows ``keep`` only."""
-        S = np.empty((keep.size, self.S.shape[1]), self.S.dtype, order="F")
-        for c in range(S.shape[1]):     # column by column: stays column-major, one copy
-            np.take(self.S[:, c], keep, out=S[:, c])
+        S = self.S.T.take(keep, axis=1).T     # stays column-major, one copy
         return _State(S, self.heat[keep], self.shut[keep],
                       self.prone[keep], self.uncon[keep], self.pilot_seen[keep],
                       self.jam[:, keep], self.fell[keep], self.shut_ever[keep],
@@ -316,7 +314,10 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
         ih = idx[hard]
         sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
                              tac[hard], ch, copy=False)
-        S[ih] = sub
+        # write back what a group can change: the scratch columns and PEND are idle before
+        # and after every group (and a scatter into the column-major S costs per element)
+        S[ih, :st.PEND] = sub[:, :st.PEND]
+        S[ih, st.AMMO0:] = sub[:, st.AMMO0:]
 
 
 def _settle_pilot(S: np.ndarray) -> None:
