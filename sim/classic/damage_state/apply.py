@@ -70,12 +70,12 @@ class DamageModel:
     expl_loc: np.ndarray
     expl_per: np.ndarray
     expl_is_bin: np.ndarray
-    #: the (location, slot mask) pairs of the :data:`COUNTED` kinds, one per location that
-    #: holds such slots: ``part_loc``, ``part_mask`` (P,), and ``part_counter`` (P, 5) 0/1,
-    #: which counter each pair adds to
-    part_loc: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    part_mask: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    part_counter: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.int64))
+    #: where the slots of each :data:`COUNTED` kind are: ``count_loc``, ``count_mask`` (5,)
+    #: the first location holding such slots and their slot mask (0: none), ``count_more``
+    #: (counter index, location, slot mask) for each further location (an XL engine's)
+    count_loc: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+    count_mask: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+    count_more: tuple[tuple[int, int, int], ...] = ()
     #: engine slots of the side torsos, ((location, slot mask), ...): a destroyed side torso
     #: counts its engine slots not yet hit as engine hits (14.3, XL engines)
     side_engine: tuple[tuple[int, int], ...] = ()
@@ -102,10 +102,8 @@ class DamageModel:
             gauss = [2 * sum(bin(int(m)).count("1") for m in layout.item_masks[i])
                      for i in layout.gauss_items]
         per = [b[2] if b[3] else 0 for b in layout.bins] + gauss
-        parts = [(c, loc, int(masks[k][loc])) for c, k in enumerate(COUNTED)
-                 for loc in range(8) if masks[k][loc]]
-        part_counter = np.zeros((len(parts), len(COUNTED)), dtype=np.int64)
-        part_counter[np.arange(len(parts)), [c for c, _, _ in parts]] = 1
+        where = [[(loc, int(masks[k][loc])) for loc in range(8) if masks[k][loc]] or [(0, 0)]
+                 for k in COUNTED]
         side_engine = tuple((t, int(masks[lay.ENGINE][t])) for t in (lay.LT, lay.RT)
                             if masks[lay.ENGINE][t])
         gauss_slot = np.where(layout.item >= 0, gauss_of_item[np.maximum(layout.item, 0)], -1)
@@ -115,8 +113,9 @@ class DamageModel:
         return cls(layout, rules, hittable, masks, gauss_of_item,
                    np.array(locs, dtype=np.int64), np.array(per, dtype=np.int64),
                    np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)),
-                   np.array([loc for _, loc, _ in parts], dtype=np.int64),
-                   np.array([m for _, _, m in parts], dtype=np.int64), part_counter,
+                   np.array([w[0][0] for w in where], dtype=np.int64),
+                   np.array([w[0][1] for w in where], dtype=np.int64),
+                   tuple((c, loc, m) for c, w in enumerate(where) for loc, m in w[1:]),
                    side_engine, gauss_slot, boom_bin, layout.case | layout.case2)
 
 
@@ -432,8 +431,10 @@ def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
     dead = S[:, st.IS0:st.IS0 + 8] == 0
     S[:, :st.N_ARMOR] = np.where(dead[:, st.ARMOR_LOC], 0, S[:, :st.N_ARMOR])
     pop = st.POP
-    S[:, st.ENGINE:st.ENGINE + len(COUNTED)] = pop[S[:, st.HIT0 + dm.part_loc]
-                                                   & dm.part_mask] @ dm.part_counter
+    counts = pop[S[:, st.HIT0 + dm.count_loc] & dm.count_mask]
+    for c, loc, m in dm.count_more:
+        counts[:, c] += pop[S[:, st.HIT0 + loc] & m]
+    S[:, st.ENGINE:st.ENGINE + len(COUNTED)] = counts
     for t, m in dm.side_engine:
         S[:, st.ENGINE] += np.where(dead[:, t], pop[m & ~S[:, st.HIT0 + t] & 0xFFF], 0)
     # the first cause in this order (a later check never overrides an earlier one)
