@@ -97,11 +97,8 @@ def items_lost(S: np.ndarray, layout: Layout) -> np.ndarray:
 
 def usable_ammo(S: np.ndarray, layout: Layout) -> np.ndarray:
     """(n, n_bins) shots left in bins whose location still stands."""
-    out = S[:, AMMO0:AMMO0 + len(layout.bins)].copy()
-    gone = location_destroyed(S)
-    for b, (loc, _, _, _) in enumerate(layout.bins):
-        out[gone[:, loc], b] = 0
-    return out
+    where = np.array([b[0] for b in layout.bins], dtype=np.int64)
+    return np.where(S[:, IS0 + where] == 0, 0, S[:, AMMO0:AMMO0 + len(layout.bins)])
 
 
 def canonical(S: np.ndarray, layout: Layout) -> np.ndarray:

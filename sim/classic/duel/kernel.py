@@ -189,20 +189,20 @@ def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int],
     :func:`sim.classic.damage_state.state.items_lost` for those items, one location at a
     time (an item sits in one or two locations). Items flagged in ``second`` (C7 Core
     reading for autocannons) are lost only at the second critical on their slots."""
-    out = np.zeros((len(S), len(items)), bool)
-    for j, it in enumerate(items):
-        if it < 0:
-            continue
-        hits = np.zeros(len(S), np.int64)
-        gone = np.ones(len(S), bool)
-        for loc in range(8):
-            m = int(layout.item_masks[it, loc])
-            if m:
-                hits += st.POP[S[:, st.HIT0 + loc] & m & 0xFFF]
-                gone &= S[:, st.IS0 + loc] == 0
-        need = 2 if j < len(second) and second[j] else 1
-        out[:, j] = (hits >= need) | gone
-    return out
+    its = np.asarray(items, np.int64).reshape(-1)
+    masks = layout.item_masks[np.maximum(its, 0)] & 0xFFF           # (k, 8)
+    held = masks != 0
+    first = np.argmax(held, axis=1)              # the first location holding each item
+    hits = st.POP[S[:, st.HIT0 + first] & masks[np.arange(its.size), first]]
+    gone = S[:, st.IS0 + first] == 0
+    for j, loc in zip(*np.nonzero(held), strict=True):     # the second location, if any
+        if loc != first[j]:
+            hits[:, j] += st.POP[S[:, st.HIT0 + loc] & masks[j, loc]]
+            gone[:, j] &= S[:, st.IS0 + loc] == 0
+    gone |= ~held.any(axis=1)                   # held nowhere: nothing left of it
+    need = np.array([2 if j < len(second) and second[j] else 1 for j in range(its.size)],
+                    np.int64)
+    return ((hits >= need) | gone) & (its >= 0)
 
 
 #: Pre-existing PSR modifier of the gyro by its critical hits 0, 1, 2+ (reference.md 4.2).
@@ -314,10 +314,15 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
         ih = idx[hard]
         sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
                              tac[hard], ch, copy=False)
-        # write back what a group can change: the scratch columns and PEND are idle before
-        # and after every group (and a scatter into the column-major S costs per element)
-        S[ih, :st.PEND] = sub[:, :st.PEND]
-        S[ih, st.AMMO0:] = sub[:, st.AMMO0:]
+        _write_back(S, ih, sub)
+
+
+def _write_back(S: np.ndarray, idx: np.ndarray, sub: np.ndarray) -> None:
+    """``S[idx] = sub`` for the rows of a damage state that went through the damage kernel,
+    columns PEND and scratch left out: they are idle before and after every group (and a
+    scatter into the column-major ``S`` costs per element)."""
+    S[idx, :st.PEND] = sub[:, :st.PEND]
+    S[idx, st.AMMO0:] = sub[:, st.AMMO0:]
 
 
 def _settle_pilot(S: np.ndarray) -> None:
@@ -360,7 +365,7 @@ def _pilot_roll(rng: np.random.Generator, side: Side, x: _State, mask: np.ndarra
     ``pilot_damage`` off (the roll is still drawn, so the other dice stay in step)."""
     hurt = mask & (x.uncon | x.shut | (roll2(rng, len(mask)) < tn))
     if side.classic.pilot_damage:
-        x.S[hurt, st.PILOT] += 1
+        x.S[:, st.PILOT] += hurt
     _settle_pilot(x.S)
 
 
@@ -1338,14 +1343,14 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
             per = np.array([b[2] if b[3] else 0 for b in side.layout.bins], np.int64)
             score = np.where((usable > 0) & (per > 0), per * 100000 + usable, -1)
             which = np.argmax(score, axis=1)
-            has = score.max(axis=1) >= 0
+            has = score[np.arange(n), which] >= 0
             for b in range(len(side.layout.bins)):
                 m = boom & has & (which == b)
                 if m.any():
                     idx = np.flatnonzero(m)
                     sub, _ = explode(x.S[idx], np.ones(idx.size), side.dm, b,
                                      np.ones(idx.size, bool), ch)
-                    x.S[idx] = sub
+                    _write_back(x.S, idx, sub)
     # life support (C1: by default 1 from heat 15, 2 from 25)
     ls = live & x.alive() & (x.S[:, st.LIFE] > 0)
     x.S[ls, st.PILOT] += rules.life_support_damage(row[ls])
