@@ -303,7 +303,7 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     easy = ~tac & (armor >= d) & (d > 0) & (S[idx, st.IS0 + loc] > 0)
     if easy.any():
         ie = idx[easy]
-        S[ie, col[easy]] -= d[easy]
+        S[ie, col[easy]] = armor[easy] - d[easy]
         head = ie[loc[easy] == lay.HD]
         if head.size:
             S[head, st.PILOT] += 1
