@@ -250,8 +250,6 @@ for _c, _name in enumerate(SIDE_NAMES):
         _code = int(CT_STANDARD[CT_SIDE[_name], _r])
         _STD_LOC[_c, _r] = {8: 1, 9: 2, 10: 3}.get(_code, _code)
         _STD_REAR[_c, _r] = _code >= 8
-#: armor column of (location, rear)
-_ARMOR_COL = np.array([[0, 0], [1, 8], [2, 9], [3, 10], [4, 4], [5, 5], [6, 6], [7, 7]])
 
 
 def roll_locations(rng: np.random.Generator, column: np.ndarray, floating: bool,
@@ -298,7 +296,7 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     absorbs completely, with no critical chance, only lowers that armor (and costs the
     MechWarrior a point on the head); everything else goes through
     :func:`sim.classic.damage_state.apply.apply_group`."""
-    col = _ARMOR_COL[loc, rear.astype(np.intp)]
+    col = st.ARMOR_COL[loc, rear.astype(np.intp)]
     armor = S[idx, col]
     easy = ~tac & (armor >= d) & (d > 0) & (S[idx, st.IS0 + loc] > 0)
     if easy.any():
