@@ -189,20 +189,18 @@ def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int],
     :func:`sim.classic.damage_state.state.items_lost` for those items, one location at a
     time (an item sits in one or two locations). Items flagged in ``second`` (C7 Core
     reading for autocannons) are lost only at the second critical on their slots."""
-    its = np.asarray(items, np.int64).reshape(-1)
-    masks = layout.item_masks[np.maximum(its, 0)] & 0xFFF           # (k, 8)
-    held = masks != 0
-    first = np.argmax(held, axis=1)              # the first location holding each item
-    hits = st.POP[S[:, st.HIT0 + first] & masks[np.arange(its.size), first]]
-    gone = S[:, st.IS0 + first] == 0
-    for j, loc in zip(*np.nonzero(held), strict=True):     # the second location, if any
-        if loc != first[j]:
-            hits[:, j] += st.POP[S[:, st.HIT0 + loc] & masks[j, loc]]
-            gone[:, j] &= S[:, st.IS0 + loc] == 0
-    gone |= ~held.any(axis=1)                   # held nowhere: nothing left of it
-    need = np.array([2 if j < len(second) and second[j] else 1 for j in range(its.size)],
-                    np.int64)
-    return ((hits >= need) | gone) & (its >= 0)
+    out = np.zeros((len(S), len(items)), bool, order="F")   # read by item: column-major
+    for j, it in enumerate(items):
+        if it < 0:
+            continue
+        need = 2 if j < len(second) and second[j] else 1
+        hits: Any = 0
+        gone: Any = True            # held nowhere: nothing left of it
+        for loc in np.flatnonzero(layout.item_masks[it]):
+            hits = hits + st.POP[S[:, st.HIT0 + loc] & (int(layout.item_masks[it, loc]) & 0xFFF)]
+            gone = gone & (S[:, st.IS0 + loc] == 0)
+        out[:, j] = (hits >= need) | gone
+    return out
 
 
 #: Pre-existing PSR modifier of the gyro by its critical hits 0, 1, 2+ (reference.md 4.2).
