@@ -70,9 +70,9 @@ FALL_IDX = CT.FALL_COLUMN.astype(np.int64)
 LEGS = (lay.LL, lay.RL)
 ARMS = (lay.LA, lay.RA)
 #: Trials per block: bounds memory (the column-major state is ~55 int64 columns per side,
-#: ~7 MB at this size). Every damage step costs a fixed ~0.5-2 ms of NumPy calls whatever
+#: ~7 MB at this size). Every damage group costs a fixed ~1 ms of NumPy calls whatever
 #: its row count, so small blocks are overhead-bound; measured on the bench pairing (played
-#: duel-turns/s, one core): 4,096 rows 84 k, 16,384 147 k, 65,536 177 k.
+#: duel-turns/s, one core): 4,096 rows 104 k, 16,384 191 k, 65,536 201 k.
 BLOCK = 16384
 #: Physical choices (:data:`.physical.KINDS`).
 NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
