@@ -295,7 +295,9 @@ def _subset(S: np.ndarray, w: np.ndarray, mask: np.ndarray, ch: Chooser,
     if mask.all():
         return fn(S, w)
     idx = np.nonzero(mask)[0]
-    sS, sw = fn(S[idx], w[idx])
+    # the rows keep the layout of S: a column-major S (the duel's) gives column-major rows,
+    # on which the kernel's column operations run over contiguous memory
+    sS, sw = fn(S.T.take(idx, axis=1).T if S.flags.f_contiguous else S[idx], w[idx])
     if isinstance(ch, SampleChooser):
         S[idx] = sS
         w[idx] = sw

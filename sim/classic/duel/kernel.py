@@ -308,7 +308,8 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     hard = ~easy
     if hard.any():
         ih = idx[hard]
-        sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
+        sub = S.T.take(ih, axis=1).T        # the rows, column-major like S
+        sub, _ = apply_group(sub, np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
                              tac[hard], ch, copy=False)
         _write_back(S, ih, sub)
 
