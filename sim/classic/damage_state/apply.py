@@ -17,7 +17,7 @@ explosion (and any explosion it sets off) has run its course (MegaMek's recursiv
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,11 +44,18 @@ def determining_probs(modifier: int) -> np.ndarray:
 
 #: determination probabilities by C15 modifier 0-4
 DETERMINING_BY_MOD = np.stack([determining_probs(m) for m in range(5)])
+#: the rows a determination picks from: by C15 modifier, then (row ``NO_ROLL``) a row that
+#: rolls nothing (certain "no critical"; the row still takes its draw)
+NO_ROLL = len(DETERMINING_BY_MOD)
+DETERMINING_ROWS = np.vstack([DETERMINING_BY_MOD, [1.0, 0.0, 0.0, 0.0]])
 #: Core-rules explosion caps (C30): structure damage by protection (none, CASE, CASE II) and
 #: the armor CASE lets an explosion strip
 CORE_IS_CAP = (20, 10, 1)
 CORE_CASE_ARMOR_CAP = 10
-_REAR = np.array([0, 8, 9, 10, 0, 0, 0, 0], dtype=np.int64)
+#: slot kinds whose critical hits are counted in the state columns ENGINE..COCKPIT (14.3)
+COUNTED = (lay.ENGINE, lay.GYRO, lay.SENSORS, lay.LIFE, lay.COCKPIT)
+assert (st.ENGINE, st.GYRO, st.SENSORS, st.LIFE, st.COCKPIT) == tuple(
+    range(st.ENGINE, st.ENGINE + len(COUNTED)))
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,21 @@ class DamageModel:
     expl_loc: np.ndarray
     expl_per: np.ndarray
     expl_is_bin: np.ndarray
+    #: where the slots of each :data:`COUNTED` kind are: ``count_loc``, ``count_mask`` (5,)
+    #: the first location holding such slots and their slot mask (0: none), ``count_more``
+    #: (counter index, location, slot mask) for each further location (an XL engine's)
+    count_loc: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+    count_mask: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+    count_more: tuple[tuple[int, int, int], ...] = ()
+    #: engine slots of the side torsos, ((location, slot mask), ...): a destroyed side torso
+    #: counts its engine slots not yet hit as engine hits (14.3, XL engines)
+    side_engine: tuple[tuple[int, int], ...] = ()
+    #: (8, 12) explosive index of the Gauss weapon in each slot (-1: none)
+    gauss_slot: np.ndarray = field(default_factory=lambda: np.full((8, 12), -1))
+    #: (8, 12) bin index of an ammunition bin whose shots explode (14.4) in each slot (-1)
+    boom_bin: np.ndarray = field(default_factory=lambda: np.full((8, 12), -1))
+    #: (8,) bool: an explosion in the location stops there (CASE or CASE II)
+    contained: np.ndarray = field(default_factory=lambda: np.zeros(8, bool))
 
     @classmethod
     def build(cls, layout: lay.Layout, rules: DamageRules | None = None) -> DamageModel:
@@ -80,9 +102,21 @@ class DamageModel:
             gauss = [2 * sum(bin(int(m)).count("1") for m in layout.item_masks[i])
                      for i in layout.gauss_items]
         per = [b[2] if b[3] else 0 for b in layout.bins] + gauss
+        where = [[(loc, int(masks[k][loc])) for loc in range(8) if masks[k][loc]] or [(0, 0)]
+                 for k in COUNTED]
+        side_engine = tuple((t, int(masks[lay.ENGINE][t])) for t in (lay.LT, lay.RT)
+                            if masks[lay.ENGINE][t])
+        gauss_slot = np.where(layout.item >= 0, gauss_of_item[np.maximum(layout.item, 0)], -1)
+        boom = [b if b_[2] > 0 and b_[3] else -1 for b, b_ in enumerate(layout.bins)]
+        boom_bin = np.where(layout.bin_slot >= 0,
+                            np.array([*boom, -1], dtype=np.int64)[layout.bin_slot], -1)
         return cls(layout, rules, hittable, masks, gauss_of_item,
                    np.array(locs, dtype=np.int64), np.array(per, dtype=np.int64),
-                   np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)))
+                   np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)),
+                   np.array([w[0][0] for w in where], dtype=np.int64),
+                   np.array([w[0][1] for w in where], dtype=np.int64),
+                   tuple((c, loc, m) for c, w in enumerate(where) for loc, m in w[1:]),
+                   side_engine, gauss_slot, boom_bin, layout.case | layout.case2)
 
 
 def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -125,14 +159,11 @@ def apply_group(S: np.ndarray, w: np.ndarray, dm: DamageModel, loc: np.ndarray,
     if copy:
         S = S.copy()
     live = S[:, st.CAUSE] == st.C_NONE
-    n = len(S)
-    S[live, st.W_LOC] = np.broadcast_to(loc, n)[live]
-    S[live, st.W_DMG] = np.broadcast_to(damage, n)[live]
-    S[live, st.W_REAR] = np.broadcast_to(rear, n)[live]
-    S[live, st.W_TAC] = np.broadcast_to(tac, n)[live]
-    S[live, st.W_EXPL] = 0
+    for col, val in ((st.W_LOC, loc), (st.W_DMG, damage), (st.W_REAR, rear), (st.W_TAC, tac)):
+        S[:, col] = np.where(live, val, S[:, col])
+    S[:, st.W_EXPL] = np.where(live, 0, S[:, st.W_EXPL])
     if dm.rules.advanced_criticals:     # C15: from the hit's own damage, kept through transfer
-        S[live, st.CMOD] = _crit_mod(np.broadcast_to(damage, n)[live])
+        S[:, st.CMOD] = np.where(live, _crit_mod(damage), S[:, st.CMOD])
     return resolve(S, w, dm, ch)
 
 
@@ -169,27 +200,8 @@ def resolve(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     damage) to completion; leaves the scratch columns idle."""
     for _ in range(1000):
         live = S[:, st.CAUSE] == st.C_NONE
-        pend = S[:, st.PEND] != 0
-        susp = live & pend & (S[:, st.W_LOC] >= 0) & (S[:, st.W_EXPL] == 0) & (
-            S[:, st.SUS_LOC] < 0)
-        if susp.any():
-            S[susp, st.SUS_LOC] = S[susp, st.W_LOC]
-            S[susp, st.SUS_DMG] = S[susp, st.W_DMG]
-            S[susp, st.SUS_REAR] = S[susp, st.W_REAR]
-            S[susp, st.SUS_CMOD] = S[susp, st.CMOD]
-            S[susp, st.W_LOC] = -1
-        start = live & pend & (S[:, st.W_LOC] < 0)
-        if start.any():
-            _start_explosion(S, dm, start)
-        resume = live & (S[:, st.W_LOC] < 0) & (S[:, st.PEND] == 0) & (S[:, st.SUS_LOC] >= 0)
-        if resume.any():
-            S[resume, st.W_LOC] = S[resume, st.SUS_LOC]
-            S[resume, st.W_DMG] = S[resume, st.SUS_DMG]
-            S[resume, st.W_REAR] = S[resume, st.SUS_REAR]
-            S[resume, st.CMOD] = S[resume, st.SUS_CMOD]
-            S[resume, st.W_EXPL] = 0
-            S[resume, st.W_TAC] = 0
-            S[resume, st.SUS_LOC] = -1
+        if (S[:, st.PEND] != 0).any() or (S[:, st.SUS_LOC] >= 0).any():
+            _explosions(S, dm, live)
         act = live & (S[:, st.W_LOC] >= 0)
         if not act.any():
             break
@@ -197,10 +209,36 @@ def resolve(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
         S, w = ch.settle(S, w)
     else:  # pragma: no cover - every step consumes damage or an explosion
         raise RuntimeError("damage resolution did not finish")
-    for col, val in st.IDLE.items():
-        S[:, col] = val
+    S[:, st.W_LOC:st.W_LOC + len(st.SCRATCH)] = st.IDLE_ROW
     S[:, st.PEND] = 0
     return S, w
+
+
+def _explosions(S: np.ndarray, dm: DamageModel, live: np.ndarray) -> None:
+    """The explosion bookkeeping of :func:`resolve` for the ``live`` rows: a row with a
+    pending explosion suspends its ordinary damage, starts the explosion (14.4) and, once
+    nothing is pending, resumes the suspended damage."""
+    pend = S[:, st.PEND] != 0
+    susp = live & pend & (S[:, st.W_LOC] >= 0) & (S[:, st.W_EXPL] == 0) & (
+        S[:, st.SUS_LOC] < 0)
+    if susp.any():
+        S[susp, st.SUS_LOC] = S[susp, st.W_LOC]
+        S[susp, st.SUS_DMG] = S[susp, st.W_DMG]
+        S[susp, st.SUS_REAR] = S[susp, st.W_REAR]
+        S[susp, st.SUS_CMOD] = S[susp, st.CMOD]
+        S[susp, st.W_LOC] = -1
+    start = live & pend & (S[:, st.W_LOC] < 0)
+    if start.any():
+        _start_explosion(S, dm, start)
+    resume = live & (S[:, st.W_LOC] < 0) & (S[:, st.PEND] == 0) & (S[:, st.SUS_LOC] >= 0)
+    if resume.any():
+        S[resume, st.W_LOC] = S[resume, st.SUS_LOC]
+        S[resume, st.W_DMG] = S[resume, st.SUS_DMG]
+        S[resume, st.W_REAR] = S[resume, st.SUS_REAR]
+        S[resume, st.CMOD] = S[resume, st.SUS_CMOD]
+        S[resume, st.W_EXPL] = 0
+        S[resume, st.W_TAC] = 0
+        S[resume, st.SUS_LOC] = -1
 
 
 def _start_explosion(S: np.ndarray, dm: DamageModel, start: np.ndarray) -> None:
@@ -243,7 +281,7 @@ def _core_explosion(S: np.ndarray, dm: DamageModel, r: np.ndarray, loc: np.ndarr
     to_is = np.where(is_bin, np.minimum(dmg, cap), dmg)
     rest = np.where(is_bin, dmg - to_is, 0)
     rest = np.where(prot > 0, np.minimum(rest, CORE_CASE_ARMOR_CAP), rest)
-    col = np.where(_REAR[loc] > 0, _REAR[loc], loc)
+    col = st.ARMOR_COL[loc, 1]
     S[r, col] -= np.minimum(S[r, col], rest)
     return to_is
 
@@ -257,7 +295,9 @@ def _subset(S: np.ndarray, w: np.ndarray, mask: np.ndarray, ch: Chooser,
     if mask.all():
         return fn(S, w)
     idx = np.nonzero(mask)[0]
-    sS, sw = fn(S[idx], w[idx])
+    # the rows keep the layout of S: a column-major S (the duel's) gives column-major rows,
+    # on which the kernel's column operations run over contiguous memory
+    sS, sw = fn(S.T.take(idx, axis=1).T if S.flags.f_contiguous else S[idx], w[idx])
     if isinstance(ch, SampleChooser):
         S[idx] = sS
         w[idx] = sw
@@ -272,41 +312,41 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     idx = np.arange(len(S))
     loc = S[:, st.W_LOC].copy()
     d = S[:, st.W_DMG].copy()
-    rear = S[:, st.W_REAR] == 1
     expl = S[:, st.W_EXPL] == 1
     tac = S[:, st.W_TAC] == 1
-    before = S[idx, st.IS0 + loc]
+    isc = st.IS0 + loc
+    before = S[idx, isc]
     gone_before = before == 0
-    acol = np.where(rear & (_REAR[loc] > 0), _REAR[loc], loc)
-    take = np.where(expl | gone_before, 0, np.minimum(S[idx, acol], d))
-    S[idx, acol] -= take
+    acol = st.ARMOR_COL[loc, S[:, st.W_REAR]]
+    armor = S[idx, acol]
+    take = np.where(expl | gone_before, 0, np.minimum(armor, d))
+    S[idx, acol] = armor - take
     d -= take
     isd = np.minimum(before, d)
-    S[idx, st.IS0 + loc] -= isd
+    S[idx, isc] = before - isd
     d -= isd
-    head = (loc == lay.HD) & (take + isd > 0) & ~expl
-    S[head, st.PILOT] += 1
+    S[:, st.PILOT] += (loc == lay.HD) & (take + isd > 0) & ~expl
     now = (isd > 0) & (before == isd)
     ndet = (isd > 0).astype(np.int64)
     if not dm.rules.crit_on_destroying_group:
         ndet[now] = 0
     t = (tac & ~gone_before).astype(np.int64)
     ndet = ndet + t if dm.rules.tac_with_structure_damage == "two" else np.maximum(ndet, t)
-    gone = gone_before | now
-    stop = expl & (dm.layout.case[loc] | dm.layout.case2[loc])
+    stop = expl & dm.contained[loc]
     nxt = lay.TRANSFER[loc]
-    go = gone & (d > 0) & ~stop & (nxt >= 0)
+    go = (gone_before | now) & (d > 0) & ~stop & (nxt >= 0)
     S[:, st.W_LOC] = np.where(go, nxt, -1)
     S[:, st.W_DMG] = np.where(go, d, 0)
     S[:, st.W_TAC] = 0
-    keep_expl = dm.rules.explosion_transfer == "structure"
-    S[:, st.W_EXPL] = np.where(go & expl & keep_expl, 1, 0)
-    kill = now & expl & ((loc == lay.HD) | (loc == lay.CT)) & (S[:, st.CAUSE] == 0)
-    S[kill, st.CAUSE] = st.C_AMMO
+    S[:, st.W_EXPL] = go & expl & (dm.rules.explosion_transfer == "structure")
+    if expl.any():
+        kill = now & expl & ((loc == lay.HD) | (loc == lay.CT)) & (S[:, st.CAUSE] == 0)
+        S[kill, st.CAUSE] = st.C_AMMO
     S[:, st.CLOC] = loc
     S[:, st.NDET] = ndet
-    if (ndet > 0).any():
-        S, w = _subset(S, w, S[:, st.NDET] > 0, ch, lambda s, v: _criticals(s, v, dm, ch))
+    crit = ndet > 0
+    if crit.any():
+        S, w = _subset(S, w, crit, ch, lambda s, v: _criticals(s, v, dm, ch))
     return effects(S, dm), w
 
 
@@ -325,24 +365,20 @@ def _criticals(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
 def _determination(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser,
                    need: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """One roll on the Determining Critical Hits table (reference.md 5.4) and its slots."""
-    P = np.zeros((len(S), 4))
-    P[need] = DETERMINING_BY_MOD[S[need, st.CMOD]]
-    P[~need, 0] = 1.0
-    S, w, j, rows = ch.pick(S, w, P)
+    S, w, j, rows = ch.pick_table(S, w, DETERMINING_ROWS,
+                                  np.where(need, S[:, st.CMOD], NO_ROLL))
     need = need[rows]
     loc = np.maximum(S[:, st.CLOC], 0)
-    S[need, st.NDET] -= 1
-    blowable = lay.BLOWABLE[loc]
-    n = np.where(j == 3, np.where(blowable, 0, 3), j)
-    n[~need] = 0
-    blown = need & (j == 3) & blowable
+    S[:, st.NDET] -= need
+    blown = need & (j == 3) & lay.BLOWABLE[loc]
     if blown.any():
         r = np.nonzero(blown)[0]
         lb = loc[r]
         S[r, st.IS0 + lb] = 0
         S[r, st.BLOWN] |= 1 << lb
         S[r, st.CRIT] |= 1 << lb
-    S[:, st.NCRIT] = n
+    # criticals to place: the roll's count; the 12 result three in a torso, none when blown off
+    S[:, st.NCRIT] = np.where(need & ~blown, j, 0)
     for _ in range(3):
         if not (S[:, st.NCRIT] > 0).any():
             break
@@ -357,35 +393,33 @@ def _slot(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     """One critical hit: a uniform pick among the location's hittable slots not yet hit
     (14.2), then its effect (14.3): the slot is destroyed; an ammunition bin with shots left
     and a Gauss weapon's first hit explode (14.4)."""
-    n = len(S)
     loc = np.maximum(S[:, st.CLOC], 0)
-    hitm = S[np.arange(n), st.HIT0 + loc]
-    avail = dm.hittable[loc] & ~hitm
-    want = S[:, st.NCRIT] > 0
-    need = want & (avail != 0)
-    S[want & ~need, st.NCRIT] = 0
+    avail = dm.hittable[loc] & ~S[np.arange(len(S)), st.HIT0 + loc]
+    need = (S[:, st.NCRIT] > 0) & (avail != 0)
     S, w, j, rows = ch.pick_bit(S, w, np.where(need, avail, 0))
     need, loc = need[rows], loc[rows]
+    # one critical placed; a row with no slot left to hit places none
+    S[:, st.NCRIT] = np.where(need, S[:, st.NCRIT] - 1, 0)
     r = np.nonzero(need)[0]
     if r.size == 0:
         return S, w
     lr, sr = loc[r], j[r]
-    S[r, st.NCRIT] -= 1
-    item = dm.layout.item[lr, sr]
-    g = np.where(item >= 0, dm.gauss_of_item[np.maximum(item, 0)], -1)
-    if (g >= 0).any():
-        rg = r[g >= 0]
-        first = ~((S[rg, st.HIT0:st.HIT0 + 8] & dm.layout.item_masks[item[g >= 0]]) != 0
-                  ).any(axis=1)
-        S[rg[first], st.PEND] |= 1 << g[g >= 0][first]
+    if dm.layout.gauss_items:
+        g = dm.gauss_slot[lr, sr]
+        if (g >= 0).any():
+            rg, gg = r[g >= 0], g[g >= 0]
+            it = dm.layout.item[lr[g >= 0], sr[g >= 0]]
+            first = ~((S[rg, st.HIT0:st.HIT0 + 8] & dm.layout.item_masks[it]) != 0).any(axis=1)
+            S[rg[first], st.PEND] |= 1 << gg[first]
     S[r, st.HIT0 + lr] |= 1 << sr
     S[r, st.CRIT] |= 1 << lr
-    b = dm.layout.bin_slot[lr, sr]
-    isb = b >= 0
-    if isb.any():
-        rb, bb = r[isb], b[isb]
-        live = (S[rb, st.AMMO0 + bb] > 0) & dm.expl_is_bin[bb] & (dm.expl_per[bb] > 0)
-        S[rb[live], st.PEND] |= 1 << bb[live]
+    if dm.layout.bins:
+        b = dm.boom_bin[lr, sr]
+        isb = b >= 0
+        if isb.any():
+            rb, bb = r[isb], b[isb]
+            live = S[rb, st.AMMO0 + bb] > 0
+            S[rb[live], st.PEND] |= 1 << bb[live]
     return S, w
 
 
@@ -395,26 +429,22 @@ def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
     count the engine slots of destroyed side torsos; counters from the slot bits; the
     destruction cause (cockpit, head, center torso, third engine hit, sixth pilot hit)."""
     for t, a in ((lay.LT, lay.LA), (lay.RT, lay.RA)):
-        m = (S[:, st.IS0 + t] == 0) & (S[:, st.IS0 + a] > 0)
-        S[m, st.IS0 + a] = 0
+        S[:, st.IS0 + a] = np.where(S[:, st.IS0 + t] == 0, 0, S[:, st.IS0 + a])
     dead = S[:, st.IS0:st.IS0 + 8] == 0
-    S[:, 0:8][dead] = 0
-    for loc, col in ((lay.CT, 8), (lay.LT, 9), (lay.RT, 10)):
-        S[dead[:, loc], col] = 0
-    hits = S[:, st.HIT0:st.HIT0 + 8]
+    S[:, :st.N_ARMOR] = np.where(dead[:, st.ARMOR_LOC], 0, S[:, :st.N_ARMOR])
     pop = st.POP
-    for k, col in ((lay.ENGINE, st.ENGINE), (lay.GYRO, st.GYRO), (lay.SENSORS, st.SENSORS),
-                   (lay.LIFE, st.LIFE), (lay.COCKPIT, st.COCKPIT)):
-        m = dm.masks[k]
-        total = pop[hits & m].sum(axis=1)
-        if k == lay.ENGINE:
-            for t in (lay.LT, lay.RT):
-                total = total + np.where(dead[:, t], pop[m[t] & ~hits[:, t] & 0xFFF], 0)
-        S[:, col] = total
-    cause = S[:, st.CAUSE]
-    for cond, c in ((S[:, st.COCKPIT] > 0, st.C_PILOT), (dead[:, lay.HD], st.C_HEAD),
-                    (dead[:, lay.CT], st.C_CT), (S[:, st.ENGINE] >= st.ENGINE_DEAD, st.C_ENGINE),
-                    (S[:, st.PILOT] >= st.PILOT_DEAD, st.C_PILOT)):
-        cause = np.where((cause == st.C_NONE) & cond, c, cause)
-    S[:, st.CAUSE] = cause
+    counts = pop[S[:, st.HIT0 + dm.count_loc] & dm.count_mask]
+    for c, loc, m in dm.count_more:
+        counts[:, c] += pop[S[:, st.HIT0 + loc] & m]
+    S[:, st.ENGINE:st.ENGINE + len(COUNTED)] = counts
+    for t, m in dm.side_engine:
+        S[:, st.ENGINE] += np.where(dead[:, t], pop[m & ~S[:, st.HIT0 + t] & 0xFFF], 0)
+    # the first cause in this order (a later check never overrides an earlier one)
+    first = np.full(len(S), st.C_NONE, dtype=np.int64)
+    for cond, c in reversed(((S[:, st.COCKPIT] > 0, st.C_PILOT), (dead[:, lay.HD], st.C_HEAD),
+                             (dead[:, lay.CT], st.C_CT),
+                             (S[:, st.ENGINE] >= st.ENGINE_DEAD, st.C_ENGINE),
+                             (S[:, st.PILOT] >= st.PILOT_DEAD, st.C_PILOT))):
+        first = np.where(cond, c, first)
+    S[:, st.CAUSE] = np.where(S[:, st.CAUSE] == st.C_NONE, first, S[:, st.CAUSE])
     return S

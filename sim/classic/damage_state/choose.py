@@ -26,6 +26,13 @@ class Chooser(Protocol):
         """Return ``(S', w', outcome, rows)`` for probabilities ``P`` (rows sum to 1)."""
         ...
 
+    def pick_table(self, S: np.ndarray, w: np.ndarray, table: np.ndarray, k: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`pick` with row ``i``'s probabilities ``table[k[i]]`` (a few distinct rows,
+        e.g. a dice table by modifier): the same outcomes and draws as ``pick(S, w,
+        table[k])``."""
+        ...
+
     def settle(self, S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Called when every row's facts are in ``S``: the exact chooser merges equal
         states here (rows may be reordered); the sampler leaves them alone."""
@@ -81,6 +88,18 @@ class SampleChooser:
             j[bad] = np.argmax(P[bad] > 0, axis=1)
         return S, w, j, np.arange(n)
 
+    def pick_table(self, S: np.ndarray, w: np.ndarray, table: np.ndarray, k: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        # the cumulative sums of the table's rows are those pick() would compute row by row
+        cum = np.cumsum(table, axis=1)[k]
+        m = table.shape[1]
+        u = np.asarray(self.rng.random(len(k)))[:, None] * cum[:, -1:]
+        j = np.minimum((u >= cum).sum(axis=1), m - 1)
+        bad = table[k, j] <= 0
+        if bad.any():
+            j[bad] = np.argmax(table[k[bad]] > 0, axis=1)
+        return S, w, j, np.arange(len(k))
+
     def pick_bit(self, S: np.ndarray, w: np.ndarray, masks: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         m = masks & 0xFFF
@@ -116,6 +135,10 @@ class ExactChooser:
         self.branched = True
         rows, j = np.nonzero(pos)
         return S[rows], w[rows] * P[rows, j], j, rows
+
+    def pick_table(self, S: np.ndarray, w: np.ndarray, table: np.ndarray, k: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.pick(S, w, table[k])
 
     def pick_bit(self, S: np.ndarray, w: np.ndarray, masks: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

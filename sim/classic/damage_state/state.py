@@ -20,6 +20,11 @@ N_ARMOR = 11
 ARMOR0 = 0
 #: rear armor column of CT, LT, RT (front column = location index)
 REAR_COL = {1: 8, 2: 9, 3: 10}
+#: armor column of (location, rear): ``ARMOR_COL[loc, 1]`` is the rear column of a torso and
+#: the location's own column elsewhere
+ARMOR_COL = np.array([[loc, REAR_COL.get(loc, loc)] for loc in range(8)], dtype=np.int64)
+#: location of each armor column (the rear columns belong to their torso)
+ARMOR_LOC = np.array([*range(8), *REAR_COL], dtype=np.int64)
 IS0 = 11
 HIT0 = 19
 PILOT, ENGINE, GYRO, SENSORS, LIFE, COCKPIT, CAUSE, EXPLOSIONS, BLOWN, CRIT, PEND = range(27, 38)
@@ -29,6 +34,10 @@ AMMO0 = 51
 IDLE = {W_LOC: -1, W_DMG: 0, W_REAR: 0, W_EXPL: 0, W_TAC: 0, SUS_LOC: -1, SUS_DMG: 0,
         SUS_REAR: 0, CLOC: -1, NCRIT: 0, NDET: 0, CMOD: 0, SUS_CMOD: 0}
 SCRATCH = tuple(IDLE)
+#: the idle values of the scratch columns, which are adjacent: ``S[:, W_LOC:W_LOC + len(
+#: SCRATCH)] = IDLE_ROW`` idles them all
+IDLE_ROW = np.array([IDLE[c] for c in SCRATCH], dtype=np.int64)
+assert SCRATCH == tuple(range(W_LOC, W_LOC + len(SCRATCH)))
 
 #: destruction causes (14.5); 0 = not destroyed
 CAUSES: tuple[str, ...] = ("none", "head", "center_torso", "engine", "pilot", "ammunition")
@@ -88,11 +97,8 @@ def items_lost(S: np.ndarray, layout: Layout) -> np.ndarray:
 
 def usable_ammo(S: np.ndarray, layout: Layout) -> np.ndarray:
     """(n, n_bins) shots left in bins whose location still stands."""
-    out = S[:, AMMO0:AMMO0 + len(layout.bins)].copy()
-    gone = location_destroyed(S)
-    for b, (loc, _, _, _) in enumerate(layout.bins):
-        out[gone[:, loc], b] = 0
-    return out
+    where = np.array([b[0] for b in layout.bins], dtype=np.int64)
+    return np.where(S[:, IS0 + where] == 0, 0, S[:, AMMO0:AMMO0 + len(layout.bins)])
 
 
 def canonical(S: np.ndarray, layout: Layout) -> np.ndarray:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -70,9 +71,9 @@ FALL_IDX = CT.FALL_COLUMN.astype(np.int64)
 LEGS = (lay.LL, lay.RL)
 ARMS = (lay.LA, lay.RA)
 #: Trials per block: bounds memory (the column-major state is ~55 int64 columns per side,
-#: ~7 MB at this size). Every damage step costs a fixed ~0.5-2 ms of NumPy calls whatever
+#: ~7 MB at this size). Every damage group costs a fixed ~1 ms of NumPy calls whatever
 #: its row count, so small blocks are overhead-bound; measured on the bench pairing (played
-#: duel-turns/s, one core): 4,096 rows 84 k, 16,384 147 k, 65,536 177 k.
+#: duel-turns/s, one core): 4,096 rows 104 k, 16,384 191 k, 65,536 201 k.
 BLOCK = 16384
 #: Physical choices (:data:`.physical.KINDS`).
 NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
@@ -86,7 +87,7 @@ def roll2(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def hits_of(S: np.ndarray, loc: int, mask: int) -> np.ndarray:
     """(n,) critical hits among the slots ``mask`` of ``loc``."""
-    return st.POP[S[:, st.HIT0 + loc] & mask & 0xFFF]
+    return st.POP[S[:, st.HIT0 + loc] & (mask & 0xFFF)]
 
 
 @dataclass
@@ -175,9 +176,7 @@ class _State:
 
     def take(self, keep: np.ndarray) -> _State:
         """The rows ``keep`` only."""
-        S = np.empty((keep.size, self.S.shape[1]), self.S.dtype, order="F")
-        for c in range(S.shape[1]):     # column by column: stays column-major, one copy
-            np.take(self.S[:, c], keep, out=S[:, c])
+        S = self.S.T.take(keep, axis=1).T     # stays column-major, one copy
         return _State(S, self.heat[keep], self.shut[keep],
                       self.prone[keep], self.uncon[keep], self.pilot_seen[keep],
                       self.jam[:, keep], self.fell[keep], self.shut_ever[keep],
@@ -191,34 +190,45 @@ def items_lost(S: np.ndarray, layout: lay.Layout, items: Sequence[int],
     :func:`sim.classic.damage_state.state.items_lost` for those items, one location at a
     time (an item sits in one or two locations). Items flagged in ``second`` (C7 Core
     reading for autocannons) are lost only at the second critical on their slots."""
-    out = np.zeros((len(S), len(items)), bool)
+    out = np.zeros((len(S), len(items)), bool, order="F")   # read by item: column-major
     for j, it in enumerate(items):
         if it < 0:
             continue
-        hits = np.zeros(len(S), np.int64)
-        gone = np.ones(len(S), bool)
-        for loc in range(8):
-            m = int(layout.item_masks[it, loc])
-            if m:
-                hits += st.POP[S[:, st.HIT0 + loc] & m & 0xFFF]
-                gone &= S[:, st.IS0 + loc] == 0
         need = 2 if j < len(second) and second[j] else 1
+        hits: Any = 0
+        gone: Any = True            # held nowhere: nothing left of it
+        for loc in np.flatnonzero(layout.item_masks[it]):
+            hits = hits + st.POP[S[:, st.HIT0 + loc] & (int(layout.item_masks[it, loc]) & 0xFFF)]
+            gone = gone & (S[:, st.IS0 + loc] == 0)
         out[:, j] = (hits >= need) | gone
     return out
+
+
+#: Pre-existing PSR modifier of the gyro by its critical hits 0, 1, 2+ (reference.md 4.2).
+GYRO_PSR = np.array([0, 3, 6], np.int64)
+#: ... of a destroyed leg (its actuators then count for nothing), a hit hip (the leg's other
+#: actuators ignored), each hit upper leg, lower leg and foot actuator.
+LEG_GONE_PSR, HIP_PSR, LEG_ACTUATOR_PSR = 5, 2, 1
+
+
+@lru_cache(maxsize=256)
+def _leg_psr_table(hip: int, others: int) -> np.ndarray:
+    """(4096,) pre-existing PSR modifier of a standing leg by its slot-hit bits (4.2), the
+    leg's hip slots ``hip`` and upper leg, lower leg and foot slots ``others``."""
+    bits = np.arange(1 << 12)
+    return np.where(st.POP[bits & hip] > 0, HIP_PSR,
+                    LEG_ACTUATOR_PSR * st.POP[bits & others]).astype(np.int64)
 
 
 def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
     """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
     upper leg, lower leg and foot actuator."""
-    g = S[:, st.GYRO]
-    out = np.where(g >= 2, 6, np.where(g == 1, 3, 0)).astype(np.int64)
+    out = GYRO_PSR[np.minimum(S[:, st.GYRO], 2)]
     for leg in LEGS:
-        gone = S[:, st.IS0 + leg] == 0
-        hip = hits_of(S, leg, int(side.act["hip"][leg])) > 0
-        other = sum(hits_of(S, leg, int(side.act[a][leg]))
-                    for a in ("upper_leg", "lower_leg", "foot"))
-        out += np.where(gone, 5, np.where(hip, 2, other))
+        others = side.act["upper_leg"][leg] | side.act["lower_leg"][leg] | side.act["foot"][leg]
+        table = _leg_psr_table(int(side.act["hip"][leg]) & 0xFFF, int(others) & 0xFFF)
+        out += np.where(S[:, st.IS0 + leg] == 0, LEG_GONE_PSR, table[S[:, st.HIT0 + leg] & 0xFFF])
     return out
 
 
@@ -239,8 +249,6 @@ for _c, _name in enumerate(SIDE_NAMES):
         _code = int(CT_STANDARD[CT_SIDE[_name], _r])
         _STD_LOC[_c, _r] = {8: 1, 9: 2, 10: 3}.get(_code, _code)
         _STD_REAR[_c, _r] = _code >= 8
-#: armor column of (location, rear)
-_ARMOR_COL = np.array([[0, 0], [1, 8], [2, 9], [3, 10], [4, 4], [5, 5], [6, 6], [7, 7]])
 
 
 def roll_locations(rng: np.random.Generator, column: np.ndarray, floating: bool,
@@ -287,12 +295,12 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     absorbs completely, with no critical chance, only lowers that armor (and costs the
     MechWarrior a point on the head); everything else goes through
     :func:`sim.classic.damage_state.apply.apply_group`."""
-    col = _ARMOR_COL[loc, rear.astype(np.intp)]
+    col = st.ARMOR_COL[loc, rear.astype(np.intp)]
     armor = S[idx, col]
     easy = ~tac & (armor >= d) & (d > 0) & (S[idx, st.IS0 + loc] > 0)
     if easy.any():
         ie = idx[easy]
-        S[ie, col[easy]] -= d[easy]
+        S[ie, col[easy]] = armor[easy] - d[easy]
         head = ie[loc[easy] == lay.HD]
         if head.size:
             S[head, st.PILOT] += 1
@@ -301,9 +309,18 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     hard = ~easy
     if hard.any():
         ih = idx[hard]
-        sub, _ = apply_group(S[ih], np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
+        sub = S.T.take(ih, axis=1).T        # the rows, column-major like S
+        sub, _ = apply_group(sub, np.ones(ih.size), side.dm, loc[hard], rear[hard], d[hard],
                              tac[hard], ch, copy=False)
-        S[ih] = sub
+        _write_back(S, ih, sub)
+
+
+def _write_back(S: np.ndarray, idx: np.ndarray, sub: np.ndarray) -> None:
+    """``S[idx] = sub`` for the rows of a damage state that went through the damage kernel,
+    columns PEND and scratch left out: they are idle before and after every group (and a
+    scatter into the column-major ``S`` costs per element)."""
+    S[idx, :st.PEND] = sub[:, :st.PEND]
+    S[idx, st.AMMO0:] = sub[:, st.AMMO0:]
 
 
 def _settle_pilot(S: np.ndarray) -> None:
@@ -346,7 +363,7 @@ def _pilot_roll(rng: np.random.Generator, side: Side, x: _State, mask: np.ndarra
     ``pilot_damage`` off (the roll is still drawn, so the other dice stay in step)."""
     hurt = mask & (x.uncon | x.shut | (roll2(rng, len(mask)) < tn))
     if side.classic.pilot_damage:
-        x.S[hurt, st.PILOT] += 1
+        x.S[:, st.PILOT] += hurt
     _settle_pilot(x.S)
 
 
@@ -1435,14 +1452,14 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
             per = np.array([b[2] if b[3] else 0 for b in side.layout.bins], np.int64)
             score = np.where((usable > 0) & (per > 0), per * 100000 + usable, -1)
             which = np.argmax(score, axis=1)
-            has = score.max(axis=1) >= 0
+            has = score[np.arange(n), which] >= 0
             for b in range(len(side.layout.bins)):
                 m = boom & has & (which == b)
                 if m.any():
                     idx = np.flatnonzero(m)
                     sub, _ = explode(x.S[idx], np.ones(idx.size), side.dm, b,
                                      np.ones(idx.size, bool), ch)
-                    x.S[idx] = sub
+                    _write_back(x.S, idx, sub)
     # life support (C1: by default 1 from heat 15, 2 from 25)
     ls = live & x.alive() & (x.S[:, st.LIFE] > 0)
     x.S[ls, st.PILOT] += rules.life_support_damage(row[ls])
