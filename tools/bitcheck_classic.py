@@ -121,6 +121,9 @@ def run_all() -> tuple[dict[str, np.ndarray], dict[str, Any]]:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] not in ("record", "compare"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     mode, where = argv[0], Path(argv[1])
     arrays, hits = run_all()
     if mode == "record":

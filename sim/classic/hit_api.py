@@ -176,7 +176,7 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     t0 = time.perf_counter()
     if method == "exact":
         S, w = run_groups(dm, gs, loc, rear, side, start, np.ones(1),
-                          ExactChooser(lambda s: canonical(s, layout)), True)
+                          ExactChooser(lambda s: canonical(s, layout, inplace=True)), True)
         out = summarize(S, w, layout, start[0])
     elif method == "mc":
         if trials < 1:

@@ -157,10 +157,12 @@ def merge_rows(S: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mult = _MULT[: S.shape[1]] if S.shape[1] <= len(_MULT) else None
     if mult is not None:
         with np.errstate(over="ignore"):
-            key = (S * mult).sum(axis=1)
+            key = S @ mult          # wraps around like (S * mult).sum(axis=1), no temporary
         uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
         U = S[first]
-        if np.array_equal(U[inv], S):
+        step = 32768                # verified in blocks: memory of a block, not of S
+        if all(np.array_equal(U[inv[lo:lo + step]], S[lo:lo + step])
+               for lo in range(0, len(S), step)):
             return U, np.bincount(inv, weights=w, minlength=len(uk))
     u, inv = np.unique(S, axis=0, return_inverse=True)
     return u, np.bincount(inv.ravel(), weights=w, minlength=len(u))

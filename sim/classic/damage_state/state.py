@@ -101,12 +101,14 @@ def usable_ammo(S: np.ndarray, layout: Layout) -> np.ndarray:
     return np.where(S[:, IS0 + where] == 0, 0, S[:, AMMO0:AMMO0 + len(layout.bins)])
 
 
-def canonical(S: np.ndarray, layout: Layout) -> np.ndarray:
+def canonical(S: np.ndarray, layout: Layout, inplace: bool = False) -> np.ndarray:
     """``S`` with the critical-hit bits of every class of interchangeable slots
     (``Layout.classes``) packed into the class's lowest slots: states that differ only in
     which of two identical slots was hit become equal (the exact path merges them; by
-    symmetry each slot of a class is hit with probability E[hits in class] / class size)."""
-    S = S.copy()
+    symmetry each slot of a class is hit with probability E[hits in class] / class size).
+    ``inplace``: pack ``S`` itself (an exact chooser's settle owns the array it packs)."""
+    if not inplace:
+        S = S.copy()
     for loc, mask in layout.classes:
         if POP[mask] < 2:
             continue
