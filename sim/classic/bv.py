@@ -12,10 +12,10 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sim.errors import UserError, check_int
+from sim.errors import check_int
 from sim.units.types import ClassicMech
 
-#: 24.2: rows gunnery 0-8, columns piloting 0-8 (skills above 8 use 8).
+#: 24.2: rows gunnery 0-8, columns piloting 0-8 (:func:`check_skill` refuses others).
 SKILL_MULTIPLIER: tuple[tuple[str, ...], ...] = (
     ("2.42", "2.31", "2.21", "2.10", "1.93", "1.75", "1.68", "1.59", "1.50"),
     ("2.21", "2.11", "2.02", "1.92", "1.76", "1.60", "1.54", "1.46", "1.38"),
@@ -41,11 +41,9 @@ def check_skill(field: str, value: Any) -> int:
 
 
 def multiplier(gunnery: int, piloting: int) -> Decimal:
-    """The 24.2 multiplier (skills above 8 read as 8). UserError for a negative skill."""
-    for name, v in (("gunnery", gunnery), ("piloting", piloting)):
-        if not isinstance(v, int) or v < 0:
-            raise UserError(f"{name} must be a whole number 0 or more; got {v!r}")
-    return Decimal(SKILL_MULTIPLIER[min(gunnery, 8)][min(piloting, 8)])
+    """The 24.2 multiplier. UserError for a skill outside 0-8 (:func:`check_skill`)."""
+    return Decimal(SKILL_MULTIPLIER[check_skill("gunnery", gunnery)]
+                   [check_skill("piloting", piloting)])
 
 
 def bv_at_skill(bv: int, gunnery: int = 4, piloting: int = 5) -> int:

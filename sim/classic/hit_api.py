@@ -111,7 +111,9 @@ def standard_errors(out: Mapping[str, Any], squares: Mapping[str, Any], n: int
     def binom(p: Any) -> Any:
         if isinstance(p, dict):
             return {k: binom(v) for k, v in p.items()}
-        return math.sqrt(max(p * (1 - p), 0.0) / n)
+        var = p * (1 - p)
+        # a certain event pooled over blocks reads 1 - 5e-14: no variance, not rounding noise
+        return 0.0 if var <= 1e-12 else math.sqrt(var / n)
 
     def sample(m: Any, m2: Any) -> Any:
         if isinstance(m, dict):

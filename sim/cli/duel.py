@@ -34,10 +34,10 @@ hold_band=net|own: damage dealt minus taken, per 20.7, or its own damage, per ex
 
 --game classic (btsim classic-duel): A and B are Classic 'Mechs (catalog or .mtf); skills
 are --gunnery-a/-b and --piloting-a/-b, --range and --ranges are hexes (default 6),
---closing close runs both at full speed from --start-distance (or --range) hexes (default
-15), turns default to 20, Monte Carlo always (--trials, default 10000). The Alpha Strike-only
-flags (--skill, --terrain, --targeting, --rules) and the Classic-only ones (--gunnery,
---piloting, --physical, --bv) exit 2 with the other game.
+--closing close runs both at full speed from --start-distance hexes (default 15), turns
+default to 20, Monte Carlo always (--trials, default 10000). The Alpha Strike-only flags
+(--skill, --terrain, --targeting, --rules) and the Classic-only ones (--gunnery, --piloting,
+--physical, --bv) exit 2 with the other game.
 
 examples:
   btsim duel "Locust LCT-1V" "Commando COM-1B"
@@ -96,7 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rng = p.add_mutually_exclusive_group()
     rng.add_argument("--range", default=None, metavar="R", help="alphastrike: a band, "
                      f"short|medium|long (default {AS['range']}); classic: hexes (default 6; "
-                     "with --closing the starting distance, default 15)")
+                     "with --closing use --start-distance)")
     rng.add_argument("--ranges", default=None, metavar="R1,R2,...",
                      help="range per turn, the last repeats: alphastrike bands "
                      "(long,medium,short), classic hexes (9,6,3)")

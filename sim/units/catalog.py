@@ -291,7 +291,8 @@ def all_entries() -> tuple[Entry, ...]:
     ``imported``), sorted by name. An imported unit whose name a catalog unit without Classic
     data has (an Alpha Strike card only) becomes that unit's Classic side; one a catalog unit
     with Classic data names is left out (the catalog wins); any other is a unit of its own,
-    with the catalog card of its MUL id if there is one. Built once per version of the user
+    with the catalog card of its MUL id if the catalog's 'Mech with that card is the same build
+    (:func:`same_build`). Built once per version of the user
     catalog file."""
     from sim.units.user_catalog import user_catalog_version
 
@@ -310,6 +311,8 @@ def _merged(version: tuple[str, int, int, int] | None) -> tuple[Entry, ...]:
     out = list(_catalog())
     cards = {e.card.mul_id: e.card for e in out if e.card is not None
              and e.card.mul_id is not None}
+    classic_of = {e.card.mul_id: e.classic for e in out if e.card is not None
+                  and e.card.mul_id is not None and e.classic is not None}
     index = {a: k for k, e in enumerate(out) for a in e.aliases}
     for mech in users:
         aliases = aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model)
@@ -322,7 +325,12 @@ def _merged(version: tuple[str, int, int, int] | None) -> tuple[Entry, ...]:
                           imported=True)
             out[hit] = entry
         else:
+            # a card of its MUL id only for the same build as the catalog's 'Mech with that
+            # card (a renamed or re-armed copy keeping the id is another unit)
             card = cards.get(mech.mul_id) if mech.mul_id is not None else None
+            twin = classic_of.get(card.mul_id) if card is not None and card.mul_id else None
+            if twin is None or not same_build(mech, twin):
+                card = None
             entry = Entry(mech.name, mech, card, aliases, imported=True)
             out.append(entry)
         pos = len(out) - 1 if hit is None else hit
@@ -391,8 +399,11 @@ def with_catalog_bv(mech: ClassicMech) -> ClassicMech:
     catalog's records, from ``bv.csv``), found by the unit's MUL id (the record id), else by
     its exact name (full name, chassis + model, Clan name + model); value, source and record
     id as catalog units carry them. A MUL id match whose record names another unit adds a
-    note. Unchanged when the unit already has a BV or neither matches (then the BV is
-    unknown and :func:`sim.classic.bv.bv_facts` says so)."""
+    note. The record's BV is taken only for the same build (:func:`same_build`: tonnage,
+    armor, heat sinks, engine, weapons): a file edited to another loadout keeps its name
+    and MUL id but not its BV, and a note says so. Unchanged when the unit already has a
+    BV or nothing matches (then the BV is unknown and :func:`sim.classic.bv.bv_facts` says
+    so)."""
     if mech.bv is not None:
         return mech
     known = [e.classic for e in _catalog() if e.classic is not None and e.classic.bv is not None]
@@ -410,8 +421,23 @@ def with_catalog_bv(mech: ClassicMech) -> ClassicMech:
                     if mine & set(aliases_for(m.name, m.chassis, m.clan_name, m.model))), None)
     if rec is None:
         return mech
+    if not same_build(mech, rec):
+        return replace(mech, notes=mech.notes + (
+            f"no Battle Value taken from btsim's catalog: {rec.name!r} (record "
+            f"{rec.bv_record or rec.mul_id}, BV {rec.bv}) matches its name or MUL id but not "
+            "its build (tonnage, armor, heat sinks, engine or weapons differ)",))
     return replace(mech, bv=rec.bv, bv_source=rec.bv_source, bv_record=rec.bv_record,
                    notes=notes)
+
+
+def same_build(a: ClassicMech, b: ClassicMech) -> bool:
+    """The facts Battle Value depends on most agree: tonnage, armor per location, heat
+    sinks (count and type), engine (rating and type) and the weapons with their locations
+    (a file edited to another loadout is not its catalog record)."""
+    def build(m: ClassicMech) -> tuple[Any, ...]:
+        return (m.tons, sorted(m.armor.items()), m.heat_sinks, m.heat_sink_type,
+                m.engine_rating, m.engine_type, sorted(m.weapons))
+    return build(a) == build(b)
 
 
 def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:

@@ -73,7 +73,7 @@ def user_catalog_version(path: Path | None = None) -> tuple[str, int, int, int] 
 
 def load_user_units(path: Path | None = None) -> tuple[ClassicMech, ...]:
     """Units in the user catalog (none when the file does not exist). UserError for a file
-    that is not valid TOML. Read once per file version (:func:`user_catalog_version`)."""
+    that is not a valid store. Read once per file version (:func:`user_catalog_version`)."""
     version = user_catalog_version(path)
     return () if version is None else _load(*version)
 
@@ -210,7 +210,8 @@ def import_dir(folder: str | os.PathLike[str], path: Path | None = None) -> Impo
     with one reason, when it is not a file, the reader cannot read it, its unit needs
     equipment the models do not have (:func:`sim.units.usable.unusable_reason`), a built-in
     catalog unit with Classic data has its name (the catalog wins), or an earlier file of
-    this run has the same unit name. Never raises for a bad file. Raises :class:`UserError`
+    this run has the same unit name. A unit stored by an earlier import under the same name
+    or an alias of it is replaced. Never raises for a bad file. Raises :class:`UserError`
     for a folder that does not exist or holds no ``.mtf`` path (the catalog is then left
     as it was). Units are stored with the absolute path of their file as ``source``."""
     root = Path(folder)
@@ -223,15 +224,26 @@ def import_dir(folder: str | os.PathLike[str], path: Path | None = None) -> Impo
         raise UserError(f"units import: no .mtf files under {str(folder)!r}; nothing imported"
                         + (f" ({report.warnings[0]})" if report.warnings else ""))
     kept: dict[str, ClassicMech] = {m.name: m for m in load_user_units(path)}
+    # the stored unit each name or alias belongs to
+    owner = {a: m.name for m in kept.values()
+             for a in aliases_for(m.name, m.chassis, m.clan_name, m.model)}
     seen: dict[str, str] = {}
     for f in paths:
         mech, reason, kind = _outcome(f, seen)
         if mech is None:
             report.skipped.append(Skipped(str(f), reason, kind))
             continue
-        for a in aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model):
+        mine = aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model)
+        for a in mine:
             seen[a] = str(f)
-        if mech.name in kept:
+        # an earlier import of the same unit under another spelling of its name (an alias
+        # in common) is replaced too: two stored units must never share a name
+        same = {owner[a] for a in mine if owner.get(a, mech.name) != mech.name
+                and owner[a] in kept}
+        for n in same:
+            del kept[n]
+        owner.update(dict.fromkeys(mine, mech.name))
+        if mech.name in kept or same:
             report.replaced.append(mech.name)
         kept[mech.name] = mech
         report.imported.append(Imported(mech.name, mech.source))

@@ -194,7 +194,7 @@ MTF_DIR = __import__("pathlib").Path(__file__).resolve().parents[2].parent / "sh
 
 @pytest.mark.skipif(not (MTF_DIR / "Hunchback HBK-4G.mtf").is_file(),
                     reason=f"shared unit files not found at {MTF_DIR}")
-def test_mtf_side_has_no_bv_unless_given(tmp_path: Path) -> None:
+def test_mtf_side_bv_from_the_catalog_record_or_given(tmp_path: Path) -> None:
     scn = build({"unit_a": str(MTF_DIR / "Hunchback HBK-4G.mtf"), "unit_b": WVR, "turns": 2})
     assert scn.a.bv["bv_at_skill"] == 1041  # the BV catalog's, by the file's MUL id
     path = tmp_path / "renamed.mtf"  # a unit the BV catalog does not know

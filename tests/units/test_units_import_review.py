@@ -239,6 +239,12 @@ def test_file_bv_by_mul_id_then_name_else_unknown(tmp_path: Path) -> None:
     assert scn.a.bv["bv"] == 1041 and scn.a.bv["bv_record"] == 1552
     assert scn.b.bv["bv"] is None
     assert any("Hunchback HBK-4Q: no Battle Value known" in n for n in scn.notes)
+    # an edited loadout keeps the name and MUL id but is not the catalog's build
+    edited = tmp_path / "edited.mtf"
+    edited.write_text(_variant("HBK-4G", 1552, "Small Laser"))
+    m = read_unit_file(edited)
+    assert m.bv is None
+    assert any("matches its name or MUL id but not its build" in n for n in m.notes)
 
 
 @needs_shared
@@ -265,3 +271,39 @@ def test_units_show_refuses_skills_the_duel_refuses(capsys: pytest.CaptureFixtur
     with pytest.raises(ConfigError):
         build({"unit_a": HBK, "unit_b": HBK, "gunnery_a": 9})
     assert check_skill("gunnery", "8") == 8
+
+
+def test_a_rearmed_copy_keeping_the_mul_id_gets_neither_card_nor_bv(tmp_path: Path,
+                                                                    home: Path) -> None:
+    """A Hunchback file re-armed with small lasers, renamed, its MUL id kept: not the
+    catalog's HBK-4G, so no Alpha Strike card and no Battle Value of record 1552; a renamed
+    copy of the same build keeps both."""
+    src = tmp_path / "r"
+    src.mkdir()
+    (src / "rearmed.mtf").write_text(_variant("HBK-4YY", 1552, "Small Laser"))
+    (src / "renamed.mtf").write_text(_variant("HBK-4YZ", 1552))
+    import_dir(src)
+    rearmed = lookup("Hunchback HBK-4YY")
+    assert rearmed.card is None and rearmed.classic is not None and rearmed.classic.bv is None
+    renamed = lookup("Hunchback HBK-4YZ")
+    assert renamed.card is not None and renamed.classic is not None
+    assert renamed.classic.bv == 1041
+
+
+def test_an_earlier_import_sharing_an_alias_is_replaced(tmp_path: Path, home: Path) -> None:
+    """Two imports whose units share an alias (the same model under another chassis
+    spelling) never leave two stored units that one name finds: the later replaces the
+    earlier, and the report says so."""
+    first, second = tmp_path / "1", tmp_path / "2"
+    first.mkdir()
+    second.mkdir()
+    (first / "a.mtf").write_text(_variant("HBK-4W", 990011).replace(
+        "chassis:Hunchback", "chassis:Hunchback\nclanname:Humpback"))
+    (second / "b.mtf").write_text(_variant("HBK-4W", 990012).replace(
+        "chassis:Hunchback", "chassis:Humpback"))
+    import_dir(first)
+    assert [u.name for u in load_user_units()] == ["Hunchback (Humpback) HBK-4W"]
+    rep = import_dir(second)
+    assert rep.replaced == ["Humpback HBK-4W"]
+    assert [u.name for u in load_user_units()] == ["Humpback HBK-4W"]
+    assert lookup("Humpback HBK-4W").classic is not None

@@ -216,8 +216,10 @@ def _leg_psr_table(hip: int, others: int) -> np.ndarray:
     """(4096,) pre-existing PSR modifier of a standing leg by its slot-hit bits (4.2), the
     leg's hip slots ``hip`` and upper leg, lower leg and foot slots ``others``."""
     bits = np.arange(1 << 12)
-    return np.where(st.POP[bits & hip] > 0, HIP_PSR,
-                    LEG_ACTUATOR_PSR * st.POP[bits & others]).astype(np.int64)
+    table = np.where(st.POP[bits & hip] > 0, HIP_PSR,
+                     LEG_ACTUATOR_PSR * st.POP[bits & others]).astype(np.int64)
+    table.flags.writeable = False       # cached and shared: read only
+    return table
 
 
 def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
@@ -549,7 +551,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
 
     Under ``closing`` with ``closing_mp=current`` every duel keeps its own range: it runs
     while its range at the start of the turn is above 1 (then uses its ``moved`` modes), the
-    range drops by the hexes both sides really moved (at least 1), and weapon fire (to-hit
+    range drops by the hexes both sides really moved (never below 1), and weapon fire (to-hit
     tables and firing policy per distinct situation, :func:`_situation_keys`), the prone
     target modifier and the physical phase (rows at range 1 only) read it."""
     if comp is None:

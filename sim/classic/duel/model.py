@@ -30,15 +30,7 @@ from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
 from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
-from sim.errors import ConfigError
 from sim.model import BenchCase, Metric, Model
-
-#: fire options (C-group, read by the fire model) that the duel refuses, and why: the duel
-#: takes them per side instead (ConfigError naming the option, its value and the reason)
-INERT_FIRE_OPTIONS: dict[str, str] = {
-    "piloting": "each side's shutdown rolls and PSRs use its own piloting: "
-    "--piloting-a/--piloting-b, or piloting_a/piloting_b",
-}
 
 #: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
 #: (``expected_turns`` per duel, ~5.7 for its pairing), not ``BENCH_TURNS`` per duel
@@ -123,9 +115,6 @@ class ClassicDuelModel(Model):
                          default_chunk=kernel.BLOCK)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
-        for name, why in INERT_FIRE_OPTIONS.items():
-            if params.get(name) is not None:
-                raise ConfigError(name, params[name], f"left unset in the duel: {why}")
         return build(params)
 
     def params(self, scenario: DuelScenario) -> dict[str, Any]:

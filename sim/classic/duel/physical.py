@@ -77,7 +77,7 @@ def policy_choice(value: Any, n: int, side: str) -> np.ndarray:
     except ValueError:
         raise ConfigError(field, f"an array of shape {np.shape(value)}",
                           f"a code or {n} codes (one per trial): {allowed}") from None
-    if arr.dtype.kind not in "iub" and not (arr.dtype.kind == "f"
+    if arr.dtype.kind not in "iu" and not (arr.dtype.kind == "f"
                                             and np.all(np.isfinite(arr))
                                             and np.all(arr == np.round(arr))):
         raise ConfigError(field, arr.dtype, f"integer attack codes: {allowed}")

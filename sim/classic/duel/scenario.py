@@ -55,6 +55,12 @@ INERT_CLASSIC_OPTIONS: dict[str, str] = {
     "tmm_table": "the duel takes every target movement modifier, weapon and physical alike, "
     "from the fire model's fire_tmm_table (D16)",
 }
+#: fire options (C-group, read by the fire model) that the duel refuses, and why: the duel
+#: takes them per side instead (ConfigError naming the option, its value and the reason)
+INERT_FIRE_OPTIONS: dict[str, str] = {
+    "piloting": "each side's shutdown rolls and PSRs use its own piloting: "
+    "--piloting-a/--piloting-b, or piloting_a/piloting_b",
+}
 
 MAX_TURNS = 50
 #: the turn limit of a Classic duel when none is given (``sim.classic_duel``, ``btsim
@@ -302,6 +308,9 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
     turns = check_int("turns", params.get("turns", DEFAULT_TURNS), lo=1, hi=MAX_TURNS)
+    for name, why in INERT_FIRE_OPTIONS.items():
+        if params.get(name) is not None:
+            raise ConfigError(name, params[name], f"left unset in the duel: {why}")
     fire_over = {k: v for k, v in params.items() if k in FIRE_OPTIONS and v is not None}
     dmg_over = {k: v for k, v in params.items() if k in DAMAGE_OPTIONS and v is not None}
     drules: DamageRules = options.build(DamageRules, "default", dmg_over)
@@ -337,7 +346,7 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
             shown.pop()
         label = ",".join(map(str, shown))
     situations = {(ranges[t], moves[t][0], moves[t][1]) for t in range(turns)}
-    if kind == "closing":
+    if kind == "closing" and urules.closing_mp == "current":
         # every situation a duel can reach with its own range (closing_mp=current): running
         # at any range from the start down to 1, then the sides' modes at range 1
         assert isinstance(rr, int)
