@@ -324,13 +324,15 @@ def bv_section(res: Result, sec: Section) -> None:
                        + {(True, True): ", and", (True, False): ", but not",
                           (False, True): ", though", (False, False): ", nor"}[(real, outlier)]
                        + " an outlier against the catalog's spread around the curve")
-            beyond = (f"; beyond the catalog's BV range ({fmt_bv(lo_bv)} to {fmt_bv(hi_bv)}) "
-                      "that is the fitted curve extrapolated"
-                      if not lo_bv <= float(o["fair BV"]) <= hi_bv else "")
+            fair = float(o["fair BV"])
+            beyond = ("" if lo_bv <= fair <= hi_bv else
+                      f", {'above the highest' if fair > hi_bv else 'below the lowest'} BV of "
+                      f"the catalog ({fmt_bv(hi_bv if fair > hi_bv else lo_bv)}), so read off "
+                      "the fitted curve's extrapolation")
             sec.findings.append(Finding(
                 res.name, f"Most {word} by BV: {end} (BV {fmt_bv(o['BV'])}) plays like a "
                 f"'Mech of BV {fmt_bv(o['fair BV'])} ({fmt_bv(o['fair BV low'])} to "
-                f"{fmt_bv(o['fair BV high'])}{beyond}), {verdict} (p-value "
+                f"{fmt_bv(o['fair BV high'])}){beyond}; {verdict} (p-value "
                 f"{fmt_p(o['p-value'])}).",
                 [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
                  (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
