@@ -360,4 +360,4 @@ def test_kernel_matches_oracle_with_physical_options_away_from_default() -> None
               "dfa_rounding": "floor-then-times-3", "psr_modifiers": "own",
               "immobile_psr": "roll", "fall_pilot_damage": "megamek", "tac": False,
               "quirks": True, "punch_min_damage": 0, "hand_and_lower_arm_missing_mod": 2},
-             300, 3000)
+             1200, 12000)
