@@ -219,6 +219,10 @@ def to_text(doc: dict[str, Any]) -> str:
                      f"{_fmt(t['p_b_destroyed_by']):>13} "
                      f"{_fmt(t['expected_damage_a'], 2):>12} "
                      f"{_fmt(t['expected_damage_b'], 2):>12}")
+    if any(t.get("expected_range") is not None and abs(t["expected_range"] - t["range"]) > 1e-9
+           for t in shown):
+        lines.append("(range: the schedule at undamaged MP; E[range]: the mean range of the "
+                     "duels still running, each closing at the MP it has)")
     if len(shown) < len(doc["turns"]):
         lines.append(f"(every duel had ended by turn {shown[-1]['turn']}; the later turns "
                      "repeat it)")
