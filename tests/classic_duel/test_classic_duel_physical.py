@@ -94,7 +94,11 @@ def test_charge_damages_both_sides() -> None:
     a0, b0 = _points(xs[0].S), _points(xs[1].S)
     res = K._resolve_physical(np.random.default_rng(1), scn.a, comp[0], xs[0], scn.b, xs[1],
                               p, SampleChooser(np.random.default_rng(2)))
-    assert (b0 - _points(xs[1].S) == 25).all()
+    # every group lands, unless a rare through-armor critical destroys the target first
+    # (a cockpit or an ammunition explosion ends the damage: 14.5)
+    standing = xs[1].S[:, st.CAUSE] == st.C_NONE
+    assert standing.mean() > 0.9
+    assert (b0 - _points(xs[1].S) == 25)[standing].all()
     assert (a0 - _points(xs[0].S) == 6).all()   # ceil(55 / 10)
     assert (res["t_mod"] == 2).all() and (res["s_mod"] == 2).all()
 

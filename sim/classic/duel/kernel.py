@@ -64,6 +64,7 @@ from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
+from sim.dice import two_d6
 
 #: Fall column by 1D6 (reference.md 4.4).
 SIDE_NAMES = CT.SIDES
@@ -80,9 +81,8 @@ NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
 
 
 def roll2(rng: np.random.Generator, n: int) -> np.ndarray:
-    """n 2D6 totals."""
-    d = rng.integers(1, 7, size=(2, n))
-    return d[0] + d[1]
+    """n 2D6 totals, exact, from btsim's byte dice (:func:`sim.dice.two_d6`)."""
+    return two_d6(rng, n).astype(np.int64)
 
 
 def hits_of(S: np.ndarray, loc: int, mask: int) -> np.ndarray:
