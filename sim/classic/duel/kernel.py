@@ -64,7 +64,7 @@ from sim.classic.fire.scenario import ACTIVE_HEATS, FireScenario
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
-from sim.dice import two_d6
+from sim.dice import d6, two_d6
 
 #: Fall column by 1D6 (reference.md 4.4).
 SIDE_NAMES = CT.SIDES
@@ -346,7 +346,7 @@ def _fall(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mask: n
     x.fell |= mask
     left = c.fall_damage
     idx = np.flatnonzero(mask)
-    column = FALL_IDX[rng.integers(1, 7, size=idx.size)]   # one facing roll per fall
+    column = FALL_IDX[d6(rng, idx.size)]   # one facing roll per fall
     while left > 0:
         d = min(5, left)
         left -= d
@@ -1324,7 +1324,7 @@ def _groups_to(S: np.ndarray, side: Side, mask: np.ndarray, total: np.ndarray,
         if not m.any():
             continue
         if table is not None:
-            _apply_rows(S, side, m, g, table[rng.integers(1, 7, size=len(m))], ch)
+            _apply_rows(S, side, m, g, table[d6(rng, len(m))], ch)
         else:
             _apply_rows(S, side, m, g, where, ch)
 
@@ -1346,13 +1346,13 @@ def _resolve_physical(rng: np.random.Generator, side: Side, c: _Compiled, x: _St
            "s_psr": zero.copy(), "s_mod": zero.copy()}
     for j in range(2):
         hit = (p.kind == PUNCH) & (p.punch_tn[j] <= 12) & (roll2(rng, n) >= p.punch_tn[j])
-        loc = ph.PUNCH_FRONT[rng.integers(1, 7, size=n)]
+        loc = ph.PUNCH_FRONT[d6(rng, n)]
         m = hit & (p.punch_dmg[j] > 0)
         _apply_rows(y.S, tside, m, p.punch_dmg[j], loc, ch)
         dmg += np.where(m, p.punch_dmg[j], 0)
     kick = p.kind == KICK
     khit = kick & (roll2(rng, n) >= p.kick_tn)
-    loc = ph.KICK_FRONT[rng.integers(1, 7, size=n)]
+    loc = ph.KICK_FRONT[d6(rng, n)]
     m = khit & (p.kick_dmg > 0)
     _apply_rows(y.S, tside, m & ~y.prone, p.kick_dmg, loc, ch)
     _apply_rows(y.S, tside, m & y.prone, p.kick_dmg, "front", ch)
@@ -1365,7 +1365,7 @@ def _resolve_physical(rng: np.random.Generator, side: Side, c: _Compiled, x: _St
         m = hits[HATCHET]
         aimed = ph.hatchet_aim(side.classic)[0]           # D11: the punch or kick table
         _apply_rows(y.S, tside, m, p.dmg[HATCHET], "front" if aimed is None
-                    else aimed[rng.integers(1, 7, size=n)], ch)
+                    else aimed[d6(rng, n)], ch)
         dmg += np.where(m, p.dmg[HATCHET], 0)
         out["t_psr"] += hits[PUSH]
         for k in (CHARGE, DFA):

@@ -109,7 +109,7 @@ class ClassicDuelModel(Model):
                          # 6: closing with a range per duel (closing_mp); expected_range
                          # 7: `all` fires by each trial's own to-hit numbers
                          # 8: whole-duel damage dealt (expected_damage_total_a/_b)
-                         # 9: 2D6 from btsim's byte dice (sim.dice.two_d6): new streams
+                         # 9: 1D6 and 2D6 from btsim's byte dice (sim.dice): new streams
                          version="9",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
