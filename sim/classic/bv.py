@@ -52,6 +52,11 @@ def bv_at_skill(bv: int, gunnery: int = 4, piloting: int = 5) -> int:
                                                                        ROUND_HALF_UP))
 
 
+#: how :func:`sim.units.catalog.with_catalog_bv` begins the note on a unit file that names a
+#: catalog record whose build differs (:func:`bv_facts` gives that reason for the unknown BV)
+NOT_THE_CATALOG_BUILD = "no Battle Value taken from btsim's catalog: "
+
+
 def bv_facts(mech: ClassicMech, gunnery: int = 4, piloting: int = 5,
              bv: int | None = None) -> dict[str, Any]:
     """BV, its source and record id, and the skill-adjusted BV of ``mech``; ``bv`` overrides
@@ -65,10 +70,11 @@ def bv_facts(mech: ClassicMech, gunnery: int = 4, piloting: int = 5,
                            "bv_record": None if bv is not None else mech.bv_record,
                            "bv_at_skill": None, "notes": []}
     if base is None:
-        out["notes"].append(f"{mech.name}: no Battle Value known: neither its MUL id nor its "
-                            "name is in btsim's BV catalog; a duel takes it as --bv-a/--bv-b "
-                            "N, the BV at gunnery 4 / piloting 5")
-        multiplier(gunnery, piloting)
+        why = next((n[len(NOT_THE_CATALOG_BUILD):] for n in mech.notes
+                    if n.startswith(NOT_THE_CATALOG_BUILD)),
+                   "neither its MUL id nor its name is in btsim's BV catalog")
+        out["notes"].append(f"{mech.name}: no Battle Value known: {why}; a duel takes it as "
+                            "--bv-a/--bv-b N, the BV at gunnery 4 / piloting 5")
         return out
     out["bv_at_skill"] = bv_at_skill(base, gunnery, piloting)
     return out

@@ -38,6 +38,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim.classic.bv import NOT_THE_CATALOG_BUILD
 from sim.errors import UserError
 from sim.units.mtf import read_mtf
 from sim.units.mul import (
@@ -423,7 +424,7 @@ def with_catalog_bv(mech: ClassicMech) -> ClassicMech:
         return mech
     if not same_build(mech, rec):
         return replace(mech, notes=mech.notes + (
-            f"no Battle Value taken from btsim's catalog: {rec.name!r} (record "
+            f"{NOT_THE_CATALOG_BUILD}{rec.name!r} (record "
             f"{rec.bv_record or rec.mul_id}, BV {rec.bv}) matches its name or MUL id but not "
             "its build (tonnage, armor, heat sinks, engine or weapons differ)",))
     return replace(mech, bv=rec.bv, bv_source=rec.bv_source, bv_record=rec.bv_record,
