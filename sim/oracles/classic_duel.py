@@ -24,9 +24,13 @@ from typing import Any
 import numpy as np
 
 from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state.apply import CORE_CASE_ARMOR_CAP, CORE_IS_CAP
+from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import FireScenario
+from sim.classic.tables import CONSCIOUSNESS
+from sim.classic.to_hit import tmm
 
 HD, CT, LT, RT, LA, RA, LL, RL = range(8)
 NEXT = {HD: None, CT: None, LT: CT, RT: CT, LA: LT, RA: RT, LL: LT, RL: RT}
@@ -40,24 +44,11 @@ COLUMNS = {"front": _FRONT, "left": _LEFT, "right": _RIGHT, "rear": _REAR}
 PUNCH = {1: LA, 2: LT, 3: CT, 4: RT, 5: RA, 6: HD}
 KICK = {1: RL, 2: RL, 3: RL, 4: LL, 5: LL, 6: LL}
 FALL = {1: "front", 2: "right", 3: "right", 4: "rear", 5: "left", 6: "left"}
-CONSC = {1: 3, 2: 5, 3: 7, 4: 10, 5: 11}
-TMM = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
-#: the older table (D16 ``old``): nothing above +4
-TMM_OLD = ((2, 0), (4, 1), (6, 2), (9, 3))
-#: C1: heat for 1 and for 2 points of life-support pilot damage, by reading
-LIFE_SUPPORT = {"megamek": (15, 25), "makamek": (15, 26), "core": (10, 20)}
-#: C7: weapon families that are autocannons
-AUTOCANNONS = ("ac", "lbx", "ultra", "rotary")
 
 
-def tmm(hexes: int, jumped: bool, table: str = "tw") -> int:
-    """Target movement modifier (reference.md 1.2.2; ``table`` the fire model's
-    ``fire_tmm_table``: TW up to +6, the older one up to +4)."""
-    rows, top = (TMM, 6) if table == "tw" else (TMM_OLD, 4)
-    for upper, m in rows:
-        if hexes <= upper:
-            return m + jumped
-    return top + jumped
+def _consc(pilot: int) -> int:
+    """Consciousness roll target for a pilot's total damage (reference.md 4.5)."""
+    return int(CONSCIOUSNESS[min(pilot, len(CONSCIOUSNESS) - 1)])
 
 
 class Mech:
@@ -117,7 +108,7 @@ class Mech:
         it = self.side.gun_item[g]
         if it < 0:
             return False
-        second = self.side_rules.ac_first_crit == "damaged" and kind in AUTOCANNONS
+        second = self.side_rules.ac_first_crit == "damaged" and kind in AUTOCANNON_FAMILIES
         return self.item_lost(it, 2 if second else 1)
 
     def alive(self) -> bool:
@@ -193,10 +184,10 @@ class Mech:
             d = min(d, 1)
         if core and e < nb and d > 0:
             # C30: structure damage capped (20; CASE 10; CASE II 1), the rest strips armor
-            cap = 1 if L.case2[loc] else 10 if L.case[loc] else 20
+            cap = CORE_IS_CAP[2 if L.case2[loc] else 1 if L.case[loc] else 0]
             rest = max(d - cap, 0)
             if L.case[loc] or L.case2[loc]:
-                rest = min(rest, 10)
+                rest = min(rest, CORE_CASE_ARMOR_CAP)
             col = REAR_ARMOR.get(loc, loc)
             self.armor[col] -= min(self.armor[col], rest)
             d = min(d, cap)
@@ -467,17 +458,13 @@ def _p(tn: int) -> float:
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= tn) / 36
 
 
-def _phys_rules(scn: DuelScenario) -> Any:
-    return scn.physical_rules
-
-
 def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
           fs: FireScenario) -> tuple[int, int, bool, int]:
     """(hexes, attacker modifier, jumped, movement heat) with the MP the 'Mech has now
     (reference-classic-combat.md 13.1, 14.3), and the movement PSR (15)."""
     if not mover or mode == "stand":
         return 0, 0, False, 0
-    rules = _phys_rules(scn)
+    rules = scn.physical_rules
     side = m.side
     gone = [leg for leg in (LL, RL) if m.IS[leg] == 0]
     hips = sum(1 for leg in (LL, RL) if m.IS[leg] > 0 and m.act_hit(leg, "hip"))
@@ -549,7 +536,7 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
     """The chosen physical attack and every attack's (tn, damage) (reference.md 1-4), by the
     'best' rule of :mod:`sim.classic.duel.physical` written out per duel."""
     side, tside = m.side, y.side
-    rules = _phys_rules(scn)
+    rules = scn.physical_rules
     allk = rules.duel_attacks == "all"
     info: dict[str, Any] = {"punch": [(13, 0), (13, 0)], "kick": (13, 0), "hatchet": (13, 0),
                             "push": (13, 0), "charge": (13, 0), "dfa": (13, 0)}
@@ -768,7 +755,7 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
             if best >= 0:
                 m.explode_now(r, best)
     if m.alive() and m.kind_hits(lay.LIFE) > 0:
-        one, two = LIFE_SUPPORT[rules.life_support_heat]
+        one, two = LIFE_SUPPORT_STEPS[rules.life_support_heat]
         m.pilot += (row >= one) + (row >= two)
     _settle(m)
     if rules.consciousness_rolls == "each_point":
@@ -785,10 +772,10 @@ def _conscious(r: random.Random, m: Mech) -> None:
     if m.pilot > m.pilot_seen and m.alive() and not m.uncon:
         if m.side_rules.consciousness_rolls == "each_point":
             for k in range(m.pilot_seen + 1, min(m.pilot, 5) + 1):
-                if _roll(r) < CONSC[k]:
+                if _roll(r) < _consc(k):
                     m.uncon = True
                     break
-        elif _roll(r) < CONSC.get(m.pilot, 13):
+        elif _roll(r) < _consc(m.pilot):
             m.uncon = True
     m.pilot_seen = m.pilot
 
@@ -879,7 +866,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
             ranges.append(rng_)
         snaps = [_snap(m) for m in ms]
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
-        stand = 1 if rules.stand_heat == "tw" else 0
+        stand = rules.stand_heat_points
         plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], mvs[i],
                             mvs[1 - i], rng_, can[i]) for i in range(2)]
         declared = ["none", "none"]
@@ -953,7 +940,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
             _settle(m)
             _conscious(r, m)
             may_wake = rules.wake_roll == "same_turn" or was_out[i]
-            if m.uncon and may_wake and m.alive() and _roll(r) >= CONSC.get(m.pilot, 13):
+            if m.uncon and may_wake and m.alive() and _roll(r) >= _consc(m.pilot):
                 m.uncon = False
             if (rules.restart_phase == "end" and m.alive() and m.shut and not m.shut_now
                     and _restarts(m, min(m.heat, 30), _roll(r))):

@@ -77,7 +77,7 @@ ARMS = (lay.LA, lay.RA)
 #: duel-turns/s, one core): 4,096 rows 104 k, 16,384 191 k, 65,536 201 k.
 BLOCK = 16384
 #: Physical choices (:data:`.physical.KINDS`).
-NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = range(7)
+NONE, PUNCH, KICK, HATCHET, PUSH, CHARGE, DFA = ph.NONE, ph.PUNCH, ph.KICK, ph.HATCHET, ph.PUSH, ph.CHARGE, ph.DFA
 
 
 def roll2(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -1150,7 +1150,7 @@ def _choose_physical(side: Side, c: _Compiled, x: _State, tside: Side, y: _State
                           knock)
     pc = ph.p_hit(tns[CHARGE])
     vals[CHARGE] = ph.value(pc, dmgs[CHARGE], _psr_fail(tside, y, ph.PSR_ON_TARGET[CHARGE], pre_t),
-                            knock, pc * (ph.ceil10(tside.tons) + own_fall * _psr_fail(
+                            knock, pc * (ph.D.charge_self(tside.tons) + own_fall * _psr_fail(
                                 side, x, ph.PSR_ON_SELF_HIT[CHARGE], pre_s)))
     pd_ = ph.p_hit(tns[DFA])
     vals[DFA] = ph.value(pd_, dmgs[DFA], _psr_fail(tside, y, ph.PSR_ON_TARGET[DFA], pre_t), knock,
@@ -1378,7 +1378,7 @@ def _resolve_physical(rng: np.random.Generator, side: Side, c: _Compiled, x: _St
         h = hits[CHARGE]
         if h.any():
             _groups_to(y.S, tside, h, p.dmg[CHARGE], "front", ch, rng)
-            own = np.full(n, ph.ceil10(tside.tons), np.int64)
+            own = np.full(n, ph.D.charge_self(tside.tons), np.int64)
             _groups_to(x.S, side, h, own, "front", ch, rng)
             out["self"] += np.where(h, own, 0)
         h = hits[DFA]

@@ -33,7 +33,7 @@ from sim.classic.duel.scenario import DuelScenario, build
 from sim.model import BenchCase, Metric, Model
 
 #: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
-#: (``expected_turns`` per duel, ~5.7 for its pairing), not ``BENCH_TURNS`` per duel
+#: (``expected_turns`` per duel, ~5.5 for its pairing), not ``BENCH_TURNS`` per duel
 BENCH_TURNS = 10
 
 

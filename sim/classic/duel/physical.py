@@ -31,7 +31,6 @@ earlier attack in the order punch, kick, hatchet, push, charge, DFA.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -268,8 +267,3 @@ def mean_gun_damage(hits: np.ndarray, grp: np.ndarray) -> np.ndarray:
     s = np.arange(hits.shape[0])[:, None]
     per_roll = tot[s, hits]                   # (rate+1, 13)
     return (per_roll * np.asarray(P2D6, float)[None, :hits.shape[1]]).sum(axis=1)
-
-
-def ceil10(tons: int) -> int:
-    """ceil(tons / 10)."""
-    return math.ceil(tons / 10)

@@ -62,9 +62,3 @@ options.register_group("classic", ClassicPhysicalRules, models=("classic-duel",)
 
 #: Option names (duel parameters).
 OPTION_NAMES: tuple[str, ...] = tuple(ClassicPhysicalRules.__dataclass_fields__)
-
-
-def physical_rules(**overrides: Any) -> ClassicPhysicalRules:
-    """The default rules with ``overrides`` applied (validated)."""
-    rules: ClassicPhysicalRules = options.build(ClassicPhysicalRules, "default", overrides)
-    return rules
