@@ -15,9 +15,10 @@ run and on this machine:
 
 Rates are in the case's ``unit`` per second: ``per_trial`` units per trial, or, with
 ``per_trial_metric``, the units a trial really held (a duel that ends in turn 4 of 10 played
-4 duel-turns), read from the engine run the benchmark times. A slow kernel (the Classic
-duel, ~10^4 duels/s) is timed in smaller chunks (:func:`bench_chunk`), its memory check and
-cache figures too, so ``--quick`` stays well under a minute; the table names those chunks.
+4 duel-turns), read from the engine run the benchmark times. A model that declares its own
+chunk (``Model.default_chunk``: the Classic duel's kernel block) is timed in it; a slow kernel
+without one is timed in smaller chunks (:func:`bench_chunk`), its memory check and cache
+figures too, so ``--quick`` stays well under a minute; the table names those chunks.
 
 And once per run: the raw dice limit (NumPy drawing d6 into uint8 chunks) and the peak
 traced memory of a sequential engine run at a small and a large trial count, which shows
@@ -120,15 +121,14 @@ def peak_memory(model: Any, params: Any, trials: int, chunk: int | None = None) 
 #: a kernel whose 4-chunk probe at the default chunk would take longer than this (seconds)
 #: is measured in smaller chunks (:func:`bench_chunk`)
 SLOW_PROBE_S = 4.0
-#: the smallest chunk the benchmark shrinks to (the Classic duel's per-call costs are
-#: ~0.07 s: below ~4096 trials a chunk they dominate its rate)
+#: the smallest chunk the benchmark shrinks to (below it a kernel's fixed per-call costs
+#: would dominate its rate)
 MIN_BENCH_CHUNK = 2**12
 
 
 def bench_chunk(model: Any, scn: Any, seconds: float) -> int:
     """The chunk size the benchmark measures a kernel in: the engine's default, except for a
-    slow kernel (4 default chunks over :data:`SLOW_PROBE_S`, e.g. the Classic duel at ~10^4
-    duels/s): then the largest power of two whose chunk takes at most ``seconds``
+    slow kernel (4 default chunks over :data:`SLOW_PROBE_S`): then the largest power of two whose chunk takes at most ``seconds``
     (at least :data:`MIN_BENCH_CHUNK`), so ``--quick`` stays quick. Fast kernels keep the
     default chunk, hence their figures. A model that declares its own chunk
     (``Model.default_chunk``, e.g. the Classic duel's one kernel block) is measured in it:

@@ -383,3 +383,22 @@ def test_every_classic_duel_option_is_documented(text: str) -> None:
         ref, vals, dflt = rows[name][1:4]
         assert ref == (decl.ref if decl.ref[0] == "C" else "—") and dflt == default, name
         assert [v.strip() for v in vals.split(",")] == [_render(v) for v in values], name
+
+
+def test_every_classic_physical_option_is_documented(text: str) -> None:
+    """Each ClassicPhysicalRules option has a row in "Classic engagements" listing its values,
+    the default first, and what it decides."""
+    from sim import options
+    from sim.classic.duel.physical_rules import ClassicPhysicalRules
+
+    body = _section(text, "Classic engagements")
+    rows = {r[0].strip("`"): r for r in _table_after(body, "| option | values (default first)")
+            [1:]}
+    fields = {f.name: f for f in _fields(ClassicPhysicalRules)}
+    assert set(rows) == set(fields), (sorted(rows), sorted(fields))
+    for name, f in fields.items():
+        decl = options.spec(name).decl
+        allowed = decl.allowed if decl.kind == "choice" else (True, False)
+        values = [_render(f.default)] + [_render(v) for v in allowed if v != f.default]
+        assert [v.strip().strip("`") for v in rows[name][1].split(",")] == values, name
+        assert rows[name][2].strip(), f"{name}: no description"

@@ -138,6 +138,7 @@ def main(argv: list[str]) -> int:
     href = json.loads((where / "hit.json").read_text())
     now = json.loads(json.dumps(hits, sort_keys=True, default=str))
     bad += [k for k in href if href[k] != now.get(k)]
+    bad += [k for k in now if k not in href]
     if bad:
         print("DIFFER:", ", ".join(bad))
         return 1

@@ -40,7 +40,7 @@ from sim.cli.common import (
     rule_overrides,
 )
 from sim.cli.progress import add_progress
-from sim.errors import ConfigError
+from sim.errors import ConfigError, check_int
 from sim.result import Result
 
 HELP_ACTS = "comma-separated: " + " ".join(T.ACTUATORS) + " (optionally left-/right-)"
@@ -102,15 +102,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-
-
-def _req_int(name: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(name, value, "an integer") from None
-
-
 def run(args: argparse.Namespace) -> int:
     opts = rule_overrides(args, "attack")
     if args.seed is not None and args.trials is None and args.target_error is None:
@@ -125,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         target_immobile=args.target_immobile, side=args.side, hexes=int_arg("hexes", args.hexes),
         tsm=args.tsm, rules=args.rules, attacker=args.attacker, target=args.target,
         trials=int_arg("trials", args.trials), seed=int_arg("seed", args.seed),
-        n_jobs=_req_int("jobs", args.jobs), chunk_size=int_arg("chunk_size", args.chunk_size),
+        n_jobs=check_int("jobs", args.jobs), chunk_size=int_arg("chunk_size", args.chunk_size),
         progress=args.progress, **precision_args(args),
         target_damaged=args.target_damaged,
         target_level=int_arg("target_level", args.target_level),

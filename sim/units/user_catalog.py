@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sim.errors import UserError
-from sim.units.catalog import _key, aliases_for, mech_from_record, mech_to_record
+from sim.units.catalog import aliases_for, mech_from_record, mech_to_record
 from sim.units.types import ClassicMech
 
 USER_FILE = "units.json"
@@ -90,20 +90,6 @@ def _load(path: str, size: int, mtime_ns: int, inode: int) -> tuple[ClassicMech,
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
             ValueError, AttributeError) as exc:
         raise UserError(f"{p}: not a btsim user catalog ({exc}); import again") from None
-
-
-def find_user_unit(name: str, path: Path | None = None) -> ClassicMech | None:
-    """An imported unit by exact name/alias, else by unique prefix; None when none or several
-    match. (Command-line names go through :func:`sim.units.catalog.lookup`, which searches
-    the catalog and the imported units together.)"""
-    q = _key(name)
-    units = load_user_units(path)
-    aliases = [(m, aliases_for(m.name, m.chassis, m.clan_name, m.model)) for m in units]
-    exact = [m for m, a in aliases if q in a]
-    if len(exact) >= 1:
-        return exact[0]
-    pref = [m for m, a in aliases if any(x.startswith(q) for x in a)]
-    return pref[0] if len(pref) == 1 else None
 
 
 #: Outcome kinds of a skipped file, in the order the summary lists them.

@@ -18,10 +18,6 @@ from sim.classic.duel import physical as ph
 from sim.classic.duel.scenario import build
 
 
-def _points(S: np.ndarray) -> np.ndarray:
-    return S[:, : st.N_ARMOR].sum(axis=1) + S[:, st.IS0:st.IS0 + 8].sum(axis=1)
-
-
 @pytest.mark.parametrize("reading", ["fall", "stay"])
 def test_failed_stand(reading: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Side A starts prone with a destroyed gyro slot and piloting 8 (stand TN 8 + 3 = 11):

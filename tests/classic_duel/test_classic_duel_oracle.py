@@ -108,7 +108,8 @@ def test_kernel_matches_oracle_charge_and_dfa() -> None:
     # B runs (may charge), A jumps (may DFA): both declarations, self-damage, 2-level falls
     _compare({"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
               "moved_b": "run", "knockdown_value": "fall-and-prone"}, 1200, 12000, T=25)
-    # the same duel decides and resolves charges and DFAs in both (p_fell is their trace)
+    # the kernel really declares and resolves charges and DFAs in this duel (falls are their
+    # trace; the oracle returns no falls, its agreement is the histogram above)
     p = {"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
          "moved_b": "run", "turns": 3}
     k = kernel.run_block(build(p), None, np.random.default_rng(4), 3000)
@@ -134,12 +135,15 @@ def _compare_ranges(params: dict, n_oracle: int, n_kernel: int, T: int) -> None:
     p = {**params, "turns": T}
     o = scalar(p, np.random.default_rng(21), n_oracle)["range"]
     k = kernel.run_block(build(p), None, np.random.default_rng(22), n_kernel)["range"]
+    compared = 0
     for t in range(T):
         a, b = o[t][o[t] > 0].astype(float), k[t][k[t] > 0].astype(float)
         if a.size < 50 or b.size < 50:
             continue
         se = np.sqrt(a.var() / a.size + b.var() / b.size)
         assert abs(a.mean() - b.mean()) <= 4.5 * se + 1e-12, (t, a.mean(), b.mean(), se)
+        compared += 1
+    assert compared >= 3
 
 
 def test_kernel_matches_oracle_closing_with_a_range_per_duel() -> None:

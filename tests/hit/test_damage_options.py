@@ -26,7 +26,7 @@ def close(a: float, b: Fraction | float) -> bool:
 
 def test_determination_table_with_modifier() -> None:
     assert np.allclose(determining_probs(0), np.array([21, 9, 5, 1]) / 36)
-    assert np.allclose(DETERMINING_BY_MOD[0], determining_probs(0))
+    assert np.allclose(DETERMINING_BY_MOD[4], np.array([3, 7, 11, 15]) / 36)
     # +4: rolls 2-3 none, 4-5 one, 6-7 two, 8-12 the 12 result
     assert np.allclose(determining_probs(4), np.array([3, 7, 11, 15]) / 36)
 

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from units_helpers import MTF_FILES, needs_shared
 
-from sim.units.catalog import get_classic
+from sim.units.catalog import get_classic, lookup
 from sim.units.mtf import read_mtf
-from sim.units.user_catalog import find_user_unit, import_dir, load_user_units
+from sim.units.user_catalog import import_dir, load_user_units
 
 
 def _broken(folder: Path) -> int:
@@ -67,13 +67,13 @@ def test_import_shared_files_then_name_them(tmp_path: Path, monkeypatch: pytest.
     assert [s.kind for s in rep.skipped].count("shadowed by the catalog") == 1
     units = load_user_units()
     assert len(units) == len(MTF_FILES) and all(u.slots for u in units)
-    assert find_user_unit("Locust LCT-1V-Z") is not None
+    assert lookup("Locust LCT-1V-Z").imported
     # a name only the user catalog knows
     text = (home / "units.json").read_text()
     (home / "units.json").write_text(text.replace('"Locust LCT-1V-Z"', '"Locust LCT-9Z"', 1)
                                      .replace('"model": "LCT-1V-Z"', '"model": "LCT-9Z"',
                                               1))
-    assert find_user_unit("Locust LCT-9Z") is not None
+    assert lookup("Locust LCT-9Z").imported
     m = get_classic("Locust LCT-9Z")
     assert m.slots and m.tons == 20
     env = {**os.environ, "BTSIM_HOME": str(home)}

@@ -17,7 +17,7 @@ explosion (and any explosion it sets off) has run its course (MegaMek's recursiv
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -65,33 +65,30 @@ class DamageModel:
     layout: lay.Layout
     rules: DamageRules
     hittable: np.ndarray
-    masks: dict[int, np.ndarray]
-    gauss_of_item: np.ndarray
     expl_loc: np.ndarray
     expl_per: np.ndarray
     expl_is_bin: np.ndarray
     #: where the slots of each :data:`COUNTED` kind are: ``count_loc``, ``count_mask`` (5,)
     #: the first location holding such slots and their slot mask (0: none), ``count_more``
     #: (counter index, location, slot mask) for each further location (an XL engine's)
-    count_loc: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
-    count_mask: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
-    count_more: tuple[tuple[int, int, int], ...] = ()
+    count_loc: np.ndarray
+    count_mask: np.ndarray
+    count_more: tuple[tuple[int, int, int], ...]
     #: engine slots of the side torsos, ((location, slot mask), ...): a destroyed side torso
     #: counts its engine slots not yet hit as engine hits (14.3, XL engines)
-    side_engine: tuple[tuple[int, int], ...] = ()
+    side_engine: tuple[tuple[int, int], ...]
     #: (8, 12) explosive index of the Gauss weapon in each slot (-1: none)
-    gauss_slot: np.ndarray = field(default_factory=lambda: np.full((8, 12), -1))
+    gauss_slot: np.ndarray
     #: (8, 12) bin index of an ammunition bin whose shots explode (14.4) in each slot (-1)
-    boom_bin: np.ndarray = field(default_factory=lambda: np.full((8, 12), -1))
+    boom_bin: np.ndarray
     #: (8,) bool: an explosion in the location stops there (CASE or CASE II)
-    contained: np.ndarray = field(default_factory=lambda: np.zeros(8, bool))
+    contained: np.ndarray
 
     @classmethod
     def build(cls, layout: lay.Layout, rules: DamageRules | None = None) -> DamageModel:
         rules = rules or DamageRules()
         hittable = layout.hittable(rules.filler_slots_hittable, rules.case_slot_hittable)
-        masks = {k: layout.kind_mask(k) for k in (lay.ENGINE, lay.GYRO, lay.SENSORS,
-                                                   lay.LIFE, lay.COCKPIT)}
+        masks = {k: layout.kind_mask(k) for k in COUNTED}
         gauss_of_item = np.full(max(len(layout.items), 1), -1, dtype=np.int64)
         for g, it in enumerate(layout.gauss_items):
             gauss_of_item[it] = len(layout.bins) + g
@@ -99,7 +96,7 @@ class DamageModel:
                                               for i in layout.gauss_items]
         gauss = [layout.items[i].explosion for i in layout.gauss_items]
         if rules.explosion_size == "core":   # C30: 2 per critical slot of the weapon
-            gauss = [2 * sum(bin(int(m)).count("1") for m in layout.item_masks[i])
+            gauss = [2 * int(st.POP[layout.item_masks[i] & 0xFFF].sum())
                      for i in layout.gauss_items]
         per = [b[2] if b[3] else 0 for b in layout.bins] + gauss
         where = [[(loc, int(masks[k][loc])) for loc in range(8) if masks[k][loc]] or [(0, 0)]
@@ -110,7 +107,7 @@ class DamageModel:
         boom = [b if b_[2] > 0 and b_[3] else -1 for b, b_ in enumerate(layout.bins)]
         boom_bin = np.where(layout.bin_slot >= 0,
                             np.array([*boom, -1], dtype=np.int64)[layout.bin_slot], -1)
-        return cls(layout, rules, hittable, masks, gauss_of_item,
+        return cls(layout, rules, hittable,
                    np.array(locs, dtype=np.int64), np.array(per, dtype=np.int64),
                    np.array([True] * len(layout.bins) + [False] * len(layout.gauss_items)),
                    np.array([w[0][0] for w in where], dtype=np.int64),

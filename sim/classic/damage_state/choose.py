@@ -78,23 +78,17 @@ class SampleChooser:
 
     def pick(self, S: np.ndarray, w: np.ndarray, P: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        n, m = P.shape
-        cum = np.cumsum(P, axis=1)
-        u = np.asarray(self.rng.random(n))[:, None] * cum[:, -1:]
-        j = np.minimum((u >= cum).sum(axis=1), m - 1)
-        # never land on a zero-probability outcome through rounding
-        bad = P[np.arange(n), j] <= 0
-        if bad.any():
-            j[bad] = np.argmax(P[bad] > 0, axis=1)
-        return S, w, j, np.arange(n)
+        return self.pick_table(S, w, P, np.arange(len(P)))
 
     def pick_table(self, S: np.ndarray, w: np.ndarray, table: np.ndarray, k: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        # the cumulative sums of the table's rows are those pick() would compute row by row
+        """Row ``i`` draws its outcome with the probabilities ``table[k[i]]`` (``pick``: one
+        row of ``P`` per row)."""
         cum = np.cumsum(table, axis=1)[k]
         m = table.shape[1]
         u = np.asarray(self.rng.random(len(k)))[:, None] * cum[:, -1:]
         j = np.minimum((u >= cum).sum(axis=1), m - 1)
+        # never land on a zero-probability outcome through rounding
         bad = table[k, j] <= 0
         if bad.any():
             j[bad] = np.argmax(table[k[bad]] > 0, axis=1)

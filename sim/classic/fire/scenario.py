@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from sim.classic import tables as CT
+from sim.classic.bv import check_skill
 from sim.classic.fire import cluster as C
 from sim.classic.fire import heat as H
 from sim.classic.fire import to_hit as TH
@@ -241,7 +242,7 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
     overrides = {k: v for k, v in params.items() if k in OPTION_NAMES and v is not None}
     rules = rules_from(overrides)
     unit, label = _resolve_unit(params.get("unit"))
-    gunnery = check_int("gunnery", params.get("gunnery", 4), lo=0, hi=8)
+    gunnery = check_skill("gunnery", params.get("gunnery", 4))
     turns = check_int("turns", params.get("turns", 10), lo=1, hi=MAX_TURNS)
     ranges = _ranges(params, turns)
     moved = check_choice("moved", params.get("moved", "stand"), tuple(CT.ATTACKER_MOVEMENT))
