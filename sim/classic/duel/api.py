@@ -9,16 +9,19 @@ it, the 95% interval of the engine: Wilson for probabilities, normal for means):
 * ``model``, ``params``, ``mode``, ``trials``, ``seed``, ``chunk_size``, ``bv_a``, ``bv_b``
   (Battle Value at the side's skills, None when unknown), ``notes``, ``rule_options``;
 * per duel: ``p_win_a``, ``p_win_b``, ``p_draw``, ``p_timeout``, ``expected_turns``,
-  ``p_<side>_destroyed_by_<cause>``, ``p_fell_a``/``_b``, ``p_shutdown_by_a``/``_b``,
+  ``p_<side>_destroyed_by_<cause>``, ``p_<side>_out_by_<reason>`` (C21 ``out_of_fight``),
+  ``p_fell_a``/``_b``, ``p_shutdown_by_a``/``_b``,
   ``expected_damage_total_a``/``_b`` (damage dealt by the side over the whole duel) and
   ``turns_hist`` (P(duel ended in turn t), t = 0..turns);
 * the same by side as mappings of estimates ``{"p", "se", "ci_low", "ci_high"}``:
-  ``p_destroyed_by_cause`` (side -> cause -> estimate), ``p_fell`` and ``p_shutdown_by``
-  (side -> estimate);
+  ``p_destroyed_by_cause`` and ``p_out_by_reason`` (side -> cause or reason -> estimate),
+  ``p_fell`` and ``p_shutdown_by`` (side -> estimate);
 * ``turns``: one row per turn with ``turn``, ``range`` (the nominal schedule: under
   ``closing``, from both sides' undamaged running MP), ``p_a_destroyed_by``,
   ``p_b_destroyed_by`` (cumulative), ``expected_damage_a``/``_b`` (damage dealt by that
-  side in the turn) and ``expected_range`` (mean range of the duels still running that
+  side in the turn), ``p_a_shutdown_by``/``p_b_shutdown_by`` and ``p_a_fell_by``/
+  ``p_b_fell_by`` (cumulative: shut down / fallen at least once by then) and
+  ``expected_range`` (mean range of the duels still running that
   turn; under ``closing`` with ``closing_mp=current`` each duel has its own range), each
   with its ``_se`` and interval.
 """
@@ -175,10 +178,6 @@ def to_text(doc: dict[str, Any]) -> str:
                 f"{p[f'piloting_{s}']}, {p[f'moved_{s}']}, fire {p[f'policy_{s}']}, physical "
                 f"{p[f'physical_{s}']}, BV {'unknown' if bv is None else bv})")
 
-    def est(name: str) -> dict[str, Any]:
-        return {"p": doc[name], "ci_low": doc.get(f"{name}_ci_low"),
-                "ci_high": doc.get(f"{name}_ci_high")}
-
     rules = p.get("rule_overrides") or ""
     lines = [f"{side('a')}", f"  vs {side('b')}",
              f"range {p['range']}, at most {p['turns']} turns; {doc['mode']}, "
@@ -187,8 +186,8 @@ def to_text(doc: dict[str, Any]) -> str:
              "", "outcome (95% CI):"]
     for name, label in (("p_win_a", "P(A wins)"), ("p_win_b", "P(B wins)"),
                         ("p_draw", "P(draw)"), ("p_timeout", "P(timeout)")):
-        lines.append(f"  {label:<12}{_ci(est(name))}")
-    lines.append(f"  {'E[turns]':<12}{_ci(est('expected_turns'), 2)}")
+        lines.append(f"  {label:<12}{_ci(_estimate(doc, name))}")
+    lines.append(f"  {'E[turns]':<12}{_ci(_estimate(doc, 'expected_turns'), 2)}")
     w = 26
     lines += ["", f"{'per side (95% CI)':<28}{'A':<{w}}{'B':<{w}}"]
     causes = list(doc["p_destroyed_by_cause"]["a"])
@@ -206,7 +205,7 @@ def to_text(doc: dict[str, Any]) -> str:
                  + "".join(f"{_ci(doc['p_shutdown_by'][s]):<{w}}" for s in "ab"))
     if doc.get("expected_damage_total_a") is not None:
         lines.append(f"  {'damage dealt, whole duel':<26}"
-                     + "".join(f"{_ci(est(f'expected_damage_total_{s}'), 1):<{w}}"
+                     + "".join(f"{_ci(_estimate(doc, f'expected_damage_total_{s}'), 1):<{w}}"
                                for s in "ab"))
     lines += ["", f"{'turn':>4} {'range':>5} {'E[range]':>8} {'P(A dead by)':>13} "
               f"{'P(B dead by)':>13} {'E[dmg by A]':>12} {'E[dmg by B]':>12}"]

@@ -563,7 +563,6 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     xs = [_State.fresh(s, n, ng) for s, ng in zip(sides, ngs, strict=True)]
     dealt_all = np.zeros((2, T, n), np.int64)
     done = {"dead_turn": np.zeros((2, n), np.int64), "cause": np.zeros((2, n), np.int64),
-            "fell": np.zeros((2, n), bool), "shut": np.zeros((2, n), bool),
             "out": np.zeros((2, n), np.int64),
             # turn of the first fall / shutdown (0: never), for the per-turn curves
             "fell_turn": np.zeros((2, n), np.int64), "shut_turn": np.zeros((2, n), np.int64)}
@@ -700,7 +699,9 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
                 done[key][i, rows[first]] = t + 1
         dealt_all[:, t, rows] = dealt
     _record(done, xs, rows)
-    return {**done, "dealt": dealt_all, "range": range_all}
+    # fell / shut down at least once: the first turn it happened is recorded
+    return {**done, "fell": done["fell_turn"] > 0, "shut": done["shut_turn"] > 0,
+            "dealt": dealt_all, "range": range_all}
 
 
 def _record(done: dict[str, np.ndarray], xs: list[_State], rows: np.ndarray) -> None:
@@ -708,8 +709,6 @@ def _record(done: dict[str, np.ndarray], xs: list[_State], rows: np.ndarray) -> 
     for i, x in enumerate(xs):
         done["dead_turn"][i, rows] = x.dead_turn
         done["cause"][i, rows] = x.S[:, st.CAUSE]
-        done["fell"][i, rows] = x.fell
-        done["shut"][i, rows] = x.shut_ever
         done["out"][i, rows] = x.out
 
 
