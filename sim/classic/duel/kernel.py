@@ -943,6 +943,12 @@ def _current_mp(side: Side, x: _State, rules: ClassicPhysicalRules
     return walk, run, jump
 
 
+#: movement heat (13.2) by attacker movement modifier: stood 0, walked 1, ran 2 (a jump's heat
+#: is :func:`sim.classic.fire.heat.movement_heat` of its hexes)
+_MOVE_HEAT_BY_MOD = np.array([H.MOVE_HEAT["stand"], H.MOVE_HEAT["walk"], H.MOVE_HEAT["run"], 0],
+                             np.int64)
+
+
 def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mode: str,
               mover: np.ndarray, jump_rating_heat: bool, rules: ClassicPhysicalRules,
               ch: SampleChooser) -> _Move:
@@ -956,9 +962,9 @@ def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mod
     hexes = np.where(mover, hexes, 0)
     mod = np.where(mover, mod, 0)
     jumped = jumped & mover & (hexes > 0)
-    heat = np.where(mod == 1, 1, np.where(mod == 2, 2, 0))
     jh = np.full_like(hexes, side.jump) if jump_rating_heat else hexes
-    heat = np.where(jumped, np.maximum(3, jh), heat).astype(np.int64)
+    heat = np.where(jumped, np.maximum(H.movement_heat("jump"), jh),
+                    _MOVE_HEAT_BY_MOD[mod]).astype(np.int64)
     if rules.move_damage_psr and mode in ("run", "jump"):
         S = x.S
         gyro = S[:, st.GYRO] > 0

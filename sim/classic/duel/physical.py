@@ -39,6 +39,7 @@ from sim.classic import damage as D
 from sim.classic import psr as P
 from sim.classic import tables as CT
 from sim.classic.attacks import ATTACK_SPECS
+from sim.classic.fire import heat as H
 from sim.classic.rules import ClassicRules
 from sim.dice import P_2D6_AT_LEAST
 
@@ -197,11 +198,11 @@ def walk_mp(walk: int, legs_gone: np.ndarray, hips: np.ndarray, leg_acts: np.nda
     """Current walking MP per trial (14.3, 13.1): one leg destroyed leaves 1 MP, two 0; else
     one destroyed hip halves it (``hip_rounding``), two leave 0; then -1 per destroyed upper
     leg, lower leg or foot actuator in a leg without a hip hit (``leg_acts``); then heat's
-    loss floor(heat / 5); never below 0. (The order is MegaMek's ``getWalkMP``.)"""
+    loss (:func:`sim.classic.fire.heat.mp_loss`); never below 0. (The order is MegaMek's ``getWalkMP``.)"""
     half = (walk + 1) // 2 if hip_rounding == "ceil" else walk // 2
     mp = np.where(hips >= 2, 0, np.where(hips == 1, half, walk)) - leg_acts
     mp = np.where(legs_gone >= 2, 0, np.where(legs_gone == 1, 1, mp))
-    return np.maximum(mp - heat // 5, 0).astype(np.int64)
+    return np.maximum(mp - H.mp_loss(heat), 0).astype(np.int64)
 
 
 def run_mp(walk_now: np.ndarray, legs_gone: np.ndarray) -> np.ndarray:
@@ -213,7 +214,7 @@ def jump_mp(jump: int, jets_lost: np.ndarray, heat: np.ndarray, heat_reduces: bo
             ) -> np.ndarray:
     """Jumping MP: -1 per destroyed jump jet (14.3); heat's loss only if ``heat_reduces``
     (13.1)."""
-    mp = jump - jets_lost - (heat // 5 if heat_reduces else 0)
+    mp = jump - jets_lost - (H.mp_loss(heat) if heat_reduces else 0)
     return np.maximum(mp, 0).astype(np.int64)
 
 
