@@ -9,7 +9,7 @@ These helpers are shared by the model-side balance metrics (:mod:`sim.classic.ba
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -68,3 +68,19 @@ def rows_until_settled(rows: Sequence[Any], p_end_by: Iterable[float | None],
         if p is not None and p >= 1 - tol:
             break
     return out
+
+
+def _value_text(value: Any) -> str:
+    """An option value as ``--rule`` takes it (``true``/``false`` for booleans)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def rules_header(preset: Any, overrides: Mapping[str, Any] | str | None = None) -> str:
+    """A text output's rules (the CLI headers, the duel's ``to_text``): ``default``, or ``default + tac=false, pilot_damage=false``
+    (``overrides``: name -> value, or the ``"a=1,b=2"`` text of a ``rule_overrides``
+    parameter)."""
+    if isinstance(overrides, str):
+        parts = [p.strip() for p in overrides.split(",") if p.strip()]
+    else:
+        parts = [f"{k}={_value_text(v)}" for k, v in (overrides or {}).items()]
+    return str(preset) + (" + " + ", ".join(parts) if parts else "")

@@ -156,14 +156,15 @@ def _unit(name: str | None, tons: Any, piloting: Any) -> str:
 def _rules(res: dict[str, Any]) -> str:
     """``default`` or ``default + tac=false``: the preset and the ``--rule`` overrides
     (the effective options that differ from the preset)."""
-    from sim.cli.common import differing_options, rules_text
+    from sim.cli.common import differing_options
+    from sim.summary import rules_header
 
     opts = res.get("rule_options")
     if isinstance(opts, str):
         opts = json.loads(opts)
     if not isinstance(opts, dict):
         return str(res["rules"])
-    return rules_text(res["rules"], differing_options("classic", str(res["rules"]), opts))
+    return rules_header(res["rules"], differing_options("classic", str(res["rules"]), opts))
 
 
 def format_table(result: Result | dict[str, Any]) -> str:

@@ -72,27 +72,11 @@ def precision_args(args: argparse.Namespace) -> dict[str, Any]:
             "max_trials": getattr(args, "max_trials", None)}
 
 
-def _value_text(value: Any) -> str:
-    """An option value as ``--rule`` takes it (``true``/``false`` for booleans)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def differing_options(game: str, preset: str, effective: Mapping[str, Any]) -> dict[str, Any]:
     """The options of ``effective`` (name -> value) that differ from preset ``preset`` of
     ``game``: the ``--rule`` overrides a result was run with."""
     ref = {o.name: o.presets.get(preset, o.default) for o in options.options(game)}
     return {k: v for k, v in effective.items() if k in ref and ref[k] != v}
-
-
-def rules_text(preset: Any, overrides: Mapping[str, Any] | str | None = None) -> str:
-    """A text header's rules: ``default``, or ``default + tac=false, pilot_damage=false``
-    (``overrides``: name -> value, or the ``"a=1,b=2"`` text of a ``rule_overrides``
-    parameter)."""
-    if isinstance(overrides, str):
-        parts = [p.strip() for p in overrides.split(",") if p.strip()]
-    else:
-        parts = [f"{k}={_value_text(v)}" for k, v in (overrides or {}).items()]
-    return str(preset) + (" + " + ", ".join(parts) if parts else "")
 
 
 def int_arg(name: str, value: Any) -> int | None:

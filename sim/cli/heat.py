@@ -13,10 +13,10 @@ from sim.cli.common import (
     add_rule_flags,
     precision_args,
     rule_overrides,
-    rules_text,
 )
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
+from sim.summary import rules_header
 
 EPILOG = f"""\
 Without --unit the unit is a {GENERIC_DESCRIPTION.replace("OV K", "OV K (--ov, default "
@@ -123,7 +123,7 @@ def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool
     mode = f"Monte Carlo, {int(frame['trials'].iloc[0])} units" if mc else "exact"
     lines = [f"{facts['card']}  policy {params['policy']}  range {params['range']}  "
              f"usable OV {facts['usable_ov']}  rules "
-             f"{rules_text(params['rules'], params.get('rule_overrides'))}  ({mode})"]
+             f"{rules_header(params['rules'], params.get('rule_overrides'))}  ({mode})"]
     if params["incoming"]:
         lines.append(f"incoming: {params['incoming']}")
     if facts.get("notes"):

@@ -11,15 +11,16 @@ import pytest
 import sim
 from sim import options
 from sim.cli import main
-from sim.cli.common import differing_options, rules_text
+from sim.cli.common import differing_options
 from sim.errors import ConfigError
+from sim.summary import rules_header
 
 
-def test_rules_text() -> None:
-    assert rules_text("default") == "default"
-    assert rules_text("seed", {"tac": False, "club_aimed_mod": 2}) == \
+def test_rules_header() -> None:
+    assert rules_header("default") == "default"
+    assert rules_header("seed", {"tac": False, "club_aimed_mod": 2}) == \
         "seed + tac=false, club_aimed_mod=2"
-    assert rules_text("default", "ht_cap=4,water_ov=steps") == \
+    assert rules_header("default", "ht_cap=4,water_ov=steps") == \
         "default + ht_cap=4, water_ov=steps"
     eff = {o.name: o.presets.get("seed", o.default) for o in options.options("classic")}
     assert differing_options("classic", "seed", eff) == {}

@@ -33,7 +33,7 @@ from typing import Any
 
 from sim.classic.duel.scenario import DEFAULT_TURNS
 from sim.result import Result, jsonable
-from sim.summary import rows_until_settled
+from sim.summary import rows_until_settled, rules_header
 
 #: interval columns of the engine's summary beside each metric, in the document's order
 _STATS = ("se", "ci_low", "ci_high")
@@ -182,7 +182,7 @@ def to_text(doc: dict[str, Any]) -> str:
     lines = [f"{side('a')}", f"  vs {side('b')}",
              f"range {p['range']}, at most {p['turns']} turns; {doc['mode']}, "
              f"{doc['trials']} duels, seed {doc['seed']}; rules "
-             + (f"default + {rules}" if rules else "default"),
+             + rules_header("default", rules),
              "", "outcome (95% CI):"]
     for name, label in (("p_win_a", "P(A wins)"), ("p_win_b", "P(B wins)"),
                         ("p_draw", "P(draw)"), ("p_timeout", "P(timeout)")):
