@@ -116,10 +116,12 @@ class WeaponItem:
     rear: bool
     split: str | None = None
     line: int | None = None
+    #: the slot name as the file writes it
+    name: str = ""
 
     @property
     def label(self) -> str:
-        return self.spec.slot
+        return self.name or self.spec.slot
 
 
 @dataclass(frozen=True)
@@ -357,7 +359,7 @@ def inventory(d: Design) -> Inventory:
         spec = wtab.get(key)
         if spec is not None:
             whole, rest = divmod(e.lines, spec.slots)
-            inv.weapons += [WeaponItem(spec, e.location, e.rear, line=e.line)
+            inv.weapons += [WeaponItem(spec, e.location, e.rear, line=e.line, name=e.name)
                             for _ in range(whole)]
             if rest:
                 partial.append((spec, e, rest))
@@ -385,5 +387,5 @@ def inventory(d: Design) -> Inventory:
         partial.remove(mate)
         main, other = (a, mate[1]) if na >= mate[2] else (mate[1], a)
         inv.weapons.append(WeaponItem(spec, main.location, a.rear, split=other.location,
-                                      line=a.line))
+                                      line=a.line, name=a.name))
     return inv
