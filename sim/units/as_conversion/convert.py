@@ -58,8 +58,12 @@ class WeaponRow:
     location: str
     rear: bool
     heat: int
+    #: after every multiplier of 2.5 step 5
     values: tuple[float, float, float, float]
-    plain: tuple[float, float, float, float]  # without Artemis (2.7)
+    #: the same without Artemis (2.7)
+    plain: tuple[float, float, float, float]
+    #: steps 2.5.1-4 only (table 3.2)
+    base: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     factors: list[str] = field(default_factory=list)
 
 
@@ -249,7 +253,7 @@ def weapon_rows(d: Design, inv: Inventory, rules: ConversionRules, der: Derivati
         rows.append(WeaponRow(w.label, w.location, w.rear, weapon_heat(w),
                               tuple(v * mult for v in vals),  # type: ignore[arg-type]
                               tuple(v * mult for v in plain),  # type: ignore[arg-type]
-                              why))
+                              vals, why))
     return rows
 
 
