@@ -73,9 +73,13 @@ class EquipSpec:
     slots: int
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+
+
+@cache
 def norm(name: str) -> str:
     """Slot-name key: lower case without spaces and punctuation."""
-    return re.sub(r"[^a-z0-9]", "", name.lower())
+    return _NOT_ALNUM.sub("", name.lower())
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -183,6 +187,7 @@ class AmmoRead:
     half: bool
 
 
+@cache
 def read_ammo(name: str, tech_base: str) -> AmmoRead | None | str:
     """Parse an ammunition slot name (``IS Ammo LRM-20 Artemis-capable``, ``CLAMS Ammo``,
     ``IS Machine Gun Ammo - Half``). Returns the row, None when the name is not ammunition,

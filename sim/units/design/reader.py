@@ -15,7 +15,7 @@ the calculators refuse the unit with it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 
@@ -47,6 +47,9 @@ ARMS = ("LA", "RA")
 LEGS = ("LL", "RL", "FLL", "FRL", "RLL", "RRL", "CL")
 #: the side torso of each arm (21.5 rule 2)
 ARM_TORSO = {"LA": "LT", "RA": "RT"}
+_EMPTY = frozenset(("-empty-", "empty"))
+#: header keys that end a slot block even without a blank line
+_BLOCK_ENDERS = frozenset((*ARMOR_KEYS, "weapons", "mass", "armor"))
 _SUFFIX = re.compile(r"\s*\((R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
 _ENGINE = re.compile(r"\s*([0-9]{1,4})\s+(.*?)\s*engine\b(.*)", re.IGNORECASE)
 
@@ -94,6 +97,8 @@ class Design:
     #: facts the source does not carry that were assumed (catalog records: armor,
     #: structure, cockpit and gyro types), one line each
     assumed: tuple[str, ...] = ()
+    #: :func:`inventory` of this design, kept once computed (not part of the value)
+    _inventory: Inventory | None = field(default=None, compare=False, repr=False)
 
     @property
     def clan(self) -> bool:
@@ -185,30 +190,26 @@ def read_design(text: str, source: str = "<string>") -> Design:
     """Read the design facts of one ``.mtf`` text (header keys case-insensitive)."""
     keys: dict[str, str] = {}
     blocks: dict[str, list[tuple[str, int]]] = {}
-    lines = text.replace("\r\n", "\n").split("\n")
-    i = 0
-    current: str | None = None
-    while i < len(lines):
-        s = lines[i].strip().lstrip("\ufeff")
-        i += 1
+    current: list[tuple[str, int]] | None = None
+    for i, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
         if not s:
             current = None
             continue
-        if s.endswith(":") and " ".join(s[:-1].split()).lower() in _ALL_BLOCKS:
-            current = _ALL_BLOCKS[" ".join(s[:-1].split()).lower()]
-            blocks[current] = []
-            continue
-        if current is not None:
-            head = s.split(":", 1)[0].strip().lower()
-            if ":" in s and (head in ARMOR_KEYS or head in ("weapons", "mass", "armor")):
-                current = None
-            else:
-                blocks[current].append((s, i))
+        if s[-1] == ":":
+            loc = _ALL_BLOCKS.get(" ".join(s[:-1].split()).lower())
+            if loc is not None:
+                current = blocks[loc] = []
                 continue
-        if ":" in s:
-            k, v = s.split(":", 1)
-            k = " ".join(k.split()).lower()
-            keys.setdefault(k, v.strip())
+        colon = s.find(":")
+        if current is not None:
+            if colon < 0 or s[:colon].strip().lower() not in _BLOCK_ENDERS:
+                current.append((s, i))
+                continue
+            current = None
+        if colon >= 0:
+            k = " ".join(s[:colon].split()).lower().lstrip("\ufeff")
+            keys.setdefault(k, s[colon + 1:].strip())
     fn = Path(source).name
 
     def need(k: str) -> str:
@@ -241,17 +242,24 @@ def read_design(text: str, source: str = "<string>") -> Design:
     entries: list[Entry] = []
     for loc, items in blocks.items():
         last: tuple[str, bool] | None = None
+        count = 0
+        first = (s, 0)
         for raw_line, lineno in items:
-            if raw_line.strip().lower() in ("-empty-", "empty"):
-                last = None
-                continue
-            name, rear = _split(raw_line)
-            if last == (name.lower(), rear):
-                e = entries[-1]
-                entries[-1] = replace(e, lines=e.lines + 1)
+            if raw_line.lower() in _EMPTY:
+                run: tuple[str, bool] | None = None
             else:
-                entries.append(Entry(name, loc, rear, 1, lineno))
-                last = (name.lower(), rear)
+                name, rear = _split(raw_line) if raw_line[-1] == ")" else (raw_line, False)
+                run = (name, rear)
+            if last is not None and (run is None or run[0].lower() != last[0].lower()
+                                     or run[1] != last[1]):
+                entries.append(Entry(last[0], loc, last[1], count, first[1]))
+                last = None
+            if run is not None and last is None:
+                last, count, first = run, 0, (raw_line, lineno)
+            if run is not None:
+                count += 1
+        if last is not None:
+            entries.append(Entry(last[0], loc, last[1], count, first[1]))
     mul = keys.get("mul id")
     cockpit = keys.get("cockpit") or _slot_cockpit(entries)
     gyro = keys.get("gyro") or _slot_gyro(entries)
@@ -348,7 +356,15 @@ def _from_record(m: ClassicMech) -> Design:
 
 
 def inventory(d: Design) -> Inventory:
-    """Sort the slot entries of ``d`` into weapons, bins and equipment (see module doc)."""
+    """Sort the slot entries of ``d`` into weapons, bins and equipment (see module doc);
+    computed once per design."""
+    if d._inventory is None:
+        object.__setattr__(d, "_inventory", _inventory(d))
+    assert d._inventory is not None
+    return d._inventory
+
+
+def _inventory(d: Design) -> Inventory:
     inv = Inventory()
     wtab, etab = weapons(), equipment_table()
     partial: list[tuple[WeaponSpec, Entry, int]] = []
