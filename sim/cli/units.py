@@ -4,6 +4,7 @@ or import a folder of ``.mtf`` files.
     btsim units [--json] [--filter TEXT]
     btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P]
     btsim units import DIR [--skipped FILE] [--json]
+    btsim units bv|card NAME|FILE, btsim units check DIR (sim/cli/units_prices.py)
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def register(subparsers: Any) -> None:
                       help="also give the card's PV at skill S (0-7; reference-as-combat 23.1)")
     show.set_defaults(func=run)
     _register_import(actions)
+    from sim.cli.units_prices import register_price_commands  # bv, card, check (issue 20)
+    register_price_commands(actions)
 
 
 def _register_import(actions: Any) -> None:
@@ -258,6 +261,8 @@ def _show(args: argparse.Namespace) -> int:
             "classic": classic,
             "alphastrike": card_to_dict(card) if card else None,
         }
+        from sim.cli.units_prices import computed_prices  # issue 20
+        doc.update(computed_prices(mech))
         if pv_skill is not None:
             doc["skill"] = int(args.skill)
             doc["pv_at_skill"] = pv_skill
