@@ -457,6 +457,8 @@ def run(models: list[str] | None = None, quick: bool = False,
         out["memory"]["seconds"] = time.perf_counter() - t0
     if precision:
         out["precision"] = precision_figures(names, quick, coverage_runs)
+    from sim.units.price_check import bench_prices  # issue 20: BV + converted card
+    out["prices"] = bench_prices(400 if quick else 4000)
     return out
 
 
@@ -532,6 +534,10 @@ def format_table(res: dict[str, Any]) -> str:
         for name, row in res["chunk_sweep"].items():
             lines.append(f"{name:<22}" + "".join(f"{row[s] / 1e6:>8.1f}" for s in sizes))
     lines += _precision_lines(res.get("precision") or {}, res["chunk_size"])
+    if "prices" in res:
+        p = res["prices"]
+        lines.append(f"prices (BV 2 + converted AS card): {p['units']} units in "
+                     f"{p['seconds']:.1f} s ({p['units_per_s']:,.0f}/s; {p['source']})")
     units = sorted({f"{r['kernel']}: {r['unit']}/s"
                     + (f" ({r['per_trial']:.2f} per trial, counted by {r['per_trial_from']})"
                        if r.get("per_trial_from", "declared") != "declared" else "")
