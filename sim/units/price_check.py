@@ -188,7 +188,7 @@ def check_folder(folder: str | PathLike[str], mul_csv: str | PathLike[str] | Non
             u.card = alpha_strike_card(d, as_rules)
         except OutOfScope as exc:
             u.card_refused = str(exc)
-        if u.card is not None and d.mul_id in cards:
+        if u.card is not None and d.mul_id is not None and d.mul_id in cards:
             u.card_diff = card_differences(u.card.fields, cards[d.mul_id])
         res.units.append(u)
     return res

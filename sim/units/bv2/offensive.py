@@ -19,7 +19,7 @@ def offensive_weapons(inv: Inventory) -> list[WeaponItem]:
 def artemis_links(inv: Inventory, ws: list[WeaponItem]) -> set[int]:
     """22.2: indices of LRM/SRM launchers linked to an Artemis IV in the same location,
     one Artemis per launcher, in file order."""
-    left = {}
+    left: dict[str, int] = {}
     for e in inv.equipment:
         if e.spec.kind == "artemis":
             left[e.location] = left.get(e.location, 0) + 1
@@ -60,7 +60,7 @@ def offensive_rating(d: Design, inv: Inventory, rules: BVRules) -> Offensive:
     tc = inv.has("tc")
     mods: list[tuple[F, list[str]]] = []
     for i, w in enumerate(ws):
-        bv, why = w.spec.bv, []
+        bv, why = w.spec.bv, list[str]()
         if i in linked:
             bv, why = bv * T.ARTEMIS_FACTOR, [*why, "Artemis x1.2"]
         if tc and boosted(w, rules):

@@ -338,9 +338,9 @@ def _from_record(m: ClassicMech) -> Design:
     entries += [Entry(b.name, b.location, False, 1) for b in m.ammo_bins]
     etab = equipment_table()
     for key, loc in m.equipment:
-        spec = etab.get(norm(key))
-        entries.append(Entry(spec.slot if spec else key, loc, False,
-                             max(spec.slots, 1) if spec else 1))
+        eq = etab.get(norm(key))
+        entries.append(Entry(eq.slot if eq else key, loc, False,
+                             max(eq.slots, 1) if eq else 1))
     for name, loc in m.physical_weapons:
         entries.append(Entry(name.replace("_", " ").title(), loc, False, 1))
     if m.tech_base.strip().lower() != "clan":
