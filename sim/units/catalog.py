@@ -441,10 +441,26 @@ def same_build(a: ClassicMech, b: ClassicMech) -> bool:
     return build(a) == build(b)
 
 
+#: a name ending in this selects the card converted from the unit's Classic data even when
+#: the catalog ships a MUL card (issue 20)
+CONVERTED_SUFFIX = " (converted)"
+
+
+def converted_card(unit: ClassicMech | str | PathLike[str]) -> ASCard:
+    """The Alpha Strike card converted from a 'Mech's design (source ``converted``,
+    :func:`sim.units.as_conversion.alpha_strike_card`); UserError with the reason for a unit
+    outside the conversion's scope."""
+    from sim.units.as_conversion import alpha_strike_card
+    return alpha_strike_card(unit).card
+
+
 def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:
     """An Alpha Strike card: from the catalog by name; from a ``.csv`` (schema of FORMAT.md
     2.3) or MUL ``.json`` file holding exactly one card; or, for an ``.mtf`` file, the catalog
-    card with the file's MUL id. Raises :class:`UserError`."""
+    card with the file's MUL id. A 'Mech with Classic data but no shipped card (an imported
+    unit, an ``.mtf`` file without a catalog card) gets the card converted from its design,
+    marked ``converted``; ``NAME (converted)`` selects that card even when a MUL card is
+    shipped (issue 20). Raises :class:`UserError`."""
     text = str(name_or_path)
     suffix = Path(text).suffix.lower()
     if suffix in (".csv", ".json"):
@@ -455,15 +471,29 @@ def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:
                             f"{len(cards)}")
         return cards[0]
     if suffix == ".mtf":
-        mech = read_mtf(name_or_path)
+        from sim.units.design.reader import read_design_file
+        design = read_design_file(name_or_path)
         for e in _catalog():
-            if e.card is not None and mech.mul_id is not None and e.card.mul_id == mech.mul_id:
+            if e.card is not None and design.mul_id is not None \
+                    and e.card.mul_id == design.mul_id:
                 return e.card
-        raise UserError(f"{Path(text).name}: the catalog has no Alpha Strike card for "
-                        f"{mech.name!r} (MUL id {mech.mul_id})")
+        return converted_card(name_or_path)
     if isinstance(name_or_path, PathLike):
         raise UserError(f"{Path(text).name}: expected a .csv, .json or .mtf file")
-    entry = lookup(text, "alphastrike")
+    if text.lower().endswith(CONVERTED_SUFFIX):
+        entry = lookup(text[: -len(CONVERTED_SUFFIX)], "classic")
+        assert entry.classic is not None
+        return converted_card(entry.classic)
+    try:
+        entry = lookup(text, "alphastrike")
+    except UserError as first:
+        try:  # a unit with Classic data and no card (an ambiguous name stays an error)
+            entry = lookup(text)
+        except UserError:
+            raise first from None
+        if entry.card is not None or entry.classic is None:
+            raise first from None
+        return converted_card(entry.classic)
     assert entry.card is not None
     return entry.card
 

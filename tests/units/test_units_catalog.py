@@ -205,8 +205,8 @@ def test_paths(tmp_path: Path) -> None:
     assert get_classic(path).tons == 65
     assert get_alphastrike(str(path)).ov == 3
     path.write_text(mtf_text(replace(mech, mul_id=None)))
-    with pytest.raises(UserError, match="no Alpha Strike card"):
-        get_alphastrike(path)
+    # no shipped card: the card converted from the file (issue 20)
+    assert get_alphastrike(path).source == "converted"
     csv_path = tmp_path / "one.csv"
     csv_path.write_text("name,type,size,move,jump,tmm,armor,structure,dmg_s,dmg_m,dmg_l,ov,"
                         "specials,pv\nMy Unit,BM,2,10,0,2,4,4,3,3,1,1,\"HT1/1/-\",30\n")

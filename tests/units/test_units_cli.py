@@ -59,7 +59,7 @@ def test_units_show_text(capsys, tmp_path) -> None:
     path = tmp_path / "No Card.mtf"
     path.write_text(mtf_text(replace(get_classic("Hatchetman HCT-3F"), mul_id=None)))
     rc, out, _ = _run(capsys, "units", "show", str(path))
-    assert rc == 0 and "Alpha Strike: no card in the catalog" in out
+    assert rc == 0 and "source: converted" in out  # issue 20: converted from the file
     rc, out, _ = _run(capsys, "units", "show", "timber wolf prime")
     assert "LA actuators: shoulder, upper_arm, lower_arm (missing: hand)" in out
     rc, out, _ = _run(capsys, "units", "show", "Assassin")
@@ -72,7 +72,7 @@ def test_units_show_json(capsys, argv) -> None:
     rc, out, _ = _run(capsys, *argv)
     assert rc == 0
     data = json.loads(out)
-    assert set(data) == {"name", "classic", "alphastrike"}
+    assert set(data) == {"name", "classic", "alphastrike", "bv_computed", "pv_computed"}
     assert data["name"] == "Loki (Hellbringer) Prime"
     assert data["classic"]["actuators"]["LA"] == ["shoulder", "upper_arm"]
     assert data["classic"]["internal"]["CT"] == 21 and data["classic"]["case"] == ["CT", "RT"]
