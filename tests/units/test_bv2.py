@@ -138,3 +138,20 @@ def test_corpus_bv_match_floor_and_mismatch_list() -> None:
     bv_lines = [line for line in res.disagreements() if ": BV " in line]
     assert bv_lines == []
     assert c["bv_exact"] == c["bv_compared"]
+
+
+def test_every_price_option_is_documented() -> None:
+    from sim.units.as_conversion.rules import ConversionRules
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text("utf-8")
+    body = doc.split("## Prices from the unit file", 1)[1]
+    parts = re.split(r"^#### `([A-Za-z0-9_]+)`\s*$", body, flags=re.M)
+    entries = dict(zip(parts[1::2], parts[2::2], strict=True))
+    for cls in (BVRules, ConversionRules):
+        for name in options.names(cls):
+            decl = options.spec(name).decl
+            assert name in entries, name
+            default = str(decl.default).lower() if decl.kind == "bool" else decl.default
+            assert f"`{default}` (default)" in entries[name], name
+            for value in decl.readings:
+                v = str(value).lower() if decl.kind == "bool" else value
+                assert f"`{v}`" in entries[name], (name, v)
