@@ -155,3 +155,22 @@ def test_every_price_option_is_documented() -> None:
             for value in decl.readings:
                 v = str(value).lower() if decl.kind == "bool" else value
                 assert f"`{v}`" in entries[name], (name, v)
+
+
+@needs_ref
+@pytest.mark.parametrize("change,match", [
+    (("mass:100", "mass:23"), "23 t"),
+    (("walk mp:3", "walk mp:-3"), "0..1000"),
+    (("la armor:34", "la armor:99"), "armor of LA 99 above the maximum 34"),
+    (("mass:100", "mass:abc"), "integer for 'mass:'"),
+])
+def test_bad_files_are_user_errors(change: tuple[str, str], match: str) -> None:
+    from sim.errors import UserError
+    from sim.units.as_conversion import alpha_strike_card
+    from sim.units.design.reader import read_design
+    text = _file(140).read_text(encoding="utf-8")
+    assert change[0] in text.lower()
+    bad = re.sub(re.escape(change[0]), change[1], text, flags=re.I)
+    for fn in (battle_value, alpha_strike_card):
+        with pytest.raises(UserError, match=match):
+            fn(read_design(bad, "bad.mtf"))

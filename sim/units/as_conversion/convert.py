@@ -9,7 +9,13 @@ from typing import Any
 
 from sim.units.as_conversion import tables as T
 from sim.units.as_conversion.rules import ConversionRules
-from sim.units.bv2.scope import OutOfScope, type_key
+from sim.units.bv2.scope import (
+    BIPED_ARMOR,
+    QUAD_ARMOR,
+    OutOfScope,
+    armor_over_maximum,
+    type_key,
+)
 from sim.units.design.reader import Design, Inventory, WeaponItem
 from sim.units.tables import tmm_from_move
 
@@ -116,6 +122,13 @@ def scope_problems(d: Design, inv: Inventory) -> list[str]:
         out.append(f"config {d.config!r}")
     if d.tons > 100:
         out.append(f"{d.tons} t (superheavy)")
+    elif d.tons < 10 or d.tons % 5:
+        out.append(f"{d.tons} t (the structure table 3.1 has 10-100 t in steps of 5)")
+    need = QUAD_ARMOR if d.quad else BIPED_ARMOR
+    missing = [loc for loc in need if loc not in d.armor]
+    if missing:
+        out.append("no armor line for " + ", ".join(missing))
+    out += armor_over_maximum(d)
     if d.tech_base.strip().lower() not in ("inner sphere", "clan"):
         out.append(f"tech base {d.tech_base!r} (mixed tech)")
     if (d.engine_type in ("ICE", "Fuel Cell") or type_key(d.structure) == "industrial"

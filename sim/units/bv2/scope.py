@@ -8,6 +8,10 @@ import re
 from sim.errors import UserError
 from sim.units.bv2 import tables as T
 from sim.units.design.reader import Design, Inventory
+from sim.units.tables import INTERNAL_STRUCTURE
+
+BIPED_ARMOR = ("HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CTR", "LTR", "RTR")
+QUAD_ARMOR = ("HD", "CT", "LT", "RT", "FLL", "FRL", "RLL", "RRL", "CTR", "LTR", "RTR")
 
 
 class OutOfScope(UserError):
@@ -34,11 +38,36 @@ _BV_KINDS = {"energy", "flamer", "mg", "ballistic", "lbx", "ultra", "rotary", "g
              "srm", "streak", "mrm", "narc", "tag", "ams", "artillery", "atm"}
 
 
+def armor_over_maximum(d: Design) -> list[str]:
+    """Locations whose armor (front + rear) exceeds the maximum (reference 5.1: head 9,
+    elsewhere 2 x internal structure; a quad's legs as legs)."""
+    if d.tons not in INTERNAL_STRUCTURE:
+        return []
+    hd, ct, side, arm, leg = INTERNAL_STRUCTURE[d.tons]
+    limit = {"HD": 9, "CT": 2 * ct, "LT": 2 * side, "RT": 2 * side, "LA": 2 * arm,
+             "RA": 2 * arm, "LL": 2 * leg, "RL": 2 * leg, "FLL": 2 * leg, "FRL": 2 * leg,
+             "RLL": 2 * leg, "RRL": 2 * leg}
+    rear = {"CT": "CTR", "LT": "LTR", "RT": "RTR"}
+    out = []
+    for loc, top in limit.items():
+        pts = d.armor.get(loc, 0) + d.armor.get(rear.get(loc, ""), 0)
+        if pts > top:
+            out.append(f"armor of {loc} {pts} above the maximum {top} for {d.tons} t")
+    return out
+
+
 def bv_scope_problems(d: Design, inv: Inventory) -> list[str]:
     """Every reason section 20 gives for refusing ``d`` (empty: in scope)."""
     out = []
     if d.config not in ("Biped", "Quad"):
         out.append(f"config {d.config!r} (only biped and quad BattleMechs)")
+    if d.tons not in INTERNAL_STRUCTURE:
+        out.append(f"{d.tons} t (the structure table 24.1 has 20-100 t in steps of 5)")
+    need = QUAD_ARMOR if d.quad else BIPED_ARMOR
+    missing = [loc for loc in need if loc not in d.armor]
+    if missing:
+        out.append("no armor line for " + ", ".join(missing))
+    out += armor_over_maximum(d)
     if d.tons > 100:
         out.append(f"{d.tons} t (superheavy)")
     tb = d.tech_base.strip().lower()

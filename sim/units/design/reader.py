@@ -224,9 +224,12 @@ def read_design(text: str, source: str = "<string>") -> Design:
                 raise UserError(f"{fn}: expected a '{k}:' line with a value")
             return default
         try:
-            return int(v.rsplit(":", 1)[-1])
+            val = int(v.rsplit(":", 1)[-1])
         except ValueError:
             raise UserError(f"{fn}: expected an integer for '{k}:', got {v!r}") from None
+        if not 0 <= val <= 1000:
+            raise UserError(f"{fn}: expected an integer in 0..1000 for '{k}:', got {v!r}")
+        return val
 
     config_words = need("config").split() if keys.get("config") else ["Biped"]
     config = config_words[0].capitalize()
