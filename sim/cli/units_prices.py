@@ -1,7 +1,8 @@
 """``btsim units bv|card|check``: prices computed from the unit file (issue 20).
 
-    btsim units bv NAME|FILE [--json] [--rule NAME=VALUE] [--gunnery G --piloting P]
-    btsim units card NAME|FILE [--json] [--rule NAME=VALUE] [--skill S]
+    btsim units bv NAME|FILE [--json] [--rule NAME=VALUE] [--edit KEY=VALUE]
+                             [--gunnery G --piloting P]
+    btsim units card NAME|FILE [--json] [--rule NAME=VALUE] [--edit KEY=VALUE] [--skill S]
     btsim units check DIR [--json] [--mul FILE] [--cards FILE] [--rule NAME=VALUE]
 
 Battle Value 2 (:func:`sim.units.bv2.battle_value`, reference-bv.md 21-22) with every step;
@@ -45,6 +46,7 @@ def register_price_commands(actions: Any) -> None:
     bv.add_argument("--gunnery", type=int, default=4, help="also the BV at this gunnery (0-8)")
     bv.add_argument("--piloting", type=int, default=5, help="also the BV at this piloting (0-8)")
     _rule_flag(bv, "a Battle Value option B1-B14 (`btsim rules --game classic`)")
+    _edit_flag(bv)
     bv.set_defaults(func=_bv)
     card = actions.add_parser(
         "card", prog="btsim units card",
@@ -58,6 +60,7 @@ def register_price_commands(actions: Any) -> None:
                       help="print JSON instead of text")
     card.add_argument("--skill", type=int, default=4, help="PV at this skill (0-7, default 4)")
     _rule_flag(card, "a conversion option V1-V10 (`btsim rules --game alphastrike`)")
+    _edit_flag(card)
     card.set_defaults(func=_card)
     chk = actions.add_parser(
         "check", prog="btsim units check",
@@ -81,6 +84,19 @@ def register_price_commands(actions: Any) -> None:
 def _rule_flag(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help=f"override {what}; repeatable")
+
+
+def _edit_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--edit", action="append", default=[], metavar="KEY=VALUE",
+                   help="change the design before pricing it and print what the change "
+                   "costs: heat_sinks=+1, armor.CT=+2, jump=+1, 'remove=Large Laser@RA', "
+                   "'add=ISLargePulseLaser@RA', tonnage=free (allow added weight); repeatable "
+                   "(sim.units.edit: slots, tonnage and armor maximum are checked)")
+
+
+def _edited(design: Design, items: list[str]) -> Design:
+    from sim.units.design.edit import edit, parse_edits
+    return edit(design, **parse_edits(items)) if items else design
 
 
 def price_rules(items: list[str]) -> tuple[BVRules, ConversionRules]:
@@ -124,10 +140,12 @@ def _bv(args: argparse.Namespace) -> int:
     from sim.classic.bv import bv_at_skill
     rules, _ = price_rules(args.rule)
     design, mech, _card = _resolve(args.unit)
+    before = battle_value(design, rules).bv if args.edit else None
+    design = _edited(design, args.edit)
     b = battle_value(design, rules)
     at = bv_at_skill(b.bv, args.gunnery, args.piloting)
-    known = mech.bv if mech is not None else None
-    if known is None:
+    known = mech.bv if mech is not None and before is None else None
+    if known is None and before is None:
         from sim.units.catalog import read_unit_file
         if args.unit.lower().endswith(".mtf"):
             try:
@@ -136,12 +154,14 @@ def _bv(args: argparse.Namespace) -> int:
                 known = None
     if getattr(args, "json", False):
         doc = {**b.to_dict(), "gunnery": args.gunnery, "piloting": args.piloting,
-               "bv_at_skill": at, "bv_mul": known}
+               "bv_at_skill": at, "bv_mul": known, "bv_unedited": before}
         print(json.dumps(doc, indent=2))
         return 0
     out = [f"{b.unit}: Battle Value 2 (reference-bv.md 21-22), gunnery 4 / piloting 5"]
     out += ["  " + line for line in b.lines()]
     out.append(f"BV {b.bv}; at gunnery {args.gunnery} / piloting {args.piloting}: {at}")
+    if before is not None:
+        out.append(f"the edit costs {b.bv - before:+d} BV ({before} -> {b.bv})")
     if known is not None:
         out.append(f"MUL (btsim's BV catalog): {known} -> "
                    + ("equal" if known == b.bv else f"differs by {b.bv - known:+d}"))
@@ -173,13 +193,16 @@ def _card(args: argparse.Namespace) -> int:
     skill = check_int("skill", args.skill, 0, 7)
     _, rules = price_rules(args.rule)
     design, _mech, shipped = _resolve(args.unit)
+    before = alpha_strike_card(design, rules).fields["pv"] if args.edit else None
+    if args.edit:
+        design, shipped = _edited(design, args.edit), None
     c = alpha_strike_card(design, rules, skill=skill)
     mine = _card_row(c.fields)
     theirs = _shipped_row(shipped) if shipped is not None else None
     differs = [k for k in mine if theirs is not None and mine[k] != theirs[k]]
     if getattr(args, "json", False):
         doc = {**c.to_dict(), "pv_at_skill": c.card.pv, "skill": skill,
-               "mul_card": theirs, "differs": differs}
+               "mul_card": theirs, "differs": differs, "pv_unedited": before}
         print(json.dumps(doc, indent=2))
         return 0
     out = [f"{c.card.name}: Alpha Strike card converted from the unit file "
@@ -196,6 +219,9 @@ def _card(args: argparse.Namespace) -> int:
     else:
         out.append("  " + (f"{len(differs)} field(s) differ (*)" if differs
                            else "every field equal"))
+    if before is not None:
+        out.append(f"  the edit costs {c.fields['pv'] - before:+d} PV ({before} -> "
+                   f"{c.fields['pv']}); " + "; ".join(design.assumed))
     if skill != 4:
         out.append(f"  PV at skill {skill}: {c.card.pv}")
     print("\n".join(out))

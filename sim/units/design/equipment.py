@@ -43,6 +43,8 @@ class WeaponSpec:
     rack: int
     as_class: str
     source: str
+    #: weight in tons (the weapon-fire table's facts; used by :func:`sim.units.edit`)
+    tons: Fraction = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ class EquipSpec:
     #: slots of one item; 0 = one item per run of lines (targeting computer, MASC: sized by
     #: the unit)
     slots: int
+    #: weight in tons; None where it depends on the unit (TC, MASC, hatchet, jump jets)
+    tons: Fraction | None = None
 
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
@@ -104,7 +108,8 @@ def weapons() -> dict[str, WeaponSpec]:
             bv_heat=Fraction(r["bv_heat"]), slots=int(r["slots"]), tc=r["tc"] == "yes",
             ammo=_ammo_key(r["ammo"]), damage=int(r["damage"]), min_range=int(r["min"]),
             long_range=int(r["long"]), to_hit=int(r["to_hit"]), kind=r["kind"],
-            rack=int(r["rack"]), as_class=r["as_class"], source=r["source"])
+            rack=int(r["rack"]), as_class=r["as_class"], source=r["source"],
+            tons=Fraction(r["tons"]))
         for n in (r["slot"], *filter(None, r["aliases"].split("|"))):
             out[norm(n)] = spec
     return out
@@ -128,7 +133,8 @@ def equipment_table() -> dict[str, EquipSpec]:
     """Normalised slot name (and alias) -> equipment."""
     out: dict[str, EquipSpec] = {}
     for r in _rows("equipment.csv"):
-        spec = EquipSpec(r["slot"], r["kind"], Fraction(r["value"]), int(r["slots"]))
+        spec = EquipSpec(r["slot"], r["kind"], Fraction(r["value"]), int(r["slots"]),
+                         Fraction(r["tons"]) if r["tons"] else None)
         for n in (r["slot"], *filter(None, r["aliases"].split("|"))):
             out[norm(n)] = spec
     return out

@@ -1,0 +1,266 @@
+"""What a change to a design costs: :func:`edit` returns a modified :class:`Design` that
+:func:`sim.units.battle_value` and :func:`sim.units.alpha_strike_card` price like any other
+(issue 20, "What a change costs").
+
+    edit(unit, heat_sinks=+1, armor={"CT": +2}, jump=+1,
+         remove=["Large Laser@RA"], add=["ISLargePulseLaser@RA"])
+
+Construction rules checked (an edit that breaks one is refused with the reason,
+:class:`EditError`):
+
+* **slots**: an added item needs free critical slots in its location (biped HD 6, CT / side
+  torsos / arms 12, legs 6; quad legs 6); a removed item frees its slots. Heat sinks beyond
+  the engine's slot-free capacity (rating / 25) take slots in the first location with room.
+* **tonnage** (``tonnage="fixed"``, the default): the file does not state a design's free
+  tonnage, and canon designs use it all, so an edit may not add more weight than it removes (weapons and equipment at their table
+  weight, a heat sink 1 t, armor at its points per ton, jump jets 0.5 / 1 / 2 t by tonnage).
+* **armor** at most the location's maximum (reference 5.1); at least 10 heat sinks on a fusion
+  engine; jump MP at most walk MP (standard jets).
+
+Items are named by slot name or table name (``Large Pulse Laser``, ``ISLargePulseLaser``),
+with ``@LOC`` (and `` (R)`` for a rear mount).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction as F
+from os import PathLike
+from typing import Any
+
+from sim.errors import UserError
+from sim.units.bv2.scope import armor_over_maximum, type_key
+from sim.units.design.equipment import (
+    AmmoRead,
+    EquipSpec,
+    WeaponSpec,
+    equipment_table,
+    norm,
+    read_ammo,
+    weapons,
+)
+from sim.units.design.reader import Design, Entry, design_of, inventory
+from sim.units.types import ClassicMech
+
+
+class EditError(UserError):
+    """An edit the construction rules do not allow (the message says which and why)."""
+
+
+#: real critical slots per location (reference 5.3)
+SLOT_CAPACITY = {"HD": 6, "CT": 12, "LT": 12, "RT": 12, "LA": 12, "RA": 12, "LL": 6,
+                 "RL": 6, "FLL": 6, "FRL": 6, "RLL": 6, "RRL": 6}
+#: armor points per ton by armor type (TechManual armor table [REC]); others: standard
+ARMOR_POINTS_PER_TON: dict[str, F] = {
+    "standard": F(16), "ferro-fibrous": F(1792, 100), "light ferro-fibrous": F(1696, 100),
+    "heavy ferro-fibrous": F(1984, 100), "hardened": F(8), "commercial": F(24),
+    "ferro-lamellor": F(1408, 100), "reactive": F(14), "reflective": F(16),
+}
+#: where added heat sinks go, in order (a location with room)
+_SINK_ORDER = ("LT", "RT", "LL", "RL", "LA", "RA", "CT", "FLL", "FRL", "RLL", "RRL", "HD")
+
+
+def _pts_per_ton(d: Design) -> F:
+    key = type_key(d.armor_type)
+    if key == "ferro-fibrous" and d.clan:
+        return F(1920, 100)
+    return ARMOR_POINTS_PER_TON.get(key, F(16))
+
+
+def used_slots(d: Design) -> dict[str, int]:
+    """Critical slots in use per location (system slots included)."""
+    out = {loc: 0 for loc in SLOT_CAPACITY}
+    for e in d.entries:
+        out[e.location] = out.get(e.location, 0) + e.lines
+    return out
+
+
+def _item(text: str, d: Design) -> tuple[str, str, bool, WeaponSpec | EquipSpec | AmmoRead]:
+    """``Name@LOC[ (R)]`` -> (slot name, location, rear, what it is)."""
+    name, sep, loc = text.rpartition("@")
+    if not sep or not name.strip():
+        raise EditError(f"edit item {text!r}: expected NAME@LOCATION (e.g. 'Medium Laser@RA')")
+    loc = loc.strip().upper()
+    rear = loc.endswith("(R)")
+    loc = loc.removesuffix("(R)").strip()
+    if loc not in SLOT_CAPACITY:
+        raise EditError(f"edit item {text!r}: location {loc!r} is not one of "
+                        + ", ".join(SLOT_CAPACITY))
+    name = name.strip()
+    key = norm(name)
+    wt = weapons()
+    prefix = "cl" if d.clan else "is"
+    spec = wt.get(key) or wt.get(prefix + key) or wt.get(("clan" if d.clan else "is") + key)
+    if spec is not None:
+        return spec.slot, loc, rear, spec
+    eq = equipment_table().get(key) or equipment_table().get(prefix + key)
+    if eq is not None:
+        return eq.slot, loc, rear, eq
+    ammo = read_ammo(name, d.tech_base)
+    if isinstance(ammo, AmmoRead):
+        return name, loc, rear, ammo
+    raise EditError(f"edit item {name!r}: not in the price calculators' equipment table "
+                    "(sim/units/design/data/*.csv)")
+
+
+def _weight(what: WeaponSpec | EquipSpec | AmmoRead, text: str) -> F:
+    if isinstance(what, WeaponSpec):
+        return what.tons
+    if isinstance(what, AmmoRead):
+        return F(1, 2) if what.half else F(1)
+    if what.tons is None:
+        raise EditError(f"edit item {text!r}: its weight depends on the unit; btsim cannot "
+                        "check the tonnage of adding or removing it")
+    return what.tons
+
+
+def _slots_of(what: WeaponSpec | EquipSpec | AmmoRead, text: str) -> int:
+    if isinstance(what, AmmoRead):
+        return 1
+    if what.slots <= 0:
+        raise EditError(f"edit item {text!r}: its slot count depends on the unit")
+    return what.slots
+
+
+def _jet_tons(tons: int) -> F:
+    return F(1, 2) if tons <= 55 else F(1) if tons <= 85 else F(2)
+
+
+def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 0,
+         armor: dict[str, int] | None = None, jump: int = 0,
+         remove: list[str] | tuple[str, ...] = (), add: list[str] | tuple[str, ...] = (),
+         tonnage: str = "fixed") -> Design:
+    """``unit`` with the changes applied (module doc), refused with :class:`EditError`
+    when a construction rule breaks. ``tonnage="free"`` lets an edit add weight (the
+    question "what is one more heat sink worth" without a trade; the added tons are noted in
+    the design's ``assumed``). The result's name ends in `` (edited)``."""
+    if tonnage not in ("fixed", "free"):
+        raise EditError(f"tonnage {tonnage!r}: expected 'fixed' or 'free'")
+    d = design_of(unit)
+    if d.assumed and (add or remove or heat_sinks > 0 or jump > 0):
+        raise EditError(f"{d.name}: a catalog record keeps no critical slots, so the slot "
+                        "rules cannot be checked; pass the unit's .mtf file to edit it")
+    entries = list(d.entries)
+    weight = F(0)
+    changes: list[str] = []
+    for text in remove:
+        slot, loc, rear, what = _item(text, d)
+        size = _slots_of(what, text)
+        k = next((i for i, e in enumerate(entries) if e.location == loc and e.rear == rear
+                  and norm(e.name) in (norm(slot), norm(text.rpartition("@")[0]))
+                  and e.lines >= size), None)
+        if k is None:
+            raise EditError(f"remove {text!r}: {d.name} has no {slot} in {loc}"
+                            + (" (rear)" if rear else ""))
+        e = entries[k]
+        if e.lines == size:
+            del entries[k]
+        else:
+            entries[k] = replace(e, lines=e.lines - size)
+        weight -= _weight(what, text)
+        changes.append(f"-{slot}@{loc}")
+    used = used_slots(replace(d, entries=tuple(entries)))
+    for text in add:
+        slot, loc, rear, what = _item(text, d)
+        size = _slots_of(what, text)
+        free = SLOT_CAPACITY[loc] - used.get(loc, 0)
+        if size > free:
+            raise EditError(f"add {text!r}: {slot} needs {size} critical slot(s) in {loc}; "
+                            f"{free} free")
+        used[loc] = used.get(loc, 0) + size
+        entries.append(Entry(slot, loc, rear, size))
+        weight += _weight(what, text)
+        changes.append(f"+{slot}@{loc}")
+    sinks = d.heat_sinks + heat_sinks
+    if heat_sinks:
+        if d.engine_type in ("Fusion", "XL", "XXL", "Light", "Compact") and sinks < 10:
+            raise EditError(f"heat_sinks {heat_sinks:+d}: a fusion engine needs at least 10 "
+                            f"heat sinks; {d.name} would have {sinks}")
+        if heat_sinks > 0:
+            double = d.heat_sink_type == "Double"
+            size = (2 if d.clan else 3) if double else 1
+            slotted = sum(e.lines // size for e in d.entries
+                          if "heatsink" in norm(e.name))
+            room = max(d.engine_rating // 25 - (d.heat_sinks - slotted), 0)
+            for _ in range(max(heat_sinks - room, 0)):
+                room_at = next((x for x in _SINK_ORDER if x in used and
+                                SLOT_CAPACITY[x] - used[x] >= size), None)
+                if room_at is None:
+                    raise EditError(f"heat_sinks {heat_sinks:+d}: no location has {size} free "
+                                    "critical slot(s) for another heat sink")
+                used[room_at] += size
+                entries.append(Entry("ISDoubleHeatSink" if double else "Heat Sink", room_at,
+                                     False, size))
+        weight += heat_sinks
+        changes.append(f"heat sinks {heat_sinks:+d}")
+    new_armor = dict(d.armor)
+    for loc, delta in (armor or {}).items():
+        key = loc.strip().upper()
+        if key not in new_armor:
+            raise EditError(f"armor {loc!r}: not an armor location of {d.name} (one of "
+                            + ", ".join(new_armor) + ")")
+        new_armor[key] += int(delta)
+        if new_armor[key] < 0:
+            raise EditError(f"armor {loc!r} {delta:+d}: {d.name} has only {d.armor[key]}")
+        weight += F(int(delta)) / _pts_per_ton(d)
+        changes.append(f"armor {key} {int(delta):+d}")
+    new_jump = d.jump + jump
+    if jump:
+        if not 0 <= new_jump <= d.walk:
+            raise EditError(f"jump {jump:+d}: jump MP must stay in 0..walk MP ({d.walk}); "
+                            f"got {new_jump}")
+        for _ in range(max(jump, 0)):
+            jet_at = next((x for x in ("LT", "RT", "CT", "LL", "RL", "RLL", "RRL") if x in used
+                           and SLOT_CAPACITY[x] - used[x] >= 1), None)
+            if jet_at is None:
+                raise EditError(f"jump {jump:+d}: no free critical slot for a jump jet")
+            used[jet_at] += 1
+            entries.append(Entry("Jump Jet", jet_at, False, 1))
+        weight += jump * _jet_tons(d.tons)
+        changes.append(f"jump {jump:+d}")
+    if weight > 0 and tonnage == "fixed":
+        raise EditError(f"{d.name}: the edit adds {float(weight):g} t more than it removes "
+                        f"({', '.join(changes)}); the design's tonnage is fully used")
+    note = f"edited: {', '.join(changes)}; weight {float(weight):+g} t" + (
+        " (over the design's tonnage: tonnage=free)" if weight > 0 else "")
+    out = replace(d, entries=tuple(entries), armor=new_armor, heat_sinks=sinks,
+                  jump=new_jump, name=d.name + " (edited)", _inventory=None,
+                  assumed=(*d.assumed, note))
+    over = armor_over_maximum(out)
+    if over:
+        raise EditError(f"{d.name}: " + "; ".join(over))
+    inventory(out)
+    return out
+
+
+def parse_edits(items: list[str]) -> dict[str, Any]:
+    """``--edit`` texts (``heat_sinks=+1``, ``armor.CT=+2``, ``jump=+1``,
+    ``remove=Large Laser@RA``, ``add=ISLargePulseLaser@RA``) as :func:`edit` keywords."""
+    kw: dict[str, Any] = {"heat_sinks": 0, "armor": {}, "jump": 0, "remove": [], "add": [],
+                          "tonnage": "fixed"}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not value:
+            raise EditError(f"--edit {item!r}: expected KEY=VALUE (heat_sinks=+1, armor.CT=+2, "
+                            "jump=+1, remove=NAME@LOC, add=NAME@LOC, tonnage=free)")
+        if key in ("heat_sinks", "jump") or key.startswith("armor."):
+            try:
+                n = int(value)
+            except ValueError:
+                raise EditError(f"--edit {item!r}: expected a signed integer") from None
+            if key.startswith("armor."):
+                kw["armor"][key[6:].upper()] = kw["armor"].get(key[6:].upper(), 0) + n
+            else:
+                kw[key] += n
+        elif key in ("remove", "add"):
+            kw[key].append(value)
+        elif key == "tonnage":
+            kw["tonnage"] = value
+        else:
+            raise EditError(f"--edit {item!r}: key must be heat_sinks, jump, armor.LOC, remove, "
+                            "add or tonnage")
+    return kw
+
+
+__all__ = ["EditError", "edit", "parse_edits"]
