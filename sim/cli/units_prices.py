@@ -45,7 +45,7 @@ def register_price_commands(actions: Any) -> None:
                     help="print JSON instead of text")
     bv.add_argument("--gunnery", type=int, default=4, help="also the BV at this gunnery (0-8)")
     bv.add_argument("--piloting", type=int, default=5, help="also the BV at this piloting (0-8)")
-    _rule_flag(bv, "a Battle Value option B1-B14 (`btsim rules --game classic`)")
+    _rule_flag(bv, "a Battle Value option B1-B14 (`btsim rules --game battle-value`)")
     _edit_flag(bv)
     bv.set_defaults(func=_bv)
     card = actions.add_parser(
@@ -59,7 +59,7 @@ def register_price_commands(actions: Any) -> None:
     card.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                       help="print JSON instead of text")
     card.add_argument("--skill", type=int, default=4, help="PV at this skill (0-7, default 4)")
-    _rule_flag(card, "a conversion option V1-V10 (`btsim rules --game alphastrike`)")
+    _rule_flag(card, "a conversion option V1-V10 (`btsim rules --game as-conversion`)")
     _edit_flag(card)
     card.set_defaults(func=_card)
     chk = actions.add_parser(

@@ -1,6 +1,6 @@
 """Alpha Strike conversion rule options: the disagreements V1-V10 of
 ``reference-as-conversion.md`` section 4, one :func:`sim.options.opt` field each, registered
-for the game ``alphastrike`` (read by :func:`sim.units.alpha_strike_card` and
+for its own game ``as-conversion`` (read by :func:`sim.units.alpha_strike_card` and
 ``btsim units card/check --rule NAME=VALUE``)."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ConversionRules:
         return options.effective(self)
 
 
-options.register_group("alphastrike", ConversionRules, models=())
+options.register_group("as-conversion", ConversionRules, models=())
 
 DEFAULT_CONVERSION_RULES = ConversionRules()
 

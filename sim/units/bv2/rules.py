@@ -1,6 +1,6 @@
 """Battle Value 2 rule options: the disagreements B1-B14 of ``reference-bv.md`` section 25,
-one :func:`sim.options.opt` field each, registered for the game ``classic`` (no simulation
-model reads them; ``btsim units bv/check --rule NAME=VALUE`` and
+one :func:`sim.options.opt` field each, registered for their own game ``battle-value`` (no
+simulation model reads them; ``btsim units bv/check --rule NAME=VALUE`` and
 :func:`sim.units.battle_value` do)."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class BVRules:
         return options.effective(self)
 
 
-options.register_group("classic", BVRules, models=())
+options.register_group("battle-value", BVRules, models=())
 
 DEFAULT_BV_RULES = BVRules()
 
