@@ -457,8 +457,9 @@ def run(models: list[str] | None = None, quick: bool = False,
         out["memory"]["seconds"] = time.perf_counter() - t0
     if precision:
         out["precision"] = precision_figures(names, quick, coverage_runs)
-    from sim.units.price_check import bench_prices  # issue 20: BV + converted card
-    out["prices"] = bench_prices(400 if quick else 4000)
+    if models is None:  # issue 20: BV + converted card, both from the unit design
+        from sim.units.price_check import bench_prices
+        out["prices"] = bench_prices(400 if quick else 4000)
     return out
 
 

@@ -174,3 +174,14 @@ def test_bad_files_are_user_errors(change: tuple[str, str], match: str) -> None:
     for fn in (battle_value, alpha_strike_card):
         with pytest.raises(UserError, match=match):
             fn(read_design(bad, "bad.mtf"))
+
+
+def test_bench_prices_shape() -> None:
+    from sim.bench import format_table
+    from sim.units.price_check import bench_prices
+    p = bench_prices(20)
+    assert p["units"] == 20 and p["priced"] + p["refused"] == 20 and p["seconds"] > 0
+    res = {"btsim_version": "x", "chunk_size": 2**18, "kernels": [], "prices": p,
+           "machine": {"cores": 2, "processor": "p", "python": "3", "numpy": "2"},
+           "dice": {"numpy_integers_d6_per_s": 1e8, "d6_per_s": 1e8, "two_d6_per_s": 1e8}}
+    assert "prices (BV 2 + converted AS card): 20 units in" in format_table(res)
