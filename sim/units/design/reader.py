@@ -267,7 +267,8 @@ def read_design(text: str, source: str = "<string>") -> Design:
     cockpit = keys.get("cockpit") or _slot_cockpit(entries)
     gyro = keys.get("gyro") or _slot_gyro(entries)
     return Design(
-        name=" ".join(p for p in (need("chassis"), keys.get("model", "")) if p),
+        name=" ".join(p for p in (need("chassis"), f"({keys['clanname']})"
+                                  if keys.get("clanname") else "", keys.get("model", "")) if p),
         chassis=need("chassis"), model=keys.get("model", ""), tons=integer("mass"),
         walk=integer("walk mp"), jump=integer("jump mp", 0), heat_sinks=int(hs.group(1)),
         heat_sink_type=hs_type, engine_rating=rating, engine_type=etype, engine_clan=eclan,
