@@ -4,6 +4,7 @@
                              [--gunnery G --piloting P]
     btsim units card NAME|FILE [--json] [--rule NAME=VALUE] [--edit KEY=VALUE] [--skill S]
     btsim units check DIR [--json] [--mul FILE] [--cards FILE] [--rule NAME=VALUE]
+    btsim units costs [NAME|FILE ...] [--range BAND] [--json]
 
 Battle Value 2 (:func:`sim.units.bv2.battle_value`, reference-bv.md 21-22) with every step;
 the converted Alpha Strike card (:func:`sim.units.as_conversion.alpha_strike_card`) with its
@@ -79,6 +80,23 @@ def register_price_commands(actions: Any) -> None:
                      help="print JSON instead of text")
     _rule_flag(chk, "a BV (B) or conversion (V) option")
     chk.set_defaults(func=_check)
+    costs = actions.add_parser(
+        "costs", prog="btsim units costs",
+        help="BV and PV of one more heat sink, ton of armor and jump jet, and what each "
+        "buys in the Alpha Strike duel",
+        description="For each unit (default: every catalog 'Mech with Classic data) price "
+        "three changes (sim.units.edit, tonnage=free): one more heat sink, one more ton of "
+        "armor (the points it buys, spread where the maximum allows), one more jump MP; "
+        "print the BV and PV change and what it buys in the Alpha Strike duel: the changed "
+        "card against the unchanged one (mirror match, exact Markov chain), P(win) minus "
+        "P(loss) and expected turns.")
+    costs.add_argument("units", metavar="NAME|FILE", nargs="*", help="units (default: the "
+                       "catalog 'Mechs)")
+    costs.add_argument("--range", default="short", choices=("short", "medium", "long"),
+                       help="duel range band (default short)")
+    costs.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                       help="print JSON instead of a table")
+    costs.set_defaults(func=_costs)
 
 
 def _rule_flag(p: argparse.ArgumentParser, what: str) -> None:
@@ -244,6 +262,77 @@ def _check(args: argparse.Namespace) -> int:
                f"{c['bv_compared']} (refused {c['bv_refused']}); PV exact {c['pv_exact']}/"
                f"{c['pv_compared']}; cards exact {c['cards_exact']}/{c['cards_compared']} "
                f"(refused {c['card_refused']})")
+    print("\n".join(out))
+    return 0
+
+
+#: the changes `units costs` prices: label -> edit keywords (armor filled per unit)
+COST_CHANGES = ("heat sink +1", "armor +1 t", "jump +1")
+
+
+def change_costs(design: Design, duel_range: str = "short") -> list[dict[str, Any]]:
+    """One row per :data:`COST_CHANGES` entry: BV / PV before and after, and the duel of the
+    changed card against the unchanged one (exact)."""
+    from sim import api
+    from sim.units.design.edit import EditError, edit, one_ton_of_armor
+    bv0 = battle_value(design).bv
+    card0 = alpha_strike_card(design)
+    rows = []
+    for label in COST_CHANGES:
+        kw: dict[str, Any] = {"tonnage": "free"}
+        if label.startswith("heat"):
+            kw["heat_sinks"] = 1
+        elif label.startswith("armor"):
+            kw["armor"] = one_ton_of_armor(design)
+        else:
+            kw["jump"] = 1
+        row: dict[str, Any] = {"unit": design.name, "change": label, "bv": bv0,
+                               "pv": card0.fields["pv"]}
+        try:
+            d = edit(design, **kw)
+            b, c = battle_value(d), alpha_strike_card(d)
+        except (EditError, OutOfScope) as exc:
+            row["refused"] = str(exc)
+            rows.append(row)
+            continue
+        res = api.duel(c.card, card0.card, range=duel_range, progress=False).to_dict()
+        row.update({"bv_new": b.bv, "d_bv": b.bv - bv0, "pv_new": c.fields["pv"],
+                    "d_pv": c.fields["pv"] - card0.fields["pv"],
+                    "p_win": res["p_win_a"], "p_loss": res["p_win_b"],
+                    "edge": res["p_win_a"] - res["p_win_b"],
+                    "expected_turns": res["expected_turns"], "method": res.get("mode"),
+                    "note": d.assumed[-1]})
+        rows.append(row)
+    return rows
+
+
+def _costs(args: argparse.Namespace) -> int:
+    from sim.units.catalog import entries
+    if args.units:
+        designs = [_resolve(u)[0] for u in args.units]
+    else:
+        designs = [design_of(e.classic) for e in entries() if e.classic is not None]
+    rows: list[dict[str, Any]] = []
+    for d in designs:
+        try:
+            rows += change_costs(d, args.range)
+        except OutOfScope as exc:
+            rows.append({"unit": d.name, "change": "-", "refused": str(exc)})
+    if getattr(args, "json", False):
+        print(json.dumps(rows, indent=2, default=str))
+        return 0
+    out = [f"{'unit':<28} {'change':<13} {'BV':>5} {'dBV':>5} {'PV':>3} {'dPV':>4} "
+           f"{'P(win)-P(loss) vs unchanged':>28} {'E[turns]':>8}"]
+    for r in rows:
+        if "refused" in r:
+            out.append(f"{r['unit'][:28]:<28} {r['change']:<13} refused: {r['refused']}")
+            continue
+        out.append(f"{r['unit'][:28]:<28} {r['change']:<13} {r['bv']:>5} {r['d_bv']:>+5} "
+                   f"{r['pv']:>3} {r['d_pv']:>+4} {r['edge']:>+28.4f} "
+                   f"{r['expected_turns']:>8.3f}")
+    out.append(f"duel: Alpha Strike, range {args.range}, skill 4, the changed card against "
+               "the unchanged one; exact (Markov chain), so no interval; tonnage=free (the "
+               "change adds weight)")
     print("\n".join(out))
     return 0
 

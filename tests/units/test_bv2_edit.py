@@ -75,3 +75,15 @@ def test_cli_edit_prints_the_cost(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["units", "card", str(ATLAS), "--edit", "heat_sinks=+1"])
     err = capsys.readouterr().err
     assert rc == 2 and "adds 1 t more" in err
+
+
+def test_change_costs_table(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["units", "costs", "Locust LCT-1V", "--json"])
+    rows = json.loads(capsys.readouterr().out)
+    assert rc == 0 and [r["change"] for r in rows] == ["heat sink +1", "armor +1 t", "jump +1"]
+    hs, armor, jump = rows
+    # the Locust's 10 heat sinks already cover its 3 heat of weapons: no BV, no PV, no edge
+    assert (hs["d_bv"], hs["d_pv"], hs["edge"]) == (0, 0, 0.0)
+    # 64 of 69 armor points: one ton buys only 5 more (5 x 2.5 x 1.4 = 17.5 BV)
+    assert armor["bv_new"] == 449 and "armor" in armor["note"]
+    assert jump["d_pv"] == 1 and 0 <= jump["p_win"] <= 1

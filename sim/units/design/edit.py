@@ -137,9 +137,9 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
     if tonnage not in ("fixed", "free"):
         raise EditError(f"tonnage {tonnage!r}: expected 'fixed' or 'free'")
     d = design_of(unit)
-    if d.assumed and (add or remove or heat_sinks > 0 or jump > 0):
-        raise EditError(f"{d.name}: a catalog record keeps no critical slots, so the slot "
-                        "rules cannot be checked; pass the unit's .mtf file to edit it")
+    #: a catalog record keeps no system or filler slots: the slot rules cannot be checked
+    record = bool(d.assumed) and not any(norm(e.name) == "gyro" or "engine" in norm(e.name)
+                                         for e in d.entries)
     entries = list(d.entries)
     weight = F(0)
     changes: list[str] = []
@@ -164,7 +164,7 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
         slot, loc, rear, what = _item(text, d)
         size = _slots_of(what, text)
         free = SLOT_CAPACITY[loc] - used.get(loc, 0)
-        if size > free:
+        if size > free and not record:
             raise EditError(f"add {text!r}: {slot} needs {size} critical slot(s) in {loc}; "
                             f"{free} free")
         used[loc] = used.get(loc, 0) + size
@@ -182,7 +182,7 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
             slotted = sum(e.lines // size for e in d.entries
                           if "heatsink" in norm(e.name))
             room = max(d.engine_rating // 25 - (d.heat_sinks - slotted), 0)
-            for _ in range(max(heat_sinks - room, 0)):
+            for _ in range(0 if record else max(heat_sinks - room, 0)):
                 room_at = next((x for x in _SINK_ORDER if x in used and
                                 SLOT_CAPACITY[x] - used[x] >= size), None)
                 if room_at is None:
@@ -209,7 +209,7 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
         if not 0 <= new_jump <= d.walk:
             raise EditError(f"jump {jump:+d}: jump MP must stay in 0..walk MP ({d.walk}); "
                             f"got {new_jump}")
-        for _ in range(max(jump, 0)):
+        for _ in range(0 if record else max(jump, 0)):
             jet_at = next((x for x in ("LT", "RT", "CT", "LL", "RL", "RLL", "RRL") if x in used
                            and SLOT_CAPACITY[x] - used[x] >= 1), None)
             if jet_at is None:
@@ -222,7 +222,8 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
         raise EditError(f"{d.name}: the edit adds {float(weight):g} t more than it removes "
                         f"({', '.join(changes)}); the design's tonnage is fully used")
     note = f"edited: {', '.join(changes)}; weight {float(weight):+g} t" + (
-        " (over the design's tonnage: tonnage=free)" if weight > 0 else "")
+        " (over the design's tonnage: tonnage=free)" if weight > 0 else "") + (
+        "; critical slots not checked (the catalog record keeps none)" if record else "")
     out = replace(d, entries=tuple(entries), armor=new_armor, heat_sinks=sinks,
                   jump=new_jump, name=d.name + " (edited)", _inventory=None,
                   assumed=(*d.assumed, note))
@@ -230,6 +231,28 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
     if over:
         raise EditError(f"{d.name}: " + "; ".join(over))
     inventory(out)
+    return out
+
+
+def one_ton_of_armor(unit: ClassicMech | Design | str | PathLike[str]) -> dict[str, int]:
+    """The points one more ton of the unit's armor type buys (rounded down), spread over the
+    locations with room below their maximum (CT, side torsos, legs, arms, head)."""
+    d = design_of(unit)
+    left = int(_pts_per_ton(d))
+    out: dict[str, int] = {}
+    order = ("CT", "LT", "RT", "LL", "RL", "FLL", "FRL", "RLL", "RRL", "LA", "RA", "HD")
+    while left > 0:
+        placed = False
+        for loc in order:
+            if loc not in d.armor or left == 0:
+                continue
+            trial = replace(d, armor={**d.armor, loc: d.armor[loc] + out.get(loc, 0) + 1})
+            if not armor_over_maximum(trial):
+                out[loc] = out.get(loc, 0) + 1
+                left -= 1
+                placed = True
+        if not placed:
+            break
     return out
 
 
@@ -263,4 +286,4 @@ def parse_edits(items: list[str]) -> dict[str, Any]:
     return kw
 
 
-__all__ = ["EditError", "edit", "parse_edits"]
+__all__ = ["EditError", "edit", "one_ton_of_armor", "parse_edits"]
