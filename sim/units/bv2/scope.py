@@ -4,6 +4,7 @@ the scope is refused with the reason (:class:`OutOfScope`), never guessed."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from sim.errors import UserError
 from sim.units.bv2 import tables as T
@@ -23,6 +24,7 @@ class OutOfScope(UserError):
         super().__init__(f"{unit}: outside the {what} reference's scope: " + "; ".join(reasons))
 
 
+@cache
 def type_key(text: str) -> str:
     """``Ferro-Fibrous(Inner Sphere)`` -> ``ferro-fibrous``; ``IS Endo Steel`` -> ``endo steel``."""
     t = re.sub(r"\((?:inner sphere|clan|is)\)", "", text.strip().lower()).strip()
