@@ -67,7 +67,7 @@ TARGET_ERROR = 0.35
 TACTIC_ASSUMPTION = {
     "alphastrike": "the duel's default: both units on the ground at a fixed range band, "
                    "front-on in clear terrain, never overheating, firing the standard attack "
-                   "every turn (reference 20.6)",
+                   "every turn (the reference's duel stance)",
     "classic": "the duel's default: both 'Mechs stand still and fire every weapon in reach "
                "every turn (policy 'all'), Gunnery 4 / Piloting 5",
 }

@@ -4,6 +4,8 @@ Seeded, vectorized, no models."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sim.rating.fit import score_stats, sigma
@@ -31,3 +33,50 @@ def records(theta: np.ndarray, n: int, rng: np.random.Generator, tie: float = 0.
     s, v = score_stats(cnt[:, 0], cnt[:, 1], cnt[:, 2], nn)
     return {"i": i, "j": j, "win": cnt[:, 0], "loss": cnt[:, 1], "tie": cnt[:, 2], "n": nn,
             "s": s, "v": v}
+
+
+def rating(seed: int = 0, k: int = 10, pool: int = 4, n: int = 200, slope: float = 1.5,
+           misprice: dict[int, float] | None = None, incomplete: tuple[int, ...] = (1,),
+           scenarios: tuple[str, ...] = ("short", "medium", "long"),
+           random_prices: bool = False) -> Any:
+    """A whole synthetic :class:`sim.rating.run.Rating` without any duel model: ``k`` units
+    ``U00``.. whose true strength is ``slope`` x (ln price - mean) plus ``misprice[u]``
+    (the same in every scenario), against a pool of ``pool`` units spread over the price
+    range; ``incomplete`` units are marked as not fully simulated.
+    ``random_prices``: the prices are drawn independently of the strengths."""
+    from sim.rating import run as R
+
+    rng = np.random.default_rng(seed)
+    price = np.round(np.exp(np.linspace(np.log(15), np.log(55), k)), 0)
+    x = np.log(price)
+    theta = slope * (x - x.mean())
+    for u, d in (misprice or {}).items():
+        theta[u] += d
+    if random_prices:
+        price = rng.permutation(price)
+    names = [f"U{u:02d}" for u in range(k)]
+    pool_idx = np.unique(np.round(np.linspace(0, k - 1, pool)).astype(int))
+    scns = [{"name": s} for s in scenarios]
+    pl = R.Plan("synthetic", names, [names[i] for i in pool_idx], "synthetic", scns)
+    theta = theta - theta.mean()
+    for si in range(len(scns)):
+        rec = records(theta, n, rng, opponents=pool_idx)
+        for a, b, w, lo, t in zip(rec["i"], rec["j"], rec["win"], rec["loss"], rec["tie"],
+                                  strict=True):
+            pl.pairings.append(R.Pairing(si, names[a], names[b], {}, False, n,
+                                         (float(w), float(lo), float(t))))
+    reasons = ["not simulated: XYZ (synthetic)" if u in incomplete else "" for u in range(k)]
+    judged = np.array([not r for r in reasons])
+    fits = R.fit_all(pl, price.astype(float), judged, reasons, "holm")
+    frame = R.tidy(pl, fits, price.astype(float), judged, reasons)
+    meta = {"kind": "rating", "report": "rating", "game": "synthetic", "model": "synthetic",
+            "price": "pv", "price_label": "PV", "units": names, "pool": pl.pool,
+            "pool_how": "synthetic", "scenarios": scns, "seatings": "both",
+            "tactic": "synthetic", "seed": seed, "target_error": 0.35, "max_trials": n,
+            "chunk_size": n, "exact": False, "correction": "holm", "alpha": 0.05,
+            "ridge": 1e-3, "rounds": [], "duels": int(sum(p.n for p in pl.pairings)),
+            "exact_pairings": 0, "pairings": len(pl.pairings), "jobs": 1, "backend": "none",
+            "curve": R.curve_meta(pl, fits, price.astype(float), judged),
+            "gap": R.gap_table(pl, price.astype(float), seed), "unsimulated": {},
+            "wall_time_s": 0.0, "true_strength": dict(zip(names, theta.tolist(), strict=True))}
+    return R.Rating(frame, R.pairings_frame(pl, price.astype(float)), meta)
