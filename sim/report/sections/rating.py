@@ -162,7 +162,7 @@ def build(res: Result) -> Section:
         q = [("verdicts", row, c, float(vt.loc[row, c]), fmt_price(vt.loc[row, c]))
              for c in cols]
         d = {c: fmt_price(vt.loc[row, c]) for c in cols}
-        fair = (f"beyond the data" if r["beyond_data"] else d[f"fair {lab}"])
+        fair = ("beyond the data" if r["beyond_data"] else d[f"fair {lab}"])
         sec.findings.append(Finding(
             res.name, f"{label[r['unit']]} is {r['verdict']}: {lab} {d[lab]}, fair {lab} "
             f"{fair} ({d['low']} to {d['high']}), {r['robustness']}, after the "
