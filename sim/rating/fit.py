@@ -40,6 +40,9 @@ Conventions
   at which ``|theta - a - b (ln P - m)| <= t sqrt(V_theta + V_a + (ln P - m)^2 V_b)``. It is
   bounded only when the curve's slope is significantly positive; otherwise the fair price is
   *undetermined* (the curve does not say what a strength costs) and no verdict is given.
+  Verdicts also need the slope of the curve fitted to *all* judged units to be significantly
+  positive (one test per scenario, so prices that say nothing about strength give a verdict
+  at most at that test's error rate, whichever unit is left out).
   ``ratio = price / fair price``; a fair price outside the range of the rated units' prices
   is *beyond the data* (an extrapolation of the curve, never a headline number).
 * **Verdict**: a unit is *over-priced* (weaker than its price says) or *under-priced*
@@ -57,6 +60,7 @@ Conventions
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -179,11 +183,12 @@ class Line:
 
     @property
     def slope_ci(self) -> tuple[float, float]:
-        q = t975(self.df)
+        q = t975(int(self.df))
         half = q * math.sqrt(self.var_b) if math.isfinite(self.var_b) else math.inf
         return self.b - half, self.b + half
 
 
+@functools.lru_cache(maxsize=4096)
 def t975(df: int) -> float:
     """Student's t 97.5% quantile (inf for no degrees of freedom)."""
     return float(stats.t.ppf(0.975, df)) if df > 0 else math.inf
@@ -209,7 +214,7 @@ def fit_line(x: np.ndarray, y: np.ndarray) -> Line:
 def curve_band(line: Line, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fitted strength at ``x`` and its 95% band (the line's own interval)."""
     y = line.at(x)
-    half = t975(line.df) * np.sqrt(line.var_at(x))
+    half = t975(int(line.df)) * np.sqrt(line.var_at(x))
     return y, y - half, y + half
 
 
@@ -217,7 +222,7 @@ def fieller(theta: float, var_theta: float, line: Line) -> tuple[float, float, f
     """Fair ln price of a strength on ``line`` and its 95% Fieller interval (module
     docstring): (point, low, high); (nan, -inf, inf) when the slope is not significantly
     positive (the set is unbounded)."""
-    q = t975(line.df)
+    q = t975(int(line.df))
     b, c = line.b, theta - line.a
     qa = b * b - q * q * line.var_b
     if not (math.isfinite(qa) and qa > 0 and b > 0):
@@ -309,10 +314,11 @@ def judge(fit: BTFit, price: np.ndarray, judged: np.ndarray, reasons: list[str] 
             pval[u] = float(2 * stats.t.sf(abs(t), line.df))
     padj = adjust(np.where(judged, pval, np.nan), correction)
     verdict = np.full(k, NONE, dtype=object)
+    determined = full.df > 0 and full.slope_ci[0] > 0
     for u in range(k):
         if not judged[u]:
             continue
-        if not np.isfinite(fl[u]):
+        if not determined or not np.isfinite(fl[u]):
             why[u] = why[u] or "fair price undetermined (the curve's slope is not " \
                 "significantly positive)"
         elif padj[u] < alpha:
@@ -386,10 +392,11 @@ class Gap:
         """Price ratio at which the dearer side scores ``score`` (> 1/2), with its 95%
         interval (inf where the slope's replicate is not positive)."""
         lg = math.log(score / (1 - score))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(self.boot > 0, np.exp(lg / np.where(self.boot > 0, self.boot, 1)),
-                         np.inf)
-        lo, hi = np.percentile(r, [2.5, 97.5]) if len(r) else (math.nan, math.nan)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            r = np.where(self.boot > 0, np.exp(np.minimum(
+                lg / np.where(self.boot > 0, self.boot, 1), 700)), np.inf)
+        lo, hi = (np.percentile(r, [2.5, 97.5], method="nearest") if len(r)
+                  else (math.nan, math.nan))
         point = math.exp(lg / self.beta) if self.beta > 0 else math.inf
         return point, float(lo), float(hi)
 

@@ -15,8 +15,9 @@ Plan
   The tactic is whatever the duel models do by default (:data:`TACTIC_ASSUMPTION`), recorded.
 * **Completeness**: a unit with anything not simulated (a card special the Alpha Strike duel
   does not simulate, a Classic item or physical weapon the duel notes as not simulated, or a
-  catalog record marked ``simulated = "incomplete"``) is rated but gets no verdict, and the
-  reason is printed beside it. Classic design quirks (an optional rule, off by default, that
+  catalog record marked ``simulated = "incomplete"``, or Classic equipment that Battle Value
+  prices but the duel gives no effect: ECM, active probes, A-Pods, CASE II,
+  :data:`CLASSIC_SIMULATED`) is rated but gets no verdict, and the reason is printed beside it. Classic design quirks (an optional rule, off by default, that
   Battle Value does not price) do not count.
 
 Adaptive allocation
@@ -140,9 +141,22 @@ def unsimulated(game: str, name: str, notes: Sequence[str] = ()) -> list[str]:
 
         out += [n for c, s in obj.specials.items() if (n := note_for(c, s.raw))]
     else:
+        from sim.classic.weapons import EQUIPMENT
+
         out += [n[len(name) + 2:] for n in notes if n.startswith(f"{name}: ")
                 and "not simulated" in n and "design quirks" not in n]
-    return out
+        idle = sorted({k for k, _ in getattr(obj, "equipment", ())
+                       if k in EQUIPMENT and EQUIPMENT[k].kind not in CLASSIC_SIMULATED})
+        out += [f"{k}: no effect in the duel (Battle Value prices it)" for k in idle]
+        out += [f"unknown equipment {n!r}: not simulated"
+                for n, *_ in getattr(obj, "unknown_equipment", ())]
+    return list(dict.fromkeys(out))
+
+
+#: Classic equipment kinds (sim/classic/data/equipment.csv) whose effect the duel simulates;
+#: any other (ECM, active probe, A-Pod, CASE II) is priced by BV but does nothing in a duel
+CLASSIC_SIMULATED = frozenset({"heat_sink", "double_heat_sink", "jump_jet", "case", "structure",
+                               "armor", "targeting_computer"})
 
 
 def _weight(game: str, name: str) -> float:
@@ -483,6 +497,7 @@ def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: l
                                   (fits.pooled, fits.pooled_judgement)]):
         pooled = si == len(names)
         r = records(pl, None if pooled else si)
+        ci_low, ci_high = f.ci_low, f.ci_high
         for k, u in enumerate(everyone):
             mine = (r["i"] == k) | (r["j"] == k)
             fair = math.exp(jd.fair_ln[k]) if np.isfinite(jd.fair_ln[k]) else math.nan
@@ -502,8 +517,8 @@ def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: l
                 "fair_price": fair, "fair_price_ci_low": flo, "fair_price_ci_high": fhi,
                 "beyond_data": bool(np.isfinite(fair) and not lo_p <= fair <= hi_p),
                 "ratio": price[k] / fair if fair > 0 else math.nan,
-                "strength": f.theta[k], "strength_ci_low": f.ci_low[k],
-                "strength_ci_high": f.ci_high[k], "verdict": v, "robustness": rob,
+                "strength": f.theta[k], "strength_ci_low": ci_low[k],
+                "strength_ci_high": ci_high[k], "verdict": v, "robustness": rob,
                 "n": int(r["n"][mine].sum()), "n_exact": int(r["exact"][mine].sum()),
                 "reason": why, "residual": jd.residual[k], "p_value": jd.p_value[k],
                 "p_adjusted": jd.p_adjusted[k], "complete": not reasons[k],
@@ -553,7 +568,8 @@ GAP_RATIOS = (1.1, 1.25, 1.5, 2.0, 3.0)
 GAP_SCORES = (0.6, 0.75, 0.9)
 
 
-def gap_table(pl: Plan, price: np.ndarray, seed: int) -> dict[str, Any]:
+def gap_table(pl: Plan, price: np.ndarray, seed: int, n_boot: int = F.N_BOOT
+              ) -> dict[str, Any]:
     """How big a price gap decides a fight (:func:`sim.rating.fit.gap_curve`), over every
     record between priced units: the curve at :data:`GAP_RATIOS`, the ratio for each of
     :data:`GAP_SCORES`, and binned observed scores with their 95% intervals."""
@@ -563,7 +579,8 @@ def gap_table(pl: Plan, price: np.ndarray, seed: int) -> dict[str, Any]:
     ok = np.isfinite(x)
     if ok.sum() < 2:
         return {}
-    gap = F.gap_curve(r["i"][ok], r["j"][ok], x[ok], r["s"][ok], len(pl.everyone), seed)
+    gap = F.gap_curve(r["i"][ok], r["j"][ok], x[ok], r["s"][ok], len(pl.everyone), seed,
+                      max(n_boot, 1))
     flip = x[ok] < 0   # the dearer side's view
     ax, sx = np.abs(x[ok]), np.where(flip, 1 - r["s"][ok], r["s"][ok])
     edges = np.log([1.0, 1.1, 1.25, 1.5, 2.0, 3.0, math.inf])

@@ -38,7 +38,7 @@ def records(theta: np.ndarray, n: int, rng: np.random.Generator, tie: float = 0.
 def rating(seed: int = 0, k: int = 10, pool: int = 4, n: int = 200, slope: float = 1.5,
            misprice: dict[int, float] | None = None, incomplete: tuple[int, ...] = (1,),
            scenarios: tuple[str, ...] = ("short", "medium", "long"),
-           random_prices: bool = False) -> Any:
+           random_prices: bool = False, n_boot: int = 400) -> Any:
     """A whole synthetic :class:`sim.rating.run.Rating` without any duel model: ``k`` units
     ``U00``.. whose true strength is ``slope`` x (ln price - mean) plus ``misprice[u]``
     (the same in every scenario), against a pool of ``pool`` units spread over the price
@@ -77,6 +77,6 @@ def rating(seed: int = 0, k: int = 10, pool: int = 4, n: int = 200, slope: float
             "ridge": 1e-3, "rounds": [], "duels": int(sum(p.n for p in pl.pairings)),
             "exact_pairings": 0, "pairings": len(pl.pairings), "jobs": 1, "backend": "none",
             "curve": R.curve_meta(pl, fits, price.astype(float), judged),
-            "gap": R.gap_table(pl, price.astype(float), seed), "unsimulated": {},
+            "gap": R.gap_table(pl, price.astype(float), seed, n_boot), "unsimulated": {},
             "wall_time_s": 0.0, "true_strength": dict(zip(names, theta.tolist(), strict=True))}
     return R.Rating(frame, R.pairings_frame(pl, price.astype(float)), meta)

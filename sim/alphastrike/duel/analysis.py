@@ -565,16 +565,24 @@ def unsimulated(unit: str, cost: str, notes: list[str] | None = None,
     """What of a unit the duel does not simulate: for an Alpha Strike card (``cost="pv"``)
     every special :func:`sim.alphastrike.duel.specials.note_for` reports; for a Classic
     'Mech (``cost="bv"``) every ``"<unit>: ... not simulated"`` note of the run except design
-    quirks (an optional rule Battle Value does not price). A card not in the catalog: none
-    known."""
+    quirks (an optional rule Battle Value does not price), and equipment Battle Value prices
+    but the duel gives no effect (:func:`sim.rating.run.unsimulated`). A unit not in the
+    catalog: its notes only."""
     if cost == "pv":
         from sim.alphastrike.duel.specials import note_for
 
         card = _card(unit, cards)
         specials = getattr(card, "specials", None) or {}
         return [n for c, s in specials.items() if (n := note_for(c, getattr(s, "raw", c)))]
-    return [n for n in dict.fromkeys(notes or []) if n.startswith(f"{unit}: ")
-            and "not simulated" in n and "design quirks" not in n]
+    out = [n for n in dict.fromkeys(notes or []) if n.startswith(f"{unit}: ")
+           and "not simulated" in n and "design quirks" not in n]
+    try:  # equipment Battle Value prices but the duel gives no effect (sim.rating.run)
+        from sim.rating.run import unsimulated as rating_unsimulated
+
+        out += rating_unsimulated("classic", unit, notes or [])
+    except Exception:  # noqa: BLE001 - a 'Mech not in the catalog: its notes only
+        pass
+    return list(dict.fromkeys(out))
 
 
 def frame_notes(frame: pd.DataFrame) -> list[str]:
