@@ -306,7 +306,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
 
     exp = experiment if isinstance(experiment, Experiment) else load(experiment)
     if getattr(exp, "kind", "") == "rating":  # sim.rating.experiment: its own run
-        return exp.run(out=out, seed=seed, n_jobs=n_jobs, backend=backend,  # type: ignore[attr-defined, no-any-return]
+        return exp.run(out=out, seed=seed, n_jobs=n_jobs, backend=backend,  # type: ignore[attr-defined]
                        scheduler=scheduler, target_error=target_error, max_trials=max_trials,
                        cache=cache, progress=progress)
     if trials is not None or seed is not None:  # a copy: the caller's experiment is unchanged

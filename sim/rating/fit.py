@@ -386,7 +386,7 @@ class Gap:
         x = math.log(ratio)
         b = sigma(self.boot * x)
         lo, hi = np.percentile(b, [2.5, 97.5]) if len(b) else (math.nan, math.nan)
-        return float(sigma(self.beta * x)), float(lo), float(hi)
+        return float(sigma(np.asarray(self.beta * x))), float(lo), float(hi)
 
     def ratio_for(self, score: float) -> tuple[float, float, float]:
         """Price ratio at which the dearer side scores ``score`` (> 1/2), with its 95%

@@ -337,14 +337,15 @@ def bv_section(res: Result, sec: Section) -> None:
             f"correction at the 5 percent level with its fair BV inside the catalog's BVs "
             f"({assumptions}; see the rating section for verdicts across scenarios).", []))
     for _, o in stand.iterrows():
-        row = olabel[o["unit"]]
+        key = str(olabel[o["unit"]])
+        cv = {c: num(ot.loc[key, c]) for c in ot.columns}
         word = "under-costed" if o["residual"] > 0 else "over-costed"
         sec.findings.append(Finding(
-            res.name, f"{row} (BV {fmt_bv(ot.loc[row, 'BV'])}) stands out as {word} by BV: "
-            f"it plays like a 'Mech of BV {fmt_bv(ot.loc[row, 'fair BV'])} ("
-            f"{fmt_bv(ot.loc[row, 'fair BV low'])} to {fmt_bv(ot.loc[row, 'fair BV high'])}), "
-            f"Holm-corrected p-value {fmt_p(ot.loc[row, 'Holm p'])} ({assumptions}).",
-            [("bv_outliers", row, c, num(ot.loc[row, c]), f(ot.loc[row, c])) for c, f in
+            res.name, f"{key} (BV {fmt_bv(cv['BV'])}) stands out as {word} by BV: "
+            f"it plays like a 'Mech of BV {fmt_bv(cv['fair BV'])} ("
+            f"{fmt_bv(cv['fair BV low'])} to {fmt_bv(cv['fair BV high'])}), "
+            f"Holm-corrected p-value {fmt_p(cv['Holm p'])} ({assumptions}).",
+            [("bv_outliers", key, c, cv[c], f(cv[c])) for c, f in
              (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
               ("fair BV high", fmt_bv), ("Holm p", fmt_p))]))
     if len(ot) >= 2:

@@ -270,14 +270,15 @@ def build(res: Result) -> Section:
             f"({assumptions}; {len(incomplete)} cards with specials not simulated not judged; "
             "see the rating section for verdicts across scenarios).", []))
     for _, o in stand.iterrows():
-        row = olabel[o["unit"]]
+        key = str(olabel[o["unit"]])
+        cv = {c: num(ot.loc[key, c]) for c in ot.columns}
         word = "under-costed" if o["residual"] > 0 else "over-costed"
         sec.findings.append(Finding(
-            res.name, f"{row} (PV {fmt_pv(ot.loc[row, 'PV'])}) stands out as {word}: it plays "
-            f"like a card of PV {fmt_pv(ot.loc[row, 'fair PV'])} ("
-            f"{fmt_pv(ot.loc[row, 'fair PV low'])} to {fmt_pv(ot.loc[row, 'fair PV high'])}), "
-            f"Holm-corrected p-value {fmt_p(ot.loc[row, 'Holm p'])} ({assumptions}).",
-            [("outliers", row, c, num(ot.loc[row, c]), f(ot.loc[row, c])) for c, f in
+            res.name, f"{key} (PV {fmt_pv(cv['PV'])}) stands out as {word}: it plays "
+            f"like a card of PV {fmt_pv(cv['fair PV'])} ("
+            f"{fmt_pv(cv['fair PV low'])} to {fmt_pv(cv['fair PV high'])}), "
+            f"Holm-corrected p-value {fmt_p(cv['Holm p'])} ({assumptions}).",
+            [("outliers", key, c, cv[c], f(cv[c])) for c, f in
              (("PV", fmt_pv), ("fair PV", fmt_pv), ("fair PV low", fmt_pv),
               ("fair PV high", fmt_pv), ("Holm p", fmt_p))]))
     for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):

@@ -18,7 +18,7 @@ import pandas as pd
 from sim import plots
 from sim.rating.fit import NONE, OVER, UNDER
 from sim.rating.text import fair_text, fmt_price
-from sim.report.formatting import short_unit
+from sim.report.formatting import num, short_unit
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section, Table
 
@@ -156,10 +156,10 @@ def build(res: Result) -> Section:
             f"doubt: no {lab} lies outside its fair {lab} after the {meta.get('correction')} "
             f"correction at {rate_txt} in every scenario ({assumptions(meta)}; "
             f"{n_incomplete} units with something not simulated were not judged).",
-            [("evidence", er, "value", float(et.values.loc[er, "value"]), rate_txt)]))
+            [("evidence", er, "value", num(et.values.loc[er, "value"]), rate_txt)]))
     for row, (_, r) in zip(vrows, judged.iterrows(), strict=False):
         cols = ([lab] + ([] if r["beyond_data"] else [f"fair {lab}"]) + ["low", "high"])
-        q = [("verdicts", row, c, float(vt.loc[row, c]), fmt_price(vt.loc[row, c]))
+        q = [("verdicts", row, c, num(vt.loc[row, c]), fmt_price(vt.loc[row, c]))
              for c in cols]
         d = {c: fmt_price(vt.loc[row, c]) for c in cols}
         fair = ("beyond the data" if r["beyond_data"] else d[f"fair {lab}"])
@@ -167,15 +167,16 @@ def build(res: Result) -> Section:
             res.name, f"{label[r['unit']]} is {r['verdict']}: {lab} {d[lab]}, fair {lab} "
             f"{fair} ({d['low']} to {d['high']}), {r['robustness']}, after the "
             f"{meta.get('correction')} correction at {rate_txt} ({assumptions(meta)}).",
-            [*q, ("evidence", er, "value", float(et.values.loc[er, "value"]), rate_txt)]))
-    key = "75% score"
-    if len(gt) and key in gr.index and np.isfinite(gr.loc[key, f"{lab} ratio"]):
-        cells = [(c, f"{gr.loc[key, c]:.2f}") for c in (f"{lab} ratio", "low", "high")]
+            [*q, ("evidence", er, "value", num(et.values.loc[er, "value"]), rate_txt)]))
+    gkey = "75% score"
+    if len(gt) and gkey in gr.index and np.isfinite(num(gr.loc[gkey, f"{lab} ratio"])):
+        gv = {str(c): num(gr.loc[gkey, c]) for c in gr.columns}
+        gcells = [(c, f"{gv[c]:.2f}") for c in (f"{lab} ratio", "low", "high")]
         sec.findings.append(Finding(
             res.name, f"A {lab} gap decides a fight only when it is large: the dearer side "
-            f"wins three fights in four (score) at a {lab} ratio of {cells[0][1]} "
-            f"({cells[1][1]} to {cells[2][1]}).",
-            [("gap_ratio", key, c, float(gr.loc[key, c]), t) for c, t in cells], lead=False))
+            f"wins three fights in four (score) at a {lab} ratio of {gcells[0][1]} "
+            f"({gcells[1][1]} to {gcells[2][1]}).",
+            [("gap_ratio", gkey, c, gv[c], t) for c, t in gcells], lead=False))
     sec.notes.append(f"Rated {len(allr)} units ({n_incomplete} with something not simulated: "
                      f"rated, never judged). Pool chosen: {meta.get('pool_how')}.")
     return sec
