@@ -190,3 +190,16 @@ def test_classic_equipment_without_a_duel_effect_is_not_judged():
     loki = unsimulated("classic", "Loki (Hellbringer) Prime")
     assert any("ECM" in n for n in loki)
     assert unsimulated("classic", "Hunchback HBK-4G") == []
+
+
+def test_a_rating_resumes_from_its_cache(tmp_path):
+    from sim.experiment import load, run
+    from sim.results import read
+
+    exp = load({"kind": "rating", "name": "r", "units": ["Hunchback HBK-4G"],
+                "pool": ["Commando COM-1B"], "scenario": SMALL["scenarios"],
+                "chunk_size": 40, "max_trials": 80, "target_error": 0.01, "seed": 3})
+    first = run(exp, out=tmp_path)
+    assert (tmp_path / "r" / ".cache").is_dir()
+    again = run(exp, out=tmp_path)
+    assert first.equals(again) and read(tmp_path / "r")[0].equals(first)

@@ -138,8 +138,9 @@ def build(res: Result) -> Section:
     sec.findings.append(Finding(
         res.name, f"As side A, {best} has the best record of the round-robin: a mean score "
         f"of {fmt_pct(v)} against the others over all ranges (the Bradley-Terry ratings "
-        "below pool both seatings, so their scores differ a little).",
-        [("rating", best, "overall", v, fmt_pct(v))]))
+        "below pool both seatings, so their scores differ a little; a mean of Monte Carlo "
+        "cells, so not a headline: the strength table has the intervals).",
+        [("rating", best, "overall", v, fmt_pct(v))], lead=False))
     tabs = one_hit_table()
     if tabs is not None:
         hits = tabs["p_destroyed"]
