@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scenarios", metavar="FILE", help="TOML with [[scenario]] tables (name "
                    "and duel parameters) and optional tactics = [...] (default: short, "
                    "medium and long range)")
+    p.add_argument("--tactics", metavar="T1,T2",
+                   help="tactics crossed with the scenarios (tactic_a = tactic_b = T; for a "
+                   "duel model that takes them; default: the duel's own behaviour)")
     p.add_argument("--seatings", default="both", help="both (default) or one")
     p.add_argument("--target-error", type=float, default=None,
                    help="95%% half-width of every strength, logit units (default 0.35)")
@@ -66,6 +69,8 @@ def main(args: argparse.Namespace) -> int:
         raise ConfigError("units", args.units, "unit names or --all (one of the two)")
     scenarios, tactics = (R.read_scenarios(args.scenarios) if args.scenarios
                           else (None, None))
+    if args.tactics:
+        tactics = [t.strip() for t in args.tactics.split(",") if t.strip()]
     pool = "auto" if args.pool == "auto" else [u.strip() for u in args.pool.split(",")
                                                if u.strip()]
     model = R.GAMES[game]["model"]

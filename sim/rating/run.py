@@ -127,13 +127,34 @@ def catalog_units(game: str) -> list[str]:
 def _unit(game: str, name: str) -> Any:
     from sim.units.catalog import get_alphastrike, get_classic
 
-    return get_alphastrike(name) if game == "alphastrike" else get_classic(name)
+    base, _ = split_skill(name)
+    return get_alphastrike(base) if game == "alphastrike" else get_classic(base)
+
+
+def split_skill(label: str) -> tuple[str, int | None]:
+    """``"Griffin GRF-2N@3"`` -> ``("Griffin GRF-2N", 3)`` (an Alpha Strike card at a skill);
+    no ``@``: skill None."""
+    name, sep, skill = str(label).rpartition("@")
+    return (name, int(skill)) if sep and skill.strip().isdigit() else (str(label), None)
+
+
+def canonical(game: str, label: str) -> str:
+    """The catalog name of a unit (unique prefixes and aliases work), keeping an Alpha Strike
+    ``@SKILL``: the same card at another skill is another unit with its own PV."""
+    from sim.units.catalog import lookup
+
+    name, skill = split_skill(label)
+    if skill is not None and game != "alphastrike":
+        raise ConfigError("units", label, "a unit name (UNIT@SKILL only with --game "
+                          "alphastrike; Classic skills are duel parameters)")
+    return lookup(name).name + (f"@{skill}" if skill is not None else "")
 
 
 def unsimulated(game: str, name: str, notes: Sequence[str] = ()) -> list[str]:
     """What of the unit is not simulated (module docstring); empty when nothing."""
     obj = _unit(game, name)
     out: list[str] = []
+    name = split_skill(name)[0]
     if str(getattr(obj, "simulated", "complete")) == "incomplete":
         out.append("catalog: simulated = incomplete")
     if game == "alphastrike":
@@ -236,15 +257,13 @@ def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
     game = check_game(game)
     if seatings not in ("both", "one"):
         raise ConfigError("seatings", seatings, "'both' (A-B and B-A) or 'one'")
-    from sim.units.catalog import lookup
-
-    names = [lookup(u).name for u in units]
+    names = [canonical(game, u) for u in units]
     if not names:
         raise ConfigError("units", list(units), "at least one unit (or --all)")
     if isinstance(pool, str) and pool == "auto":
         chosen, how = auto_pool(game, pool_size)
     else:
-        chosen = [lookup(u).name for u in ([pool] if isinstance(pool, str) else pool)]
+        chosen = [canonical(game, u) for u in ([pool] if isinstance(pool, str) else pool)]
         how = "given"
     if not chosen:
         raise ConfigError("pool", pool, "'auto' or a list of unit names")
@@ -398,11 +417,12 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
               seatings, pool_size, rule_overrides)
     scns = [model.scenario(p.params) for p in pl.pairings]
     everyone = pl.everyone
+    where = {u: k for k, u in enumerate(everyone)}
     # prices and what is not simulated, from each unit's first pairing as side A
     price = np.full(len(everyone), np.nan)
     notes: dict[str, list[str]] = {}
     for p, s in zip(pl.pairings, scns, strict=True):
-        k = everyone.index(p.a)
+        k = where[p.a]
         if np.isnan(price[k]):
             v = model.facts(s).get(f"{g['price']}_a")
             price[k] = float(v) if v is not None else np.nan
@@ -448,7 +468,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
                 for f, jd in zip(fits.fits, fits.judgements, strict=True)]
         for gi in active:
             p = pl.pairings[gi]
-            ka, kb = everyone.index(p.a), everyone.index(p.b)
+            ka, kb = where[p.a], where[p.b]
             if goal < last and not (done[p.scenario][ka] and done[p.scenario][kb]):
                 keep.append(gi)
         rounds.append({"duels_per_pairing": goal * chunk, "pairings": len(active),

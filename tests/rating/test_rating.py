@@ -203,3 +203,18 @@ def test_a_rating_resumes_from_its_cache(tmp_path):
     assert (tmp_path / "r" / ".cache").is_dir()
     again = run(exp, out=tmp_path)
     assert first.equals(again) and read(tmp_path / "r")[0].equals(first)
+
+
+def test_a_card_against_copies_of_itself_at_other_skills_is_ordered_by_skill():
+    """Known answer on the real duel: the same card at skills 2 to 6 (a better skill is
+    stronger and dearer); the fit orders them by skill and the curve's slope is positive."""
+    from sim.rating.run import rate
+
+    copies = [f"Griffin GRF-2N@{s}" for s in (2, 3, 4, 5, 6)]
+    res = rate(copies, game="alphastrike", pool=copies, seatings="one", seed=8,
+               scenarios=[{"name": "medium", "range": "medium"}], chunk_size=200,
+               max_trials=200)
+    a = res.frame[res.frame["scenario"] == "all"].set_index("unit").loc[copies]
+    assert list(a["strength"]) == sorted(a["strength"], reverse=True)
+    assert list(a["price"]) == sorted(a["price"], reverse=True)
+    assert res.meta["curve"]["all"]["b"] > 0
