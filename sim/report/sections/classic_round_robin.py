@@ -17,7 +17,7 @@ import pandas as pd
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
 from sim.report.figures import fairness_panel, outlier_panel
-from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_unit, value
+from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit, value
 from sim.report.registry import section
 from sim.report.sections.duel_round_robin import _seed, fmt_theta
 from sim.report.types import ColumnTable, Finding, Result, Section, Table
@@ -367,4 +367,4 @@ def bv_section(res: Result, sec: Section) -> None:
                 f"not a verdict: {why} (Holm p {fmt_p(o['Holm p'])}).",
                 [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
                  (("BV", fmt_bv), ("fair BV low", fmt_bv), ("fair BV high", fmt_bv),
-                  ("Holm p", fmt_p))], lead=False))
+                  ("Holm p", fmt_p)) if finite(o[c])], lead=False))

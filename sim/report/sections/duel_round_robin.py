@@ -297,7 +297,7 @@ def build(res: Result) -> Section:
             f"verdict: {why} (Holm p {fmt_p(o['Holm p'])}).",
             [("outliers", end, c, num(o[c]), f(o[c])) for c, f in
              (("PV", fmt_pv), ("fair PV low", fmt_pv), ("fair PV high", fmt_pv),
-              ("Holm p", fmt_p))], lead=False))
+              ("Holm p", fmt_p)) if finite(o[c])], lead=False))
     top = rv.index[0]
     sec.findings.append(Finding(
         res.name, f"Strongest card: {top} (PV {fmt_pv(rv.loc[top, 'PV'])}), mean score "
