@@ -385,6 +385,10 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Any, *,
                            out=out, progress=progress_flag(progress),
                            target_error=target_error, target_metric=target_metric,
                            max_trials=max_trials, cache=cache)
+    if getattr(exp, "kind", "") == "rating":  # sim.rating: the tidy frame, its own plan
+        return Result(frame=frame, metadata={"model": exp.model, "name": exp.name,
+                                             "kind": "rating", "btsim_version": __version__},
+                      notes=[])
     model = get_model(exp.model)
     notes: list[str] = []
     options: list[dict[str, Any]] = []

@@ -178,6 +178,12 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"{path}: not valid TOML: {exc}") from None
         data.setdefault("name", path.stem)
+    if "kind" in data:  # another kind of experiment (issue 23: a rating)
+        if data["kind"] != "rating":
+            raise ConfigError("kind", data["kind"], "'rating' (or no kind: a model run)")
+        from sim.rating.experiment import load as load_rating
+
+        return load_rating(data, where)
     unknown = [k for k in data if k not in KEYS + PRECISION_KEYS]
     if unknown:
         raise ConfigError(unknown[0], data[unknown[0]],
@@ -299,6 +305,10 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     from sim.cache import CACHE_DIR, ChunkCache
 
     exp = experiment if isinstance(experiment, Experiment) else load(experiment)
+    if getattr(exp, "kind", "") == "rating":  # sim.rating.experiment: its own run
+        return exp.run(out=out, seed=seed, n_jobs=n_jobs, backend=backend,  # type: ignore[attr-defined]
+                       scheduler=scheduler, target_error=target_error, max_trials=max_trials,
+                       cache=cache, progress=progress)
     if trials is not None or seed is not None:  # a copy: the caller's experiment is unchanged
         exp = dataclasses.replace(
             exp, trials=exp.trials if trials is None else check_int("trials", trials, lo=1),
@@ -377,6 +387,9 @@ def validate_all(experiments: Sequence[Experiment]) -> None:
     if dup:
         raise ConfigError("name", dup[0], "unique across the experiments of one run")
     for exp in experiments:
+        if getattr(exp, "kind", "") == "rating":
+            exp.validate()  # type: ignore[attr-defined]
+            continue
         model = get_model(exp.model)
         for params in exp.scenarios():
             model.scenario(params)

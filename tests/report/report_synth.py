@@ -359,6 +359,7 @@ EXPERIMENTS = {
     "duel_overheat": ("duel", "What OV buys in a duel", duel_overheat_frame),
     "duel_skill": ("duel", "What skill buys in a duel", duel_skill_frame),
     "classic_round_robin": ("classic-duel", "Classic round-robin", classic_rr_frame),
+    "rating_alphastrike": ("rating", "Fair prices: synthetic rating", None),  # rating
 }
 
 #: the report section each synthetic experiment names (its ``report`` key). A new section
@@ -376,7 +377,31 @@ SECTIONS = {
     "duel_overheat": "duel-overheat",
     "duel_skill": "duel-skill",
     "classic_round_robin": "classic-round-robin",
+    "rating_alphastrike": "rating",
 }
+
+
+def rating_results(folder: Path, title: str, section: str | None) -> None:
+    """A synthetic rating (:func:`sim.rating.synthetic.rating`: one unit planted
+    under-priced, one over-priced, one not fully simulated) in the layout ``btsim rate``
+    writes; ``section`` None: no ``report`` key recorded."""
+    from sim.rating.experiment import write as write_rating
+    from sim.rating.synthetic import rating
+
+    res = rating(seed=5, k=10, misprice={4: 1.2, 7: -1.2})
+    write_rating(folder, res)
+    frame, meta = read_back(folder)
+    meta["title"] = title
+    meta["experiment"] = {"name": folder.name, **({"report": section} if section else {})}
+    if section is None:
+        meta.pop("report", None)
+    write(folder, frame, meta)
+
+
+def read_back(folder: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    from sim.results import read
+
+    return read(folder)
 
 
 def make_results(root: Path, names: list[str] | None = None, *,
@@ -390,6 +415,10 @@ def make_results(root: Path, names: list[str] | None = None, *,
     chosen = {**SECTIONS, **(sections or {})}
     for name in names or list(EXPERIMENTS):
         model, title, fn = EXPERIMENTS[name]
+        section = None if legacy else chosen.get(name)
+        if fn is None:  # a rating: the rating's own frame and metadata (sim.rating)
+            rating_results(root / name, title, section)
+            continue
         with warnings.catch_warnings():  # column-by-column building fragments the frame
             warnings.simplefilter("ignore", pd.errors.PerformanceWarning)
             frame, kinds = fn(rng)

@@ -219,6 +219,12 @@ def test_report_from_real_models_on_a_reduced_suite(tmp_path):
             exp.cases = exp.cases[::3]  # e.g. punch, club, charge 7 hexes
         if exp.model == "duel" and exp.cases:
             exp.cases = exp.cases[:2]
+        if getattr(exp, "kind", "") == "rating":  # sim.rating: two units, a pool of two
+            pick = cut["a"] if exp.model == "duel" else cut["unit_a"] + ["Atlas AS7-D"]
+            exp.units, exp.pool = pick[:2], pick[-2:]  # type: ignore[attr-defined]
+            exp.scenario = [{"name": "medium", "range": "medium" if exp.model == "duel"
+                             else 9}]  # type: ignore[attr-defined]
+            exp.chunk_size, exp.max_trials = 40, 40  # type: ignore[attr-defined]
         run(exp, trials=300, seed=1, out=out, progress=False)
         expected.append((registry.get(exp.report).order, path.name, exp.name, exp.report))
     assert len(expected) >= 7  # the suite's files were found

@@ -557,3 +557,64 @@ def pv_price_steps(pv: int, skills: range = range(2, 7)) -> dict[int, int]:
     """The PV table's price (reference 23.1) of each skill in ``skills`` for a card of PV
     ``pv``: ``{skill: PV at that skill}``."""
     return {s: pv_at_skill(pv, s) for s in skills}
+
+
+# -- which outliers may be headlined (issue 23) ----------------------------------------------------
+def unsimulated(unit: str, cost: str, notes: list[str] | None = None,
+                cards: dict[str, object] | None = None) -> list[str]:
+    """What of a unit the duel does not simulate: for an Alpha Strike card (``cost="pv"``)
+    every special :func:`sim.alphastrike.duel.specials.note_for` reports; for a Classic
+    'Mech (``cost="bv"``) every ``"<unit>: ... not simulated"`` note of the run except design
+    quirks (an optional rule Battle Value does not price), and equipment Battle Value prices
+    but the duel gives no effect (:func:`sim.rating.run.unsimulated`). A unit not in the
+    catalog: its notes only."""
+    if cost == "pv":
+        from sim.alphastrike.duel.specials import note_for
+
+        card = _card(unit, cards)
+        specials = getattr(card, "specials", None) or {}
+        return [n for c, s in specials.items() if (n := note_for(c, getattr(s, "raw", c)))]
+    out = [n for n in dict.fromkeys(notes or []) if n.startswith(f"{unit}: ")
+           and "not simulated" in n and "design quirks" not in n]
+    try:  # equipment Battle Value prices but the duel gives no effect (sim.rating.run)
+        from sim.rating.run import unsimulated as rating_unsimulated
+
+        out += rating_unsimulated("classic", unit, notes or [])
+    except Exception:  # noqa: BLE001 - a 'Mech not in the catalog: its notes only
+        pass
+    return list(dict.fromkeys(out))
+
+
+def frame_notes(frame: pd.DataFrame) -> list[str]:
+    """Every note of a results frame's ``notes`` column (facts joined with ``; `` or
+    `` | ``), each once."""
+    out: list[str] = []
+    if "notes" in frame.columns:
+        for text in frame["notes"].dropna().astype(str).unique():
+            for sep in (" | ", "; "):
+                if sep in text:
+                    text = text.replace(sep, "\n")
+            out += [n.strip() for n in text.split("\n") if n.strip()]
+    return list(dict.fromkeys(out))
+
+
+def headline_outliers(out: pd.DataFrame, cost: str, incomplete: set[str],
+                      alpha: float = 0.05) -> pd.DataFrame:
+    """The outliers a headline may name (issue 23): ``out`` (:func:`cost_outliers`) with
+    ``complete`` (nothing unsimulated), ``p_holm`` (Holm's correction of ``p_value`` over the
+    complete units with a cost), ``beyond_data`` (the fair cost outside the catalog's costs:
+    an extrapolation) and ``stands_out``: complete, Holm p below ``alpha``, the residual's
+    interval excluding 0 and the fair cost within the data."""
+    from sim.rating.fit import adjust
+
+    o = out.copy()
+    o["complete"] = ~o["unit"].isin(incomplete)
+    price = o[cost].to_numpy(float)
+    lo, hi = np.nanmin(price), np.nanmax(price)
+    fair = o[f"fair_{cost}"].to_numpy(float)
+    o["beyond_data"] = ~((fair >= lo) & (fair <= hi))
+    o["p_holm"] = adjust(np.where(o["complete"] & np.isfinite(o["p_value"]),
+                                  o["p_value"], np.nan), "holm")
+    o["stands_out"] = (o["complete"] & (o["p_holm"] < alpha) & ~o["beyond_data"]
+                       & ((o["ci_low"] > 0) | (o["ci_high"] < 0)))
+    return o

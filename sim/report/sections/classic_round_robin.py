@@ -17,10 +17,10 @@ import pandas as pd
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
 from sim.report.figures import fairness_panel, outlier_panel
-from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_unit, value
+from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit, value
 from sim.report.registry import section
 from sim.report.sections.duel_round_robin import _seed, fmt_theta
-from sim.report.types import ColumnTable, Finding, Result, Section
+from sim.report.types import ColumnTable, Finding, Result, Section, Table
 
 #: bootstrap replicates for the rating intervals and the BV fairness band (fixed seed)
 N_BOOT = 200
@@ -119,17 +119,28 @@ def build(res: Result) -> Section:
         rating, {c: fmt_pct for c in rating.columns}, index_name="unit (as A)",
         note="Score of the row unit as side A against every other unit of the round-robin; "
         "each pairing's win chance has a Monte Carlo interval in the results."))
+    lo_col, hi_col = "p_win_a_ci_low", "p_win_a_ci_high"
     for c in cases:
-        sec.tables.append(ColumnTable(f"wins_{c}", f"P(A wins), {c}", mats[c],
-                                      {k: fmt_pct for k in mats[c].columns},
-                                      index_name="A vs B"))
+        g = last[last["_case"] == c]
+        cells = pd.DataFrame("", index=units, columns=units, dtype=object)
+        for _, r in g.iterrows():
+            iv = (f" ({fmt_pct(r[lo_col])} to {fmt_pct(r[hi_col])})"
+                  if lo_col in g.columns and hi_col in g.columns
+                  and np.isfinite(r[lo_col]) else "")
+            est = r["p_win_a"] if iv else r["_win"]  # the estimate its interval belongs to
+            cells.loc[r["_a"], r["_b"]] = fmt_pct(est) + iv
+        sec.tables.append(Table(f"wins_{c}", f"P(A wins) with its 95% interval, {c}",
+                                pd.DataFrame(np.nan, index=units, columns=units),
+                                fmt_pct, cells, "Monte Carlo estimate and its 95% (Wilson) "
+                                "interval.", "A vs B"))
     best = str(rating["overall"].idxmax())
     v = float(rating["overall"].to_numpy(float)[list(rating.index).index(best)])
     sec.findings.append(Finding(
         res.name, f"As side A, {best} has the best record of the round-robin: a mean score "
         f"of {fmt_pct(v)} against the others over all ranges (the Bradley-Terry ratings "
-        "below pool both seatings, so their scores differ a little).",
-        [("rating", best, "overall", v, fmt_pct(v))]))
+        "below pool both seatings, so their scores differ a little; a mean of Monte Carlo "
+        "cells, so not a headline: the strength table has the intervals).",
+        [("rating", best, "overall", v, fmt_pct(v))], lead=False))
     tabs = one_hit_table()
     if tabs is not None:
         hits = tabs["p_destroyed"]
@@ -257,17 +268,22 @@ def bv_section(res: Result, sec: Section) -> None:
         "(bootstrap over the 'Mechs) and the Spearman rank correlation of BV with the "
         "strength fitted at that range."))
     ocols = ["BV", "fair BV", "fair BV low", "fair BV high", "residual", "low", "high", "z",
-             "p-value"]
-    ov = pd.DataFrame(index=[short_unit(u) for u in out["unit"]], columns=ocols, dtype=float)
-    for _, o in out.iterrows():
-        ov.loc[short_unit(o["unit"])] = [o["bv"], o["fair_bv"], o["fair_bv_low"],
-                                         o["fair_bv_high"], o["residual"], o["ci_low"],
-                                         o["ci_high"], o["z"], o["p_value"]]
+             "p-value", "Holm p"]
+    notes = DA.frame_notes(res.frame)
+    incomplete = {u for u in out["unit"] if DA.unsimulated(str(u), "bv", notes)}
+    hl = DA.headline_outliers(out, "bv", incomplete)
+    olabel = {u: short_unit(u) + (" (not all simulated)" if u in incomplete else "")
+              for u in out["unit"]}
+    ov = pd.DataFrame(index=[olabel[u] for u in out["unit"]], columns=ocols, dtype=float)
+    for _, o in hl.iterrows():
+        ov.loc[olabel[o["unit"]]] = [o["bv"], o["fair_bv"], o["fair_bv_low"],
+                                     o["fair_bv_high"], o["residual"], o["ci_low"],
+                                     o["ci_high"], o["z"], o["p_value"], o["p_holm"]]
     sec.tables.append(ColumnTable(
         "bv_outliers", "Units against their BV: most under-costed first, most over-costed "
         "last", ov, {"BV": fmt_bv, "fair BV": fmt_bv, "fair BV low": fmt_bv,
                      "fair BV high": fmt_bv, "residual": fmt_theta, "low": fmt_theta,
-                     "high": fmt_theta, "z": fmt_theta, "p-value": fmt_p},
+                     "high": fmt_theta, "z": fmt_theta, "p-value": fmt_p, "Holm p": fmt_p},
         index_name="unit",
         note="Residual = strength minus the strength the BV fairness curve predicts from BV "
         "(> 0: wins more than its BV says, under-costed). Low/high: 95% interval (Monte Carlo "
@@ -312,28 +328,43 @@ def bv_section(res: Result, sec: Section) -> None:
         [("bv_fairness", key, c, num(v), fmt_pct(v))
          for c, v in (("fitted score", p15), ("low", lo15), ("high", hi15))]))
     ot = sec.table("bv_outliers").values
-    lo_bv, hi_bv = float(np.nanmin(sv["BV"])), float(np.nanmax(sv["BV"]))
+    stand = hl[hl["stands_out"]]
+    assumptions = (f"duels at {', '.join(_case(r) for r in ranges)}, both standing still and "
+                   f"firing everything, {int(d['trials'].median()):,} duels a pairing")
+    if stand.empty:
+        sec.findings.append(Finding(
+            res.name, f"No 'Mech stands out from the BV fairness curve: none of the "
+            f"{int(hl['complete'].sum())} fully simulated 'Mechs is mis-costed after Holm's "
+            f"correction at the 5 percent level with its fair BV inside the catalog's BVs "
+            f"({assumptions}; see the rating section for verdicts across scenarios).", []))
+    for _, o in stand.iterrows():
+        key = str(olabel[o["unit"]])
+        cv = {c: num(ot.loc[key, c]) for c in ot.columns}
+        word = "under-costed" if o["residual"] > 0 else "over-costed"
+        sec.findings.append(Finding(
+            res.name, f"{key} (BV {fmt_bv(cv['BV'])}) stands out as {word} by BV: "
+            f"it plays like a 'Mech of BV {fmt_bv(cv['fair BV'])} ("
+            f"{fmt_bv(cv['fair BV low'])} to {fmt_bv(cv['fair BV high'])}), "
+            f"Holm-corrected p-value {fmt_p(cv['Holm p'])} ({assumptions}).",
+            [("bv_outliers", key, c, cv[c], f(cv[c])) for c, f in
+             (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
+              ("fair BV high", fmt_bv), ("Holm p", fmt_p))]))
     if len(ot) >= 2:
         for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
+            u = next(k for k, v in olabel.items() if v == end)
+            if u in set(stand["unit"]):
+                continue
             o = ot.loc[end]
-            real = o["low"] > 0 or o["high"] < 0
-            outlier = float(o["p-value"]) < 0.05
-            verdict = ((f"{word} beyond the dice (the interval of its strength residual "
-                        "excludes zero)" if real else
-                        f"not clearly {word} (the interval of its residual includes zero)")
-                       + {(True, True): ", and", (True, False): ", but not",
-                          (False, True): ", though", (False, False): ", nor"}[(real, outlier)]
-                       + " an outlier against the catalog's spread around the curve")
-            fair = float(o["fair BV"])
-            beyond = ("" if lo_bv <= fair <= hi_bv else
-                      f", {'above the highest' if fair > hi_bv else 'below the lowest'} BV of "
-                      f"the catalog ({fmt_bv(hi_bv if fair > hi_bv else lo_bv)}), so read off "
-                      "the fitted curve's extrapolation")
+            h = hl.set_index("unit").loc[u]
+            why = ("something it carries is not simulated" if u in incomplete else
+                   "its fair BV is an extrapolation beyond the catalog's BVs"
+                   if h["beyond_data"] else
+                   "its Holm-corrected p-value is not below the 5 percent level"
+                   if not h["p_holm"] < 0.05 else "the interval of its residual includes 0")
             sec.findings.append(Finding(
-                res.name, f"Most {word} by BV: {end} (BV {fmt_bv(o['BV'])}) plays like a "
-                f"'Mech of BV {fmt_bv(o['fair BV'])} ({fmt_bv(o['fair BV low'])} to "
-                f"{fmt_bv(o['fair BV high'])}){beyond}; {verdict} (p-value "
-                f"{fmt_p(o['p-value'])}).",
+                res.name, f"Furthest on the {word} side by BV: {end} (BV {fmt_bv(o['BV'])}), "
+                f"fair BV interval {fmt_bv(o['fair BV low'])} to {fmt_bv(o['fair BV high'])}; "
+                f"not a verdict: {why} (Holm p {fmt_p(o['Holm p'])}).",
                 [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
-                 (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
-                  ("fair BV high", fmt_bv), ("p-value", fmt_p))]))
+                 (("BV", fmt_bv), ("fair BV low", fmt_bv), ("fair BV high", fmt_bv),
+                  ("Holm p", fmt_p)) if finite(o[c])], lead=False))

@@ -122,22 +122,28 @@ def build(res: Result) -> Section:
         "at that range."))
 
     ocols = ["PV", "fair PV", "fair PV low", "fair PV high", "residual", "low", "high", "z",
-             "p-value"]
-    ov = pd.DataFrame(index=[label[u] for u in out["unit"]], columns=ocols, dtype=float)
-    for _, o in out.iterrows():
-        ov.loc[label[o["unit"]]] = [o["pv"], o["fair_pv"], o["fair_pv_low"],
-                                    o["fair_pv_high"], o["residual"], o["ci_low"],
-                                    o["ci_high"], o["z"], o["p_value"]]
+             "p-value", "Holm p"]
+    incomplete = {u for u in out["unit"] if DA.unsimulated(str(u), "pv")}
+    hl = DA.headline_outliers(out, "pv", incomplete)
+    olabel = {u: label[u] + (" (specials not simulated)" if u in incomplete else "")
+              for u in out["unit"]}
+    ov = pd.DataFrame(index=[olabel[u] for u in out["unit"]], columns=ocols, dtype=float)
+    for _, o in hl.iterrows():
+        ov.loc[olabel[o["unit"]]] = [o["pv"], o["fair_pv"], o["fair_pv_low"],
+                                     o["fair_pv_high"], o["residual"], o["ci_low"],
+                                     o["ci_high"], o["z"], o["p_value"], o["p_holm"]]
     sec.tables.append(ColumnTable(
         "outliers", "Cards against their PV: most under-costed first, most over-costed last",
         ov, {"PV": fmt_pv, "fair PV": fmt_pv, "fair PV low": fmt_pv, "fair PV high": fmt_pv,
              "residual": fmt_theta, "low": fmt_theta, "high": fmt_theta, "z": fmt_theta,
-             "p-value": fmt_p}, index_name="card",
+             "p-value": fmt_p, "Holm p": fmt_p}, index_name="card",
         note="Residual = strength minus the strength the fairness curve predicts from PV "
         "(> 0: the card wins more than its PV says, under-costed). Low/high: 95% interval "
         "(Monte Carlo error and the curve's slope). z = residual / its robust SD over the "
         "cards (1.4826 MAD), with a two-sided normal p-value: how far the card stands out from the catalog. "
-        "Fair PV = the PV at which the curve predicts the card's strength."))
+        "Fair PV = the PV at which the curve predicts the card's strength. Holm p: the "
+        "p-value after Holm's correction over the fully simulated cards. A card with "
+        "specials not simulated is listed but never called mis-costed."))
 
     # -- figures ---------------------------------------------------------------------------
     k = len(order)
@@ -253,16 +259,45 @@ def build(res: Result) -> Section:
         f"scores {fmt_pct(p15)} ({fmt_pct(lo15)} to {fmt_pct(hi15)}) at the first ratio "
         "of the fairness table.", q))
     ot = sec.table("outliers").values
+    stand = hl[hl["stands_out"]]
+    assumptions = (f"stand-still duels of the reference's duel stance at {', '.join(ranges)} "
+                   f"range, skill 4, {int(d['trials'].median()):,} duels a pairing")
+    if stand.empty:
+        sec.findings.append(Finding(
+            res.name, f"No card stands out from the PV fairness curve: none of the "
+            f"{int(hl['complete'].sum())} fully simulated cards is mis-costed after Holm's "
+            f"correction at the 5 percent level with its fair PV inside the catalog's PVs "
+            f"({assumptions}; {len(incomplete)} cards with specials not simulated not judged; "
+            "see the rating section for verdicts across scenarios).", []))
+    for _, o in stand.iterrows():
+        key = str(olabel[o["unit"]])
+        cv = {c: num(ot.loc[key, c]) for c in ot.columns}
+        word = "under-costed" if o["residual"] > 0 else "over-costed"
+        sec.findings.append(Finding(
+            res.name, f"{key} (PV {fmt_pv(cv['PV'])}) stands out as {word}: it plays "
+            f"like a card of PV {fmt_pv(cv['fair PV'])} ("
+            f"{fmt_pv(cv['fair PV low'])} to {fmt_pv(cv['fair PV high'])}), "
+            f"Holm-corrected p-value {fmt_p(cv['Holm p'])} ({assumptions}).",
+            [("outliers", key, c, cv[c], f(cv[c])) for c, f in
+             (("PV", fmt_pv), ("fair PV", fmt_pv), ("fair PV low", fmt_pv),
+              ("fair PV high", fmt_pv), ("Holm p", fmt_p))]))
     for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
         o = ot.loc[end]
+        u = next(k for k, v in olabel.items() if v == end)
+        if u in set(stand["unit"]):
+            continue
+        h = hl.set_index("unit").loc[u]
+        why = ("its specials are not all simulated" if u in incomplete else
+               "its fair PV is an extrapolation beyond the catalog's PVs" if h["beyond_data"]
+               else "its Holm-corrected p-value is not below the 5 percent level"
+               if not h["p_holm"] < 0.05 else "the interval of its residual includes 0")
         sec.findings.append(Finding(
-            res.name, f"Most {word}: {end} (PV {fmt_pv(o['PV'])}) plays like a card of PV "
-            f"{fmt_pv(o['fair PV'])} ({fmt_pv(o['fair PV low'])} to "
-            f"{fmt_pv(o['fair PV high'])}); p-value {fmt_p(o['p-value'])} against the "
-            "catalog's spread around the curve.",
+            res.name, f"Furthest on the {word} side: {end} (PV {fmt_pv(o['PV'])}), fair PV "
+            f"interval {fmt_pv(o['fair PV low'])} to {fmt_pv(o['fair PV high'])}; not a "
+            f"verdict: {why} (Holm p {fmt_p(o['Holm p'])}).",
             [("outliers", end, c, num(o[c]), f(o[c])) for c, f in
-             (("PV", fmt_pv), ("fair PV", fmt_pv), ("fair PV low", fmt_pv),
-              ("fair PV high", fmt_pv), ("p-value", fmt_p))]))
+             (("PV", fmt_pv), ("fair PV low", fmt_pv), ("fair PV high", fmt_pv),
+              ("Holm p", fmt_p)) if finite(o[c])], lead=False))
     top = rv.index[0]
     sec.findings.append(Finding(
         res.name, f"Strongest card: {top} (PV {fmt_pv(rv.loc[top, 'PV'])}), mean score "

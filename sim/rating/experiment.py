@@ -1,0 +1,159 @@
+"""The experiment kind ``rating`` (``kind = "rating"`` in an experiment TOML, run by
+``btsim run``): a rating of units against a pool (:func:`sim.rating.run.rate`), written to
+``results/<name>/`` like every run (summary.parquet: the tidy rating frame; metadata.json:
+the plan, the curves, the price gap and the pairings).
+
+Format::
+
+    kind = "rating"
+    name = "rating_alphastrike"
+    game = "alphastrike"            # or "classic"
+    units = "all"                   # or a list of names
+    pool = "auto"                   # or a list of names
+    pool_size = 3                   # with pool = "auto"
+    seatings = "both"               # or "one"
+    target_error = 0.35             # 95% half-width of a strength (logit units)
+    max_trials = 4000               # duels per pairing at most
+    chunk_size = 200                # duels per seeded chunk
+    seed = 12
+    exact = false                   # Alpha Strike: exact chain where it fits
+    correction = "holm"             # or "bh"
+    tactics = ["competent"]         # optional, crossed with the scenarios
+    [[scenario]]                    # optional (default: short, medium, long range)
+    name = "short"
+    range = "short"
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.errors import ConfigError, check_int
+from sim.experiment import Experiment
+from sim.rating import run as R
+
+KEYS = ("kind", "name", "title", "question", "description", "report", "game", "units",
+        "pool", "pool_size", "seatings", "target_error", "max_trials", "chunk_size", "seed",
+        "exact", "correction", "tactics", "scenario", "rule_overrides")
+
+
+@dataclass
+class RatingExperiment(Experiment):
+    """A parsed ``kind = "rating"`` experiment (module docstring); an
+    :class:`~sim.experiment.Experiment` whose ``model`` is the duel model of its game."""
+
+    game: str = "alphastrike"
+    units: list[str] | None = None
+    pool: list[str] | str = "auto"
+    pool_size: int | None = None
+    seatings: str = "both"
+    chunk_size: int | None = None
+    correction: str = "holm"
+    tactics: list[str] | None = None
+    scenario: list[dict[str, Any]] | None = None
+    kind: str = "rating"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def scenarios(self) -> list[dict[str, Any]]:
+        return R.expand_scenarios(self.scenario or R.default_scenarios(self.game),
+                                  self.tactics)
+
+    def validate(self) -> None:
+        """Check units, pool and scenarios before anything runs."""
+        from sim.units.catalog import lookup
+
+        for u in self.units or []:
+            lookup(u)
+        if isinstance(self.pool, list):
+            for u in self.pool:
+                lookup(u)
+
+    def run(self, *, out: str | os.PathLike[str] | None = None, seed: int | None = None,
+            n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+            target_error: float | None = None, max_trials: int | None = None,
+            cache: bool = True, progress: Any = None, **_: Any) -> pd.DataFrame:
+        """Rate, and with ``out`` write ``out/<name>/`` atomically."""
+        from sim.cache import CACHE_DIR
+
+        folder = Path(out) / self.name if out is not None else None
+        res = R.rate(self.units, game=self.game, pool=self.pool, scenarios=self.scenario,
+                     tactics=self.tactics, seatings=self.seatings, pool_size=self.pool_size,
+                     target_error=target_error or self.target_error or R.TARGET_ERROR,
+                     max_trials=max_trials or self.max_trials, chunk_size=self.chunk_size,
+                     seed=self.seed if seed is None else seed, n_jobs=n_jobs, backend=backend,
+                     scheduler=scheduler, exact=self.exact, correction=self.correction,
+                     rule_overrides=self.rule_overrides,
+                     cache_dir=folder / CACHE_DIR if folder is not None and cache else None)
+        if folder is not None:
+            write(folder, res, self)
+        return res.frame
+
+
+def write(folder: Path, res: R.Rating, exp: RatingExperiment | None = None) -> Path:
+    """The results folder of a rating (atomic, :func:`sim.results.write`)."""
+    from sim import __version__
+    from sim.results import git_commit, git_dirty
+    from sim.results import write as write_results
+
+    meta = {**res.meta, "name": folder.name,
+            "title": (exp.title if exp else "") or f"Fair prices: {res.meta['game']} rating",
+            "question": (exp.question if exp else "") or "Which units are over- or "
+            "under-priced, beyond doubt, and how big a price gap decides a fight?",
+            "btsim_version": __version__, "git_commit": git_commit(), "git_dirty": git_dirty(),
+            "trials": None, "cores": os.cpu_count(),
+            "experiment": exp.to_dict() if exp else {"report": "rating", "name": folder.name},
+            "pairings_table": {c: res.pairings[c].tolist() for c in res.pairings.columns},
+            "metric_kinds": {}}
+    return write_results(folder, res.frame, meta)
+
+
+def load(data: Mapping[str, Any], where: str | None = None) -> RatingExperiment:
+    """Validate a ``kind = "rating"`` experiment (module docstring)."""
+    from sim.experiment import _check_name
+    from sim.options import check_overrides
+
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise ConfigError(unknown[0], data[unknown[0]], "a rating experiment key: one of "
+                          + ", ".join(KEYS))
+    game = R.check_game(data.get("game", "alphastrike"))
+    units = data.get("units", "all")
+    if units == "all":
+        units = None
+    elif not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+        raise ConfigError("units", units, "'all' or a list of unit names")
+    pool = data.get("pool", "auto")
+    if pool != "auto" and (not isinstance(pool, list) or not all(isinstance(u, str)
+                                                                 for u in pool)):
+        raise ConfigError("pool", pool, "'auto' or a list of unit names")
+    if data.get("report", "rating") != "rating":
+        raise ConfigError("report", data["report"], "'rating' for a rating experiment")
+    scen = data.get("scenario")
+    model = R.GAMES[game]["model"]
+    te = data.get("target_error", R.TARGET_ERROR)
+    if isinstance(te, bool) or not isinstance(te, int | float) or te <= 0:
+        raise ConfigError("target_error", te, "a positive number")
+    return RatingExperiment(
+        name=_check_name(data.get("name", "rating")), game=game, model=model, units=units,
+        pool=pool, pool_size=None if data.get("pool_size") is None
+        else check_int("pool_size", data["pool_size"], lo=2),
+        seatings=str(data.get("seatings", "both")), target_error=float(te),
+        max_trials=None if data.get("max_trials") is None
+        else check_int("max_trials", data["max_trials"], lo=1),
+        chunk_size=None if data.get("chunk_size") is None
+        else check_int("chunk_size", data["chunk_size"], lo=1),
+        seed=check_int("seed", data.get("seed", 0), lo=0), exact=bool(data.get("exact", False)),
+        report="rating", trials=1,
+        correction=str(data.get("correction", "holm")), tactics=data.get("tactics"),
+        scenario=R.check_scenarios(scen) if scen is not None else None,
+        title=str(data.get("title", "")), question=str(data.get("question", "")),
+        description=str(data.get("description", "")), source=where,
+        rule_overrides=check_overrides(model, data.get("rule_overrides", {})))

@@ -1,0 +1,622 @@
+"""A rating run (issue 23): every rated unit plays a reference pool in a declared set of
+scenarios, both seatings, with duels allocated where they change the answer; the fit and the
+verdicts are :mod:`sim.rating.fit`.
+
+Plan
+----
+* **Units**: the names given, or every unit of the game in the catalog (``--all``, built-in
+  plus imported). **Pool** (``auto``): :data:`POOL_SIZE` units of the game's catalog spread
+  over weight (tonnage, or Alpha Strike size) and price: the candidates sorted by (weight,
+  price) and taken at evenly spaced ranks, fully simulated ones first; the chosen names are
+  recorded. Every rated unit plays every pool unit but itself (pool units play each other).
+* **Scenarios**: the declared set (default :func:`default_scenarios`: short, medium and long
+  range), each optionally crossed with a set of tactics (``tactic_a = tactic_b = T``, for a
+  duel model that takes them); both seatings (A against B and B against A) in every scenario.
+  The tactic is whatever the duel models do by default (:data:`TACTIC_ASSUMPTION`), recorded.
+* **Completeness**: a unit with anything not simulated (a card special the Alpha Strike duel
+  does not simulate, a Classic item or physical weapon the duel notes as not simulated, or a
+  catalog record marked ``simulated = "incomplete"``, or Classic equipment that Battle Value
+  prices but the duel gives no effect: ECM, active probes, A-Pods, CASE II,
+  :data:`CLASSIC_SIMULATED`) is rated but gets no verdict, and the reason is printed beside it. Classic design quirks (an optional rule, off by default, that
+  Battle Value does not price) do not count.
+
+Adaptive allocation
+-------------------
+Duels are run in rounds. In round ``r`` every still-active Monte Carlo pairing has ``2^r``
+chunks of ``chunk_size`` duels (chunk ``c`` of pairing ``g`` always draws from
+``SeedSequence(seed, spawn_key=(g, c))`` through :func:`sim.engine.sample_run`, the one
+Monte Carlo loop, so a pairing's numbers are those of a plain run of it with as many duels).
+After each round (a chunk boundary) every scenario is refitted and a unit is *settled* when
+its strength's 95% half-width is at most ``target_error``, or when no number of further duels
+can move its verdict: even with no Monte Carlo error left its residual could not reach the
+least strict Holm threshold, or it already passes the strictest (Bonferroni) one by two
+standard errors. A pairing stops when both its units are settled or it reached
+``max_trials``. Decisions depend only on the folded results, so a rating is bit-identical
+for any ``--jobs`` or backend; with a results folder, finished chunks are cached
+(:class:`sim.cache.ChunkCache`), so the same command resumes an interrupted rating. Exact
+pairings (``exact=True``, Alpha Strike 1-vs-1 whose chain fits) need no sampling.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.errors import ConfigError, UserError
+from sim.rating import fit as F
+
+#: the games a rating plays: model, price (fact stem), side parameters, default chunk
+GAMES: dict[str, dict[str, Any]] = {
+    "alphastrike": {"model": "duel", "price": "pv", "sides": ("a", "b"), "chunk": 500,
+                    "max_trials": 8000, "label": "PV"},
+    "classic": {"model": "classic-duel", "price": "bv", "sides": ("unit_a", "unit_b"),
+                "chunk": 100, "max_trials": 800, "label": "BV"},
+}
+#: units in an automatic pool
+POOL_SIZE = {"alphastrike": 5, "classic": 4}
+#: default 95% half-width target of a strength (logit units)
+TARGET_ERROR = 0.35
+#: what the duels do today: the tactic every default scenario assumes (recorded)
+TACTIC_ASSUMPTION = {
+    "alphastrike": "the duel's default: both units on the ground at a fixed range band, "
+                   "front-on in clear terrain, never overheating, firing the standard attack "
+                   "every turn (the reference's duel stance)",
+    "classic": "the duel's default: both 'Mechs stand still and fire every weapon in reach "
+               "every turn (policy 'all'), Gunnery 4 / Piloting 5",
+}
+OUTCOMES = ("p_win_a", "p_win_b", "p_draw", "p_timeout")
+
+
+def default_scenarios(game: str) -> list[dict[str, Any]]:
+    """Short, medium and long starting range (names and duel parameters)."""
+    if game == "classic":
+        return [{"name": "short", "range": 3, "turns": 15},
+                {"name": "medium", "range": 9, "turns": 15},
+                {"name": "long", "range": 15, "turns": 15}]
+    return [{"name": n, "range": n} for n in ("short", "medium", "long")]
+
+
+def check_game(game: Any) -> str:
+    if game not in GAMES:
+        raise ConfigError("game", game, "one of " + ", ".join(GAMES))
+    return str(game)
+
+
+def read_scenarios(path: str | Path) -> tuple[list[dict[str, Any]], list[str] | None]:
+    """A scenarios file (TOML): ``[[scenario]]`` tables with a ``name`` and duel parameters,
+    and an optional ``tactics = [...]`` crossed with them."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError("scenarios", str(path), "an existing TOML file of [[scenario]] tables")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{p}: not valid TOML: {exc}") from None
+    return check_scenarios(data.get("scenario")), data.get("tactics")
+
+
+def check_scenarios(raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list) or not raw or not all(
+            isinstance(s, Mapping) and isinstance(s.get("name"), str) and s["name"]
+            for s in raw):
+        raise ConfigError("scenarios", raw, "a non-empty list of tables, each with a name "
+                          "and duel parameters")
+    names = [s["name"] for s in raw]
+    if len(set(names)) != len(names):
+        raise ConfigError("scenarios", names, "distinct scenario names")
+    return [dict(s) for s in raw]
+
+
+# -- units, prices, completeness, pool ----------------------------------------------------------
+def catalog_units(game: str) -> list[str]:
+    """Every unit of the game in the catalog (built-in and imported), by name."""
+    from sim.units.catalog import all_entries
+
+    return [e.name for e in all_entries()
+            if (e.card if game == "alphastrike" else e.classic) is not None]
+
+
+def _unit(game: str, name: str) -> Any:
+    from sim.units.catalog import get_alphastrike, get_classic
+
+    base, _ = split_skill(name)
+    return get_alphastrike(base) if game == "alphastrike" else get_classic(base)
+
+
+def split_skill(label: str) -> tuple[str, int | None]:
+    """``"Griffin GRF-2N@3"`` -> ``("Griffin GRF-2N", 3)`` (an Alpha Strike card at a skill);
+    no ``@``: skill None."""
+    name, sep, skill = str(label).rpartition("@")
+    return (name, int(skill)) if sep and skill.strip().isdigit() else (str(label), None)
+
+
+def canonical(game: str, label: str) -> str:
+    """The catalog name of a unit (unique prefixes and aliases work), keeping an Alpha Strike
+    ``@SKILL``: the same card at another skill is another unit with its own PV."""
+    from sim.units.catalog import lookup
+
+    name, skill = split_skill(label)
+    if skill is not None and game != "alphastrike":
+        raise ConfigError("units", label, "a unit name (UNIT@SKILL only with --game "
+                          "alphastrike; Classic skills are duel parameters)")
+    return lookup(name).name + (f"@{skill}" if skill is not None else "")
+
+
+def unsimulated(game: str, name: str, notes: Sequence[str] = ()) -> list[str]:
+    """What of the unit is not simulated (module docstring); empty when nothing."""
+    obj = _unit(game, name)
+    out: list[str] = []
+    name = split_skill(name)[0]
+    if str(getattr(obj, "simulated", "complete")) == "incomplete":
+        out.append("catalog: simulated = incomplete")
+    if game == "alphastrike":
+        from sim.alphastrike.duel.specials import note_for
+
+        out += [n for c, s in obj.specials.items() if (n := note_for(c, s.raw))]
+    else:
+        from sim.classic.weapons import EQUIPMENT
+
+        out += [n[len(name) + 2:] for n in notes if n.startswith(f"{name}: ")
+                and "not simulated" in n and "design quirks" not in n]
+        idle = sorted({k for k, _ in getattr(obj, "equipment", ())
+                       if k in EQUIPMENT and EQUIPMENT[k].kind not in CLASSIC_SIMULATED})
+        out += [f"{k}: no effect in the duel (Battle Value prices it)" for k in idle]
+        out += [f"unknown equipment {n!r}: not simulated"
+                for n, *_ in getattr(obj, "unknown_equipment", ())]
+    return list(dict.fromkeys(out))
+
+
+#: Classic equipment kinds (sim/classic/data/equipment.csv) whose effect the duel simulates;
+#: any other (ECM, active probe, A-Pod, CASE II) is priced by BV but does nothing in a duel
+CLASSIC_SIMULATED = frozenset({"heat_sink", "double_heat_sink", "jump_jet", "case", "structure",
+                               "armor", "targeting_computer"})
+
+
+def _weight(game: str, name: str) -> float:
+    obj = _unit(game, name)
+    return float(obj.size if game == "alphastrike" else obj.tons)
+
+
+def auto_pool(game: str, size: int | None = None, candidates: Sequence[str] | None = None
+              ) -> tuple[list[str], str]:
+    """The automatic pool (module docstring) and how it was chosen."""
+    k = POOL_SIZE[game] if size is None else size
+    names = list(candidates) if candidates is not None else catalog_units(game)
+    rows = []
+    for n in names:
+        obj = _unit(game, n)
+        price = getattr(obj, "pv", None) if game == "alphastrike" else getattr(obj, "bv", None)
+        rows.append((0 if not unsimulated(game, n) else 1, _weight(game, n),
+                     float(price or 0), n))
+    full = sorted(r for r in rows if r[0] == 0)
+    pick_from = full if len(full) >= k else sorted(rows)
+    pick_from = sorted(pick_from, key=lambda r: (r[1], r[2], r[3]))
+    m = len(pick_from)
+    idx = sorted({round(q * (m - 1) / max(k - 1, 1)) for q in range(min(k, m))})
+    pool = [pick_from[i][3] for i in idx]
+    how = (f"{len(pool)} of the {len(names)} catalog units, fully simulated ones first, at "
+           f"evenly spaced ranks of (weight: {'size' if game == 'alphastrike' else 'tons'}, "
+           f"then price)")
+    return pool, how
+
+
+# -- pairings -----------------------------------------------------------------------------------
+@dataclass
+class Pairing:
+    """One duel setting: scenario index, side A and B units, its parameters; and its
+    outcome counts (``n`` duels; ``exact``: the counts are probabilities)."""
+
+    scenario: int
+    a: str
+    b: str
+    params: dict[str, Any]
+    exact: bool = False
+    n: int = 0
+    counts: tuple[float, float, float] = (0.0, 0.0, 0.0)  # win, loss, tie of A
+
+
+@dataclass
+class Plan:
+    game: str
+    units: list[str]
+    pool: list[str]
+    pool_how: str
+    scenarios: list[dict[str, Any]]
+    pairings: list[Pairing] = field(default_factory=list)
+
+    @property
+    def everyone(self) -> list[str]:
+        return list(dict.fromkeys([*self.units, *self.pool]))
+
+
+def expand_scenarios(scenarios: Sequence[Mapping[str, Any]], tactics: Sequence[str] | None
+                     ) -> list[dict[str, Any]]:
+    """Scenarios crossed with tactics (``tactic_a = tactic_b = T``; name ``"<name>, T"``)."""
+    if not tactics:
+        return [dict(s) for s in scenarios]
+    if not isinstance(tactics, list | tuple) or not all(isinstance(t, str) for t in tactics):
+        raise ConfigError("tactics", tactics, "a list of tactic names")
+    return [{**s, "name": f"{s['name']}, {t}", "tactic_a": t, "tactic_b": t}
+            for s in scenarios for t in tactics]
+
+
+def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
+         scenarios: Sequence[Mapping[str, Any]] | None = None,
+         tactics: Sequence[str] | None = None, seatings: str = "both",
+         pool_size: int | None = None, rule_overrides: Mapping[str, Any] | None = None
+         ) -> Plan:
+    """Every pairing of a rating (module docstring)."""
+    game = check_game(game)
+    if seatings not in ("both", "one"):
+        raise ConfigError("seatings", seatings, "'both' (A-B and B-A) or 'one'")
+    names = [canonical(game, u) for u in units]
+    if not names:
+        raise ConfigError("units", list(units), "at least one unit (or --all)")
+    if isinstance(pool, str) and pool == "auto":
+        chosen, how = auto_pool(game, pool_size)
+    else:
+        chosen = [canonical(game, u) for u in ([pool] if isinstance(pool, str) else pool)]
+        how = "given"
+    if not chosen:
+        raise ConfigError("pool", pool, "'auto' or a list of unit names")
+    scns = expand_scenarios(check_scenarios(list(scenarios or default_scenarios(game))),
+                            tactics)
+    pl = Plan(game, list(dict.fromkeys(names)), list(dict.fromkeys(chosen)), how, scns)
+    side_a, side_b = GAMES[game]["sides"]
+    pairs = sorted({tuple(sorted((u, p))) for u in pl.everyone for p in pl.pool if u != p})
+    for si, sc in enumerate(scns):
+        base = {k: v for k, v in sc.items() if k != "name"}
+        for x, y in pairs:
+            for a, b in ((x, y), (y, x)) if seatings == "both" else ((x, y),):
+                prm = {**base, side_a: a, side_b: b, **dict(rule_overrides or {})}
+                pl.pairings.append(Pairing(si, a, b, prm))
+    if not pl.pairings:
+        raise ConfigError("pool", chosen, "a pool with at least one unit besides the rated one")
+    return pl
+
+
+# -- the run ------------------------------------------------------------------------------------
+class _View:
+    """The chunk cache of the active pairings as :func:`sim.engine.sample_run` sees it
+    (scenario ``s`` of the round is pairing ``ids[s]``): earlier rounds' chunks from memory,
+    resumed ones from the results folder's cache."""
+
+    def __init__(self, mem: dict[int, dict[tuple[int, int], Any]], ids: list[int],
+                 backing: Any) -> None:
+        self.mem, self.ids, self.backing = mem, ids, backing
+
+    def load(self, s: int) -> dict[tuple[int, int], Any]:
+        g = self.ids[s]
+        have = dict(self.backing.load(g)) if self.backing is not None else {}
+        have.update(self.mem.get(g, {}))
+        return have
+
+    def save(self, task: Any, aggs: Sequence[Any]) -> None:
+        g = self.ids[task.scenario_index]
+        box = self.mem.setdefault(g, {})
+        for c, agg in zip(range(task.first_chunk, task.last_chunk), aggs, strict=True):
+            box[(c, agg.n)] = agg
+        if self.backing is not None:
+            self.backing.save(replace(task, scenario_index=g), aggs)
+
+
+def _counts(agg: Any) -> tuple[int, tuple[float, float, float]]:
+    def tot(name: str) -> float:
+        return float(agg.stats[name][0, 1])
+
+    return int(agg.n), (tot("p_win_a"), tot("p_win_b"), tot("p_draw") + tot("p_timeout"))
+
+
+@dataclass
+class Fits:
+    """Per scenario (and ``pooled``): the fit and judgement, unit order :attr:`Plan.everyone`."""
+
+    fits: list[F.BTFit]
+    judgements: list[F.Judgement]
+    pooled: F.BTFit
+    pooled_judgement: F.Judgement
+
+
+def records(pl: Plan, scenario: int | None = None) -> dict[str, np.ndarray]:
+    """The records of a scenario (None: all) as arrays (i, j, s, v, n, exact)."""
+    idx = {u: k for k, u in enumerate(pl.everyone)}
+    ps = [p for p in pl.pairings if scenario is None or p.scenario == scenario]
+    w = np.array([p.counts[0] for p in ps], float)
+    lo = np.array([p.counts[1] for p in ps], float)
+    t = np.array([p.counts[2] for p in ps], float)
+    n = np.array([0 if p.exact else p.n for p in ps], float)
+    s, v = F.score_stats(w, lo, t, n)
+    return {"i": np.array([idx[p.a] for p in ps], np.intp),
+            "j": np.array([idx[p.b] for p in ps], np.intp), "s": s, "v": v, "n": n,
+            "exact": np.array([p.exact for p in ps], bool)}
+
+
+def fit_all(pl: Plan, price: np.ndarray, judged: np.ndarray, reasons: list[str],
+            correction: str) -> Fits:
+    k = len(pl.everyone)
+    fits, judgements = [], []
+    for si in range(len(pl.scenarios)):
+        r = records(pl, si)
+        f = F.bradley_terry(r["i"], r["j"], r["s"], r["v"], k)
+        fits.append(f)
+        judgements.append(F.judge(f, price, judged, list(reasons), correction))
+    r = records(pl)
+    pooled = F.bradley_terry(r["i"], r["j"], r["s"], r["v"], k)
+    return Fits(fits, judgements, pooled, F.judge(pooled, price, judged, list(reasons),
+                                                  correction))
+
+
+def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float,
+            alpha: float = F.ALPHA) -> np.ndarray:
+    """Units whose answer further duels cannot change (module docstring)."""
+    precise = F.Z95 * f.se <= target_error
+    m = max(int(np.sum(judged)), 1)
+    out = precise.copy()
+    for u in np.flatnonzero(~precise & judged & np.isfinite(jd.residual)):
+        df = int(jd.df[u])
+        c_lo = F.t975(df)
+        c_hi = float(F.stats.t.ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
+        r, v, ln = abs(jd.residual[u]), jd.mc_var[u], jd.line_var[u]
+        never = r + 2 * math.sqrt(v) < c_lo * math.sqrt(ln)
+        decided = r - 2 * math.sqrt(v) > c_hi * math.sqrt(v + ln)
+        out[u] = never or decided
+    return out
+
+
+@dataclass
+class Rating:
+    """A finished rating: the tidy ``frame`` (one row per unit and scenario, ``scenario =
+    "all"`` for the run's verdict), the ``pairings`` frame and the ``meta`` document."""
+
+    frame: pd.DataFrame
+    pairings: pd.DataFrame
+    meta: dict[str, Any]
+
+
+def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
+         pool: Sequence[str] | str = "auto", scenarios: Sequence[Mapping[str, Any]] | None = None,
+         tactics: Sequence[str] | None = None, seatings: str = "both",
+         pool_size: int | None = None, target_error: float = TARGET_ERROR,
+         max_trials: int | None = None, chunk_size: int | None = None, seed: int = 0,
+         n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+         exact: bool = False, correction: str = "holm", alpha: float = F.ALPHA,
+         rule_overrides: Mapping[str, Any] | None = None, cache_dir: str | Path | None = None,
+         progress: bool | str | None = "never") -> Rating:
+    """Rate ``units`` (None: every unit of the game in the catalog) against a pool (module
+    docstring); :func:`sim.rating.fit` has the statistics."""
+    from sim import engine
+    from sim.cache import ChunkCache
+    from sim.models import get_model
+
+    t0 = time.perf_counter()
+    game = check_game(game)
+    if correction not in F.CORRECTIONS:
+        raise ConfigError("correction", correction, "one of " + ", ".join(F.CORRECTIONS))
+    if isinstance(target_error, bool) or not isinstance(target_error, int | float) \
+            or not 0 < target_error < math.inf:
+        raise ConfigError("target_error", target_error, "a positive number (95% half-width "
+                          "of a strength, logit units)")
+    g = GAMES[game]
+    model = get_model(g["model"])
+    chunk = int(chunk_size or g["chunk"])
+    cap = int(max_trials or g["max_trials"])
+    if chunk < 1 or cap < chunk:
+        raise ConfigError("max_trials", cap, f"at least the chunk size ({chunk})")
+    if exact and game != "alphastrike":
+        raise ConfigError("exact", exact, "only with --game alphastrike (the Classic duel "
+                          "has no exact chain)")
+    pl = plan(game, list(units) if units else catalog_units(game), pool, scenarios, tactics,
+              seatings, pool_size, rule_overrides)
+    scns = [model.scenario(p.params) for p in pl.pairings]
+    everyone = pl.everyone
+    where = {u: k for k, u in enumerate(everyone)}
+    # prices and what is not simulated, from each unit's first pairing as side A
+    price = np.full(len(everyone), np.nan)
+    notes: dict[str, list[str]] = {}
+    for p, s in zip(pl.pairings, scns, strict=True):
+        k = where[p.a]
+        if np.isnan(price[k]):
+            v = model.facts(s).get(f"{g['price']}_a")
+            price[k] = float(v) if v is not None else np.nan
+            notes[p.a] = unsimulated(game, p.a, model.notes(s))
+    for k, u in enumerate(everyone):  # a unit only ever seated as B (one seating)
+        if u not in notes:
+            s = next(s for p, s in zip(pl.pairings, scns, strict=True) if p.b == u)
+            v = model.facts(s).get(f"{g['price']}_b")
+            price[k] = float(v) if v is not None else np.nan
+            notes[u] = unsimulated(game, u, model.notes(s))
+    reasons = ["not simulated: " + "; ".join(notes[u]) if notes[u] else "" for u in everyone]
+    judged = np.array([not notes[u] for u in everyone]) & np.isfinite(price)
+    # exact pairings
+    mc: list[int] = []
+    for gi, (p, s) in enumerate(zip(pl.pairings, scns, strict=True)):
+        ex = model.exact(s) if exact else None
+        if ex is not None:
+            p.exact = True
+            p.counts = (float(ex["p_win_a"][0]), float(ex["p_win_b"][0]),
+                        float(ex["p_draw"][0] + ex["p_timeout"][0]))
+        else:
+            mc.append(gi)
+    backing = None
+    if cache_dir is not None and mc:
+        backing = ChunkCache(cache_dir, quiet=True)
+        backing.bind(model, scns, [p.params for p in pl.pairings], seed, chunk, None)
+    mem: dict[int, dict[tuple[int, int], Any]] = {}
+    last = math.ceil(cap / chunk)
+    goal, active, rounds = 1, list(mc), []
+    fits = None
+    while active:
+        goal = min(goal, last)
+        view = _View(mem, active, backing)
+        res = engine.sample_run(model, [scns[x] for x in active], goal * chunk, seed,
+                                n_jobs=n_jobs, backend=backend, chunk_size=chunk,
+                                progress=progress, scheduler=scheduler, streams=active,
+                                cache=view)
+        for local, gi in enumerate(active):
+            pl.pairings[gi].n, pl.pairings[gi].counts = _counts(res.parts[local])
+        fits = fit_all(pl, price, judged, reasons, correction)
+        keep = []
+        done = [settled(f, jd, judged, target_error, alpha)
+                for f, jd in zip(fits.fits, fits.judgements, strict=True)]
+        for gi in active:
+            p = pl.pairings[gi]
+            ka, kb = where[p.a], where[p.b]
+            if goal < last and not (done[p.scenario][ka] and done[p.scenario][kb]):
+                keep.append(gi)
+        rounds.append({"duels_per_pairing": goal * chunk, "pairings": len(active),
+                       "continue": len(keep)})
+        active = keep
+        goal *= 2
+    if fits is None:
+        fits = fit_all(pl, price, judged, reasons, correction)
+    frame = tidy(pl, fits, price, judged, reasons)
+    pair = pairings_frame(pl, price)
+    gap = gap_table(pl, price, seed)
+    meta = {
+        "kind": "rating", "report": "rating", "game": game, "model": g["model"],
+        "price": g["price"], "price_label": g["label"], "units": pl.units, "pool": pl.pool,
+        "pool_how": pl.pool_how, "scenarios": pl.scenarios, "seatings": seatings,
+        "tactic": TACTIC_ASSUMPTION[game] if not tactics else f"tactics {list(tactics)}",
+        "seed": seed, "target_error": target_error, "max_trials": cap, "chunk_size": chunk,
+        "exact": exact, "correction": correction, "alpha": alpha, "ridge": F.RIDGE,
+        "rounds": rounds, "duels": int(sum(p.n for p in pl.pairings)),
+        "exact_pairings": int(sum(p.exact for p in pl.pairings)),
+        "pairings": len(pl.pairings), "jobs": n_jobs, "backend": backend,
+        "curve": curve_meta(pl, fits, price, judged), "gap": gap,
+        "unsimulated": {u: notes[u] for u in everyone if notes[u]},
+        "wall_time_s": round(time.perf_counter() - t0, 3),
+    }
+    return Rating(frame, pair, meta)
+
+
+# -- output -------------------------------------------------------------------------------------
+COLUMNS = ("scenario", "unit", "price", "fair_price", "fair_price_ci_low", "fair_price_ci_high",
+           "beyond_data", "ratio", "strength", "strength_ci_low", "strength_ci_high",
+           "verdict", "robustness", "n", "n_exact", "reason", "residual", "p_value",
+           "p_adjusted", "complete", "in_pool", "rated")
+
+
+def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: list[str]
+         ) -> pd.DataFrame:
+    """One row per unit and scenario plus the ``all`` row (pooled strength and fair price,
+    the run's verdict and its robustness)."""
+    everyone = pl.everyone
+    names = [s["name"] for s in pl.scenarios]
+    lo_p, hi_p = float(np.nanmin(price)), float(np.nanmax(price))
+    verdict, robust = F.robustness([jd.verdict for jd in fits.judgements], names)
+    rows = []
+    for si, (f, jd) in enumerate([*zip(fits.fits, fits.judgements, strict=True),
+                                  (fits.pooled, fits.pooled_judgement)]):
+        pooled = si == len(names)
+        r = records(pl, None if pooled else si)
+        ci_low, ci_high = f.ci_low, f.ci_high
+        for k, u in enumerate(everyone):
+            mine = (r["i"] == k) | (r["j"] == k)
+            fair = math.exp(jd.fair_ln[k]) if np.isfinite(jd.fair_ln[k]) else math.nan
+            flo = math.exp(jd.fair_ln_low[k]) if np.isfinite(jd.fair_ln_low[k]) else (
+                0.0 if np.isfinite(jd.fair_ln[k]) or np.isfinite(price[k]) else math.nan)
+            fhi = math.exp(jd.fair_ln_high[k]) if jd.fair_ln_high[k] < math.inf else (
+                math.inf if np.isfinite(price[k]) else math.nan)
+            if pooled:
+                v, why = verdict[k], reasons[k] or (
+                    "" if verdict[k] != F.NONE else robust[k])
+                rob = robust[k] if judged[k] else "no verdict: " + (reasons[k] or "no price")
+            else:
+                v, why = jd.verdict[k], jd.reason[k]
+                rob = ""
+            rows.append({
+                "scenario": "all" if pooled else names[si], "unit": u, "price": price[k],
+                "fair_price": fair, "fair_price_ci_low": flo, "fair_price_ci_high": fhi,
+                "beyond_data": bool(np.isfinite(fair) and not lo_p <= fair <= hi_p),
+                "ratio": price[k] / fair if fair > 0 else math.nan,
+                "strength": f.theta[k], "strength_ci_low": ci_low[k],
+                "strength_ci_high": ci_high[k], "verdict": v, "robustness": rob,
+                "n": int(r["n"][mine].sum()), "n_exact": int(r["exact"][mine].sum()),
+                "reason": why, "residual": jd.residual[k], "p_value": jd.p_value[k],
+                "p_adjusted": jd.p_adjusted[k], "complete": not reasons[k],
+                "in_pool": u in pl.pool, "rated": u in pl.units})
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def pairings_frame(pl: Plan, price: np.ndarray) -> pd.DataFrame:
+    """One row per pairing: scenario, units, prices, duels, outcome counts, score and its
+    95% interval."""
+    idx = {u: k for k, u in enumerate(pl.everyone)}
+    r = records(pl)
+    half = F.Z95 * np.sqrt(r["v"])
+    return pd.DataFrame({
+        "scenario": [pl.scenarios[p.scenario]["name"] for p in pl.pairings],
+        "a": [p.a for p in pl.pairings], "b": [p.b for p in pl.pairings],
+        "price_a": [price[idx[p.a]] for p in pl.pairings],
+        "price_b": [price[idx[p.b]] for p in pl.pairings],
+        "exact": r["exact"], "n": r["n"].astype(int),
+        "win_a": [p.counts[0] for p in pl.pairings], "win_b": [p.counts[1] for p in pl.pairings],
+        "tie": [p.counts[2] for p in pl.pairings], "score_a": r["s"],
+        "score_ci_low": np.clip(r["s"] - half, 0, 1), "score_ci_high": np.clip(r["s"] + half, 0, 1)})
+
+
+def curve_meta(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray) -> dict[str, Any]:
+    """The fairness curves (pooled and per scenario) with the pooled band on a grid."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = np.log(price)
+    ok = np.isfinite(x)
+    grid = np.linspace(float(np.min(x[ok])), float(np.max(x[ok])), 41) if ok.any() else \
+        np.zeros(0)
+    out: dict[str, Any] = {"judged_units": int(np.sum(judged))}
+    for name, jd in [*zip([s["name"] for s in pl.scenarios], fits.judgements, strict=True),
+                     ("all", fits.pooled_judgement)]:
+        ln = jd.line
+        lo, hi = ln.slope_ci
+        out[name] = {"a": ln.a, "b": ln.b, "centre": ln.centre, "b_low": lo, "b_high": hi,
+                     "df": ln.df}
+    y, ylo, yhi = F.curve_band(fits.pooled_judgement.line, grid)
+    out["band"] = {"price": np.exp(grid).tolist(), "strength": y.tolist(), "low": ylo.tolist(),
+                   "high": yhi.tolist()}
+    return out
+
+
+#: price ratios of the price-gap table, and the scores whose price ratio it reports
+GAP_RATIOS = (1.1, 1.25, 1.5, 2.0, 3.0)
+GAP_SCORES = (0.6, 0.75, 0.9)
+
+
+def gap_table(pl: Plan, price: np.ndarray, seed: int, n_boot: int = F.N_BOOT
+              ) -> dict[str, Any]:
+    """How big a price gap decides a fight (:func:`sim.rating.fit.gap_curve`), over every
+    record between priced units: the curve at :data:`GAP_RATIOS`, the ratio for each of
+    :data:`GAP_SCORES`, and binned observed scores with their 95% intervals."""
+    r = records(pl)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = np.log(price[r["i"]] / price[r["j"]])
+    ok = np.isfinite(x)
+    if ok.sum() < 2:
+        return {}
+    gap = F.gap_curve(r["i"][ok], r["j"][ok], x[ok], r["s"][ok], len(pl.everyone), seed,
+                      max(n_boot, 1))
+    flip = x[ok] < 0   # the dearer side's view
+    ax, sx = np.abs(x[ok]), np.where(flip, 1 - r["s"][ok], r["s"][ok])
+    edges = np.log([1.0, 1.1, 1.25, 1.5, 2.0, 3.0, math.inf])
+    bins = []
+    for lo_e, hi_e in zip(edges[:-1], edges[1:], strict=True):
+        m = (ax >= lo_e) & (ax < hi_e)
+        if m.sum() >= 2:
+            mean, sd = float(sx[m].mean()), float(sx[m].std(ddof=1))
+            h = F.t975(int(m.sum()) - 1) * sd / math.sqrt(m.sum())
+            bins.append({"ratio_low": math.exp(lo_e), "ratio_high": math.exp(hi_e),
+                         "pairings": int(m.sum()), "score": mean, "low": mean - h,
+                         "high": mean + h})
+    return {"beta": gap.beta, "beta_low": float(np.percentile(gap.boot, 2.5)),
+            "beta_high": float(np.percentile(gap.boot, 97.5)),
+            "win": [{"ratio": q, **dict(zip(("score", "low", "high"), gap.win(q),
+                                             strict=True))} for q in GAP_RATIOS],
+            "ratio_for": [{"score": q, **dict(zip(("ratio", "low", "high"), gap.ratio_for(q),
+                                                  strict=True))} for q in GAP_SCORES],
+            "bins": bins}

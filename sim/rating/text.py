@@ -1,0 +1,73 @@
+"""Text and JSON views of a rating (``btsim rate``): the table a forum argument can quote,
+with every Monte Carlo number as its 95% interval and a fair price beyond the catalog's
+prices written "beyond the data"."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+def fmt_price(v: Any) -> str:
+    if v is None or not np.isfinite(v):
+        return "∞" if v == math.inf else "–"
+    return f"{float(v):.0f}" if abs(float(v)) >= 100 else f"{float(v):.1f}"
+
+
+def fair_text(row: pd.Series) -> str:
+    """Fair price with its 95% interval, or why there is none."""
+    if not np.isfinite(row["fair_price"]):
+        return "undetermined"
+    iv = f"({fmt_price(row['fair_price_ci_low'])} to {fmt_price(row['fair_price_ci_high'])})"
+    if row["beyond_data"]:
+        return f"beyond the data {iv}"
+    return f"{fmt_price(row['fair_price'])} {iv}"
+
+
+def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
+    """The run's verdict table (``scenario == "all"``), strongest first, and its assumptions."""
+    lab = meta.get("price_label", "price")
+    f = frame[frame["scenario"] == "all"].sort_values("strength", ascending=False)
+    f = f[f["rated"]] if "rated" in f else f
+    head = (f"{'unit':34} {lab:>6} {'fair ' + lab + ' (95%)':>28} {'ratio':>6} "
+            f"{'strength (95%)':>22} {'n':>7}  verdict / robustness")
+    lines = [head, "-" * len(head)]
+    for _, r in f.iterrows():
+        st = (f"{r['strength']:+.2f} ({r['strength_ci_low']:+.2f}, "
+              f"{r['strength_ci_high']:+.2f})")
+        ratio = "–" if not np.isfinite(r["ratio"]) or r["beyond_data"] else f"{r['ratio']:.2f}"
+        verdict = r["verdict"] + (f" ({r['robustness']})" if r["verdict"] != "no verdict"
+                                  else f": {r['reason'] or r['robustness']}")
+        lines.append(f"{str(r['unit'])[:34]:34} {fmt_price(r['price']):>6} "
+                     f"{fair_text(r):>28} {ratio:>6} {st:>22} {int(r['n']):>7}  {verdict}")
+    lines += ["", f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
+              "scenarios: " + ", ".join(s["name"] for s in meta["scenarios"])
+              + f"; seatings: {meta['seatings']}; tactic: {meta['tactic']}",
+              f"verdicts: {meta['correction']} correction at {meta['alpha']:g} over the "
+              f"judged units, in every scenario; {meta['duels']:,} duels "
+              f"({meta['exact_pairings']} exact pairings), seed {meta['seed']}, target error "
+              f"{meta['target_error']:g}"]
+    gap = meta.get("gap") or {}
+    for w in gap.get("ratio_for", []):
+        if w["score"] == 0.75:
+            lines.append(f"a {lab} ratio of {w['ratio']:.2f} ({w['low']:.2f} to "
+                         f"{w['high']:.2f}) gives the dearer side a 75% score")
+    return lines
+
+
+def to_json(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` document: ``meta`` (plan, curves, gap) and ``units`` (every row)."""
+    def clean(v: Any) -> Any:
+        if isinstance(v, float | np.floating):
+            return float(v) if np.isfinite(v) else None
+        if isinstance(v, np.integer):
+            return int(v)
+        if isinstance(v, np.bool_):
+            return bool(v)
+        return v
+
+    rows = [{k: clean(v) for k, v in r.items()} for r in frame.to_dict(orient="records")]
+    return {"meta": meta, "units": rows}
