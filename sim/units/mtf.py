@@ -131,12 +131,10 @@ SYSTEM_SLOTS = frozenset({
     "iceengine", "gyro", "compactgyro", "heavydutygyro", "xlgyro", "cockpit", "smallcockpit",
     "torsomountedcockpit", "sensors", "lifesupport"})
 
-#: Suffixes MegaMek appends to slot entries: rear, pod-mounted, turret, armored, split.
-_SUFFIX_RE = re.compile(r"\s*\((?:R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
-_SUFFIX_CAPTURE = re.compile(r"\s*\((R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
 #: ``engine`` value: ``<rating> <type> Engine[...]`` (``325 XL (Clan) Engine``,
-#: ``180 Fusion Engine(IS)``).
-_ENGINE_RE = re.compile(r"([0-9]{1,4})\s+(.*?)\s*engine\b(.*)", re.IGNORECASE)
+#: ``180 Fusion Engine(IS)``): the rating and the space after it; the type runs to the word
+#: ``engine``.
+_ENGINE_HEAD_RE = re.compile(r"([0-9]{1,4})\s+")
 #: Engine type words (lower case) -> the type name ``ClassicMech.engine_type`` uses.
 ENGINE_TYPES = {"fusion": "Fusion", "xl": "XL", "xxl": "XXL", "light": "Light",
                 "compact": "Compact", "ice": "ICE", "i.c.e.": "ICE", "fuel cell": "Fuel Cell",
@@ -165,16 +163,35 @@ class _Raw:
     block_lines: dict[str, int] = field(default_factory=dict)
 
 
+_SUFFIX_WORDS = frozenset({"R", "OMNIPOD", "T", "ARMORED", "SPLIT"})
+
+
+def _strip_suffix(name: str) -> tuple[str, str | None]:
+    """``(name without its last suffix, the suffix)`` for a slot entry ending in
+    `` (R)``/`` (OMNIPOD)``/`` (T)``/`` (ARMORED)``/`` (SPLIT)`` (any case), else
+    ``(name, None)``. String operations only, so linear in the entry's length (a regex
+    search for the suffix was quadratic on long runs of spaces, issue 18)."""
+    text = name.rstrip()
+    if not text.endswith(")"):
+        return name, None
+    k = text.rfind("(")
+    if k < 0:
+        return name, None
+    word = text[k + 1:-1].strip().upper()
+    if word not in _SUFFIX_WORDS:
+        return name, None
+    return text[:k].rstrip(), word
+
+
 def _norm(entry: str) -> str:
     """Normalise a slot name for lookup: strip suffixes, lower case, drop spaces/punctuation,
     drop the IS/CL technology prefix and a trailing 'actuator'."""
     name = entry
     while True:
-        stripped = _SUFFIX_RE.sub("", name)
-        if stripped == name:
+        name, word = _strip_suffix(name)
+        if word is None:
             break
-        name = stripped
-    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    key = re.sub(r"[^a-z0-9]+", "", name.lower())
     if key.endswith("actuator"):
         key = key[: -len("actuator")]
     if key[:2] in ("is", "cl") and key[2:] in _PREFIXED:
@@ -295,7 +312,7 @@ def _weapon_line(fn: str, item: _Line) -> list[tuple[str, str]]:
         count, name = int(m.group(1)), m.group(2)
         if not 1 <= count <= 20:
             raise MtfError(fn, item.line, "a weapon count in 1..20", m.group(1))
-    loc_text = " ".join(_SUFFIX_RE.sub("", parts[1]).split()).lower()
+    loc_text = " ".join(_split_suffixes(parts[1])[0].split()).lower()
     loc = _WEAPON_LOCATIONS.get(loc_text)
     if loc is None:
         raise MtfError(fn, item.line, "a biped location name (e.g. 'Left Arm') for weapon "
@@ -415,24 +432,28 @@ def _split_suffixes(entry: str) -> tuple[str, frozenset[str]]:
     name = entry.strip()
     flags: set[str] = set()
     while True:
-        m = _SUFFIX_CAPTURE.search(name)
-        if m is None:
-            return name, frozenset(flags)
-        flags.add(m.group(1).upper())
-        name = name[: m.start()].rstrip()
+        name, word = _strip_suffix(name)
+        if word is None:
+            return name.strip(), frozenset(flags)
+        flags.add(word)
 
 
 def _engine(fn: str, item: _Line) -> tuple[int, str, bool]:
     """``engine`` value -> (rating, type, Clan engine?)."""
-    m = _ENGINE_RE.fullmatch(item.value.strip())
-    if m is None:
+    text = item.value.strip()
+    # string operations, linear in the line (a backtracking regex was cubic, issue 18)
+    head = _ENGINE_HEAD_RE.match(text)
+    at = text.lower().find("engine", head.end()) if head else -1
+    while at >= 0 and at + 6 < len(text) and (text[at + 6].isalnum() or text[at + 6] == "_"):
+        at = text.lower().find("engine", at + 1)
+    if head is None or at < 0:
         raise MtfError(fn, item.line, "an engine line '<rating> <type> Engine' (e.g. "
-                       "'300 Fusion Engine')", item.value)
-    rating = int(m.group(1))
+                       "'300 Fusion Engine')", item.value[:100])
+    rating = int(head.group(1))
     if not 10 <= rating <= _MAX_ENGINE:
-        raise MtfError(fn, item.line, f"an engine rating in 10..{_MAX_ENGINE}", m.group(1))
-    kind = m.group(2)
-    clan = "clan" in (kind + m.group(3)).lower()
+        raise MtfError(fn, item.line, f"an engine rating in 10..{_MAX_ENGINE}", head.group(1))
+    kind = text[head.end():at].strip()
+    clan = "clan" in (kind + text[at + 6:]).lower()
     word = " ".join(re.sub(r"\((?:clan|is|inner sphere)\)", " ", kind, flags=re.I).split())
     word = word.lower().removeprefix("large ").strip()
     if word not in ENGINE_TYPES:
@@ -443,7 +464,7 @@ def _engine(fn: str, item: _Line) -> tuple[int, str, bool]:
 
 def _weapon_list_key(name: str) -> str:
     """Compare slot names with ``Weapons:`` names: no case, punctuation or IS/Clan prefix."""
-    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    key = re.sub(r"[^a-z0-9]+", "", name.lower())
     for prefix in ("clan", "cl", "is"):
         if key.startswith(prefix) and len(key) > len(prefix):
             return key[len(prefix):]

@@ -28,6 +28,9 @@ class WeaponMount:
     rear: bool = False
     line: int | None = None
     split_location: str | None = None
+    #: the fire-control system linked to this launcher: "" none, ``"artemis_iv"`` or
+    #: ``"artemis_v"`` (the equipment kind; reference 10.3, :data:`sim.classic.weapons.ARTEMIS_BONUS`)
+    artemis: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,10 @@ class AmmoBin:
     location: str
     shots: int
     line: int | None = None
+    #: guided or special rounds from the slot name's munition suffix: "" standard,
+    #: ``"artemis"`` / ``"artemis_v"`` / ``"narc"`` (Artemis-, Artemis V-, Narc-capable: the
+    #: standard rounds plus guidance), else the special munition's name (not simulated)
+    munition: str = ""
 
 
 @dataclass(frozen=True)
