@@ -104,10 +104,17 @@ def mech_to_record(mech: ClassicMech) -> dict[str, Any]:
         "unknown_equipment": [[n, loc] for n, loc, _ in mech.unknown_equipment],
         "notes": list(mech.notes),
     })
+    for key in ("armor_type", "structure_type", "cockpit", "gyro", "role"):
+        if getattr(mech, key):
+            rec[key] = getattr(mech, key)
+    if mech.year is not None:
+        rec["year"] = mech.year
     if mech.bv is not None:
         rec.update({"bv": mech.bv, "bv_source": mech.bv_source})
         if mech.bv_record is not None:
             rec["bv_record"] = mech.bv_record
+    if mech.pv is not None:
+        rec.update({"pv": mech.pv, "pv_source": mech.pv_source})
     return rec
 
 
@@ -118,6 +125,8 @@ def _mount_record(m: WeaponMount) -> dict[str, Any]:
     rec.update({"location": m.location, "rear": m.rear})
     if m.split_location is not None:
         rec["split_location"] = m.split_location
+    if m.artemis:
+        rec["artemis"] = m.artemis
     return rec
 
 
@@ -126,6 +135,8 @@ def _bin_record(b: AmmoBin) -> dict[str, Any]:
     if b.ammo is not None:
         rec["ammo"] = b.ammo
     rec.update({"location": b.location, "shots": b.shots})
+    if b.munition:
+        rec["munition"] = b.munition
     return rec
 
 
@@ -158,9 +169,10 @@ def mech_from_record(rec: Mapping[str, Any], source: str = CATALOG_SOURCE) -> Cl
         source=source, myomer=rec["myomer"],
         weapon_mounts=tuple(
             WeaponMount(m["name"], m.get("weapon"), m["location"], bool(m["rear"]),
-                        split_location=m.get("split_location"))
+                        split_location=m.get("split_location"), artemis=m.get("artemis", ""))
             for m in rec.get("weapon_mounts", ())),
-        ammo_bins=tuple(AmmoBin(b["name"], b.get("ammo"), b["location"], int(b["shots"]))
+        ammo_bins=tuple(AmmoBin(b["name"], b.get("ammo"), b["location"], int(b["shots"]),
+                                munition=b.get("munition", ""))
                         for b in rec.get("ammo_bins", ())),
         engine_rating=int(engine.get("rating", 0)), engine_type=engine.get("type", "Fusion"),
         engine_clan=bool(engine.get("clan", False)),
@@ -170,6 +182,10 @@ def mech_from_record(rec: Mapping[str, Any], source: str = CATALOG_SOURCE) -> Cl
         unknown_equipment=tuple((n, loc, None) for n, loc in rec.get("unknown_equipment", ())),
         notes=tuple(rec.get("notes", ())), bv=rec.get("bv"),
         bv_source=rec.get("bv_source", ""), bv_record=rec.get("bv_record"),
+        pv=rec.get("pv"), pv_source=rec.get("pv_source", ""),
+        armor_type=rec.get("armor_type", ""), structure_type=rec.get("structure_type", ""),
+        cockpit=rec.get("cockpit", ""), gyro=rec.get("gyro", ""), year=rec.get("year"),
+        role=rec.get("role", ""),
     )
 
 
@@ -390,45 +406,72 @@ def get_classic(name_or_path: str | PathLike[str]) -> ClassicMech:
 
 
 def read_unit_file(path: str | PathLike[str]) -> ClassicMech:
-    """A ``.mtf`` file read from disk (:func:`~sim.units.mtf.read_mtf`) with the catalog's
-    Battle Value (:func:`with_catalog_bv`)."""
+    """A ``.mtf`` file read from disk (:func:`~sim.units.mtf.read_mtf`) with its official
+    prices (:func:`with_catalog_bv`: Battle Value and Point Value of its MUL record)."""
     return with_catalog_bv(read_mtf(path))
 
 
+def _names_of(m: ClassicMech) -> set[str]:
+    return set(aliases_for(m.name, m.chassis, m.clan_name, m.model))
+
+
 def with_catalog_bv(mech: ClassicMech) -> ClassicMech:
-    """``mech`` with the Battle Value of btsim's own BV catalog (the ``bv`` of the built-in
-    catalog's records, from ``bv.csv``), found by the unit's MUL id (the record id), else by
-    its exact name (full name, chassis + model, Clan name + model); value, source and record
-    id as catalog units carry them. A MUL id match whose record names another unit adds a
-    note. The record's BV is taken only for the same build (:func:`same_build`: tonnage,
-    armor, heat sinks, engine, weapons): a file edited to another loadout keeps its name
-    and MUL id but not its BV, and a note says so. Unchanged when the unit already has a
-    BV or nothing matches (then the BV is unknown and :func:`sim.classic.bv.bv_facts` says
-    so)."""
+    """``mech`` with its official prices (issue 19): the Battle Value and Alpha Strike Point
+    Value of its Master Unit List record in btsim's copy of the MUL
+    (:func:`sim.units.mul.mul_by_id`), found by the unit's ``mul id:`` first, else by its
+    exact name (full name, chassis + model, Clan name + model); sources ``MUL record N``.
+
+    Build check (as for the built-in catalog since issue 11): the record's tonnage must be
+    the unit's, and a built-in catalog 'Mech of that record must be the same build
+    (:func:`same_build`: tonnage, armor, heat sinks, engine, weapons); a file edited to
+    another loadout keeps its name and MUL id but not the record's prices. A MUL id match
+    whose record names another unit adds a note. When no value is taken, a note beginning
+    :data:`sim.classic.bv.NOT_THE_CATALOG_BUILD` gives the reason (``bv_facts`` and
+    ``btsim units show`` quote it). A unit that already has a BV keeps it (a PV is added
+    from the MUL record of its ``bv_record`` / MUL id when it has none)."""
+    from sim.units.mul import mul_by_id, mul_by_name
+
     if mech.bv is not None:
+        if mech.pv is None:
+            rec = mul_by_id(mech.bv_record or mech.mul_id)
+            if rec is not None and rec.pv is not None:
+                return replace(mech, pv=rec.pv, pv_source=f"MUL record {rec.mul_id}")
         return mech
-    known = [e.classic for e in _catalog() if e.classic is not None and e.classic.bv is not None]
-    rec = None
-    if mech.mul_id is not None:
-        rec = next((m for m in known if (m.bv_record or m.mul_id) == mech.mul_id), None)
+    names = _names_of(mech)
+    rec = mul_by_id(mech.mul_id)
+    how = f"its MUL id {mech.mul_id}"
+    if rec is None:
+        rec = mul_by_name(mech.name, *sorted(names))
+        how = "its name"
     notes = mech.notes
-    mine = set(aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model))
-    if rec is not None and not mine & set(aliases_for(rec.name, rec.chassis, rec.clan_name,
-                                                      rec.model)):
-        notes += (f"BV {rec.bv} from MUL record {mech.mul_id}, which btsim's BV catalog has "
-                  f"as {rec.name!r}, not {mech.name!r}",)
+
+    def refuse(why: str) -> ClassicMech:
+        return replace(mech, notes=notes + (f"{NOT_THE_CATALOG_BUILD}{why}",))
+
     if rec is None:
-        rec = next((m for m in known
-                    if mine & set(aliases_for(m.name, m.chassis, m.clan_name, m.model))), None)
-    if rec is None:
-        return mech
-    if not same_build(mech, rec):
-        return replace(mech, notes=mech.notes + (
-            f"{NOT_THE_CATALOG_BUILD}{rec.name!r} (record "
-            f"{rec.bv_record or rec.mul_id}, BV {rec.bv}) matches its name or MUL id but not "
-            "its build (tonnage, armor, heat sinks, engine or weapons differ)",))
-    return replace(mech, bv=rec.bv, bv_source=rec.bv_source, bv_record=rec.bv_record,
-                   notes=notes)
+        what = (f"neither its MUL id {mech.mul_id} nor its name {mech.name!r} is"
+                if mech.mul_id else f"it has no MUL id and its name {mech.name!r} is not")
+        return refuse(f"{what} in btsim's copy of the Master Unit List "
+                      "(sim/units/data/mul_mechs.csv)")
+    if rec.tons is not None and rec.tons != mech.tons:
+        return refuse(f"MUL record {rec.mul_id} ({rec.name!r}, found by {how}) is "
+                      f"{rec.tons} t, the file {mech.tons} t: another build")
+    twin = next((e.classic for e in _catalog() if e.classic is not None
+                 and (e.classic.bv_record or e.classic.mul_id) == rec.mul_id), None)
+    if twin is not None and not same_build(mech, twin):
+        return refuse(f"{twin.name!r} (record {rec.mul_id}, BV {twin.bv}) matches its name "
+                      "or MUL id but not its build (tonnage, armor, heat sinks, engine or "
+                      "weapons differ)")
+    if rec.name.lower() not in names and not names & set(aliases_for(rec.name)):
+        notes += (f"BV and PV from MUL record {rec.mul_id}, which the Master Unit List names "
+                  f"{rec.name!r}, not {mech.name!r}",)
+    src = f"MUL record {rec.mul_id}"
+    if rec.bv is None:
+        notes += (f"{NOT_THE_CATALOG_BUILD}MUL record {rec.mul_id} ({rec.name!r}) gives no "
+                  "Battle Value",)
+    return replace(mech, bv=rec.bv, bv_source=src if rec.bv is not None else "",
+                   bv_record=rec.mul_id if rec.bv is not None else None,
+                   pv=rec.pv, pv_source=src if rec.pv is not None else "", notes=notes)
 
 
 def same_build(a: ClassicMech, b: ClassicMech) -> bool:

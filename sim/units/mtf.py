@@ -28,7 +28,13 @@ from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 
-from sim.classic.weapons import lookup_ammo_bin, lookup_equipment, lookup_weapon
+from sim.classic.weapons import (
+    ARTEMIS_FAMILIES,
+    lookup_ammo_bin,
+    lookup_equipment,
+    lookup_weapon,
+    split_munition,
+)
 from sim.errors import UserError
 from sim.units.tables import INTERNAL_STRUCTURE, internal_structure, max_armor
 from sim.units.types import (
@@ -95,6 +101,7 @@ _KNOWN_KEYS = {
 }
 #: Keys that may appear once only (a second one makes the file ambiguous).
 _SINGLE_KEYS = {"chassis", "clanname", "model", "mul id", "config", "techbase", "mass",
+                "armor", "structure", "cockpit", "gyro",
                 "myomer", "heat sinks", "walk mp", "jump mp", "weapons", "engine",
                 "base chassis heat sinks", *ARMOR_KEYS}
 
@@ -197,6 +204,11 @@ def _norm(entry: str) -> str:
     if key[:2] in ("is", "cl") and key[2:] in _PREFIXED:
         key = key[2:]
     return key
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """At most ``limit`` characters of ``text`` for a message (hostile files, issue 18)."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _is_empty(entry: str) -> bool:
@@ -483,6 +495,8 @@ class _Fire:
     equipment: list[tuple[str, str]] = field(default_factory=list)
     unknown: list[tuple[str, str, int | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: (equipment kind, location, first line) of every Artemis IV / V fire-control system
+    artemis: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def _runs(entries: list[_Line]) -> list[tuple[str, bool, list[int]]]:
@@ -586,8 +600,13 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                                           size))
                 continue
             hit = lookup_ammo_bin(name, tech_base)
+            munition = split_munition(name)[1] if "ammo" in key else ""
             if hit is not None:
-                out.bins += [AmmoBin(name, hit[0].key, loc, hit[1], ln) for ln in lines]
+                out.bins += [AmmoBin(name, hit[0].key, loc, hit[1], ln, munition)
+                             for ln in lines]
+                continue
+            if munition:  # special rounds (Inferno, Thunder...): known, not simulated
+                out.bins += [AmmoBin(name, None, loc, 0, ln, munition) for ln in lines]
                 continue
             equip = lookup_equipment(name, tech_base)
             if equip is not None:
@@ -596,8 +615,11 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                     out.sinks += [loc] * n
                     out.sink_kinds.append((equip.kind, lines[0]))
                 elif equip.kind not in ("jump_jet", "structure", "armor"):
-                    out.equipment += [(equip.key, loc)] * _items(
-                        fn, loc, name, lines, equip.slots, equip.key)
+                    n = _items(fn, loc, name, lines, equip.slots, equip.key)
+                    out.equipment += [(equip.key, loc)] * n
+                    if equip.kind in ("artemis_iv", "artemis_v"):
+                        size = max(equip.slots, 1)
+                        out.artemis += [(equip.kind, loc, lines[k * size]) for k in range(n)]
                 continue
             if (_weapon_list_key(name), loc) in listed_names:
                 out.mounts.append(WeaponMount(name, None, loc, rear, lines[0]))
@@ -605,7 +627,33 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                 out.unknown.append((name, loc, lines[0]))
     out.mounts += _join_splits(fn, parts, listed_keys)
     out.mounts.sort(key=lambda m: m.line or 0)
+    out.mounts, out.notes = _link_artemis(fn, out.mounts, out.artemis)
     return out
+
+
+def _link_artemis(fn: str, mounts: list[WeaponMount], systems: list[tuple[str, str, int]]
+                  ) -> tuple[list[WeaponMount], list[str]]:
+    """Link each Artemis IV / V fire-control system to one LRM/SRM launcher in its location
+    (reference 10.3; MegaMek writes the system's slot right after its launcher's): the
+    nearest unlinked launcher above it, else the nearest below. A system with no launcher
+    in its location links nothing and gets a note."""
+    from sim.classic.weapons import WEAPONS
+
+    out = list(mounts)
+    notes: list[str] = []
+    for kind, loc, line in systems:
+        cands = [k for k, m in enumerate(out) if m.location == loc and not m.artemis
+                 and m.weapon in WEAPONS and WEAPONS[m.weapon].family in ARTEMIS_FAMILIES]
+        above = [k for k in cands if (out[k].line or 0) < line]
+        below = [k for k in cands if (out[k].line or 0) > line]
+        pick = (max(above, key=lambda k: out[k].line or 0) if above
+                else min(below, key=lambda k: out[k].line or 0) if below else None)
+        if pick is None:
+            notes.append(f"{fn}:{line}: {kind.replace('_', ' ').title()} in {loc} has no LRM "
+                         "or SRM launcher to link to in that location (no effect)")
+            continue
+        out[pick] = replace(out[pick], artemis=kind)
+    return out, notes
 
 
 def _engine_sinks(fn: str, raw: _Raw, total: int, rating: int, slotted: int,
@@ -693,6 +741,11 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
         mul_id = mid if mid > 0 else None
     tech_base = keys["techbase"].value if "techbase" in keys else "Inner Sphere"
     tech_base = tech_base or "Inner Sphere"
+    kinds = {k: keys[k].value if k in keys else "" for k in ("armor", "structure", "cockpit",
+                                                               "gyro", "role")}
+    _refuse_industrial(fn, raw, kinds)
+    era = keys["era"].value.strip() if "era" in keys else ""
+    year = int(era) if era.isdigit() and len(era) <= 4 else None  # fluff: never an error
     armor = _armor(fn, raw, tons)
     slots = _slots(fn, raw)
     actuators = _actuators(fn, raw)
@@ -704,9 +757,10 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     notes += [f"{fn}:{line}: a {kind.replace('_', ' ')} slot on a 'Mech whose header says "
               f"{hs_type} heat sinks; counted as {hs_type}"
               for kind, line in fire.sink_kinds if kind != want]
-    notes += [f"{fn}:{line}: unknown equipment {n!r} in {loc} (not simulated)"
+    notes += fire.notes
+    notes += [f"{fn}:{line}: unknown equipment {_short(n)!r} in {loc} (not simulated)"
               for n, loc, line in fire.unknown]
-    notes += [f"{fn}:{m.line}: weapon {m.name!r} in {m.location} is not in the weapon table"
+    notes += [f"{fn}:{m.line}: weapon {_short(m.name)!r} in {m.location} is not in the weapon table"
               for m in fire.mounts if m.weapon is None]
     name = chassis + (f" ({clan})" if clan else "") + (f" {model}" if model else "")
     return ClassicMech(
@@ -720,7 +774,24 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
         engine_type=engine_type, engine_clan=engine_clan, engine_heat_sinks=engine_sinks,
         heat_sink_locations=tuple(fire.sinks), equipment=tuple(fire.equipment),
         unknown_equipment=tuple(fire.unknown), notes=tuple(notes),
+        armor_type=kinds["armor"], structure_type=kinds["structure"],
+        cockpit=kinds["cockpit"], gyro=kinds["gyro"], year=year, role=kinds["role"],
     )
+
+
+#: Header words that mark an IndustrialMech (structure, armor or cockpit; lower case).
+_INDUSTRIAL = ("industrial", "commercial")
+
+
+def _refuse_industrial(fn: str, raw: _Raw, kinds: dict[str, str]) -> None:
+    """IndustrialMechs are refused with the reason until their rules are simulated
+    (industrial structure, armor or cockpit: different critical and PSR rules)."""
+    for key in ("structure", "armor", "cockpit"):
+        if any(w in kinds[key].lower() for w in _INDUSTRIAL):
+            raise MtfError(fn, raw.keys[key].line, "a BattleMech (IndustrialMechs, with "
+                           f"{key} {kinds[key][:60]!r}, are not supported yet: their "
+                           "critical-hit, PSR and armor rules are not simulated)",
+                           kinds[key][:100])
 
 
 def read_mtf(path: str | PathLike[str]) -> ClassicMech:

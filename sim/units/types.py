@@ -116,6 +116,19 @@ class ClassicMech:
     bv: int | None = None
     bv_source: str = ""
     bv_record: int | None = None
+    #: Alpha Strike Point Value (skill 4) of the unit's Master Unit List record, with where
+    #: it came from (``MUL record N``); None when unknown (issue 19)
+    pv: int | None = None
+    pv_source: str = ""
+    #: the header's armor, structure, cockpit and gyro types as written ("" when the file
+    #: does not say: standard); :func:`sim.units.usable.not_simulated` judges them
+    armor_type: str = ""
+    structure_type: str = ""
+    cockpit: str = ""
+    gyro: str = ""
+    #: the header's introduction year (``era:``) and role, when given
+    year: int | None = None
+    role: str = ""
 
     @property
     def run_mp(self) -> int:

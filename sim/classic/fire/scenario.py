@@ -203,9 +203,10 @@ def _jam_le(w: Weapon, s: int, rules: FireRules) -> int:
     return 0
 
 
-def _hit_tables(w: Weapon, rate: int, rules: FireRules
+def _hit_tables(w: Weapon, rate: int, rules: FireRules, bonus: int = 0
                 ) -> tuple[tuple[np.ndarray, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    """Per shot count s (index 0 unused): hits by unmodified roll, and groups by hits."""
+    """Per shot count s (index 0 unused): hits by unmodified roll, and groups by hits.
+    ``bonus``: the mount's own cluster-roll modifier (:attr:`Mount.cluster_bonus`, Artemis)."""
     hits: list[np.ndarray] = [np.zeros(13, dtype=np.int64)]
     groups: list[tuple[tuple[int, ...], ...]] = [((),)]
     lbx_cluster = w.family == "lbx" and rules.lbx_ammo == "cluster"
@@ -213,7 +214,7 @@ def _hit_tables(w: Weapon, rate: int, rules: FireRules
         if w.family in ("lrm", "srm", "mrm", "atm") or lbx_cluster:
             rack = w.cluster if w.cluster else w.damage
             mod = -1 if (w.family == "mrm" and rules.mrm_to_hit == "core") else 0
-            h = C.hits_by_roll(rack, mod)
+            h = C.hits_by_roll(rack, mod + bonus)
             per, grp = (1, 1) if lbx_cluster else (w.damage, w.group)
             g = tuple(C.groups(k, per, grp) for k in range(rack + 1))
         elif w.family == "streak":
@@ -320,7 +321,7 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
         row["reason"] = reason
         return row, None
     rate = _shots_for(w, rules)
-    hits, groups = _hit_tables(w, rate, rules)
+    hits, groups = _hit_tables(w, rate, rules, m.cluster_bonus)
     tn = np.full((len(step_ranges), ACTIVE_HEATS), 13, dtype=np.int64)
     raw = np.full((len(step_ranges), ACTIVE_HEATS), OUT_OF_RANGE, dtype=np.int64)
     for r, dist in enumerate(step_ranges):
