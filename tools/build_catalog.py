@@ -129,11 +129,13 @@ def build(source: Path) -> dict[str, str]:
         raise SystemExit(f"{bv_file}: no .mtf file for {', '.join(unmatched)}")
     cards = sorted(read_alphastrike_csv(source / "alphastrike.csv"),
                    key=lambda c: c.name.lower())
-    return {
+    out = {
         CLASSIC_FILE: render(CLASSIC_HEADER, "mech", [mech_to_record(m) for m in mechs]),
         ALPHASTRIKE_FILE: render(AS_HEADER, "card", [card_to_record(c) for c in cards]),
-        MUL_FILE: mul_text(source),
     }
+    if (source / "mul_mechs.csv").is_file():  # the MUL values (a synthetic source may lack it)
+        out[MUL_FILE] = mul_text(source)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

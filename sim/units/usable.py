@@ -92,8 +92,9 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         for name, loc in mech.weapons:
             w = lookup_weapon(name, mech.tech_base, display=True)
             if w is None or not w.fires:
-                out.append(Item("weapon", _short(name), loc, w.simulated.partition(":")[2]
-                                .strip() if w is not None else missing_weapon_reason()))
+                out.append(Item("weapon", _short(name), loc, "never fires: "
+                                + w.simulated.partition(":")[2].strip() if w is not None
+                                else missing_weapon_reason()))
     seen: set[tuple[str, str]] = set()
     for b in mech.ammo_bins:
         a = AMMO.get(b.ammo) if b.ammo is not None else None
@@ -181,7 +182,7 @@ def incomplete_note(mech: ClassicMech) -> str | None:
 
 
 def missing_weapon_reason() -> str:
-    return ("not in btsim's weapon table (sim/classic/data/weapons.csv); it never fires")
+    return "never fires: not in btsim's weapon table (sim/classic/data/weapons.csv)"
 
 
 def missing_weapon(name: str, where: str) -> str:

@@ -187,10 +187,10 @@ def test_reader_internal_structure_every_tonnage(tons: int) -> None:
 # ------------------------------------------------------------------ spellings
 
 def _facts(mech):
-    """The record of a 'Mech without the Battle Value (not part of an .mtf file)."""
+    """The record of a 'Mech without the Battle and Point Value (not part of an .mtf file)."""
     rec = mech_to_record(mech)
     rec["internal"] = mech.internal
-    for key in ("bv", "bv_source", "bv_record"):
+    for key in ("bv", "bv_source", "bv_record", "pv", "pv_source"):
         rec.pop(key, None)
     return rec
 
