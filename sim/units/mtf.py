@@ -105,6 +105,9 @@ _SINGLE_KEYS = {"chassis", "clanname", "model", "mul id", "config", "techbase", 
                 "myomer", "heat sinks", "walk mp", "jump mp", "weapons", "engine",
                 "base chassis heat sinks", *ARMOR_KEYS}
 
+#: Informative keys kept when given (first line wins; never an error).
+_INFO_KEYS = {"era", "role"}
+
 #: Location names used in the ``Weapons:`` list (lower case) -> code.
 _WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
                      "la": "LA", "ra": "RA", "ll": "LL", "rl": "RL"}
@@ -293,6 +296,8 @@ def _scan(text: str, fn: str) -> _Raw:
             if key in raw.keys:
                 raise MtfError(fn, lineno, f"one '{key}:' line (first on line "
                                f"{raw.keys[key].line})", s)
+            raw.keys[key] = _Line(value, lineno)
+        elif key in _INFO_KEYS and key not in raw.keys:  # fluff-like: the first one counts
             raw.keys[key] = _Line(value, lineno)
         if key == "config":
             _check_config(fn, _Line(value, lineno))
