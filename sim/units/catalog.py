@@ -433,6 +433,80 @@ def _materialize(stub: _Stub, index: Any) -> Entry:
     return Entry(stub.name, mech, card, stub.aliases, imported=True)
 
 
+def _fast_lookup(q: str, name: str, side: str | None, names: Any) -> Entry | None:
+    """:func:`lookup` through the user catalog's name index (binary search; the record of
+    the unit found is the only one read). Same rules as the full path; None when nothing
+    matches (the caller's full path then words the error)."""
+    from sim.units.user_catalog import read_record
+
+    cat = _catalog()
+    merged: dict[int, tuple[str, int, int, int | None]] = {}
+    for k, e in enumerate(cat):  # an import fills the Classic side of a card-only unit
+        if e.classic is None:
+            hit = next((h[0] for a in e.aliases if (h := names.exact(a))), None)
+            if hit is not None:
+                merged[k] = hit
+    owner = {a: k for k, e in enumerate(cat) for a in e.aliases}
+    hidden = {u[0] for u in merged.values()}
+    card_ids = {e.card.mul_id for e in cat if e.card is not None and e.card.mul_id}
+
+    def usable(u: tuple[str, int, int, int | None]) -> bool:
+        k = owner.get(_key(u[0]))
+        if u[0] in hidden or (k is not None and cat[k].classic is not None):
+            return False  # joined to a catalog unit, or shadowed by one (the catalog wins)
+        return side != "alphastrike" or u[3] in card_ids
+
+    def cat_ok(k: int) -> bool:
+        e = cat[k]
+        return side is None or (e.classic is not None or k in merged if side == "classic"
+                                else e.card is not None)
+
+    def pick(cats: list[int], users: list[tuple[str, int, int, int | None]]) -> Entry:
+        if cats:
+            k = cats[0]
+            e = cat[k]
+            if k not in merged:
+                return e
+            u = merged[k]
+            mech = read_record(names.path, u[1], u[2])
+            return Entry(e.name, mech, e.card, tuple(dict.fromkeys(
+                e.aliases + aliases_for(mech.name, mech.chassis, mech.clan_name,
+                                        mech.model))), imported=True)
+        u = users[0]
+        mech = read_record(names.path, u[1], u[2])
+        card = next((e.card for e in cat if e.card is not None and mech.mul_id is not None
+                     and e.card.mul_id == mech.mul_id), None)
+        twin = next((e.classic for e in cat if card is not None and e.card is card), None)
+        if twin is None or not same_build(mech, twin):
+            card = None
+        return Entry(mech.name, mech, card, aliases_for(mech.name, mech.chassis,
+                                                        mech.clan_name, mech.model),
+                     imported=True)
+
+    def merged_aliases(k: int) -> tuple[str, ...]:
+        return cat[k].aliases + ((_key(merged[k][0]),) if k in merged else ())
+
+    ex_cat = [k for k in range(len(cat)) if cat_ok(k) and q in merged_aliases(k)]
+    ex_user = [u for u in names.exact(q) if usable(u)]
+    if len(ex_cat) + len(ex_user) > 1:  # the catalog wins an exact clash
+        plain = [k for k in ex_cat if k not in merged]
+        if plain:
+            ex_cat, ex_user = plain, []
+    if len(ex_cat) + len(ex_user) == 1:
+        return pick(ex_cat, ex_user)
+    pre_cat = [k for k in range(len(cat)) if cat_ok(k)
+               and any(a.startswith(q) for a in merged_aliases(k))]
+    pre_user = [u for u in names.prefixed(q) if usable(u)]
+    if len(pre_cat) + len(pre_user) == 1:
+        return pick(pre_cat, pre_user)
+    if len(pre_cat) + len(pre_user) > 1:
+        found = sorted([cat[k].name for k in pre_cat] + [u[0] for u in pre_user], key=_key)
+        raise UserError(f"unit name {name!r} is ambiguous; it matches "
+                        + ", ".join(repr(n) for n in found[:8])
+                        + (" ..." if len(found) > 8 else ""))
+    return None
+
+
 def lookup(name: str, side: str | None = None) -> Entry:
     """Find one catalog unit by name: exact (case-insensitive) name or alias, else a unique
     prefix. ``side`` ("classic" / "alphastrike") restricts the search to units that have it.
@@ -440,9 +514,14 @@ def lookup(name: str, side: str | None = None) -> Entry:
     the user catalog's index: only the unit found is read (issue 19)."""
     if not isinstance(name, str) or not name.strip():
         raise UserError(f"expected a unit name; got {name!r}")
-    from sim.units.user_catalog import user_catalog_version
+    from sim.units.user_catalog import user_catalog_version, user_names
 
     q = _key(name)
+    names = user_names()
+    if names is not None:
+        found = _fast_lookup(q, name, side, names)
+        if found is not None:
+            return found
     every, index = _stubs(user_catalog_version())
     pool = [e for e in every
             if side is None or (e.classic if side == "classic" else e.card)]

@@ -35,6 +35,9 @@ from sim.units.types import ClassicMech
 
 USER_FILE = "units.json"
 INDEX_FILE = "units.index.json"
+#: the name index: one ``alias<TAB>name<TAB>offset<TAB>length<TAB>mul id`` line per alias,
+#: sorted, so that naming a unit is a binary search and one record read
+NAMES_FILE = "units.names.tsv"
 #: the index layout this btsim writes and reads
 INDEX_FORMAT = 1
 #: the store of btsim 0.1 (TOML), read while no ``units.json`` exists
@@ -327,6 +330,12 @@ def write_user_catalog(out: Path, units: Any) -> None:
                  "version": [st.st_size, st.st_mtime_ns, st.st_ino], "units": rows}
         _atomic_write(out.with_name(INDEX_FILE),
                       json.dumps(index, ensure_ascii=False).encode("utf-8"))
+        lines = sorted(f"{a}\t{r['name']}\t{r['offset']}\t{r['length']}\t"
+                       f"{r['mul_id'] or ''}" for r in rows for a in r["aliases"]
+                       if "\t" not in a + r["name"] and "\n" not in a + r["name"])
+        head = f"#btsim-names {INDEX_FORMAT} {st.st_size} {st.st_mtime_ns} {st.st_ino}\n"
+        _atomic_write(out.with_name(NAMES_FILE),
+                      (head + "\n".join(lines) + "\n").encode("utf-8"))
     except OSError as exc:
         raise UserError(f"units import: cannot write the user catalog {str(out)!r}: "
                         f"{exc.strerror or exc}") from None
@@ -365,15 +374,93 @@ def _index(path: str, size: int, mtime_ns: int, inode: int) -> UserIndex | None:
         return None
 
 
+def _unit_of(line: str) -> tuple[str, int, int, int | None]:
+    try:
+        _, name, off, length, mid = line.split("\t")
+        return name, int(off), int(length), int(mid) if mid else None
+    except ValueError:
+        raise UserError(f"the user catalog's name index ({NAMES_FILE}) is damaged; run "
+                        "`btsim units import` again") from None
+
+
+class NameIndex(NamedTuple):
+    """The name index of one version of the user catalog: its sorted lines
+    ``alias<TAB>unit name<TAB>byte offset<TAB>byte length<TAB>MUL id`` (a tab sorts before
+    every printable character, so line order is alias order); only the lines a query
+    matches are split."""
+
+    path: str
+    lines: list[str]
+
+    def exact(self, q: str) -> list[tuple[str, int, int, int | None]]:
+        """``(unit name, offset, length, MUL id)`` of the units with alias ``q``."""
+        from bisect import bisect_left
+
+        key, out = q + "\t", []
+        k = bisect_left(self.lines, key)
+        while k < len(self.lines) and self.lines[k].startswith(key):
+            out.append(_unit_of(self.lines[k]))
+            k += 1
+        return out
+
+    def prefixed(self, q: str) -> list[tuple[str, int, int, int | None]]:
+        """The units with an alias that starts with ``q`` (one entry per unit)."""
+        from bisect import bisect_left
+
+        out: dict[str, tuple[str, int, int, int | None]] = {}
+        k = bisect_left(self.lines, q)
+        while k < len(self.lines) and self.lines[k].startswith(q):
+            u = _unit_of(self.lines[k])
+            out.setdefault(u[0], u)
+            k += 1
+        return list(out.values())
+
+
+def user_names(path: Path | None = None) -> NameIndex | None:
+    """The name index of the user catalog when it describes the current ``units.json``
+    exactly; None otherwise (callers then read the whole catalog)."""
+    version = user_catalog_version(path)
+    if version is None or not version[0].endswith(".json"):
+        return None
+    return _names(*version)
+
+
+@functools.lru_cache(maxsize=4)
+def _names(path: str, size: int, mtime_ns: int, inode: int) -> NameIndex | None:
+    try:
+        text = Path(path).with_name(NAMES_FILE).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    head, _, body = text.partition("\n")
+    if head.split() != ["#btsim-names", str(INDEX_FORMAT), str(size), str(mtime_ns),
+                        str(inode)]:
+        return None
+    lines = body.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    if any(line.count("\t") != 4 for line in lines[:1] + lines[-1:]):
+        return None
+    return NameIndex(path, lines)
+
+
+def read_record(path: str, offset: int, length: int) -> ClassicMech:
+    """The unit stored at ``offset`` / ``length`` bytes of the user catalog ``path``."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            rec = json.loads(fh.read(length).decode("utf-8"))
+        return _from_record(rec)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+            AttributeError) as exc:
+        raise UserError(f"{path}: not a btsim user catalog ({exc}); import again") from None
+
+
 def load_user_unit(index: UserIndex, row: int) -> ClassicMech:
     """The unit of index row ``row``, read from its byte range alone."""
     r = index.rows[row]
     try:
-        with open(index.path, "rb") as fh:
-            fh.seek(int(r["offset"]))
-            rec = json.loads(fh.read(int(r["length"])).decode("utf-8"))
-        return _from_record(rec)
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
-            AttributeError) as exc:
+        return read_record(index.path, int(r["offset"]), int(r["length"]))
+    except (KeyError, TypeError, ValueError) as exc:
         raise UserError(f"{index.path}: not a btsim user catalog ({exc}); import again"
                         ) from None
+

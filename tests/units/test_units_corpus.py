@@ -200,7 +200,8 @@ def test_catalog_write_is_atomic(tmp_path: Path, home: Path,
         uc.import_dir(src)
     monkeypatch.setattr(uc.os, "replace", real)
     assert (home / uc.USER_FILE).read_bytes() == before
-    assert sorted(p.name for p in home.iterdir()) == [uc.INDEX_FILE, uc.USER_FILE]
+    assert sorted(p.name for p in home.iterdir()) == sorted([uc.INDEX_FILE, uc.NAMES_FILE,
+                                                             uc.USER_FILE])
 
 
 def test_lookup_reads_one_record_through_the_index(tmp_path: Path, home: Path,
@@ -214,11 +215,22 @@ def test_lookup_reads_one_record_through_the_index(tmp_path: Path, home: Path,
         (src / f"u{k}.mtf").write_text(base.replace("model:HBK-4G", f"model:HBK-X{k}"))
     uc.import_dir(src)
     calls = []
+    real_load, real_index = uc._load, uc._index
     monkeypatch.setattr(uc, "_load", lambda *a: calls.append(a) or ())
+    monkeypatch.setattr(uc, "_index", lambda *a: calls.append(a))
     entry = lookup("Hunchback HBK-X17")
     assert entry.imported and entry.classic is not None and entry.classic.model == "HBK-X17"
     assert calls == []  # the whole catalog was never loaded
     with pytest.raises(UserError, match="ambiguous"):
         lookup("Hunchback HBK-X")
+    assert calls == []  # neither the catalog nor its listing index
+    monkeypatch.setattr(uc, "_load", real_load)
+    monkeypatch.setattr(uc, "_index", real_index)
     index = uc.user_index()
     assert index is not None and len(index.rows) == 30
+    names = uc.user_names()
+    assert names is not None and len(names.lines) == 30
+    # a stale name index (another catalog version) is ignored: the full read still names it
+    (home / uc.NAMES_FILE).write_text("#btsim-names 1 0 0 0\n")
+    uc._names.cache_clear()
+    assert uc.user_names() is None and lookup("Hunchback HBK-X17").imported
