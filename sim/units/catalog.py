@@ -517,9 +517,9 @@ def lookup(name: str, side: str | None = None) -> Entry:
     from sim.units.user_catalog import user_catalog_version, user_names
 
     q = _key(name)
-    names = user_names()
-    if names is not None:
-        found = _fast_lookup(q, name, side, names)
+    name_index = user_names()
+    if name_index is not None:
+        found = _fast_lookup(q, name, side, name_index)
         if found is not None:
             return found
     every, index = _stubs(user_catalog_version())

@@ -648,7 +648,8 @@ def _link_artemis(fn: str, mounts: list[WeaponMount], systems: list[tuple[str, s
     notes: list[str] = []
     for kind, loc, line in systems:
         cands = [k for k, m in enumerate(out) if m.location == loc and not m.artemis
-                 and m.weapon in WEAPONS and WEAPONS[m.weapon].family in ARTEMIS_FAMILIES]
+                 and m.weapon is not None and m.weapon in WEAPONS
+                 and WEAPONS[m.weapon].family in ARTEMIS_FAMILIES]
         above = [k for k in cands if (out[k].line or 0) < line]
         below = [k for k in cands if (out[k].line or 0) > line]
         pick = (max(above, key=lambda k: out[k].line or 0) if above

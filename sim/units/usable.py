@@ -138,7 +138,7 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
 def _narc_bonus(mech: ClassicMech) -> bool:
     """True when the unit carries a Narc launcher and Narc-capable missiles (the beacon's
     bonus would then matter in a duel)."""
-    narc = any(m.weapon in WEAPONS and WEAPONS[m.weapon].family == "narc"
+    narc = any(m.weapon is not None and m.weapon in WEAPONS and WEAPONS[m.weapon].family == "narc"
                for m in mech.weapon_mounts)
     return narc and any(b.munition == "narc" for b in mech.ammo_bins)
 

@@ -330,12 +330,12 @@ def write_user_catalog(out: Path, units: Any) -> None:
                  "version": [st.st_size, st.st_mtime_ns, st.st_ino], "units": rows}
         _atomic_write(out.with_name(INDEX_FILE),
                       json.dumps(index, ensure_ascii=False).encode("utf-8"))
-        lines = sorted(f"{a}\t{r['name']}\t{r['offset']}\t{r['length']}\t"
+        name_lines = sorted(f"{a}\t{r['name']}\t{r['offset']}\t{r['length']}\t"
                        f"{r['mul_id'] or ''}" for r in rows for a in r["aliases"]
                        if "\t" not in a + r["name"] and "\n" not in a + r["name"])
-        head = f"#btsim-names {INDEX_FORMAT} {st.st_size} {st.st_mtime_ns} {st.st_ino}\n"
+        name_head = f"#btsim-names {INDEX_FORMAT} {st.st_size} {st.st_mtime_ns} {st.st_ino}\n"
         _atomic_write(out.with_name(NAMES_FILE),
-                      (head + "\n".join(lines) + "\n").encode("utf-8"))
+                      (name_head + "\n".join(name_lines) + "\n").encode("utf-8"))
     except OSError as exc:
         raise UserError(f"units import: cannot write the user catalog {str(out)!r}: "
                         f"{exc.strerror or exc}") from None

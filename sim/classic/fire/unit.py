@@ -94,7 +94,8 @@ def artemis_bonus(mount: WeaponMount, bins: tuple[AmmoBin, ...]) -> int:
     w = WEAPONS.get(mount.weapon) if mount.weapon is not None else None
     if not mount.artemis or w is None or w.family not in ARTEMIS_FAMILIES or w.ammo is None:
         return 0
-    fed = [b.munition for b in bins if b.ammo in AMMO and AMMO[b.ammo].feeds(w)]
+    fed = [b.munition for b in bins if b.ammo is not None and b.ammo in AMMO
+           and AMMO[b.ammo].feeds(w)]
     ok = {"artemis_iv": ("artemis", "artemis_v"), "artemis_v": ("artemis_v",)}[mount.artemis]
     return ARTEMIS_BONUS[mount.artemis] if fed and all(m in ok for m in fed) else 0
 
