@@ -11,8 +11,9 @@ every such item with its reason, in five kinds:
   (fires; part of its rules is not simulated, e.g. the MML's SRM rounds);
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
-* ``equipment``: equipment the table marks ``no:`` (MASC, supercharger, TSM, stealth armor,
-  coolant pods...) and slot entries the reader does not know;
+* ``equipment``: equipment the table marks ``no:`` (MASC, supercharger, TSM, coolant pods,
+  null-signature systems...), physical weapons other than hatchets, and slot entries the
+  reader does not know;
 * ``construction``: header types whose rules are not simulated (hardened, reactive or
   reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
   heavy-duty gyros);
@@ -120,6 +121,11 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         eq = next(e for e in EQUIPMENT.values() if e.kind == "tsm")
         out.append(Item("equipment", "Triple-Strength Myomer", "",
                         eq.simulated.partition(":")[2].strip()))
+    for weapon, loc in mech.physical_weapons:  # the attack model and the duel: hatchets only
+        if weapon != "hatchet":
+            out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
+                            "btsim's physical attacks know hatchets only (the duel never "
+                            "swings it)"))
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
                         "not in btsim's equipment table (sim/classic/data/equipment.csv)"))

@@ -100,7 +100,7 @@ def test_corpus_import_counts(tmp_path: Path, home: Path) -> None:
     assert rep.found == len(FILES) == 82
     assert {s.kind for s in rep.skipped} == {"not supported"}
     assert len(rep.skipped) == 7  # 6 quads (one of them industrial) and 1 IndustrialMech
-    assert len(rep.imported) == 75 and rep.complete_count() == 62
+    assert len(rep.imported) == 75 and rep.complete_count() == 61
     kinds = {it["kind"] for it in rep.items()}
     assert kinds <= {"weapon", "ammunition", "equipment", "construction", "quirk"}
     masc = next(it for it in rep.items() if it["name"] == "IS MASC")
