@@ -97,6 +97,10 @@ class Weapon:
     #: not>"`` it fires, the rest is not simulated; ``"no: <why>"`` it never fires. Either
     #: of the last two makes the unit carrying it ``incomplete`` (:mod:`sim.units.usable`)
     simulated: str = ""
+    #: damage at short / medium / long range for weapons whose damage falls with range
+    #: (column ``damage_by_range``: snub-nose PPC 10/8/5, heavy Gauss 25/20/10); None: one
+    #: damage at every range (:func:`damage_at`)
+    damage_by_range: tuple[int, int, int] | None = None
 
     @property
     def fires(self) -> bool:
@@ -198,6 +202,26 @@ def _simulated(row: dict[str, str], where: str, kinds: tuple[str, ...]) -> str:
     return val
 
 
+def _by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
+    """The optional ``damage_by_range`` column: empty or ``S/M/L`` damages."""
+    val = (row.get("damage_by_range") or "").strip()
+    if not val:
+        return None
+    parts = val.split("/")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise WeaponTableError(f"{where}: column 'damage_by_range' must be empty or S/M/L "
+                               f"damages like 10/8/5, got {val!r}")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def damage_at(w: Weapon, bracket: str | None) -> int:
+    """Damage of ``w`` in a range bracket (``short``/``medium``/``long``): its
+    ``damage_by_range`` entry, else its one damage."""
+    if w.damage_by_range is None or bracket is None:
+        return w.damage
+    return w.damage_by_range[("short", "medium", "long").index(bracket)]
+
+
 def _names(text: str) -> tuple[str, ...]:
     return tuple(n.strip() for n in text.split("|") if n.strip())
 
@@ -233,7 +257,8 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             source=row["source"], slot_name=row["slot_name"],
             lookups=(row["slot_name"], *_names(row["lookups"])), tons=float(row["tons"]),
             defensive=_bool(row, "defensive", where),
-            simulated=_simulated(row, where, ("partly", "no")), **ints)
+            simulated=_simulated(row, where, ("partly", "no")),
+            damage_by_range=_by_range(row, where), **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
     return table, index
 

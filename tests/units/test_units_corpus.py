@@ -100,7 +100,7 @@ def test_corpus_import_counts(tmp_path: Path, home: Path) -> None:
     assert rep.found == len(FILES) == 82
     assert {s.kind for s in rep.skipped} == {"not supported"}
     assert len(rep.skipped) == 7  # 6 quads (one of them industrial) and 1 IndustrialMech
-    assert len(rep.imported) == 75 and rep.complete_count() == 61
+    assert len(rep.imported) == 75 and rep.complete_count() == 62
     kinds = {it["kind"] for it in rep.items()}
     assert kinds <= {"weapon", "ammunition", "equipment", "construction", "quirk"}
     masc = next(it for it in rep.items() if it["name"] == "IS MASC")
@@ -234,3 +234,20 @@ def test_lookup_reads_one_record_through_the_index(tmp_path: Path, home: Path,
     (home / uc.NAMES_FILE).write_text("#btsim-names 1 0 0 0\n")
     uc._names.cache_clear()
     assert uc.user_names() is None and lookup("Hunchback HBK-X17").imported
+
+
+@needs_corpus
+def test_snub_nose_ppc_damage_by_range_bracket() -> None:
+    """MegaMek ISSnubNosePPC: 10 / 8 / 5 damage at short / medium / long (9/13/15 hexes);
+    a range script spanning brackets does not fire it, with the reason."""
+    mech = read_unit_file(CORPUS / "Awesome AWS-10KM.mtf")
+    assert completeness(mech) == "complete"
+    got = {}
+    for r in (1, 9, 10, 13, 14, 15):
+        scn = build_scenario({"unit": mech, "gunnery": 4, "range": r, "turns": 1})
+        got[r] = [g.max_damage() for g in scn.guns if g.key == "IS Snub-Nose PPC"]
+    assert got == {1: [10], 9: [10], 10: [8], 13: [8], 14: [5], 15: [5]}
+    scn = build_scenario({"unit": mech, "gunnery": 4, "ranges": "3,12", "turns": 2})
+    assert not [g for g in scn.guns if g.key == "IS Snub-Nose PPC"]
+    [row] = [r for r in scn.mount_rows if r["key"] == "IS Snub-Nose PPC"]
+    assert "span brackets" in row["reason"]

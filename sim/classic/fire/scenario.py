@@ -9,7 +9,7 @@ level (13.1 MP loss can force a standing turn); dissipation (13.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from os import PathLike
 from typing import Any
@@ -24,7 +24,7 @@ from sim.classic.fire import to_hit as TH
 from sim.classic.fire.policies import Policy, parse_policy
 from sim.classic.fire.rules import OPTION_NAMES, FireRules, rules_from
 from sim.classic.fire.unit import FireUnit, Mount, fire_unit
-from sim.classic.weapons import Weapon
+from sim.classic.weapons import Weapon, damage_at
 from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 from sim.errors import ConfigError, check_bool, check_choice, check_int
 from sim.units.types import ClassicMech
@@ -317,6 +317,13 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
         reason = "flamer used to heat the target (C24): no damage counted"
     elif w.ammo is not None and unit.ammo_known and (pool < 0 or unit.pools[pool].shots <= 0):
         reason = "no ammunition for it"
+    elif w.damage_by_range is not None:  # damage by range bracket (snub-nose PPC, heavy Gauss)
+        damages = {damage_at(w, TH.bracket(w, d)) for d in step_ranges if d <= w.long}
+        if len(damages) > 1:
+            reason = ("its damage changes with the range bracket and these ranges span "
+                      "brackets: not fired (give ranges within one bracket)")
+        elif damages:
+            w = replace(w, damage=damages.pop())
     if reason is not None:
         row["reason"] = reason
         return row, None
