@@ -72,9 +72,12 @@ BLOCK_LOCATIONS = {
     "head": "HD", "center torso": "CT", "left torso": "LT", "right torso": "RT",
     "left arm": "LA", "right arm": "RA", "left leg": "LL", "right leg": "RL",
 }
-#: Block headers of body plans this reader does not support (quads, tripods).
-_OTHER_BLOCKS = {"front left leg", "front right leg", "rear left leg", "rear right leg",
-                 "center leg"}
+#: Quad leg blocks -> the biped location code they are stored under (front legs in the arm
+#: slots LA/RA, rear legs in LL/RL; issue 19).
+QUAD_BLOCKS = {"front left leg": "LA", "front right leg": "RA", "rear left leg": "LL",
+               "rear right leg": "RL"}
+#: Block headers of body plans this reader does not support (tripods).
+_OTHER_BLOCKS = {"center leg"}
 #: Real critical slots per location (reference 5.3, MM ``BipedMek`` NUM_OF_SLOTS).
 SLOT_COUNT = {"HD": 6, "CT": 12, "LT": 12, "RT": 12, "LA": 12, "RA": 12, "LL": 6, "RL": 6}
 #: Armor keys (lower case) -> location code; rear torso armor is CTR/LTR/RTR.
@@ -83,10 +86,11 @@ ARMOR_KEYS = {
     "ct armor": "CT", "hd armor": "HD", "ll armor": "LL", "rl armor": "RL",
     "rtl armor": "LTR", "rtr armor": "RTR", "rtc armor": "CTR",
 }
-_OTHER_ARMOR_KEYS = {"fll armor", "frl armor", "rll armor", "rrl armor", "cl armor"}
+QUAD_ARMOR_KEYS = {"fll armor": "LA", "frl armor": "RA", "rll armor": "LL", "rrl armor": "RL"}
+_OTHER_ARMOR_KEYS = {"cl armor"}
 _REAR_OF = {"LTR": "LT", "RTR": "RT", "CTR": "CT"}
 #: Body plans recognised but not simulated.
-_UNSUPPORTED_CONFIGS = {"quad": "Quad", "tripod": "Tripod", "lam": "LAM", "quadvee": "QuadVee"}
+_UNSUPPORTED_CONFIGS = {"tripod": "Tripod", "lam": "LAM", "quadvee": "QuadVee"}
 
 #: Header keys the reader knows (parsed or deliberately ignored). A line ``key:value`` with
 #: one of these keys ends a critical-slot block even when the blank line is missing.
@@ -97,19 +101,20 @@ _KNOWN_KEYS = {
     "heat sinks", "base chassis heat sinks", "walk mp", "jump mp", "armor", "weapons",
     "overview", "capabilities", "deployment", "history", "manufacturer", "primaryfactory",
     "systemmanufacturer", "systemmode", "fluffdate", "notes", "imagefile", "nocrit", "icon",
-    *ARMOR_KEYS, *_OTHER_ARMOR_KEYS,
+    *ARMOR_KEYS, *QUAD_ARMOR_KEYS, *_OTHER_ARMOR_KEYS,
 }
 #: Keys that may appear once only (a second one makes the file ambiguous).
 _SINGLE_KEYS = {"chassis", "clanname", "model", "mul id", "config", "techbase", "mass",
                 "armor", "structure", "cockpit", "gyro",
                 "myomer", "heat sinks", "walk mp", "jump mp", "weapons", "engine",
-                "base chassis heat sinks", *ARMOR_KEYS}
+                "base chassis heat sinks", *ARMOR_KEYS, *QUAD_ARMOR_KEYS}
 
 #: Informative keys kept when given (first line wins; never an error).
 _INFO_KEYS = {"era", "role"}
 
 #: Location names used in the ``Weapons:`` list (lower case) -> code.
-_WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
+_WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, **QUAD_BLOCKS, "fll": "LA", "frl": "RA",
+                     "rll": "LL", "rrl": "RL", "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
                      "la": "LA", "ra": "RA", "ll": "LL", "rl": "RL"}
 
 #: Slot name (normalised, see :func:`_norm`) -> (limb kind, actuator name).
@@ -171,6 +176,8 @@ class _Raw:
     weapons: list[tuple[str, str]] = field(default_factory=list)
     blocks: dict[str, list[_Line]] = field(default_factory=dict)
     block_lines: dict[str, int] = field(default_factory=dict)
+    #: lines of quad leg blocks (``Front Left Leg:``...)
+    quad_lines: list[int] = field(default_factory=list)
 
 
 _SUFFIX_WORDS = frozenset({"R", "OMNIPOD", "T", "ARMORED", "SPLIT"})
@@ -223,7 +230,7 @@ def _block_header(text: str) -> str | None:
     if not text.endswith(":"):
         return None
     name = " ".join(text[:-1].split()).lower()
-    if name in BLOCK_LOCATIONS or name in _OTHER_BLOCKS:
+    if name in BLOCK_LOCATIONS or name in QUAD_BLOCKS or name in _OTHER_BLOCKS:
         return name
     return None
 
@@ -264,9 +271,11 @@ def _scan(text: str, fn: str) -> _Raw:
         header = _block_header(s)
         if header is not None:
             if header in _OTHER_BLOCKS:
-                raise MtfError(fn, lineno, "a biped location block (quad and tripod 'Mechs "
+                raise MtfError(fn, lineno, "a biped or quad location block (tripod 'Mechs "
                                "are not supported yet)", s)
-            loc = BLOCK_LOCATIONS[header]
+            if header in QUAD_BLOCKS:
+                raw.quad_lines.append(lineno)
+            loc = BLOCK_LOCATIONS.get(header) or QUAD_BLOCKS[header]
             if loc in raw.blocks:
                 raise MtfError(fn, lineno, f"one {s[:-1].strip()!r} block",
                                "a second block")
@@ -286,7 +295,7 @@ def _scan(text: str, fn: str) -> _Raw:
         key = " ".join(key.split()).lower()
         value = value.strip()
         if key in _OTHER_ARMOR_KEYS:
-            raise MtfError(fn, lineno, "biped armor lines (quad and tripod 'Mechs are not "
+            raise MtfError(fn, lineno, "biped or quad armor lines (tripod 'Mechs are not "
                            "supported yet)", s)
         if key == "quirk":
             if value:
@@ -348,10 +357,10 @@ def _check_config(fn: str, item: _Line) -> tuple[str, bool]:
         raise MtfError(fn, item.line, f"a biped 'Mech ({_UNSUPPORTED_CONFIGS[base]} 'Mechs "
                        "are not supported yet)", item.value)
     rest = [w for w in words[1:] if w.lower() not in ("omnimek", "omnimech")]
-    if base != "biped" or rest:
-        raise MtfError(fn, item.line, "a Config of 'Biped' or 'Biped OmniMek' (quad, tripod, "
+    if base not in ("biped", "quad") or rest:
+        raise MtfError(fn, item.line, "a Config of 'Biped', 'Quad' or '... OmniMek' (tripod, "
                        "LAM and QuadVee are not supported yet)", item.value)
-    return "Biped", omni
+    return base.title(), omni
 
 
 def _heat_sinks(fn: str, item: _Line) -> tuple[int, str]:
@@ -375,16 +384,22 @@ def _heat_sinks(fn: str, item: _Line) -> tuple[int, str]:
     return int(m.group(1)), hs_type
 
 
-def _slots(fn: str, raw: _Raw) -> dict[str, tuple[str | None, ...]]:
+def slot_count(loc: str, quad: bool = False) -> int:
+    """Real critical slots of a location (5.3): a quad's front legs (LA/RA) have 6."""
+    return 6 if quad and loc in ("LA", "RA") else SLOT_COUNT[loc]
+
+
+def _slots(fn: str, raw: _Raw, quad: bool = False) -> dict[str, tuple[str | None, ...]]:
     """Critical slots per location, ``None`` for empty, cut to the real slot count (5.3).
     Any non-empty entry beyond the real count is an error."""
     slots: dict[str, tuple[str | None, ...]] = {}
     for loc in LOCATIONS:
         if loc not in raw.blocks:
-            name = next(k for k, v in BLOCK_LOCATIONS.items() if v == loc).title()
+            names = QUAD_BLOCKS if quad else BLOCK_LOCATIONS
+            name = next(k for k, v in names.items() if v == loc).title()
             raise MtfError(fn, None, f"a '{name}:' critical-slot block")
         entries = raw.blocks[loc]
-        real = SLOT_COUNT[loc]
+        real = slot_count(loc, quad)
         for pos, item in enumerate(entries):
             if pos >= real and not _is_empty(item.value):
                 raise MtfError(fn, item.line, f"at most {real} critical slots in location "
@@ -395,10 +410,12 @@ def _slots(fn: str, raw: _Raw) -> dict[str, tuple[str | None, ...]]:
     return slots
 
 
-def _actuators(fn: str, raw: _Raw) -> dict[str, frozenset[str]]:
-    """Actuators present per limb, read from the slot blocks (FORMAT.md 1.4)."""
+def _actuators(fn: str, raw: _Raw, quad: bool = False) -> dict[str, frozenset[str]]:
+    """Actuators present per limb, read from the slot blocks (FORMAT.md 1.4). A quad's
+    front legs (LA/RA) carry leg actuators; it has no arm actuator, so it never punches."""
     out: dict[str, frozenset[str]] = {}
-    for limb, kind in (("LA", "arm"), ("RA", "arm"), ("LL", "leg"), ("RL", "leg")):
+    front = "leg" if quad else "arm"
+    for limb, kind in (("LA", front), ("RA", front), ("LL", "leg"), ("RL", "leg")):
         found: set[str] = set()
         for item in raw.blocks.get(limb, []):
             hit = _ACTUATOR_SLOTS.get(_norm(item.value))
@@ -578,7 +595,7 @@ def _join_splits(fn: str, parts: list[_Partial], listed: set[tuple[str, str]]
     return mounts
 
 
-def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
+def _fire(fn: str, raw: _Raw, tech_base: str, quad: bool = False) -> _Fire:
     """Weapons, ammunition, heat sinks, equipment and unknown entries, in file order
     (reference-classic-combat.md 10.1; FORMAT.md 1.4)."""
     out = _Fire()
@@ -590,7 +607,7 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
             listed_keys.add((found.key, loc))
     parts: list[_Partial] = []
     for loc in sorted(raw.blocks, key=raw.block_lines.__getitem__):
-        for name, rear, lines in _runs(raw.blocks[loc][: SLOT_COUNT[loc]]):
+        for name, rear, lines in _runs(raw.blocks[loc][: slot_count(loc, quad)]):
             key = _norm(name)
             if key in SYSTEM_SLOTS or key in _ACTUATOR_SLOTS or key in PHYSICAL_WEAPONS:
                 continue
@@ -681,25 +698,29 @@ def _engine_sinks(fn: str, raw: _Raw, total: int, rating: int, slotted: int,
     return engine, notes
 
 
-def _armor(fn: str, raw: _Raw, tons: int) -> dict[str, int]:
-    """Armor per location (front and rear), checked against 2 x IS (head 9), reference 5.1."""
+def _armor(fn: str, raw: _Raw, tons: int, quad: bool = False) -> dict[str, int]:
+    """Armor per location (front and rear), checked against 2 x IS (head 9), reference 5.1
+    (a quad's four legs: 2 x the leg's IS)."""
     armor: dict[str, int] = {}
-    for key, loc in ARMOR_KEYS.items():
+    keys = dict(ARMOR_KEYS)
+    if quad:
+        keys = {k: v for k, v in keys.items() if v not in ("LA", "RA", "LL", "RL")}
+        keys.update(QUAD_ARMOR_KEYS)
+    for key, loc in keys.items():
         item = raw.keys.get(key)
         if item is None:
             raise MtfError(fn, None, f"a '{key.upper().replace(' ARMOR', ' armor')}:' line")
         # patchwork armor writes 'type:points'; the points come last
         value = _Line(item.value.rsplit(":", 1)[-1], item.line)
         armor[loc] = _int(fn, value, f"armor value for '{key.split()[0].upper()} armor'", 0)
-    limits = max_armor(tons)
+    limits = max_armor(tons, quad)
     for loc in LOCATIONS:
         total = armor[loc]
         rear = next((r for r, f in _REAR_OF.items() if f == loc), None)
         if rear is not None:
             total += armor[rear]
         if total > limits[loc]:
-            keys = [k for k, v in ARMOR_KEYS.items() if v in (loc, rear)]
-            line = max(raw.keys[k].line for k in keys)
+            line = max(raw.keys[k].line for k, v in keys.items() if v in (loc, rear))
             what = "front + rear armor" if rear else "armor"
             raise MtfError(fn, line, f"{what} of {loc} at most {limits[loc]} "
                            f"(2 x internal structure, head 9) for a {tons} t 'Mech",
@@ -736,6 +757,12 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     config, omni = ("Biped", False)
     if "config" in keys:
         config, omni = _check_config(fn, keys["config"])
+    quad = config == "Quad"
+    if quad != bool(raw.quad_lines) and (raw.quad_lines or "config" in keys):
+        line = raw.quad_lines[0] if raw.quad_lines else keys["config"].line
+        raise MtfError(fn, line, f"location blocks of the body plan {config!r} (quad leg "
+                       "blocks on a biped, or biped arm blocks on a quad)",
+                       keys["config"].value if "config" in keys else None)
     walk = _int(fn, need("walk mp"), "walk MP", 0, _MAX_MP)
     jump = _int(fn, keys["jump mp"], "jump MP", 0, _MAX_MP) if "jump mp" in keys else 0
     hs_count, hs_type = _heat_sinks(fn, need("heat sinks"))
@@ -752,12 +779,12 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     _refuse_industrial(fn, raw, kinds)
     era = keys["era"].value.strip() if "era" in keys else ""
     year = int(era) if era.isdigit() and len(era) <= 4 else None  # fluff: never an error
-    armor = _armor(fn, raw, tons)
-    slots = _slots(fn, raw)
-    actuators = _actuators(fn, raw)
+    armor = _armor(fn, raw, tons, quad)
+    slots = _slots(fn, raw, quad)
+    actuators = _actuators(fn, raw, quad)
     physical, case, case2 = _equipment(slots, tech_base)
     rating, engine_type, engine_clan = _engine(fn, need("engine"))
-    fire = _fire(fn, raw, tech_base)
+    fire = _fire(fn, raw, tech_base, quad)
     engine_sinks, notes = _engine_sinks(fn, raw, hs_count, rating, len(fire.sinks), hs_type)
     want = "double_heat_sink" if hs_type in ("Double", "Laser") else "heat_sink"
     notes += [f"{fn}:{line}: a {kind.replace('_', ' ')} slot on a 'Mech whose header says "
@@ -772,7 +799,7 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     return ClassicMech(
         name=name, chassis=chassis, model=model, tons=tons, walk_mp=walk, jump_mp=jump,
         clan_name=clan, mul_id=mul_id, tech_base=tech_base, config=config, omni=omni,
-        tsm=tsm, armor=armor, internal=internal_structure(tons), actuators=actuators,
+        tsm=tsm, armor=armor, internal=internal_structure(tons, quad), actuators=actuators,
         slots=slots, physical_weapons=physical, case_locations=case, case2_locations=case2,
         heat_sinks=hs_count, heat_sink_type=hs_type, weapons=tuple(raw.weapons),
         quirks=tuple(raw.quirks), source=fn, myomer=myomer,

@@ -58,6 +58,22 @@ CONSTRUCTION_NOT_SIMULATED = {
 }
 
 
+#: Why a quad is incomplete (:func:`require_biped` refuses it where it matters).
+QUAD_REASON = ("a quad's hit tables, leg rules and kicks are not simulated: the damage model "
+               "(`btsim hit`) and the Classic duel refuse it; `btsim fire` and `btsim "
+               "profile` take it (its front legs stand in the arm locations LA/RA)")
+
+
+def require_biped(mech: ClassicMech, what: str) -> None:
+    """UserError naming ``what`` for a 'Mech that is not a biped (quads: issue 19)."""
+    if mech.config != "Biped":
+        from sim.errors import UserError
+
+        raise UserError(f"{mech.name}: {what} does not simulate {mech.config} 'Mechs yet "
+                        "(quad hit tables, leg rules and kicks); `btsim fire` and `btsim "
+                        "profile` take it")
+
+
 class Item(NamedTuple):
     """One thing of a unit that btsim does not simulate: ``kind`` (one of :data:`KINDS`),
     ``name`` as the file writes it, ``location`` ("" for header items) and ``reason``."""
@@ -129,6 +145,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
                         "not in btsim's equipment table (sim/classic/data/equipment.csv)"))
+    if mech.config != "Biped":
+        out.append(Item("construction", f"config: {mech.config}", "", QUAD_REASON))
     for (field, word), why in CONSTRUCTION_NOT_SIMULATED.items():
         value = getattr(mech, "armor_type" if field == "armor" else
                         "structure_type" if field == "structure" else field)

@@ -34,8 +34,7 @@ FILES = sorted(CORPUS.glob("*.mtf")) if CORPUS.is_dir() else []
 needs_corpus = pytest.mark.skipif(not FILES, reason=f"corpus not found at {CORPUS}")
 
 #: The issue's reasons a file may be refused for (until simulated).
-REFUSALS = ("Quad 'Mechs are not supported yet", "IndustrialMechs", "LAM", "Tripod",
-            "QuadVee", "superheavy")
+REFUSALS = ("IndustrialMechs", "LAM", "Tripod", "QuadVee", "superheavy")
 
 
 @pytest.fixture
@@ -85,6 +84,11 @@ def test_corpus_file_imports_fires_everything_and_carries_mul_prices(path: Path)
     assert sum(g.max_damage() for g in scn.guns) == expected
     if completeness(mech) == "incomplete":
         assert scn.notes[0].startswith(f"{mech.name} is incomplete: not simulated: ")
+    if mech.config == "Quad":  # front legs in LA/RA: leg structure, no arm actuators
+        assert mech.internal["LA"] == mech.internal["LL"] and not mech.has("LA", "shoulder")
+        with pytest.raises(UserError, match="does not simulate Quad 'Mechs yet"):
+            from sim.classic.damage_state.layout import build_layout
+            build_layout(mech)
     # official prices: the MUL record of its MUL id
     rec = mul_by_id(mech.mul_id)
     assert rec is not None, mech.mul_id
@@ -99,8 +103,11 @@ def test_corpus_import_counts(tmp_path: Path, home: Path) -> None:
     rep = uc.import_dir(CORPUS)
     assert rep.found == len(FILES) == 82
     assert {s.kind for s in rep.skipped} == {"not supported"}
-    assert len(rep.skipped) == 7  # 6 quads (one of them industrial) and 1 IndustrialMech
-    assert len(rep.imported) == 75 and rep.complete_count() == 62
+    assert len(rep.skipped) == 2  # the 2 IndustrialMechs (one a quad)
+    assert all("IndustrialMechs" in s.reason for s in rep.skipped)
+    assert len(rep.imported) == 80 and rep.complete_count() == 62
+    quads = next(it for it in rep.items() if it["name"] == "config: Quad")
+    assert quads["count"] == 5  # imported, incomplete: fire and profile only
     kinds = {it["kind"] for it in rep.items()}
     assert kinds <= {"weapon", "ammunition", "equipment", "construction", "quirk"}
     masc = next(it for it in rep.items() if it["name"] == "IS MASC")
