@@ -91,18 +91,23 @@ def _register_import(actions: Any) -> None:
     imp = actions.add_parser(
         "import", prog="btsim units import",
         help="import every .mtf under a folder into your own unit catalog",
-        description="Read every .mtf file under DIR (recursively), keep the units btsim can "
-        "use, and store their facts in your catalog ($BTSIM_HOME/units.json, default "
-        "~/.local/share/btsim/units.json; the files' absolute paths are kept as their source) "
-        "so they can be named like catalog units (a later import replaces units of the same "
-        "name). Every .mtf path found is either imported or skipped with one reason: not a "
-        "file (a folder, a dangling link), unreadable (the reader's error with file and "
-        "line), unsupported equipment (a weapon btsim's weapon table lacks: the fire and duel "
-        "models cannot fire it, so the unit is not imported), shadowed by the catalog (a "
-        "built-in unit with Classic data has that name; the catalog wins, name the file to "
-        "use it), or duplicate of an earlier file with the same unit name. The counts per "
-        "outcome are printed; each skipped path goes to stderr. A folder with no .mtf "
-        "file is an error (exit 2; the catalog is left as it was).")
+        description="Read every .mtf file under DIR (recursively) and store the units' "
+        "facts in your catalog ($BTSIM_HOME/units.json, default "
+        "~/.local/share/btsim/units.json, with a listing and a name index beside it; the "
+        "files' absolute paths are kept as their source) so they can be named like catalog "
+        "units (a later import replaces units of the same name). Every .mtf path found is "
+        "either imported or skipped with one reason: not a file (a folder, a dangling link, a "
+        "FIFO), unreadable (the reader's error with file and line: truncated, binary or "
+        "malformed files), not supported (tripod and LAM 'Mechs, QuadVees, IndustrialMechs, "
+        "superheavies), shadowed by the catalog (a built-in unit with Classic data has that "
+        "name; the catalog wins, name the file to use it), or duplicate of an earlier file "
+        "with the same unit name. Every imported unit is complete or incomplete: the summary "
+        "lists every weapon, ammunition, equipment, construction type and design quirk that "
+        "btsim does not simulate, counted across the folder with the units that carry it (a "
+        "weapon btsim does not simulate never fires; results with an incomplete unit say so "
+        "in their notes; quads import incomplete, for fire and profile only). Each skipped "
+        "path goes to stderr. The catalog and its indexes are written atomically. A folder "
+        "with no .mtf file is an error (exit 2; the catalog is left as it was).")
     imp.add_argument("folder", metavar="DIR", help="folder with .mtf files (searched recursively)")
     imp.add_argument("--skipped", metavar="FILE",
                      help="also write the skipped files and reasons to FILE")
