@@ -120,8 +120,12 @@ def _import(args: argparse.Namespace) -> int:
     from sim.units.user_catalog import import_dir
     rep = import_dir(args.folder)
     if args.skipped:
-        Path(args.skipped).write_text("".join(f"{s.file}\t{s.reason}\n" for s in rep.skipped),
-                                      "utf-8")
+        try:
+            Path(args.skipped).write_text(
+                "".join(f"{s.file}\t{s.reason}\n" for s in rep.skipped), "utf-8")
+        except OSError as exc:  # a folder, a read-only place...: one line, exit 2
+            raise UserError(f"--skipped: cannot write {args.skipped[:100]!r}: "
+                            f"{exc.strerror or exc}") from None
     if getattr(args, "json", False):
         print(json.dumps(rep.as_dict(), indent=2))
         return 0
