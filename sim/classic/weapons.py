@@ -49,7 +49,13 @@ EQUIPMENT_FILE = "equipment.csv"
 #: Allowed values of ``Weapon.tech`` and ``Weapon.family``.
 TECHS = ("IS", "Clan", "Both")
 FAMILIES = ("laser", "pulse", "ppc", "flamer", "mg", "ac", "lbx", "ultra", "rotary", "gauss",
-            "lrm", "srm", "streak", "mrm", "atm", "narc", "tag", "ams")
+            "lrm", "srm", "streak", "mrm", "atm", "narc", "tag", "ams", "plasma", "artillery")
+#: Launcher families an Artemis IV / V fire-control system can be linked to (10.3: LRM and
+#: SRM; MML launchers are read as the ``lrm`` family). Streaks, ATMs and MRMs cannot.
+ARTEMIS_FAMILIES = ("lrm", "srm")
+#: Cluster-roll bonus of each Artemis kind (equipment kinds ``artemis_iv`` / ``artemis_v``):
+#: reference 10.3 (+2, Artemis IV); Artemis V +3 (MegaMek ``ArtemisVHandler``).
+ARTEMIS_BONUS = {"artemis_iv": 2, "artemis_v": 3}
 
 
 class WeaponTableError(UserError):
@@ -87,6 +93,19 @@ class Weapon:
     slots: int = 1
     #: True for AMS: it engages incoming missiles and never fires at a target
     defensive: bool = False
+    #: how far btsim simulates it (column ``simulated``): "" fully; ``"partly: <what is
+    #: not>"`` it fires, the rest is not simulated; ``"no: <why>"`` it never fires. Either
+    #: of the last two makes the unit carrying it ``incomplete`` (:mod:`sim.units.usable`)
+    simulated: str = ""
+    #: damage at short / medium / long range for weapons whose damage falls with range
+    #: (column ``damage_by_range``: snub-nose PPC 10/8/5, heavy Gauss 25/20/10); None: one
+    #: damage at every range (:func:`damage_at`)
+    damage_by_range: tuple[int, int, int] | None = None
+
+    @property
+    def fires(self) -> bool:
+        """False for a weapon btsim does not simulate at all (``simulated`` = ``no: ...``)."""
+        return not self.simulated.startswith("no:")
 
     @property
     def deals_damage(self) -> bool:
@@ -115,6 +134,8 @@ class AmmoType:
     cluster: int = 0
     group: int = 0
     to_hit_mod: int = 0
+    #: "" when simulated; ``"no: <why>"`` for rounds no weapon fires (MML SRM, ATM ER/HE)
+    simulated: str = ""
 
     def feeds(self, weapon: Weapon) -> bool:
         """True when ``weapon`` can fire this ammunition."""
@@ -134,11 +155,14 @@ class Equipment:
     hittable: bool
     source: str
     lookups: tuple[str, ...] = ()
+    #: "" when simulated; ``"none: <why>"`` no effect in a one-on-one duel (ECM, C3, probes;
+    #: the unit stays complete); ``"no: <why>"`` not simulated (the unit is incomplete)
+    simulated: str = ""
 
 
 def norm_name(name: str) -> str:
     """Lookup form of a name: lower case, letters and digits only."""
-    return re.sub(r"[^a-z0-9]", "", name.lower())
+    return re.sub(r"[^a-z0-9]+", "", name.lower())
 
 
 def tech_prefix(tech_base: str) -> str:
@@ -166,6 +190,36 @@ def _int(row: dict[str, str], col: str, where: str) -> int:
     except ValueError:
         raise WeaponTableError(f"{where}: column {col!r} must be an integer, got {row[col]!r}"
                           ) from None
+
+
+def _simulated(row: dict[str, str], where: str, kinds: tuple[str, ...]) -> str:
+    """The optional ``simulated`` column: empty, or ``<kind>: <reason>`` for one of ``kinds``."""
+    val = (row.get("simulated") or "").strip()
+    if val and (val.split(":", 1)[0] not in kinds or not val.partition(":")[2].strip()):
+        raise WeaponTableError(f"{where}: column 'simulated' must be empty or "
+                               + " / ".join(f"'{k}: <reason>'" for k in kinds)
+                               + f", got {val!r}")
+    return val
+
+
+def _by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
+    """The optional ``damage_by_range`` column: empty or ``S/M/L`` damages."""
+    val = (row.get("damage_by_range") or "").strip()
+    if not val:
+        return None
+    parts = val.split("/")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise WeaponTableError(f"{where}: column 'damage_by_range' must be empty or S/M/L "
+                               f"damages like 10/8/5, got {val!r}")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def damage_at(w: Weapon, bracket: str | None) -> int:
+    """Damage of ``w`` in a range bracket (``short``/``medium``/``long``): its
+    ``damage_by_range`` entry, else its one damage."""
+    if w.damage_by_range is None or bracket is None:
+        return w.damage
+    return w.damage_by_range[("short", "medium", "long").index(bracket)]
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -202,7 +256,9 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             ammo=row["ammo"] or None, explosive=_bool(row, "explosive", where),
             source=row["source"], slot_name=row["slot_name"],
             lookups=(row["slot_name"], *_names(row["lookups"])), tons=float(row["tons"]),
-            defensive=_bool(row, "defensive", where), **ints)
+            defensive=_bool(row, "defensive", where),
+            simulated=_simulated(row, where, ("partly", "no")),
+            damage_by_range=_by_range(row, where), **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
     return table, index
 
@@ -221,7 +277,8 @@ def _ammo() -> tuple[dict[str, AmmoType], dict[str, str], dict[str, str]]:
             damage_per_shot=_int(row, "damage_per_shot", where),
             cluster=_int(row, "cluster", where), group=_int(row, "group", where),
             to_hit_mod=_int(row, "to_hit_mod", where),
-            explosive=_bool(row, "explosive", where), source=row["source"])
+            explosive=_bool(row, "explosive", where), source=row["source"],
+            simulated=_simulated(row, where, ("no",)))
     full = _index({k: (a.key, *a.lookups) for k, a in table.items()}, AMMO_FILE)
     half = _index({k: a.half_lookups for k, a in table.items()}, AMMO_FILE)
     clash = sorted(set(full) & set(half))
@@ -240,7 +297,7 @@ def _equipment() -> tuple[dict[str, Equipment], dict[str, str]]:
         table[row["key"]] = Equipment(
             key=row["key"], kind=row["kind"], tech=row["tech"], slots=_int(row, "slots", where),
             hittable=_bool(row, "hittable", where), source=row["source"],
-            lookups=_names(row["lookups"]))
+            lookups=_names(row["lookups"]), simulated=_simulated(row, where, ("none", "no")))
     return table, _index({k: (e.key, *e.lookups) for k, e in table.items()}, EQUIPMENT_FILE)
 
 
@@ -277,6 +334,35 @@ def lookup_weapon(name: str, tech_base: str = "Inner Sphere", *,
     return WEAPONS[key] if key is not None else None
 
 
+#: Munition suffixes MegaMek appends to an ammunition slot name (``IS Ammo LRM-10
+#: Artemis-capable``; MegaMek ``MunitionMutator``), normalised (:func:`norm_name`) -> the tag
+#: btsim keeps on the bin. Artemis(-V)- and Narc-capable rounds are the standard rounds plus
+#: a guidance flag (10.3); every other munition is a special round btsim does not simulate.
+GUIDED_MUNITIONS = {"artemiscapable": "artemis", "artemisvcapable": "artemis_v",
+                    "narccapable": "narc"}
+SPECIAL_MUNITIONS = (
+    "Inferno", "Thunder", "Thunder-Augmented", "Thunder-Inferno", "Thunder-Vibrabomb",
+    "Thunder-Active", "Fragmentation", "Swarm", "Swarm-I", "Semi-guided", "Heat-Seeking",
+    "Listen-Kill", "Tandem-Charge", "Dead-Fire", "Smoke", "Acid", "Anti-TSM", "Incendiary",
+    "Mine Clearance", "Follow The Leader", "Armor-Piercing", "Precision", "Flak", "Tracer",
+    "Flechette", "Caseless", "Illumination", "FASCAM", "Magnetic Pulse", "Laser Inhibiting",
+    "Harpoon", "Davy Crockett-M", "Copperhead", "Homing")
+
+
+def split_munition(name: str) -> tuple[str, str]:
+    """``(base slot name, munition)`` of an ammunition slot name: ``"IS Ammo LRM-10
+    Artemis-capable"`` -> ``("IS Ammo LRM-10", "artemis")``; a special munition keeps its
+    own name (``"Inferno"``); plain ammunition ``(name, "")``. Linear in the name's length."""
+    text = " ".join(name.replace("(Clan)", " ").split())
+    low = text.lower()
+    for suffix in sorted(("Artemis-capable", "Artemis V-capable", "Narc-capable",
+                          *SPECIAL_MUNITIONS), key=len, reverse=True):
+        if low.endswith(" " + suffix.lower()):
+            base = text[: -len(suffix) - 1].rstrip()
+            return base, GUIDED_MUNITIONS.get(norm_name(suffix), suffix)
+    return name, ""
+
+
 def lookup_ammo(name: str, tech_base: str = "Inner Sphere") -> AmmoType | None:
     """The ammunition type a slot name means (full- or half-ton bin), or None."""
     hit = lookup_ammo_bin(name, tech_base)
@@ -287,6 +373,9 @@ def lookup_ammo_bin(name: str, tech_base: str = "Inner Sphere") -> tuple[AmmoTyp
     """(ammo type, shots in a full bin of that slot) for a slot name, or None. Half-ton bins
     (``IS Ammo MG - Half``) hold half the shots of a ton (10.1: 100 MG rounds)."""
     _, full, half = _ammo()
+    base, munition = split_munition(name)
+    if munition in ("artemis", "artemis_v", "narc"):
+        name = base  # guided rounds are the standard rounds (10.3)
     key = _resolve(name, tech_base, full)
     if key is not None:
         return AMMO[key], AMMO[key].shots_per_ton

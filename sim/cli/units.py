@@ -1,7 +1,8 @@
 """``btsim units``: list the built-in unit catalog and the imported units, show one unit,
 or import a folder of ``.mtf`` files.
 
-    btsim units [--json] [--filter TEXT]
+    btsim units [--json] [--filter TEXT|KEY=VALUE,...] [--tons T] [--year Y] [--tech T]
+                [--role R]
     btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P]
     btsim units import DIR [--skipped FILE] [--json]
     btsim units bv|card NAME|FILE, btsim units check DIR (sim/cli/units_prices.py)
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -29,10 +31,10 @@ from sim.units.types import LOCATIONS, ASCard, ClassicMech
 
 #: Columns of the plain-text listing, with their headings.
 _TABLE_COLUMNS = {
-    "name": "name", "tons": "tons", "walk_mp": "walk", "jump_mp": "jump",
+    "name": "name", "tons": "tons", "walk_mp": "walk", "jump_mp": "jump", "year": "year",
+    "bv": "BV", "pv": "PV", "simulated": "simulated", "from": "source",
     "as_size": "SZ", "as_move": "MV", "as_tmm": "TMM", "as_armor": "A",
-    "as_structure": "S", "as_dmg": "S/M/L", "as_ov": "OV", "as_pv": "PV",
-    "as_specials": "specials",
+    "as_structure": "S", "as_dmg": "S/M/L", "as_ov": "OV", "as_specials": "specials",
 }
 
 
@@ -52,7 +54,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--filter", metavar="TEXT", default="",
                    help="only units (catalog and imported) whose name contains TEXT "
-                   "(case-insensitive)")
+                   "(case-insensitive), or KEY=VALUE terms separated by commas with keys "
+                   "name, tons, year, tech, role (e.g. 'tons=50-75,tech=clan')")
+    _add_filter_flags(p)
     p.set_defaults(func=run)
     actions = p.add_subparsers(dest="units_action", metavar="ACTION")
     show = actions.add_parser("show", prog="btsim units show",
@@ -73,22 +77,40 @@ def register(subparsers: Any) -> None:
     register_price_commands(actions)
 
 
+def _add_filter_flags(p: argparse.ArgumentParser) -> None:
+    """The listing's filters besides the name (:func:`sim.units.catalog.unit_filter`)."""
+    p.add_argument("--tons", metavar="T", default=None,
+                   help="only units of T tons, or a range such as 40-60")
+    p.add_argument("--year", metavar="Y", default=None,
+                   help="only units introduced in year Y or a range such as 3025-3067 (the "
+                   "file's era: line)")
+    p.add_argument("--tech", metavar="T", default=None,
+                   help="only units whose tech base contains T (e.g. clan, 'inner sphere')")
+    p.add_argument("--role", metavar="R", default=None,
+                   help="only units whose role contains R (e.g. sniper)")
+
+
 def _register_import(actions: Any) -> None:
     imp = actions.add_parser(
         "import", prog="btsim units import",
         help="import every .mtf under a folder into your own unit catalog",
-        description="Read every .mtf file under DIR (recursively), keep the units btsim can "
-        "use, and store their facts in your catalog ($BTSIM_HOME/units.json, default "
-        "~/.local/share/btsim/units.json; the files' absolute paths are kept as their source) "
-        "so they can be named like catalog units (a later import replaces units of the same "
-        "name). Every .mtf path found is either imported or skipped with one reason: not a "
-        "file (a folder, a dangling link), unreadable (the reader's error with file and "
-        "line), unsupported equipment (a weapon btsim's weapon table lacks: the fire and duel "
-        "models cannot fire it, so the unit is not imported), shadowed by the catalog (a "
-        "built-in unit with Classic data has that name; the catalog wins, name the file to "
-        "use it), or duplicate of an earlier file with the same unit name. The counts per "
-        "outcome are printed; each skipped path goes to stderr. A folder with no .mtf "
-        "file is an error (exit 2; the catalog is left as it was).")
+        description="Read every .mtf file under DIR (recursively) and store the units' "
+        "facts in your catalog ($BTSIM_HOME/units.json, default "
+        "~/.local/share/btsim/units.json, with a listing and a name index beside it; the "
+        "files' absolute paths are kept as their source) so they can be named like catalog "
+        "units (a later import replaces units of the same name). Every .mtf path found is "
+        "either imported or skipped with one reason: not a file (a folder, a dangling link, a "
+        "FIFO), unreadable (the reader's error with file and line: truncated, binary or "
+        "malformed files), not supported (tripod and LAM 'Mechs, QuadVees, IndustrialMechs, "
+        "superheavies), shadowed by the catalog (a built-in unit with Classic data has that "
+        "name; the catalog wins, name the file to use it), or duplicate of an earlier file "
+        "with the same unit name. Every imported unit is complete or incomplete: the summary "
+        "lists every weapon, ammunition, equipment, construction type and design quirk that "
+        "btsim does not simulate, counted across the folder with the units that carry it (a "
+        "weapon btsim does not simulate never fires; results with an incomplete unit say so "
+        "in their notes; quads import incomplete, for fire and profile only). Each skipped "
+        "path goes to stderr. The catalog and its indexes are written atomically. A folder "
+        "with no .mtf file is an error (exit 2; the catalog is left as it was).")
     imp.add_argument("folder", metavar="DIR", help="folder with .mtf files (searched recursively)")
     imp.add_argument("--skipped", metavar="FILE",
                      help="also write the skipped files and reasons to FILE")
@@ -101,18 +123,34 @@ def _import(args: argparse.Namespace) -> int:
     from sim.units.user_catalog import import_dir
     rep = import_dir(args.folder)
     if args.skipped:
-        from pathlib import Path
-        Path(args.skipped).write_text("".join(f"{s.file}\t{s.reason}\n" for s in rep.skipped),
-                                      "utf-8")
+        try:
+            Path(args.skipped).write_text(
+                "".join(f"{s.file}\t{s.reason}\n" for s in rep.skipped), "utf-8")
+        except OSError as exc:  # a folder, a read-only place...: one line, exit 2
+            raise UserError(f"--skipped: cannot write {args.skipped[:100]!r}: "
+                            f"{exc.strerror or exc}") from None
     if getattr(args, "json", False):
         print(json.dumps(rep.as_dict(), indent=2))
         return 0
     counts = rep.counts()
     kinds = ", ".join(f"{k} {n}" for k, n in counts.items() if k != "imported" and n)
+    n_done = rep.complete_count()
     print(f"{rep.found} .mtf path(s) under {args.folder}: imported {counts['imported']}"
           + (f" ({len(rep.replaced)} replacing earlier imports)" if rep.replaced else "")
+          + f" ({n_done} complete, {counts['imported'] - n_done} incomplete)"
           + f", skipped {len(rep.skipped)}" + (f" ({kinds})" if kinds else "")
           + f"; catalog {rep.path}")
+    items = [it for it in rep.items() if it["kind"] != "quirk"]
+    quirks = [it for it in rep.items() if it["kind"] == "quirk"]
+    if items:
+        print("not simulated (units carrying it, item: reason [units]):")
+        for it in items:
+            units = ", ".join(it["units"][:5]) + (" ..." if len(it["units"]) > 5 else "")
+            print(f"  {it['count']:4d}  {it['kind']} {it['name']}: {it['reason']} "
+                  f"[{units}]")
+    if quirks:
+        print("design quirks (an optional rule btsim does not simulate; they do not make a "
+              "unit incomplete): " + ", ".join(f"{q['name']} {q['count']}" for q in quirks))
     for s in rep.skipped:
         print(f"skipped {s.file}: {s.reason}", file=sys.stderr)
     for w in rep.warnings:
@@ -128,14 +166,45 @@ def _add_bv_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _bv_lines(m: ClassicMech, args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """BV and PV facts of ``m`` (issue 19: ``bv_source`` / ``pv_source`` are ``MUL record
+    N`` or the reason there is none) and their text lines."""
     from sim.classic.bv import bv_facts
     f = bv_facts(m, getattr(args, "gunnery", 4), getattr(args, "piloting", 5))
+    lines = []
     if f["bv"] is None:
         why = f["notes"][0].partition("no Battle Value known: ")[2] or f["notes"][0]
-        return f, [f"  BV: unknown ({why})"]
-    src = f"; {f['bv_source']}" + (f" record {f['bv_record']}" if f["bv_record"] else "")
-    return f, [f"  BV {f['bv']} (gunnery 4 / piloting 5{src}); at gunnery {f['gunnery']} / "
-               f"piloting {f['piloting']}: {f['bv_at_skill']}"]
+        why = why.split("; a duel takes it as")[0]
+        f["bv_source"] = f"none: {why}"
+        lines.append(f"  BV: unknown ({why})")
+    else:
+        f["bv_source"] = (f"MUL record {f['bv_record']}" if f["bv_record"] is not None
+                          else f["bv_source"])
+        lines.append(f"  BV {f['bv']} (gunnery 4 / piloting 5; {f['bv_source']}); at gunnery "
+                     f"{f['gunnery']} / piloting {f['piloting']}: {f['bv_at_skill']}")
+    f["pv"] = m.pv
+    if m.pv is not None:
+        f["pv_source"] = m.pv_source
+        lines.append(f"  PV {m.pv} (Alpha Strike, skill 4; {m.pv_source})")
+    else:
+        why = ("its MUL record gives no Point Value" if m.bv_record is not None else
+               f["bv_source"].removeprefix("none: ") if f["bv"] is None else
+               "no MUL record found for it")
+        f["pv_source"] = f"none: {why}"
+        lines.append(f"  PV: unknown ({why})")
+    return f, lines
+
+
+def _simulated_lines(m: ClassicMech) -> tuple[dict[str, Any], list[str]]:
+    """Completeness of ``m``: what btsim does not simulate and what has no effect."""
+    from sim.units.usable import completeness, no_effect, not_simulated
+    items, none = not_simulated(m), no_effect(m)
+    doc = {"simulated": completeness(m),
+           "not_simulated": [i._asdict() for i in items],
+           "no_effect": [i._asdict() for i in none]}
+    lines = [f"  simulated: {doc['simulated']}"]
+    lines += [f"    not simulated: {i.text()}" for i in items]
+    lines += [f"    no effect in a duel: {i.text()}" for i in none]
+    return doc, lines
 
 
 def _jsonable(value: Any) -> Any:
@@ -148,7 +217,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def _list(args: argparse.Namespace) -> int:
-    frame = list_units(args.filter)
+    frame = list_units(args.filter, tons=args.tons, year=args.year, tech=args.tech,
+                       role=args.role)
     if args.json:
         records = [{k: _jsonable(v) for k, v in row.items()}
                    for row in frame.to_dict(orient="records")]
@@ -158,17 +228,22 @@ def _list(args: argparse.Namespace) -> int:
         print(f"no catalog or imported unit matches {args.filter!r}; `btsim units` lists "
               "them all")
         return 0
+    frame = frame.assign(**{"from": [
+        "catalog" if not imp else Path(str(src)).name
+        for imp, src in zip(frame["imported"], frame["source"], strict=True)]})
     table = frame[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
     table = table.astype(object).where(table.notna(), "-")
     table["name"] = [n + (" (imported)" if imp else "")
                      for n, imp in zip(frame["name"], frame["imported"], strict=True)]
     print(table.to_string(index=False))
     n_imp = int(frame["imported"].sum())
+    n_inc = int((frame["simulated"] == "incomplete").sum())
     print(f"\n{len(frame)} units"
           + (f" ({len(frame) - n_imp} built-in, {n_imp} imported)" if n_imp else "")
           + f"; Classic data for {int(frame['classic'].sum())}, "
-          f"Alpha Strike cards for {int(frame['alphastrike'].sum())}. "
-          "`btsim units show NAME` for details.")
+          f"Alpha Strike cards for {int(frame['alphastrike'].sum())}"
+          + (f"; {n_inc} incomplete (not everything simulated)" if n_inc else "")
+          + ". `btsim units show NAME` for details.")
     return 0
 
 
@@ -213,10 +288,7 @@ def _mech_text(m: ClassicMech) -> list[str]:
                  + ("; CASE II: " + ", ".join(m.case2_locations) if m.case2_locations else ""))
     lines.append("  weapons: " + (", ".join(f"{w} ({loc})" for w, loc in m.weapons) or "none"))
     lines.append("  quirks: " + (", ".join(m.quirks) or "none"))
-    from sim.units.usable import unusable_reason
-    why = unusable_reason(m)
-    if why is not None:
-        lines.append(f"  not usable by the fire model or the duel: {why}")
+    lines += _simulated_lines(m)[1]
     lines.append(f"  source: {m.source}")
     return lines
 
@@ -253,13 +325,17 @@ def _show(args: argparse.Namespace) -> int:
     pv_skill = _pv_at_skill(args, card)
     if args.json:
         classic = mech_to_dict(mech) if mech else None
-        if classic is not None:
-            classic.update({"bv": bv["bv"], "bv_at_skill": bv["bv_at_skill"],
-                            "gunnery": bv["gunnery"], "piloting": bv["piloting"]})
+        prices: dict[str, Any] = {}
+        if classic is not None and mech is not None:
+            prices = {k: bv[k] for k in ("bv", "bv_source", "pv", "pv_source")}
+            classic.update({**prices, "bv_at_skill": bv["bv_at_skill"],
+                            "gunnery": bv["gunnery"], "piloting": bv["piloting"],
+                            **_simulated_lines(mech)[0]})
         doc: dict[str, Any] = {
             "name": name,
             "classic": classic,
             "alphastrike": card_to_dict(card) if card else None,
+            **prices,
         }
         from sim.cli.units_prices import computed_prices  # issue 20
         doc.update(computed_prices(mech))

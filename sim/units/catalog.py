@@ -104,10 +104,17 @@ def mech_to_record(mech: ClassicMech) -> dict[str, Any]:
         "unknown_equipment": [[n, loc] for n, loc, _ in mech.unknown_equipment],
         "notes": list(mech.notes),
     })
+    for key in ("armor_type", "structure_type", "cockpit", "gyro", "role"):
+        if getattr(mech, key):
+            rec[key] = getattr(mech, key)
+    if mech.year is not None:
+        rec["year"] = mech.year
     if mech.bv is not None:
         rec.update({"bv": mech.bv, "bv_source": mech.bv_source})
         if mech.bv_record is not None:
             rec["bv_record"] = mech.bv_record
+    if mech.pv is not None:
+        rec.update({"pv": mech.pv, "pv_source": mech.pv_source})
     return rec
 
 
@@ -118,6 +125,8 @@ def _mount_record(m: WeaponMount) -> dict[str, Any]:
     rec.update({"location": m.location, "rear": m.rear})
     if m.split_location is not None:
         rec["split_location"] = m.split_location
+    if m.artemis:
+        rec["artemis"] = m.artemis
     return rec
 
 
@@ -126,6 +135,8 @@ def _bin_record(b: AmmoBin) -> dict[str, Any]:
     if b.ammo is not None:
         rec["ammo"] = b.ammo
     rec.update({"location": b.location, "shots": b.shots})
+    if b.munition:
+        rec["munition"] = b.munition
     return rec
 
 
@@ -149,7 +160,8 @@ def mech_from_record(rec: Mapping[str, Any], source: str = CATALOG_SOURCE) -> Cl
         walk_mp=int(rec["walk_mp"]), jump_mp=int(rec["jump_mp"]),
         clan_name=rec.get("clan_name"), mul_id=rec.get("mul_id"),
         tech_base=rec["tech_base"], config=rec["config"], omni=bool(rec["omni"]),
-        tsm=bool(rec["tsm"]), armor=dict(rec["armor"]), internal=internal_structure(tons),
+        tsm=bool(rec["tsm"]), armor=dict(rec["armor"]),
+        internal=internal_structure(tons, rec["config"] == "Quad"),
         actuators={limb: frozenset(v) for limb, v in rec["actuators"].items()},
         slots={}, physical_weapons=tuple((w, loc) for w, loc in rec["physical_weapons"]),
         case_locations=tuple(rec["case"]), case2_locations=tuple(rec["case2"]),
@@ -158,9 +170,10 @@ def mech_from_record(rec: Mapping[str, Any], source: str = CATALOG_SOURCE) -> Cl
         source=source, myomer=rec["myomer"],
         weapon_mounts=tuple(
             WeaponMount(m["name"], m.get("weapon"), m["location"], bool(m["rear"]),
-                        split_location=m.get("split_location"))
+                        split_location=m.get("split_location"), artemis=m.get("artemis", ""))
             for m in rec.get("weapon_mounts", ())),
-        ammo_bins=tuple(AmmoBin(b["name"], b.get("ammo"), b["location"], int(b["shots"]))
+        ammo_bins=tuple(AmmoBin(b["name"], b.get("ammo"), b["location"], int(b["shots"]),
+                                munition=b.get("munition", ""))
                         for b in rec.get("ammo_bins", ())),
         engine_rating=int(engine.get("rating", 0)), engine_type=engine.get("type", "Fusion"),
         engine_clan=bool(engine.get("clan", False)),
@@ -170,6 +183,10 @@ def mech_from_record(rec: Mapping[str, Any], source: str = CATALOG_SOURCE) -> Cl
         unknown_equipment=tuple((n, loc, None) for n, loc in rec.get("unknown_equipment", ())),
         notes=tuple(rec.get("notes", ())), bv=rec.get("bv"),
         bv_source=rec.get("bv_source", ""), bv_record=rec.get("bv_record"),
+        pv=rec.get("pv"), pv_source=rec.get("pv_source", ""),
+        armor_type=rec.get("armor_type", ""), structure_type=rec.get("structure_type", ""),
+        cockpit=rec.get("cockpit", ""), gyro=rec.get("gyro", ""), year=rec.get("year"),
+        role=rec.get("role", ""),
     )
 
 
@@ -252,7 +269,8 @@ def _data_text(filename: str) -> str:
 @cache
 def _catalog() -> tuple[Entry, ...]:
     """Load and merge the two data files (joined on MUL id, else on the name)."""
-    classic = [mech_from_record(r) for r in tomllib.loads(_data_text(CLASSIC_FILE))["mech"]]
+    classic = [with_catalog_bv(mech_from_record(r))  # adds the PV of its MUL record
+               for r in tomllib.loads(_data_text(CLASSIC_FILE))["mech"]]
     cards = [card_from_record(r, CATALOG_SOURCE, k)
              for k, r in enumerate(tomllib.loads(_data_text(ALPHASTRIKE_FILE))["card"], 1)]
     by_id = {c.mul_id: c for c in cards if c.mul_id is not None}
@@ -340,30 +358,189 @@ def _merged(version: tuple[str, int, int, int] | None) -> tuple[Entry, ...]:
     return tuple(sorted(out, key=lambda e: _key(e.name)))
 
 
+@dataclass(frozen=True)
+class _Stub:
+    """What name lookup needs of one unit without reading its record: its names, which
+    sides it has, and how to build its :class:`Entry` (:func:`_materialize`)."""
+
+    name: str
+    aliases: tuple[str, ...]
+    classic: bool
+    card: bool
+    imported: bool
+    #: position in :func:`_catalog` (a built-in unit, or the AS-only unit an import joins)
+    cat: int | None = None
+    #: row of the user index (an imported unit)
+    row: int | None = None
+
+
+@lru_cache(maxsize=4)
+def _stubs(version: tuple[str, int, int, int] | None) -> tuple[tuple[_Stub, ...], Any]:
+    """The lookup stubs of the built-in catalog plus the imported units of one version of
+    the user catalog, from its index (:func:`sim.units.user_catalog.user_index`; the
+    merge rules of :func:`all_entries`), and the index. Without a valid index the stubs
+    wrap :func:`all_entries` (index None)."""
+    from sim.units.user_catalog import user_index
+
+    cat = _catalog()
+    index = user_index(Path(version[0])) if version is not None else None
+    if version is not None and index is None:
+        every = _merged(version)
+        return tuple(_Stub(e.name, e.aliases, e.classic is not None, e.card is not None,
+                           e.imported, cat.index(e) if e in cat else None)
+                     for e in every), None
+    stubs = [_Stub(e.name, e.aliases, e.classic is not None, e.card is not None, False, k)
+             for k, e in enumerate(cat)]
+    if index is None:
+        return tuple(stubs), None
+    owner = {a: k for k, e in enumerate(cat) for a in e.aliases}
+    card_ids = {e.card.mul_id for e in cat if e.card is not None and e.card.mul_id}
+    for r, row in enumerate(index.rows):
+        aliases = tuple(row["aliases"])
+        hit = next((owner[a] for a in aliases if a in owner), None)
+        if hit is not None:
+            if stubs[hit].classic:
+                continue  # the catalog wins
+            e = cat[hit]
+            stubs[hit] = _Stub(e.name, tuple(dict.fromkeys(e.aliases + aliases)), True,
+                               e.card is not None, True, hit, r)
+            continue
+        stubs.append(_Stub(row["name"], aliases, True, row.get("mul_id") in card_ids, True,
+                           None, r))
+    return tuple(sorted(stubs, key=lambda e: _key(e.name))), index
+
+
+def _materialize(stub: _Stub, index: Any) -> Entry:
+    """The :class:`Entry` of a stub: reads one record of the user catalog at most."""
+    from sim.units.user_catalog import load_user_unit
+
+    cat = _catalog()
+    if index is None:
+        if stub.cat is not None and not stub.imported:
+            return cat[stub.cat]
+        return next(e for e in all_entries() if e.name == stub.name)
+    if stub.row is None:
+        assert stub.cat is not None
+        return cat[stub.cat]
+    mech = load_user_unit(index, stub.row)
+    if stub.cat is not None:
+        e = cat[stub.cat]
+        return Entry(e.name, mech, e.card, stub.aliases, imported=True)
+    card = next((e.card for e in cat if e.card is not None and mech.mul_id is not None
+                 and e.card.mul_id == mech.mul_id), None)
+    twin = next((e.classic for e in cat if e.card is card and card is not None), None)
+    if twin is None or not same_build(mech, twin):
+        card = None
+    return Entry(stub.name, mech, card, stub.aliases, imported=True)
+
+
+def _fast_lookup(q: str, name: str, side: str | None, names: Any) -> Entry | None:
+    """:func:`lookup` through the user catalog's name index (binary search; the record of
+    the unit found is the only one read). Same rules as the full path; None when nothing
+    matches (the caller's full path then words the error)."""
+    from sim.units.user_catalog import read_record
+
+    cat = _catalog()
+    merged: dict[int, tuple[str, int, int, int | None]] = {}
+    for k, e in enumerate(cat):  # an import fills the Classic side of a card-only unit
+        if e.classic is None:
+            hit = next((h[0] for a in e.aliases if (h := names.exact(a))), None)
+            if hit is not None:
+                merged[k] = hit
+    owner = {a: k for k, e in enumerate(cat) for a in e.aliases}
+    hidden = {u[0] for u in merged.values()}
+    card_ids = {e.card.mul_id for e in cat if e.card is not None and e.card.mul_id}
+
+    def usable(u: tuple[str, int, int, int | None]) -> bool:
+        k = owner.get(_key(u[0]))
+        if u[0] in hidden or (k is not None and cat[k].classic is not None):
+            return False  # joined to a catalog unit, or shadowed by one (the catalog wins)
+        return side != "alphastrike" or u[3] in card_ids
+
+    def cat_ok(k: int) -> bool:
+        e = cat[k]
+        return side is None or (e.classic is not None or k in merged if side == "classic"
+                                else e.card is not None)
+
+    def pick(cats: list[int], users: list[tuple[str, int, int, int | None]]) -> Entry:
+        if cats:
+            k = cats[0]
+            e = cat[k]
+            if k not in merged:
+                return e
+            u = merged[k]
+            mech = read_record(names.path, u[1], u[2])
+            return Entry(e.name, mech, e.card, tuple(dict.fromkeys(
+                e.aliases + aliases_for(mech.name, mech.chassis, mech.clan_name,
+                                        mech.model))), imported=True)
+        u = users[0]
+        mech = read_record(names.path, u[1], u[2])
+        card = next((e.card for e in cat if e.card is not None and mech.mul_id is not None
+                     and e.card.mul_id == mech.mul_id), None)
+        twin = next((e.classic for e in cat if card is not None and e.card is card), None)
+        if twin is None or not same_build(mech, twin):
+            card = None
+        return Entry(mech.name, mech, card, aliases_for(mech.name, mech.chassis,
+                                                        mech.clan_name, mech.model),
+                     imported=True)
+
+    def merged_aliases(k: int) -> tuple[str, ...]:
+        return cat[k].aliases + ((_key(merged[k][0]),) if k in merged else ())
+
+    ex_cat = [k for k in range(len(cat)) if cat_ok(k) and q in merged_aliases(k)]
+    ex_user = [u for u in names.exact(q) if usable(u)]
+    if len(ex_cat) + len(ex_user) > 1:  # the catalog wins an exact clash
+        plain = [k for k in ex_cat if k not in merged]
+        if plain:
+            ex_cat, ex_user = plain, []
+    if len(ex_cat) + len(ex_user) == 1:
+        return pick(ex_cat, ex_user)
+    pre_cat = [k for k in range(len(cat)) if cat_ok(k)
+               and any(a.startswith(q) for a in merged_aliases(k))]
+    pre_user = [u for u in names.prefixed(q) if usable(u)]
+    if len(pre_cat) + len(pre_user) == 1:
+        return pick(pre_cat, pre_user)
+    if len(pre_cat) + len(pre_user) > 1:
+        found = sorted([cat[k].name for k in pre_cat] + [u[0] for u in pre_user], key=_key)
+        raise UserError(f"unit name {name!r} is ambiguous; it matches "
+                        + ", ".join(repr(n) for n in found[:8])
+                        + (" ..." if len(found) > 8 else ""))
+    return None
+
+
 def lookup(name: str, side: str | None = None) -> Entry:
     """Find one catalog unit by name: exact (case-insensitive) name or alias, else a unique
     prefix. ``side`` ("classic" / "alphastrike") restricts the search to units that have it.
-    Raises :class:`UserError` naming close matches."""
+    Raises :class:`UserError` naming close matches. Imported units are searched through
+    the user catalog's index: only the unit found is read (issue 19)."""
     if not isinstance(name, str) or not name.strip():
         raise UserError(f"expected a unit name; got {name!r}")
+    from sim.units.user_catalog import user_catalog_version, user_names
+
     q = _key(name)
-    every = all_entries()
+    name_index = user_names()
+    if name_index is not None:
+        found = _fast_lookup(q, name, side, name_index)
+        if found is not None:
+            return found
+    every, index = _stubs(user_catalog_version())
     pool = [e for e in every
-            if side is None or (e.classic if side == "classic" else e.card) is not None]
+            if side is None or (e.classic if side == "classic" else e.card)]
     exact = [e for e in pool if q in e.aliases]
     if len(exact) > 1:  # the catalog wins an exact clash with an imported unit
         exact = [e for e in exact if not e.imported] or exact
     if len(exact) == 1:
-        return exact[0]
+        return _materialize(exact[0], index)
     pref = [e for e in pool if any(a.startswith(q) for a in e.aliases)]
     if len(pref) == 1:
-        return pref[0]
+        return _materialize(pref[0], index)
     if len(pref) > 1:
         raise UserError(f"unit name {name!r} is ambiguous; it matches "
                         + ", ".join(repr(e.name) for e in pref[:8])
                         + (" ..." if len(pref) > 8 else ""))
     label = {"classic": "Classic", "alphastrike": "Alpha Strike"}.get(side or "", "")
-    other = [e for e in every if e not in pool
+    in_pool = {id(e) for e in pool}
+    other = [e for e in every if id(e) not in in_pool
              and (q in e.aliases or any(a.startswith(q) for a in e.aliases))]
     if other:
         hint = (" (pass an .mtf file for Classic data)" if side == "classic"
@@ -390,45 +567,72 @@ def get_classic(name_or_path: str | PathLike[str]) -> ClassicMech:
 
 
 def read_unit_file(path: str | PathLike[str]) -> ClassicMech:
-    """A ``.mtf`` file read from disk (:func:`~sim.units.mtf.read_mtf`) with the catalog's
-    Battle Value (:func:`with_catalog_bv`)."""
+    """A ``.mtf`` file read from disk (:func:`~sim.units.mtf.read_mtf`) with its official
+    prices (:func:`with_catalog_bv`: Battle Value and Point Value of its MUL record)."""
     return with_catalog_bv(read_mtf(path))
 
 
+def _names_of(m: ClassicMech) -> set[str]:
+    return set(aliases_for(m.name, m.chassis, m.clan_name, m.model))
+
+
 def with_catalog_bv(mech: ClassicMech) -> ClassicMech:
-    """``mech`` with the Battle Value of btsim's own BV catalog (the ``bv`` of the built-in
-    catalog's records, from ``bv.csv``), found by the unit's MUL id (the record id), else by
-    its exact name (full name, chassis + model, Clan name + model); value, source and record
-    id as catalog units carry them. A MUL id match whose record names another unit adds a
-    note. The record's BV is taken only for the same build (:func:`same_build`: tonnage,
-    armor, heat sinks, engine, weapons): a file edited to another loadout keeps its name
-    and MUL id but not its BV, and a note says so. Unchanged when the unit already has a
-    BV or nothing matches (then the BV is unknown and :func:`sim.classic.bv.bv_facts` says
-    so)."""
+    """``mech`` with its official prices (issue 19): the Battle Value and Alpha Strike Point
+    Value of its Master Unit List record in btsim's copy of the MUL
+    (:func:`sim.units.mul.mul_by_id`), found by the unit's ``mul id:`` first, else by its
+    exact name (full name, chassis + model, Clan name + model); sources ``MUL record N``.
+
+    Build check (as for the built-in catalog since issue 11): the record's tonnage must be
+    the unit's, and a built-in catalog 'Mech of that record must be the same build
+    (:func:`same_build`: tonnage, armor, heat sinks, engine, weapons); a file edited to
+    another loadout keeps its name and MUL id but not the record's prices. A MUL id match
+    whose record names another unit adds a note. When no value is taken, a note beginning
+    :data:`sim.classic.bv.NOT_THE_CATALOG_BUILD` gives the reason (``bv_facts`` and
+    ``btsim units show`` quote it). A unit that already has a BV keeps it (a PV is added
+    from the MUL record of its ``bv_record`` / MUL id when it has none)."""
+    from sim.units.mul import mul_by_id, mul_by_name
+
     if mech.bv is not None:
+        if mech.pv is None:
+            rec = mul_by_id(mech.bv_record or mech.mul_id)
+            if rec is not None and rec.pv is not None:
+                return replace(mech, pv=rec.pv, pv_source=f"MUL record {rec.mul_id}")
         return mech
-    known = [e.classic for e in _catalog() if e.classic is not None and e.classic.bv is not None]
-    rec = None
-    if mech.mul_id is not None:
-        rec = next((m for m in known if (m.bv_record or m.mul_id) == mech.mul_id), None)
+    names = _names_of(mech)
+    rec = mul_by_id(mech.mul_id)
+    how = f"its MUL id {mech.mul_id}"
+    if rec is None:
+        rec = mul_by_name(mech.name, *sorted(names))
+        how = "its name"
     notes = mech.notes
-    mine = set(aliases_for(mech.name, mech.chassis, mech.clan_name, mech.model))
-    if rec is not None and not mine & set(aliases_for(rec.name, rec.chassis, rec.clan_name,
-                                                      rec.model)):
-        notes += (f"BV {rec.bv} from MUL record {mech.mul_id}, which btsim's BV catalog has "
-                  f"as {rec.name!r}, not {mech.name!r}",)
+
+    def refuse(why: str) -> ClassicMech:
+        return replace(mech, notes=notes + (f"{NOT_THE_CATALOG_BUILD}{why}",))
+
     if rec is None:
-        rec = next((m for m in known
-                    if mine & set(aliases_for(m.name, m.chassis, m.clan_name, m.model))), None)
-    if rec is None:
-        return mech
-    if not same_build(mech, rec):
-        return replace(mech, notes=mech.notes + (
-            f"{NOT_THE_CATALOG_BUILD}{rec.name!r} (record "
-            f"{rec.bv_record or rec.mul_id}, BV {rec.bv}) matches its name or MUL id but not "
-            "its build (tonnage, armor, heat sinks, engine or weapons differ)",))
-    return replace(mech, bv=rec.bv, bv_source=rec.bv_source, bv_record=rec.bv_record,
-                   notes=notes)
+        what = (f"neither its MUL id {mech.mul_id} nor its name {mech.name!r} is"
+                if mech.mul_id else f"it has no MUL id and its name {mech.name!r} is not")
+        return refuse(f"{what} in btsim's copy of the Master Unit List "
+                      "(sim/units/data/mul_mechs.csv)")
+    if rec.tons is not None and rec.tons != mech.tons:
+        return refuse(f"MUL record {rec.mul_id} ({rec.name!r}, found by {how}) is "
+                      f"{rec.tons} t, the file {mech.tons} t: another build")
+    twin = next((e.classic for e in _catalog() if e.classic is not None
+                 and (e.classic.bv_record or e.classic.mul_id) == rec.mul_id), None)
+    if twin is not None and not same_build(mech, twin):
+        return refuse(f"{twin.name!r} (record {rec.mul_id}, BV {twin.bv}) matches its name "
+                      "or MUL id but not its build (tonnage, armor, heat sinks, engine or "
+                      "weapons differ)")
+    if rec.name.lower() not in names and not names & set(aliases_for(rec.name)):
+        notes += (f"BV and PV from MUL record {rec.mul_id}, which the Master Unit List names "
+                  f"{rec.name!r}, not {mech.name!r}",)
+    src = f"MUL record {rec.mul_id}"
+    if rec.bv is None:
+        notes += (f"{NOT_THE_CATALOG_BUILD}MUL record {rec.mul_id} ({rec.name!r}) gives no "
+                  "Battle Value",)
+    return replace(mech, bv=rec.bv, bv_source=src if rec.bv is not None else "",
+                   bv_record=rec.mul_id if rec.bv is not None else None,
+                   pv=rec.pv, pv_source=src if rec.pv is not None else "", notes=notes)
 
 
 def same_build(a: ClassicMech, b: ClassicMech) -> bool:
@@ -494,15 +698,22 @@ def get_alphastrike(name_or_path: str | PathLike[str]) -> ASCard:
         if entry.card is not None or entry.classic is None:
             raise first from None
         return converted_card(entry.classic)
-    assert entry.card is not None
+    if entry.card is None:  # an imported unit whose MUL id's card is of another build
+        if entry.classic is not None:
+            return converted_card(entry.classic)
+        raise UserError(f"the catalog has no Alpha Strike data for {entry.name!r} (pass a "
+                        ".csv or MUL .json file with its card)")
     return entry.card
 
 
 def find(text: str = "") -> list[str]:
     """Names of catalog and imported units whose name or alias contains ``text``
-    (case-insensitive); all units for an empty text."""
+    (case-insensitive); all units for an empty text (read from the index, issue 19)."""
+    from sim.units.user_catalog import user_catalog_version
+
     q = _key(text)
-    return [e.name for e in all_entries() if not q or any(q in a for a in e.aliases)]
+    return [e.name for e in _stubs(user_catalog_version())[0]
+            if not q or any(q in a for a in e.aliases)]
 
 
 def _move_text(move: int, jump: int) -> str:
@@ -511,45 +722,161 @@ def _move_text(move: int, jump: int) -> str:
     return f'{move}"' + (f'/{jump}"j' if jump else "")
 
 
-def list_units(filter_text: str = "") -> pd.DataFrame:
-    """The catalog and the imported units as a frame, one row per unit (optionally only names
-    matching ``filter_text``): name, which sides exist, ``imported`` (the Classic side comes
-    from ``btsim units import``), Classic key figures and the AS card."""
-    keep = set(find(filter_text))
+#: Columns of :func:`list_units`, in order.
+LIST_COLUMNS = ("name", "classic", "alphastrike", "imported", "mul_id", "tons", "walk_mp",
+                "run_mp", "jump_mp", "tech_base", "year", "role", "bv", "bv_source", "pv",
+                "pv_source", "simulated", "source", "as_type", "as_size", "as_move",
+                "as_tmm", "as_armor", "as_structure", "as_dmg", "as_ov", "as_pv",
+                "as_specials")
+_INT_COLUMNS = ("mul_id", "tons", "walk_mp", "run_mp", "jump_mp", "year", "bv", "pv",
+                "as_size", "as_tmm", "as_armor", "as_structure", "as_ov", "as_pv")
+
+
+def _classic_row(m: ClassicMech) -> dict[str, Any]:
+    from sim.units.usable import completeness
+
+    return {"mul_id": m.mul_id, "tons": m.tons, "walk_mp": m.walk_mp, "run_mp": m.run_mp,
+            "jump_mp": m.jump_mp, "tech_base": m.tech_base, "year": m.year, "role": m.role,
+            "bv": m.bv, "bv_source": _price_source(m.bv, m.bv_source, m.bv_record),
+            "pv": m.pv, "pv_source": m.pv_source or None, "simulated": completeness(m),
+            "source": m.source}
+
+
+def _price_source(value: int | None, source: str, record: int | None) -> str | None:
+    """``MUL record N`` for a value read from a MUL record (the built-in catalog's BV
+    names its file in ``source`` and the record in ``record``)."""
+    if value is None:
+        return None
+    return f"MUL record {record}" if record is not None else (source or None)
+
+
+def _card_row(c: ASCard | None) -> dict[str, Any]:
+    return {
+        "as_type": c.type if c else None, "as_size": c.size if c else None,
+        "as_move": _move_text(c.move, c.jump) if c else None,
+        "as_tmm": c.tmm if c else None, "as_armor": c.armor if c else None,
+        "as_structure": c.structure if c else None,
+        "as_dmg": "/".join(_dmg_text(c, k) for k in range(3)) if c else None,
+        "as_ov": c.ov if c else None, "as_pv": c.pv if c else None,
+        "as_specials": c.specials_raw if c else None}
+
+
+def list_units(filter_text: str = "", **filters: Any) -> pd.DataFrame:
+    """The catalog and the imported units as a frame, one row per unit (columns
+    :data:`LIST_COLUMNS`): name, which sides exist, ``imported``, Classic key figures, tech
+    base, year, role, BV / PV with their sources, ``simulated`` (complete / incomplete),
+    source, and the AS card. ``filter_text`` keeps names containing it; ``filters`` are
+    those of :func:`unit_filter` (tons, year, tech, role). Imported units are listed from
+    the user catalog's index (no record is read but those sharing a card's MUL id)."""
+    from sim.units.user_catalog import user_catalog_version
+
+    keep = unit_filter(filter_text, **filters)
+    stubs, index = _stubs(user_catalog_version())
+    cat = _catalog()
     rows = []
-    for e in all_entries():
-        if e.name not in keep:
-            continue
-        m, c = e.classic, e.card
-        rows.append({
-            "name": e.name,
-            "classic": m is not None,
-            "alphastrike": c is not None,
-            "imported": e.imported,
-            "mul_id": (m.mul_id if m is not None else None) or (c.mul_id if c else None),
-            "tons": m.tons if m else None,
-            "walk_mp": m.walk_mp if m else None,
-            "run_mp": m.run_mp if m else None,
-            "jump_mp": m.jump_mp if m else None,
-            "as_type": c.type if c else None,
-            "as_size": c.size if c else None,
-            "as_move": _move_text(c.move, c.jump) if c else None,
-            "as_tmm": c.tmm if c else None,
-            "as_armor": c.armor if c else None,
-            "as_structure": c.structure if c else None,
-            "as_dmg": "/".join(_dmg_text(c, k) for k in range(3)) if c else None,
-            "as_ov": c.ov if c else None,
-            "as_pv": c.pv if c else None,
-            "as_specials": c.specials_raw if c else None,
-        })
-    frame = pd.DataFrame(rows, columns=[
-        "name", "classic", "alphastrike", "imported", "mul_id", "tons", "walk_mp", "run_mp", "jump_mp",
-        "as_type", "as_size", "as_move", "as_tmm", "as_armor", "as_structure", "as_dmg",
-        "as_ov", "as_pv", "as_specials"])
-    for col in ("mul_id", "tons", "walk_mp", "run_mp", "jump_mp", "as_size", "as_tmm",
-                "as_armor", "as_structure", "as_ov", "as_pv"):
+    for st in stubs:
+        if st.row is not None and index is not None:
+            r = index.rows[st.row]
+            card = cat[st.cat].card if st.cat is not None else None
+            if st.cat is None and st.card:  # a card of its MUL id: only for the same build
+                card = _materialize(st, index).card
+            row = {k: r.get(k) for k in ("mul_id", "tons", "walk_mp", "run_mp", "jump_mp",
+                                         "tech_base", "year", "role", "bv", "pv",
+                                         "pv_source", "simulated", "source")}
+            row["bv_source"] = r.get("bv_source") or None
+            row["pv_source"] = row["pv_source"] or None
+        else:
+            e = _materialize(st, index)
+            card = e.card
+            row = (_classic_row(e.classic) if e.classic is not None
+                   else dict.fromkeys(("mul_id", "tons", "walk_mp", "run_mp", "jump_mp",
+                                       "tech_base", "year", "role", "bv", "bv_source", "pv",
+                                       "pv_source", "simulated", "source")))
+            if e.classic is None and card is not None:
+                row["source"] = card.source
+        if row["mul_id"] is None and card is not None:
+            row["mul_id"] = card.mul_id
+        if row["mul_id"] is not None and (row["bv"] is None or row["pv"] is None) \
+                and not st.classic:  # a card only: the MUL record's prices
+            from sim.units.mul import mul_by_id
+
+            rec = mul_by_id(row["mul_id"])
+            if rec is not None:
+                if row["bv"] is None and rec.bv is not None:
+                    row["bv"], row["bv_source"] = rec.bv, f"MUL record {rec.mul_id}"
+                if row["pv"] is None and rec.pv is not None:
+                    row["pv"], row["pv_source"] = rec.pv, f"MUL record {rec.mul_id}"
+        if row["pv"] is None and card is not None and card.pv is not None:
+            row["pv"], row["pv_source"] = card.pv, "Alpha Strike card"
+        row.update({"name": st.name, "classic": st.classic, "alphastrike": card is not None,
+                    "imported": st.imported, **_card_row(card)})
+        if keep(row, st.aliases):
+            rows.append(row)
+    frame = pd.DataFrame(rows, columns=list(LIST_COLUMNS))
+    for col in _INT_COLUMNS:
         frame[col] = frame[col].astype("Int64")
     return frame
+
+
+def _span(what: str, text: str) -> tuple[int, int]:
+    """``"50"`` -> (50, 50); ``"40-60"`` / ``"40..60"`` -> (40, 60); ``"-60"`` / ``"60-"``
+    open ends. UserError naming ``--filter`` otherwise."""
+    t = text.strip().replace("..", "-")
+    lo_t, sep, hi_t = t.partition("-")
+    try:
+        lo = int(lo_t) if lo_t.strip() else 0
+        hi = int(hi_t) if sep and hi_t.strip() else (10**9 if sep else lo)
+    except ValueError:
+        raise UserError(f"--filter: {what} expects a number or a range like 40-60; got "
+                        f"{text[:100]!r}") from None
+    return lo, hi
+
+
+#: ``--filter`` keys of :func:`unit_filter`.
+FILTER_KEYS = ("name", "tons", "year", "tech", "role")
+
+
+def unit_filter(filter_text: str = "", **filters: Any) -> Any:
+    """A predicate over :func:`list_units` rows: ``filter_text`` (name contains; or
+    ``KEY=VALUE`` terms separated by commas, keys :data:`FILTER_KEYS`) and keyword
+    filters: ``tons`` (number or range), ``year`` (introduction year, number or range, e.g.
+    ``3025-3067``), ``tech`` (tech base contains, e.g. ``clan``), ``role`` (contains).
+    UserError naming ``--filter`` for an unknown key or a bad range."""
+    terms: dict[str, str] = {}
+    text = filter_text or ""
+    if "=" in text:
+        for part in text.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip().lower()
+            if not eq or key not in FILTER_KEYS:
+                raise UserError(f"--filter: expected NAME or KEY=VALUE terms with keys "
+                                f"{', '.join(FILTER_KEYS)}; got {part.strip()[:100]!r}")
+            terms[key] = value.strip()
+    elif text.strip():
+        terms["name"] = text
+    for k, v in filters.items():
+        if v is not None and str(v).strip():
+            if k not in FILTER_KEYS:
+                raise UserError(f"--filter: unknown key {k!r} (keys {', '.join(FILTER_KEYS)})")
+            terms[k] = str(v)
+    q = _key(terms.get("name", ""))
+    tons = _span("tons", terms["tons"]) if "tons" in terms else None
+    year = _span("year", terms["year"]) if "year" in terms else None
+    tech = terms.get("tech", "").strip().lower()
+    role = terms.get("role", "").strip().lower()
+
+    def keep(row: Mapping[str, Any], aliases: tuple[str, ...]) -> bool:
+        if q and not any(q in a for a in aliases):
+            return False
+        if tons is not None and (row["tons"] is None or not tons[0] <= row["tons"] <= tons[1]):
+            return False
+        if year is not None and (row["year"] is None or not year[0] <= row["year"] <= year[1]):
+            return False
+        if tech and tech not in str(row["tech_base"] or "").lower():
+            return False
+        return not role or role in str(row["role"] or "").lower()
+
+    return keep
 
 
 def mech_to_dict(mech: ClassicMech) -> dict[str, Any]:

@@ -28,7 +28,13 @@ from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 
-from sim.classic.weapons import lookup_ammo_bin, lookup_equipment, lookup_weapon
+from sim.classic.weapons import (
+    ARTEMIS_FAMILIES,
+    lookup_ammo_bin,
+    lookup_equipment,
+    lookup_weapon,
+    split_munition,
+)
 from sim.errors import UserError
 from sim.units.tables import INTERNAL_STRUCTURE, internal_structure, max_armor
 from sim.units.types import (
@@ -66,9 +72,12 @@ BLOCK_LOCATIONS = {
     "head": "HD", "center torso": "CT", "left torso": "LT", "right torso": "RT",
     "left arm": "LA", "right arm": "RA", "left leg": "LL", "right leg": "RL",
 }
-#: Block headers of body plans this reader does not support (quads, tripods).
-_OTHER_BLOCKS = {"front left leg", "front right leg", "rear left leg", "rear right leg",
-                 "center leg"}
+#: Quad leg blocks -> the biped location code they are stored under (front legs in the arm
+#: slots LA/RA, rear legs in LL/RL; issue 19).
+QUAD_BLOCKS = {"front left leg": "LA", "front right leg": "RA", "rear left leg": "LL",
+               "rear right leg": "RL"}
+#: Block headers of body plans this reader does not support (tripods).
+_OTHER_BLOCKS = {"center leg"}
 #: Real critical slots per location (reference 5.3, MM ``BipedMek`` NUM_OF_SLOTS).
 SLOT_COUNT = {"HD": 6, "CT": 12, "LT": 12, "RT": 12, "LA": 12, "RA": 12, "LL": 6, "RL": 6}
 #: Armor keys (lower case) -> location code; rear torso armor is CTR/LTR/RTR.
@@ -77,10 +86,11 @@ ARMOR_KEYS = {
     "ct armor": "CT", "hd armor": "HD", "ll armor": "LL", "rl armor": "RL",
     "rtl armor": "LTR", "rtr armor": "RTR", "rtc armor": "CTR",
 }
-_OTHER_ARMOR_KEYS = {"fll armor", "frl armor", "rll armor", "rrl armor", "cl armor"}
+QUAD_ARMOR_KEYS = {"fll armor": "LA", "frl armor": "RA", "rll armor": "LL", "rrl armor": "RL"}
+_OTHER_ARMOR_KEYS = {"cl armor"}
 _REAR_OF = {"LTR": "LT", "RTR": "RT", "CTR": "CT"}
 #: Body plans recognised but not simulated.
-_UNSUPPORTED_CONFIGS = {"quad": "Quad", "tripod": "Tripod", "lam": "LAM", "quadvee": "QuadVee"}
+_UNSUPPORTED_CONFIGS = {"tripod": "Tripod", "lam": "LAM", "quadvee": "QuadVee"}
 
 #: Header keys the reader knows (parsed or deliberately ignored). A line ``key:value`` with
 #: one of these keys ends a critical-slot block even when the blank line is missing.
@@ -91,15 +101,20 @@ _KNOWN_KEYS = {
     "heat sinks", "base chassis heat sinks", "walk mp", "jump mp", "armor", "weapons",
     "overview", "capabilities", "deployment", "history", "manufacturer", "primaryfactory",
     "systemmanufacturer", "systemmode", "fluffdate", "notes", "imagefile", "nocrit", "icon",
-    *ARMOR_KEYS, *_OTHER_ARMOR_KEYS,
+    *ARMOR_KEYS, *QUAD_ARMOR_KEYS, *_OTHER_ARMOR_KEYS,
 }
 #: Keys that may appear once only (a second one makes the file ambiguous).
 _SINGLE_KEYS = {"chassis", "clanname", "model", "mul id", "config", "techbase", "mass",
+                "armor", "structure", "cockpit", "gyro",
                 "myomer", "heat sinks", "walk mp", "jump mp", "weapons", "engine",
-                "base chassis heat sinks", *ARMOR_KEYS}
+                "base chassis heat sinks", *ARMOR_KEYS, *QUAD_ARMOR_KEYS}
+
+#: Informative keys kept when given (first line wins; never an error).
+_INFO_KEYS = {"era", "role"}
 
 #: Location names used in the ``Weapons:`` list (lower case) -> code.
-_WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
+_WEAPON_LOCATIONS = {**BLOCK_LOCATIONS, **QUAD_BLOCKS, "fll": "LA", "frl": "RA",
+                     "rll": "LL", "rrl": "RL", "hd": "HD", "ct": "CT", "lt": "LT", "rt": "RT",
                      "la": "LA", "ra": "RA", "ll": "LL", "rl": "RL"}
 
 #: Slot name (normalised, see :func:`_norm`) -> (limb kind, actuator name).
@@ -131,12 +146,10 @@ SYSTEM_SLOTS = frozenset({
     "iceengine", "gyro", "compactgyro", "heavydutygyro", "xlgyro", "cockpit", "smallcockpit",
     "torsomountedcockpit", "sensors", "lifesupport"})
 
-#: Suffixes MegaMek appends to slot entries: rear, pod-mounted, turret, armored, split.
-_SUFFIX_RE = re.compile(r"\s*\((?:R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
-_SUFFIX_CAPTURE = re.compile(r"\s*\((R|OMNIPOD|T|ARMORED|SPLIT)\)\s*$", re.IGNORECASE)
 #: ``engine`` value: ``<rating> <type> Engine[...]`` (``325 XL (Clan) Engine``,
-#: ``180 Fusion Engine(IS)``).
-_ENGINE_RE = re.compile(r"([0-9]{1,4})\s+(.*?)\s*engine\b(.*)", re.IGNORECASE)
+#: ``180 Fusion Engine(IS)``): the rating and the space after it; the type runs to the word
+#: ``engine``.
+_ENGINE_HEAD_RE = re.compile(r"([0-9]{1,4})\s+")
 #: Engine type words (lower case) -> the type name ``ClassicMech.engine_type`` uses.
 ENGINE_TYPES = {"fusion": "Fusion", "xl": "XL", "xxl": "XXL", "light": "Light",
                 "compact": "Compact", "ice": "ICE", "i.c.e.": "ICE", "fuel cell": "Fuel Cell",
@@ -163,6 +176,28 @@ class _Raw:
     weapons: list[tuple[str, str]] = field(default_factory=list)
     blocks: dict[str, list[_Line]] = field(default_factory=dict)
     block_lines: dict[str, int] = field(default_factory=dict)
+    #: lines of quad leg blocks (``Front Left Leg:``...)
+    quad_lines: list[int] = field(default_factory=list)
+
+
+_SUFFIX_WORDS = frozenset({"R", "OMNIPOD", "T", "ARMORED", "SPLIT"})
+
+
+def _strip_suffix(name: str) -> tuple[str, str | None]:
+    """``(name without its last suffix, the suffix)`` for a slot entry ending in
+    `` (R)``/`` (OMNIPOD)``/`` (T)``/`` (ARMORED)``/`` (SPLIT)`` (any case), else
+    ``(name, None)``. String operations only, so linear in the entry's length (a regex
+    search for the suffix was quadratic on long runs of spaces, issue 18)."""
+    text = name.rstrip()
+    if not text.endswith(")"):
+        return name, None
+    k = text.rfind("(")
+    if k < 0:
+        return name, None
+    word = text[k + 1:-1].strip().upper()
+    if word not in _SUFFIX_WORDS:
+        return name, None
+    return text[:k].rstrip(), word
 
 
 def _norm(entry: str) -> str:
@@ -170,16 +205,20 @@ def _norm(entry: str) -> str:
     drop the IS/CL technology prefix and a trailing 'actuator'."""
     name = entry
     while True:
-        stripped = _SUFFIX_RE.sub("", name)
-        if stripped == name:
+        name, word = _strip_suffix(name)
+        if word is None:
             break
-        name = stripped
-    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    key = re.sub(r"[^a-z0-9]+", "", name.lower())
     if key.endswith("actuator"):
         key = key[: -len("actuator")]
     if key[:2] in ("is", "cl") and key[2:] in _PREFIXED:
         key = key[2:]
     return key
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """At most ``limit`` characters of ``text`` for a message (hostile files, issue 18)."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _is_empty(entry: str) -> bool:
@@ -191,7 +230,7 @@ def _block_header(text: str) -> str | None:
     if not text.endswith(":"):
         return None
     name = " ".join(text[:-1].split()).lower()
-    if name in BLOCK_LOCATIONS or name in _OTHER_BLOCKS:
+    if name in BLOCK_LOCATIONS or name in QUAD_BLOCKS or name in _OTHER_BLOCKS:
         return name
     return None
 
@@ -232,9 +271,11 @@ def _scan(text: str, fn: str) -> _Raw:
         header = _block_header(s)
         if header is not None:
             if header in _OTHER_BLOCKS:
-                raise MtfError(fn, lineno, "a biped location block (quad and tripod 'Mechs "
+                raise MtfError(fn, lineno, "a biped or quad location block (tripod 'Mechs "
                                "are not supported yet)", s)
-            loc = BLOCK_LOCATIONS[header]
+            if header in QUAD_BLOCKS:
+                raw.quad_lines.append(lineno)
+            loc = BLOCK_LOCATIONS.get(header) or QUAD_BLOCKS[header]
             if loc in raw.blocks:
                 raise MtfError(fn, lineno, f"one {s[:-1].strip()!r} block",
                                "a second block")
@@ -254,7 +295,7 @@ def _scan(text: str, fn: str) -> _Raw:
         key = " ".join(key.split()).lower()
         value = value.strip()
         if key in _OTHER_ARMOR_KEYS:
-            raise MtfError(fn, lineno, "biped armor lines (quad and tripod 'Mechs are not "
+            raise MtfError(fn, lineno, "biped or quad armor lines (tripod 'Mechs are not "
                            "supported yet)", s)
         if key == "quirk":
             if value:
@@ -264,6 +305,8 @@ def _scan(text: str, fn: str) -> _Raw:
             if key in raw.keys:
                 raise MtfError(fn, lineno, f"one '{key}:' line (first on line "
                                f"{raw.keys[key].line})", s)
+            raw.keys[key] = _Line(value, lineno)
+        elif key in _INFO_KEYS and key not in raw.keys:  # fluff-like: the first one counts
             raw.keys[key] = _Line(value, lineno)
         if key == "config":
             _check_config(fn, _Line(value, lineno))
@@ -295,7 +338,7 @@ def _weapon_line(fn: str, item: _Line) -> list[tuple[str, str]]:
         count, name = int(m.group(1)), m.group(2)
         if not 1 <= count <= 20:
             raise MtfError(fn, item.line, "a weapon count in 1..20", m.group(1))
-    loc_text = " ".join(_SUFFIX_RE.sub("", parts[1]).split()).lower()
+    loc_text = " ".join(_split_suffixes(parts[1])[0].split()).lower()
     loc = _WEAPON_LOCATIONS.get(loc_text)
     if loc is None:
         raise MtfError(fn, item.line, "a biped location name (e.g. 'Left Arm') for weapon "
@@ -314,10 +357,10 @@ def _check_config(fn: str, item: _Line) -> tuple[str, bool]:
         raise MtfError(fn, item.line, f"a biped 'Mech ({_UNSUPPORTED_CONFIGS[base]} 'Mechs "
                        "are not supported yet)", item.value)
     rest = [w for w in words[1:] if w.lower() not in ("omnimek", "omnimech")]
-    if base != "biped" or rest:
-        raise MtfError(fn, item.line, "a Config of 'Biped' or 'Biped OmniMek' (quad, tripod, "
+    if base not in ("biped", "quad") or rest:
+        raise MtfError(fn, item.line, "a Config of 'Biped', 'Quad' or '... OmniMek' (tripod, "
                        "LAM and QuadVee are not supported yet)", item.value)
-    return "Biped", omni
+    return base.title(), omni
 
 
 def _heat_sinks(fn: str, item: _Line) -> tuple[int, str]:
@@ -341,16 +384,22 @@ def _heat_sinks(fn: str, item: _Line) -> tuple[int, str]:
     return int(m.group(1)), hs_type
 
 
-def _slots(fn: str, raw: _Raw) -> dict[str, tuple[str | None, ...]]:
+def slot_count(loc: str, quad: bool = False) -> int:
+    """Real critical slots of a location (5.3): a quad's front legs (LA/RA) have 6."""
+    return 6 if quad and loc in ("LA", "RA") else SLOT_COUNT[loc]
+
+
+def _slots(fn: str, raw: _Raw, quad: bool = False) -> dict[str, tuple[str | None, ...]]:
     """Critical slots per location, ``None`` for empty, cut to the real slot count (5.3).
     Any non-empty entry beyond the real count is an error."""
     slots: dict[str, tuple[str | None, ...]] = {}
     for loc in LOCATIONS:
         if loc not in raw.blocks:
-            name = next(k for k, v in BLOCK_LOCATIONS.items() if v == loc).title()
+            names = QUAD_BLOCKS if quad else BLOCK_LOCATIONS
+            name = next(k for k, v in names.items() if v == loc).title()
             raise MtfError(fn, None, f"a '{name}:' critical-slot block")
         entries = raw.blocks[loc]
-        real = SLOT_COUNT[loc]
+        real = slot_count(loc, quad)
         for pos, item in enumerate(entries):
             if pos >= real and not _is_empty(item.value):
                 raise MtfError(fn, item.line, f"at most {real} critical slots in location "
@@ -361,10 +410,12 @@ def _slots(fn: str, raw: _Raw) -> dict[str, tuple[str | None, ...]]:
     return slots
 
 
-def _actuators(fn: str, raw: _Raw) -> dict[str, frozenset[str]]:
-    """Actuators present per limb, read from the slot blocks (FORMAT.md 1.4)."""
+def _actuators(fn: str, raw: _Raw, quad: bool = False) -> dict[str, frozenset[str]]:
+    """Actuators present per limb, read from the slot blocks (FORMAT.md 1.4). A quad's
+    front legs (LA/RA) carry leg actuators; it has no arm actuator, so it never punches."""
     out: dict[str, frozenset[str]] = {}
-    for limb, kind in (("LA", "arm"), ("RA", "arm"), ("LL", "leg"), ("RL", "leg")):
+    front = "leg" if quad else "arm"
+    for limb, kind in (("LA", front), ("RA", front), ("LL", "leg"), ("RL", "leg")):
         found: set[str] = set()
         for item in raw.blocks.get(limb, []):
             hit = _ACTUATOR_SLOTS.get(_norm(item.value))
@@ -415,24 +466,28 @@ def _split_suffixes(entry: str) -> tuple[str, frozenset[str]]:
     name = entry.strip()
     flags: set[str] = set()
     while True:
-        m = _SUFFIX_CAPTURE.search(name)
-        if m is None:
-            return name, frozenset(flags)
-        flags.add(m.group(1).upper())
-        name = name[: m.start()].rstrip()
+        name, word = _strip_suffix(name)
+        if word is None:
+            return name.strip(), frozenset(flags)
+        flags.add(word)
 
 
 def _engine(fn: str, item: _Line) -> tuple[int, str, bool]:
     """``engine`` value -> (rating, type, Clan engine?)."""
-    m = _ENGINE_RE.fullmatch(item.value.strip())
-    if m is None:
+    text = item.value.strip()
+    # string operations, linear in the line (a backtracking regex was cubic, issue 18)
+    head = _ENGINE_HEAD_RE.match(text)
+    at = text.lower().find("engine", head.end()) if head else -1
+    while at >= 0 and at + 6 < len(text) and (text[at + 6].isalnum() or text[at + 6] == "_"):
+        at = text.lower().find("engine", at + 1)
+    if head is None or at < 0:
         raise MtfError(fn, item.line, "an engine line '<rating> <type> Engine' (e.g. "
-                       "'300 Fusion Engine')", item.value)
-    rating = int(m.group(1))
+                       "'300 Fusion Engine')", item.value[:100])
+    rating = int(head.group(1))
     if not 10 <= rating <= _MAX_ENGINE:
-        raise MtfError(fn, item.line, f"an engine rating in 10..{_MAX_ENGINE}", m.group(1))
-    kind = m.group(2)
-    clan = "clan" in (kind + m.group(3)).lower()
+        raise MtfError(fn, item.line, f"an engine rating in 10..{_MAX_ENGINE}", head.group(1))
+    kind = text[head.end():at].strip()
+    clan = "clan" in (kind + text[at + 6:]).lower()
     word = " ".join(re.sub(r"\((?:clan|is|inner sphere)\)", " ", kind, flags=re.I).split())
     word = word.lower().removeprefix("large ").strip()
     if word not in ENGINE_TYPES:
@@ -443,7 +498,7 @@ def _engine(fn: str, item: _Line) -> tuple[int, str, bool]:
 
 def _weapon_list_key(name: str) -> str:
     """Compare slot names with ``Weapons:`` names: no case, punctuation or IS/Clan prefix."""
-    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    key = re.sub(r"[^a-z0-9]+", "", name.lower())
     for prefix in ("clan", "cl", "is"):
         if key.startswith(prefix) and len(key) > len(prefix):
             return key[len(prefix):]
@@ -462,6 +517,8 @@ class _Fire:
     equipment: list[tuple[str, str]] = field(default_factory=list)
     unknown: list[tuple[str, str, int | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: (equipment kind, location, first line) of every Artemis IV / V fire-control system
+    artemis: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def _runs(entries: list[_Line]) -> list[tuple[str, bool, list[int]]]:
@@ -538,7 +595,7 @@ def _join_splits(fn: str, parts: list[_Partial], listed: set[tuple[str, str]]
     return mounts
 
 
-def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
+def _fire(fn: str, raw: _Raw, tech_base: str, quad: bool = False) -> _Fire:
     """Weapons, ammunition, heat sinks, equipment and unknown entries, in file order
     (reference-classic-combat.md 10.1; FORMAT.md 1.4)."""
     out = _Fire()
@@ -550,7 +607,7 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
             listed_keys.add((found.key, loc))
     parts: list[_Partial] = []
     for loc in sorted(raw.blocks, key=raw.block_lines.__getitem__):
-        for name, rear, lines in _runs(raw.blocks[loc][: SLOT_COUNT[loc]]):
+        for name, rear, lines in _runs(raw.blocks[loc][: slot_count(loc, quad)]):
             key = _norm(name)
             if key in SYSTEM_SLOTS or key in _ACTUATOR_SLOTS or key in PHYSICAL_WEAPONS:
                 continue
@@ -565,8 +622,13 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                                           size))
                 continue
             hit = lookup_ammo_bin(name, tech_base)
+            munition = split_munition(name)[1] if "ammo" in key else ""
             if hit is not None:
-                out.bins += [AmmoBin(name, hit[0].key, loc, hit[1], ln) for ln in lines]
+                out.bins += [AmmoBin(name, hit[0].key, loc, hit[1], ln, munition)
+                             for ln in lines]
+                continue
+            if munition:  # special rounds (Inferno, Thunder...): known, not simulated
+                out.bins += [AmmoBin(name, None, loc, 0, ln, munition) for ln in lines]
                 continue
             equip = lookup_equipment(name, tech_base)
             if equip is not None:
@@ -575,8 +637,11 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                     out.sinks += [loc] * n
                     out.sink_kinds.append((equip.kind, lines[0]))
                 elif equip.kind not in ("jump_jet", "structure", "armor"):
-                    out.equipment += [(equip.key, loc)] * _items(
-                        fn, loc, name, lines, equip.slots, equip.key)
+                    n = _items(fn, loc, name, lines, equip.slots, equip.key)
+                    out.equipment += [(equip.key, loc)] * n
+                    if equip.kind in ("artemis_iv", "artemis_v"):
+                        size = max(equip.slots, 1)
+                        out.artemis += [(equip.kind, loc, lines[k * size]) for k in range(n)]
                 continue
             if (_weapon_list_key(name), loc) in listed_names:
                 out.mounts.append(WeaponMount(name, None, loc, rear, lines[0]))
@@ -584,7 +649,34 @@ def _fire(fn: str, raw: _Raw, tech_base: str) -> _Fire:
                 out.unknown.append((name, loc, lines[0]))
     out.mounts += _join_splits(fn, parts, listed_keys)
     out.mounts.sort(key=lambda m: m.line or 0)
+    out.mounts, out.notes = _link_artemis(fn, out.mounts, out.artemis)
     return out
+
+
+def _link_artemis(fn: str, mounts: list[WeaponMount], systems: list[tuple[str, str, int]]
+                  ) -> tuple[list[WeaponMount], list[str]]:
+    """Link each Artemis IV / V fire-control system to one LRM/SRM launcher in its location
+    (reference 10.3; MegaMek writes the system's slot right after its launcher's): the
+    nearest unlinked launcher above it, else the nearest below. A system with no launcher
+    in its location links nothing and gets a note."""
+    from sim.classic.weapons import WEAPONS
+
+    out = list(mounts)
+    notes: list[str] = []
+    for kind, loc, line in systems:
+        cands = [k for k, m in enumerate(out) if m.location == loc and not m.artemis
+                 and m.weapon is not None and m.weapon in WEAPONS
+                 and WEAPONS[m.weapon].family in ARTEMIS_FAMILIES]
+        above = [k for k in cands if (out[k].line or 0) < line]
+        below = [k for k in cands if (out[k].line or 0) > line]
+        pick = (max(above, key=lambda k: out[k].line or 0) if above
+                else min(below, key=lambda k: out[k].line or 0) if below else None)
+        if pick is None:
+            notes.append(f"{fn}:{line}: {kind.replace('_', ' ').title()} in {loc} has no LRM "
+                         "or SRM launcher to link to in that location (no effect)")
+            continue
+        out[pick] = replace(out[pick], artemis=kind)
+    return out, notes
 
 
 def _engine_sinks(fn: str, raw: _Raw, total: int, rating: int, slotted: int,
@@ -606,25 +698,29 @@ def _engine_sinks(fn: str, raw: _Raw, total: int, rating: int, slotted: int,
     return engine, notes
 
 
-def _armor(fn: str, raw: _Raw, tons: int) -> dict[str, int]:
-    """Armor per location (front and rear), checked against 2 x IS (head 9), reference 5.1."""
+def _armor(fn: str, raw: _Raw, tons: int, quad: bool = False) -> dict[str, int]:
+    """Armor per location (front and rear), checked against 2 x IS (head 9), reference 5.1
+    (a quad's four legs: 2 x the leg's IS)."""
     armor: dict[str, int] = {}
-    for key, loc in ARMOR_KEYS.items():
+    keys = dict(ARMOR_KEYS)
+    if quad:
+        keys = {k: v for k, v in keys.items() if v not in ("LA", "RA", "LL", "RL")}
+        keys.update(QUAD_ARMOR_KEYS)
+    for key, loc in keys.items():
         item = raw.keys.get(key)
         if item is None:
             raise MtfError(fn, None, f"a '{key.upper().replace(' ARMOR', ' armor')}:' line")
         # patchwork armor writes 'type:points'; the points come last
         value = _Line(item.value.rsplit(":", 1)[-1], item.line)
         armor[loc] = _int(fn, value, f"armor value for '{key.split()[0].upper()} armor'", 0)
-    limits = max_armor(tons)
+    limits = max_armor(tons, quad)
     for loc in LOCATIONS:
         total = armor[loc]
         rear = next((r for r, f in _REAR_OF.items() if f == loc), None)
         if rear is not None:
             total += armor[rear]
         if total > limits[loc]:
-            keys = [k for k, v in ARMOR_KEYS.items() if v in (loc, rear)]
-            line = max(raw.keys[k].line for k in keys)
+            line = max(raw.keys[k].line for k, v in keys.items() if v in (loc, rear))
             what = "front + rear armor" if rear else "armor"
             raise MtfError(fn, line, f"{what} of {loc} at most {limits[loc]} "
                            f"(2 x internal structure, head 9) for a {tons} t 'Mech",
@@ -661,6 +757,12 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
     config, omni = ("Biped", False)
     if "config" in keys:
         config, omni = _check_config(fn, keys["config"])
+    quad = config == "Quad"
+    if quad != bool(raw.quad_lines) and (raw.quad_lines or "config" in keys):
+        line = raw.quad_lines[0] if raw.quad_lines else keys["config"].line
+        raise MtfError(fn, line, f"location blocks of the body plan {config!r} (quad leg "
+                       "blocks on a biped, or biped arm blocks on a quad)",
+                       keys["config"].value if "config" in keys else None)
     walk = _int(fn, need("walk mp"), "walk MP", 0, _MAX_MP)
     jump = _int(fn, keys["jump mp"], "jump MP", 0, _MAX_MP) if "jump mp" in keys else 0
     hs_count, hs_type = _heat_sinks(fn, need("heat sinks"))
@@ -672,26 +774,32 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
         mul_id = mid if mid > 0 else None
     tech_base = keys["techbase"].value if "techbase" in keys else "Inner Sphere"
     tech_base = tech_base or "Inner Sphere"
-    armor = _armor(fn, raw, tons)
-    slots = _slots(fn, raw)
-    actuators = _actuators(fn, raw)
+    kinds = {k: keys[k].value if k in keys else "" for k in ("armor", "structure", "cockpit",
+                                                               "gyro", "role")}
+    _refuse_industrial(fn, raw, kinds)
+    era = keys["era"].value.strip() if "era" in keys else ""
+    year = int(era) if era.isdigit() and len(era) <= 4 else None  # fluff: never an error
+    armor = _armor(fn, raw, tons, quad)
+    slots = _slots(fn, raw, quad)
+    actuators = _actuators(fn, raw, quad)
     physical, case, case2 = _equipment(slots, tech_base)
     rating, engine_type, engine_clan = _engine(fn, need("engine"))
-    fire = _fire(fn, raw, tech_base)
+    fire = _fire(fn, raw, tech_base, quad)
     engine_sinks, notes = _engine_sinks(fn, raw, hs_count, rating, len(fire.sinks), hs_type)
     want = "double_heat_sink" if hs_type in ("Double", "Laser") else "heat_sink"
     notes += [f"{fn}:{line}: a {kind.replace('_', ' ')} slot on a 'Mech whose header says "
               f"{hs_type} heat sinks; counted as {hs_type}"
               for kind, line in fire.sink_kinds if kind != want]
-    notes += [f"{fn}:{line}: unknown equipment {n!r} in {loc} (not simulated)"
+    notes += fire.notes
+    notes += [f"{fn}:{line}: unknown equipment {_short(n)!r} in {loc} (not simulated)"
               for n, loc, line in fire.unknown]
-    notes += [f"{fn}:{m.line}: weapon {m.name!r} in {m.location} is not in the weapon table"
+    notes += [f"{fn}:{m.line}: weapon {_short(m.name)!r} in {m.location} is not in the weapon table"
               for m in fire.mounts if m.weapon is None]
     name = chassis + (f" ({clan})" if clan else "") + (f" {model}" if model else "")
     return ClassicMech(
         name=name, chassis=chassis, model=model, tons=tons, walk_mp=walk, jump_mp=jump,
         clan_name=clan, mul_id=mul_id, tech_base=tech_base, config=config, omni=omni,
-        tsm=tsm, armor=armor, internal=internal_structure(tons), actuators=actuators,
+        tsm=tsm, armor=armor, internal=internal_structure(tons, quad), actuators=actuators,
         slots=slots, physical_weapons=physical, case_locations=case, case2_locations=case2,
         heat_sinks=hs_count, heat_sink_type=hs_type, weapons=tuple(raw.weapons),
         quirks=tuple(raw.quirks), source=fn, myomer=myomer,
@@ -699,7 +807,24 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
         engine_type=engine_type, engine_clan=engine_clan, engine_heat_sinks=engine_sinks,
         heat_sink_locations=tuple(fire.sinks), equipment=tuple(fire.equipment),
         unknown_equipment=tuple(fire.unknown), notes=tuple(notes),
+        armor_type=kinds["armor"], structure_type=kinds["structure"],
+        cockpit=kinds["cockpit"], gyro=kinds["gyro"], year=year, role=kinds["role"],
     )
+
+
+#: Header words that mark an IndustrialMech (structure, armor or cockpit; lower case).
+_INDUSTRIAL = ("industrial", "commercial")
+
+
+def _refuse_industrial(fn: str, raw: _Raw, kinds: dict[str, str]) -> None:
+    """IndustrialMechs are refused with the reason until their rules are simulated
+    (industrial structure, armor or cockpit: different critical and PSR rules)."""
+    for key in ("structure", "armor", "cockpit"):
+        if any(w in kinds[key].lower() for w in _INDUSTRIAL):
+            raise MtfError(fn, raw.keys[key].line, "a BattleMech (IndustrialMechs, with "
+                           f"{key} {kinds[key][:60]!r}, are not supported yet: their "
+                           "critical-hit, PSR and armor rules are not simulated)",
+                           kinds[key][:100])
 
 
 def read_mtf(path: str | PathLike[str]) -> ClassicMech:

@@ -42,20 +42,24 @@ HEAD_MAX_ARMOR = 9
 AS_TMM_STEPS = (4, 8, 12, 18, 34)
 
 
-def internal_structure(tons: int) -> dict[str, int]:
-    """Internal structure points per biped location for a 'Mech of ``tons`` (reference 5.1).
+def internal_structure(tons: int, quad: bool = False) -> dict[str, int]:
+    """Internal structure points per biped location for a 'Mech of ``tons`` (reference 5.1;
+    ``quad``: the front legs, stored as LA/RA, take the leg value, reference-bv 24.1).
 
     Raises ``KeyError`` for a tonnage outside the table (20-100 t in steps of 5).
     """
     row = INTERNAL_STRUCTURE[tons]
-    return {loc: row[col] for loc, col in _IS_COLUMN.items()}
+    out = {loc: row[col] for loc, col in _IS_COLUMN.items()}
+    if quad:
+        out["LA"] = out["RA"] = row[4]
+    return out
 
 
-def max_armor(tons: int) -> dict[str, int]:
+def max_armor(tons: int, quad: bool = False) -> dict[str, int]:
     """Maximum armor per location (reference 5.1): head 9, otherwise 2 x IS; for torsos the
     limit applies to front + rear together."""
     return {loc: (HEAD_MAX_ARMOR if loc == "HD" else 2 * pts)
-            for loc, pts in internal_structure(tons).items()}
+            for loc, pts in internal_structure(tons, quad).items()}
 
 
 def tmm_from_move(move_inches: int) -> int:

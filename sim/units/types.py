@@ -28,6 +28,9 @@ class WeaponMount:
     rear: bool = False
     line: int | None = None
     split_location: str | None = None
+    #: the fire-control system linked to this launcher: "" none, ``"artemis_iv"`` or
+    #: ``"artemis_v"`` (the equipment kind; reference 10.3, :data:`sim.classic.weapons.ARTEMIS_BONUS`)
+    artemis: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,10 @@ class AmmoBin:
     location: str
     shots: int
     line: int | None = None
+    #: guided or special rounds from the slot name's munition suffix: "" standard,
+    #: ``"artemis"`` / ``"artemis_v"`` / ``"narc"`` (Artemis-, Artemis V-, Narc-capable: the
+    #: standard rounds plus guidance), else the special munition's name (not simulated)
+    munition: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,19 @@ class ClassicMech:
     bv: int | None = None
     bv_source: str = ""
     bv_record: int | None = None
+    #: Alpha Strike Point Value (skill 4) of the unit's Master Unit List record, with where
+    #: it came from (``MUL record N``); None when unknown (issue 19)
+    pv: int | None = None
+    pv_source: str = ""
+    #: the header's armor, structure, cockpit and gyro types as written ("" when the file
+    #: does not say: standard); :func:`sim.units.usable.not_simulated` judges them
+    armor_type: str = ""
+    structure_type: str = ""
+    cockpit: str = ""
+    gyro: str = ""
+    #: the header's introduction year (``era:``) and role, when given
+    year: int | None = None
+    role: str = ""
 
     @property
     def run_mp(self) -> int:

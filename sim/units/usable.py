@@ -1,47 +1,215 @@
-"""Whether btsim's models can use a unit: the one check that ``btsim units import`` (skip the
-file) and the models (refuse the unit) share.
+"""What btsim simulates of a unit: the one judgement that ``btsim units import`` (the import
+summary), ``btsim units`` (the completeness column), the fire model and the duel (their
+notes) share (issue 19).
 
-What the models refuse today is a weapon that btsim's weapon table lacks: the fire model, and
-the duel built on it, cannot fire it (issue 11: the reader keeps such a mount with
-``weapon=None``; it becomes an error when the unit is asked to fire). Everything else the
-reader accepts is usable: unknown non-weapon equipment and unknown ammunition are carried as
-"not simulated" notes, and the ``hit`` model treats unknown slots as plain slots. A unit the
-reader cannot read at all (quads, malformed files) never gets this far.
+Every unit the reader accepts is usable: a weapon btsim does not simulate (one its weapon
+table lacks, or a row whose ``simulated`` column says ``no: ...``, such as artillery or a
+one-shot launcher) never fires, and the unit is **incomplete**. :func:`not_simulated` lists
+every such item with its reason, in five kinds:
+
+* ``weapon``: a weapon mount the table lacks or marks ``no:`` (never fires) or ``partly:``
+  (fires; part of its rules is not simulated, e.g. the MML's SRM rounds);
+* ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
+  SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
+* ``equipment``: equipment the table marks ``no:`` (MASC, supercharger, TSM, coolant pods,
+  null-signature systems...), physical weapons other than hatchets, and slot entries the
+  reader does not know;
+* ``construction``: header types whose rules are not simulated (hardened, reactive or
+  reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
+  heavy-duty gyros);
+* ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
+  but they do not make a unit incomplete.
+
+Equipment declared to have no effect in a one-on-one duel (ECM, C3, probes, A-Pods, Narc
+without Narc-capable missiles, TAG: :func:`no_effect`) keeps a unit complete.
 """
 
 from __future__ import annotations
 
-from sim.classic.weapons import WEAPONS, lookup_weapon
-from sim.errors import UserError
+from typing import NamedTuple
+
+from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
+#: Kinds of :class:`Item`, in the order reports list them.
+KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
+#: Kinds that make a unit incomplete (design quirks are an optional rule).
+INCOMPLETE_KINDS = ("weapon", "ammunition", "equipment", "construction")
 
-def unusable_reason(mech: ClassicMech) -> str | None:
-    """Why the models cannot use ``mech`` (one line, without the unit's name), or None.
+#: Header type words (lower case) whose rules btsim does not simulate -> the reason.
+CONSTRUCTION_NOT_SIMULATED = {
+    ("armor", "hardened"): "hardened armor (each point stops two points of damage)",
+    ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
+    ("armor", "reflective"): "reflective armor (halves energy damage)",
+    ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",
+    ("armor", "ballistic-reinforced"): "ballistic-reinforced armor (halves ballistic damage)",
+    ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
+    ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
+    ("armor", "heat-dissipating"): "heat-dissipating armor",
+    ("armor", "stealth"): "stealth armor (+1/+2 to-hit at medium/long range)",
+    ("armor", "patchwork"): "patchwork armor (per-location types)",
+    ("structure", "composite"): "composite structure (half the internal structure)",
+    ("structure", "reinforced"): "reinforced structure (double the internal structure)",
+    ("cockpit", "small"): "small cockpit (+1 to piloting rolls)",
+    ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
+    ("cockpit", "interface"): "interface cockpit",
+    ("cockpit", "drone"): "drone operating system",
+    ("gyro", "heavy"): "heavy-duty gyro (survives one more gyro hit)",
+}
 
-    Checks the mounts the fire model would build (:func:`sim.classic.fire.unit.fire_unit`):
-    ``mech.weapon_mounts``, or for a hand-built 'Mech without them its ``Weapons:`` list
-    resolved as display names through the tech base."""
-    if mech.weapon_mounts:
-        for m in mech.weapon_mounts:
-            if m.weapon is None or m.weapon not in WEAPONS:
-                where = m.location + (f", line {m.line}" if m.line else "")
-                return missing_weapon(m.name, where)
+
+#: Why a quad is incomplete (:func:`require_biped` refuses it where it matters).
+QUAD_REASON = ("a quad's hit tables, leg rules and kicks are not simulated: the damage model "
+               "(`btsim hit`) and the Classic duel refuse it; `btsim fire` and `btsim "
+               "profile` take it (its front legs stand in the arm locations LA/RA)")
+
+
+def require_biped(mech: ClassicMech, what: str) -> None:
+    """UserError naming ``what`` for a 'Mech that is not a biped (quads: issue 19)."""
+    if mech.config != "Biped":
+        from sim.errors import UserError
+
+        raise UserError(f"{mech.name}: {what} does not simulate {mech.config} 'Mechs yet "
+                        "(quad hit tables, leg rules and kicks); `btsim fire` and `btsim "
+                        "profile` take it")
+
+
+class Item(NamedTuple):
+    """One thing of a unit that btsim does not simulate: ``kind`` (one of :data:`KINDS`),
+    ``name`` as the file writes it, ``location`` ("" for header items) and ``reason``."""
+
+    kind: str
+    name: str
+    location: str
+    reason: str
+
+    def text(self) -> str:
+        where = f" ({self.location})" if self.location else ""
+        return f"{self.kind} {self.name}{where}: {self.reason}"
+
+
+def _short(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
+    """Every item of ``mech`` that btsim does not simulate, with its reason (module doc),
+    one per weapon mount or equipment item, one per kind of ammunition bin."""
+    out: list[Item] = []
+    mounts = mech.weapon_mounts or ()
+    for m in mounts:
+        w = WEAPONS.get(m.weapon) if m.weapon is not None else None
+        if w is None:
+            out.append(Item("weapon", _short(m.name), m.location, missing_weapon_reason()))
+        elif w.simulated:
+            kind, _, why = w.simulated.partition(":")
+            out.append(Item("weapon", w.name, m.location,
+                            ("never fires: " if kind == "no" else "fires; ") + why.strip()))
+    if not mounts:
+        for name, loc in mech.weapons:
+            w = lookup_weapon(name, mech.tech_base, display=True)
+            if w is None or not w.fires:
+                out.append(Item("weapon", _short(name), loc, "never fires: "
+                                + w.simulated.partition(":")[2].strip() if w is not None
+                                else missing_weapon_reason()))
+    seen: set[tuple[str, str]] = set()
+    for b in mech.ammo_bins:
+        a = AMMO.get(b.ammo) if b.ammo is not None else None
+        reason = None
+        if a is None:
+            reason = (f"special munition {b.munition!r}: no weapon fires it (it does not "
+                      "explode either)" if b.munition else
+                      "ammunition btsim's table lacks: no weapon fires it")
+        elif a.simulated:
+            reason = a.simulated.partition(":")[2].strip()
+        if reason is not None and (b.name, b.location) not in seen:
+            seen.add((b.name, b.location))
+            out.append(Item("ammunition", _short(b.name), b.location, reason))
+    if _narc_bonus(mech):
+        out.append(Item("equipment", "Narc", "", "the +2 cluster bonus of Narc-capable "
+                        "missiles against a target its beacon marked is not simulated"))
+    for key, loc in mech.equipment:
+        eq = EQUIPMENT.get(key)
+        if eq is not None and eq.simulated.startswith("no:"):
+            out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
+    if mech.tsm and not any(EQUIPMENT.get(k) is not None and EQUIPMENT[k].kind == "tsm"
+                            for k, _ in mech.equipment):
+        eq = next(e for e in EQUIPMENT.values() if e.kind == "tsm")
+        out.append(Item("equipment", "Triple-Strength Myomer", "",
+                        eq.simulated.partition(":")[2].strip()))
+    for weapon, loc in mech.physical_weapons:  # the attack model and the duel: hatchets only
+        if weapon != "hatchet":
+            out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
+                            "btsim's physical attacks know hatchets only (the duel never "
+                            "swings it)"))
+    for name, loc, _line in mech.unknown_equipment:
+        out.append(Item("equipment", _short(name), loc,
+                        "not in btsim's equipment table (sim/classic/data/equipment.csv)"))
+    if mech.config != "Biped":
+        out.append(Item("construction", f"config: {mech.config}", "", QUAD_REASON))
+    for (field, word), why in CONSTRUCTION_NOT_SIMULATED.items():
+        value = getattr(mech, "armor_type" if field == "armor" else
+                        "structure_type" if field == "structure" else field)
+        if word in value.lower():
+            out.append(Item("construction", f"{field}: {_short(value)}", "",
+                            f"{why} is not simulated"))
+    for q in mech.quirks:
+        out.append(Item("quirk", _short(q), "", "design quirks are an optional rule btsim "
+                        "does not simulate (this does not make the unit incomplete)"))
+    return tuple(dict.fromkeys(out))
+
+
+def _narc_bonus(mech: ClassicMech) -> bool:
+    """True when the unit carries a Narc launcher and Narc-capable missiles (the beacon's
+    bonus would then matter in a duel)."""
+    narc = any(m.weapon is not None and m.weapon in WEAPONS and WEAPONS[m.weapon].family == "narc"
+               for m in mech.weapon_mounts)
+    return narc and any(b.munition == "narc" for b in mech.ammo_bins)
+
+
+def no_effect(mech: ClassicMech) -> tuple[Item, ...]:
+    """Equipment of ``mech`` declared to have no effect in a one-on-one duel, with the
+    reason (the unit stays complete): ECM, C3, probes, A-Pods, TAG, Narc without
+    Narc-capable missiles."""
+    out: list[Item] = []
+    for key, loc in mech.equipment:
+        eq = EQUIPMENT.get(key)
+        if eq is not None and eq.simulated.startswith("none:"):
+            out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
+    for m in mech.weapon_mounts:
+        w = WEAPONS.get(m.weapon) if m.weapon is not None else None
+        if w is not None and w.family in ("tag", "narc") and not _narc_bonus(mech):
+            why = ("TAG designates targets for semi-guided rounds and artillery, which a "
+                   "duel has none of" if w.family == "tag" else
+                   "the beacon only helps Narc-capable missiles, which this unit lacks")
+            out.append(Item("weapon", w.name, m.location, why))
+    return tuple(dict.fromkeys(out))
+
+
+def completeness(mech: ClassicMech) -> str:
+    """``"complete"`` when btsim simulates everything of ``mech`` that acts in a duel,
+    else ``"incomplete"`` (:func:`not_simulated`; design quirks do not count)."""
+    return ("incomplete" if any(i.kind in INCOMPLETE_KINDS for i in not_simulated(mech))
+            else "complete")
+
+
+def incomplete_note(mech: ClassicMech) -> str | None:
+    """The one note a result that uses ``mech`` carries when the unit is incomplete
+    (listing what is not simulated), else None."""
+    items = [i for i in not_simulated(mech) if i.kind in INCOMPLETE_KINDS]
+    if not items:
         return None
-    for name, loc in mech.weapons:
-        if lookup_weapon(name, mech.tech_base, display=True) is None:
-            return missing_weapon(name, loc)
-    return None
+    return (f"{mech.name} is incomplete: not simulated: "
+            + "; ".join(i.text() for i in items[:8])
+            + (f"; and {len(items) - 8} more" if len(items) > 8 else "")
+            + " (`btsim units show` lists them)")
+
+
+def missing_weapon_reason() -> str:
+    return "never fires: not in btsim's weapon table (sim/classic/data/weapons.csv)"
 
 
 def missing_weapon(name: str, where: str) -> str:
-    """Reason text for a weapon the table lacks (also :func:`sim.classic.weapons.require`)."""
+    """Reason text for a weapon the table lacks (:func:`sim.classic.weapons.require`)."""
     return (f"weapon {name!r} ({where}) is not in btsim's weapon table "
             "(sim/classic/data/weapons.csv); it cannot fire")
-
-
-def require_usable(mech: ClassicMech) -> None:
-    """Raise :class:`UserError` ``"<name>: <reason>"`` when :func:`unusable_reason` has one."""
-    reason = unusable_reason(mech)
-    if reason is not None:
-        raise UserError(f"{mech.name}: {reason}")

@@ -83,18 +83,23 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str],
 
 
 def test_unknown_weapon_is_named() -> None:
+    """Issue 19: a weapon the table lacks never fires; the unit is incomplete and the
+    result's first note names the weapon."""
     from dataclasses import replace
 
     from sim.api import fire
-    from sim.errors import UserError
     from sim.units.catalog import get_classic
     from sim.units.types import WeaponMount
 
     base = get_classic(HBK)
     mech = replace(base, weapon_mounts=(*base.weapon_mounts,
                                         WeaponMount("Phaser Bank", None, "RA", line=42)))
-    with pytest.raises(UserError, match="'Phaser Bank' \\(RA, line 42\\)"):
-        fire(mech, turns=1)
+    res = fire(mech, turns=1, progress=False)
+    assert res.notes[0].startswith(f"{base.name} is incomplete: not simulated: weapon Phaser "
+                                   "Bank (RA): never fires")
+    plain = fire(base, turns=1, progress=False)
+    cols = [c for c in plain.frame.columns if c.startswith("expected_damage")]
+    assert cols and res.frame[cols].equals(plain.frame[cols])  # it adds nothing
     # a unit that is not asked to fire is fine: the catalog entry itself reads
     assert get_classic(HBK).weapons
 

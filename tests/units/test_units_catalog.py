@@ -23,9 +23,10 @@ from sim.units.catalog import (
     list_units,
     mech_from_record,
     mech_to_record,
+    with_catalog_bv,
 )
 from sim.units.mtf import read_mtf
-from sim.units.mul import read_alphastrike_csv
+from sim.units.mul import MUL_FILE, read_alphastrike_csv
 from sim.units.tables import internal_structure, max_armor
 from sim.units.types import LOCATIONS
 
@@ -49,10 +50,12 @@ def _load_tool():
 def test_catalog_classic_equals_reader(path: Path) -> None:
     """Every .mtf unit is in the catalog with the same facts (all fields but the slot lists,
     line numbers and the source, which the catalog does not store), including the weapon
-    mounts, ammunition bins, engine, heat sinks, equipment and the bv.csv Battle Value."""
+    mounts, ammunition bins, engine, heat sinks, equipment and the bv.csv Battle Value (and
+    the Point Value of its MUL record, issue 19)."""
     from_file = with_bv(read_mtf(path), read_bv_csv(BV_CSV))
     shipped = get_classic(from_file.name)
-    assert shipped == catalog_view(from_file)
+    assert shipped == catalog_view(with_catalog_bv(from_file))
+    assert shipped.pv is not None and shipped.pv_source == f"MUL record {shipped.mul_id}"
     assert shipped.weapon_mounts and all(m.line is None for m in shipped.weapon_mounts)
     assert [(m.weapon, m.location, m.rear) for m in shipped.weapon_mounts] == [
         (m.weapon, m.location, m.rear) for m in from_file.weapon_mounts]
@@ -87,7 +90,7 @@ def test_generator_reproduces_shipped_files() -> None:
     """tools/build_catalog.py regenerates the shipped files byte for byte (run it after the
     shared data changes)."""
     files = _load_tool().build(SHARED_UNITS)
-    assert set(files) == {catalog.CLASSIC_FILE, catalog.ALPHASTRIKE_FILE}
+    assert set(files) == {catalog.CLASSIC_FILE, catalog.ALPHASTRIKE_FILE, MUL_FILE}
     for name, text in files.items():
         assert (DATA / name).read_text("utf-8") == text, f"{name} is stale; rerun the tool"
 

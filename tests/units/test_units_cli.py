@@ -72,7 +72,11 @@ def test_units_show_json(capsys, argv) -> None:
     rc, out, _ = _run(capsys, *argv)
     assert rc == 0
     data = json.loads(out)
-    assert set(data) == {"name", "classic", "alphastrike", "bv_computed", "pv_computed"}
+    assert set(data) == {"name", "classic", "alphastrike", "bv", "bv_source", "pv",
+                         "pv_source", "bv_computed", "pv_computed"}
+    assert (data["bv"], data["bv_source"], data["pv"], data["pv_source"]) == (
+        2654, "MUL record 1929", 45, "MUL record 1929")  # issue 19
+    assert data["classic"]["simulated"] == "complete"
     assert data["name"] == "Loki (Hellbringer) Prime"
     assert data["classic"]["actuators"]["LA"] == ["shoulder", "upper_arm"]
     assert data["classic"]["internal"]["CT"] == 21 and data["classic"]["case"] == ["CT", "RT"]

@@ -23,7 +23,7 @@ from sim.cli import main
 from sim.errors import ConfigError, UserError
 from sim.units.catalog import get_classic, list_units, lookup, read_unit_file
 from sim.units.types import WeaponMount
-from sim.units.usable import unusable_reason
+from sim.units.usable import completeness, not_simulated
 from sim.units.user_catalog import SKIP_KINDS, import_dir, load_user_units
 
 HBK = "Hunchback HBK-4G"
@@ -69,41 +69,45 @@ def _folder(root: Path) -> Path:
     return src
 
 
-# ---- 1. one usability check, shared by the import and the models --------------------------
+# ---- 1. one completeness judgement, shared by the import, the listing and the models ------
 
-def test_unknown_weapon_unit_is_skipped_with_the_models_reason(
+def test_unknown_weapon_unit_imports_incomplete_and_never_fires_it(
         tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19: a weapon btsim does not simulate never fires; the unit imports, marked
+    incomplete, and every result that uses it says so."""
     src = tmp_path / "one"
     src.mkdir()
     (src / "plasma.mtf").write_text(_variant("HBK-4P", 990006, "Plasma Flux Cannon"))
     (src / "fine.mtf").write_text(_variant("HBK-4X", 990002))
     rep = import_dir(src)
-    assert [i.name for i in rep.imported] == ["Hunchback HBK-4X"]
-    [skip] = rep.skipped
-    assert skip.kind == "unsupported equipment"
-    assert "'Plasma Flux Cannon'" in skip.reason and "it cannot fire" in skip.reason
-    # the reason is the models' own: fire_unit refuses the file's unit with the same words
-    mech = get_classic(str(src / "plasma.mtf"))
-    reason = unusable_reason(mech)
-    assert reason is not None and skip.reason == f"unsupported equipment: {reason}"
-    with pytest.raises(UserError) as exc:
-        fire_unit(mech)
-    assert str(exc.value) == f"{mech.name}: {reason}"
-    assert main(["units", "show", str(src / "plasma.mtf")]) == 0  # shown, with the reason
-    assert f"not usable by the fire model or the duel: {reason}" in capsys.readouterr().out
-    with pytest.raises(UserError, match="unknown unit 'Hunchback HBK-4P'"):
-        lookup("Hunchback HBK-4P")  # not imported, so not nameable
+    assert sorted((i.name, i.simulated) for i in rep.imported) == [
+        ("Hunchback HBK-4P", "incomplete"), ("Hunchback HBK-4X", "complete")]
+    assert rep.skipped == []
+    [item] = [it for it in rep.items() if it["kind"] == "weapon"]
+    assert item["name"] == "Plasma Flux Cannon" and item["units"] == ["Hunchback HBK-4P"]
+    assert item["count"] == 1 and "never fires" in item["reason"]
+    mech = lookup("Hunchback HBK-4P").classic
+    assert mech is not None and completeness(mech) == "incomplete"
+    fu = fire_unit(mech)
+    assert [m.weapon.key for m in fu.mounts if m.weapon] == ["IS AC/20", "Small Laser"]
+    assert fu.notes[0].startswith("Hunchback HBK-4P is incomplete: not simulated: weapon "
+                                  "Plasma Flux Cannon (LA): never fires")
+    assert main(["units", "show", "Hunchback HBK-4P"]) == 0
+    out = capsys.readouterr().out
+    assert "simulated: incomplete" in out and "not simulated: weapon Plasma Flux Cannon" in out
 
 
-def test_unusable_reason_reads_mounts_and_the_weapons_list() -> None:
+def test_not_simulated_reads_mounts_and_the_weapons_list() -> None:
     m = get_classic(HBK)
-    assert unusable_reason(m) is None
+    assert {i.kind for i in not_simulated(m)} == {"quirk"} and completeness(m) == "complete"
     bad = replace(m, weapon_mounts=(*m.weapon_mounts, WeaponMount("Zap Gun", None, "RA")))
-    assert "'Zap Gun' (RA)" in (unusable_reason(bad) or "")
+    assert [(i.kind, i.name, i.location) for i in not_simulated(bad)
+            if i.kind != "quirk"] == [("weapon", "Zap Gun", "RA")]
     hand = replace(m, weapon_mounts=(), weapons=(("Medium Laser", "LA"), ("Zap Gun", "RA")))
-    assert "'Zap Gun' (RA)" in (unusable_reason(hand) or "")
-    # unknown non-weapon equipment is carried as a note, not refused
-    assert unusable_reason(replace(m, unknown_equipment=(("Gizmo", "LT", 3),))) is None
+    assert [i.name for i in not_simulated(hand) if i.kind == "weapon"] == ["Zap Gun"]
+    gizmo = replace(m, unknown_equipment=(("Gizmo", "LT", 3),))
+    assert completeness(gizmo) == "incomplete"
+    assert completeness(replace(m, quirks=("stable",))) == "complete"  # optional rule
 
 
 # ---- 4./5. every path in exactly one outcome; counts; absolute sources ----------------------
@@ -113,30 +117,31 @@ def test_every_mtf_path_lands_in_exactly_one_outcome(tmp_path: Path, home: Path,
     _folder(tmp_path)
     monkeypatch.chdir(tmp_path)
     rep = import_dir("imp")  # a relative folder
-    found = sorted([f for _, f in rep.imported] + [s.file for s in rep.skipped])
+    found = sorted([i.file for i in rep.imported] + [s.file for s in rep.skipped])
     assert rep.found == 9 == len(set(found))
-    assert sorted(n for n, _ in rep.imported) == ["Hunchback HBK-4E", "Hunchback HBK-4X",
+    assert sorted(n for n, _, _ in rep.imported) == ["Hunchback HBK-4E", "Hunchback HBK-4P",
+                                                     "Hunchback HBK-4X",
                                                  "Hunchback HBK-4Z"]
     kinds = {Path(s.file).name: s.kind for s in rep.skipped}
     assert kinds == {"broken.mtf": "unreadable", "catalog4g.mtf": "shadowed by the catalog",
                      "dangling.mtf": "not a file", "dir.mtf": "not a file",
-                     "plasma.mtf": "unsupported equipment", "zz_dup.mtf": "duplicate"}
+                     "zz_dup.mtf": "duplicate"}
     reasons = {Path(s.file).name: s.reason for s in rep.skipped}
     assert "'Hunchback HBK-4G'" in reasons["catalog4g.mtf"]
     assert reasons["zz_dup.mtf"].startswith("duplicate of imp/sub/hbk4z.mtf")
     assert "dangling" in reasons["dangling.mtf"] and "folder" in reasons["dir.mtf"]
-    assert rep.counts() == {"imported": 3, "not a file": 2, "unreadable": 1,
-                            "unsupported equipment": 1, "shadowed by the catalog": 1,
+    assert rep.counts() == {"imported": 4, "not a file": 2, "unreadable": 1,
+                            "not supported": 0, "shadowed by the catalog": 1,
                             "duplicate": 1}
     assert set(rep.counts()) == {"imported", *SKIP_KINDS}
     units = load_user_units()
-    assert len(units) == 3  # written = imported
+    assert len(units) == 4  # written = imported
     for u in units:  # 5. absolute, resolved sources: usable from any directory
         assert Path(u.source).is_absolute() and Path(u.source).is_file()
         assert Path(u.source) == Path(u.source).resolve()
     # a second import of the same folder replaces, and says so
     rep2 = import_dir(tmp_path / "imp")
-    assert len(rep2.replaced) == 3 and len(load_user_units()) == 3
+    assert len(rep2.replaced) == 4 and len(load_user_units()) == 4
 
 
 def test_import_cli_prints_counts_and_refuses_an_empty_folder(tmp_path: Path,
@@ -144,17 +149,21 @@ def test_import_cli_prints_counts_and_refuses_an_empty_folder(tmp_path: Path,
     src = _folder(tmp_path)
     p = _cli(home, "units", "import", str(src), "--skipped", str(tmp_path / "skipped.txt"))
     assert p.returncode == 0, p.stderr
-    assert "9 .mtf path(s)" in p.stdout and "imported 3" in p.stdout
-    assert "skipped 6 (not a file 2, unreadable 1, unsupported equipment 1, shadowed by the " \
-           "catalog 1, duplicate 1)" in p.stdout
-    assert len(p.stderr.strip().splitlines()) == 6
-    assert len((tmp_path / "skipped.txt").read_text().splitlines()) == 6
+    assert "9 .mtf path(s)" in p.stdout
+    assert "imported 4 (3 complete, 1 incomplete)" in p.stdout
+    assert "skipped 5 (not a file 2, unreadable 1, shadowed by the catalog 1, duplicate 1)" \
+        in p.stdout
+    assert "   1  weapon Plasma Flux Cannon: never fires" in p.stdout  # issue 19 summary
+    assert len(p.stderr.strip().splitlines()) == 5
+    assert len((tmp_path / "skipped.txt").read_text().splitlines()) == 5
     p = _cli(home, "units", "import", str(src), "--json")
     doc = json.loads(p.stdout)
-    assert doc["found"] == 9 and doc["counts"]["imported"] == 3
+    assert doc["found"] == 9 and doc["counts"]["imported"] == 4
+    assert (doc["complete"], doc["incomplete"]) == (3, 1)
     assert {s["kind"] for s in doc["skipped"]} == {"not a file", "unreadable", "duplicate",
-                                                   "unsupported equipment",
                                                    "shadowed by the catalog"}
+    [weapon] = [i for i in doc["not_simulated"] if i["kind"] == "weapon"]
+    assert weapon["units"] == ["Hunchback HBK-4P"] and weapon["count"] == 1
     before = (home / "units.json").read_text()
     for name in ("empty", "textonly"):
         d = tmp_path / name
@@ -175,13 +184,13 @@ def test_imported_units_are_listed_filtered_and_ambiguous(tmp_path: Path, home: 
     base = list_units()
     import_dir(_folder(tmp_path))
     frame = list_units()
-    assert len(frame) == len(base) + 3 and int(frame["imported"].sum()) == 3
-    assert int(frame["classic"].sum()) == int(base["classic"].sum()) + 3
+    assert len(frame) == len(base) + 4 and int(frame["imported"].sum()) == 4
+    assert int(frame["classic"].sum()) == int(base["classic"].sum()) + 4
     assert list(list_units("4x")["name"]) == ["Hunchback HBK-4X"]
     assert main(["units"]) == 0
     out = capsys.readouterr().out
     assert "Hunchback HBK-4X (imported)" in out
-    assert f"{len(base) + 3} units ({len(base)} built-in, 3 imported)" in out
+    assert f"{len(base) + 4} units ({len(base)} built-in, 4 imported)" in out
     assert main(["units", "--filter", "4x"]) == 0
     out = capsys.readouterr().out
     assert "Hunchback HBK-4X (imported)" in out and "no catalog" not in out
@@ -224,7 +233,8 @@ def test_file_bv_by_mul_id_then_name_else_unknown(tmp_path: Path) -> None:
     by_id = tmp_path / "byid.mtf"
     by_id.write_text(_variant("HBK-4G", 1552))
     m = read_unit_file(by_id)
-    assert (m.bv, m.bv_source, m.bv_record) == (1041, cat.bv_source, 1552)
+    assert (m.bv, m.bv_source, m.bv_record) == (1041, "MUL record 1552", 1552)
+    assert (m.pv, m.pv_source) == (28, "MUL record 1552")  # issue 19: the MUL's own PV
     by_name = tmp_path / "byname.mtf"
     by_name.write_text(_variant("HBK-4G", None))
     assert read_unit_file(by_name).bv == 1041

@@ -187,10 +187,10 @@ def test_reader_internal_structure_every_tonnage(tons: int) -> None:
 # ------------------------------------------------------------------ spellings
 
 def _facts(mech):
-    """The record of a 'Mech without the Battle Value (not part of an .mtf file)."""
+    """The record of a 'Mech without the Battle and Point Value (not part of an .mtf file)."""
     rec = mech_to_record(mech)
     rec["internal"] = mech.internal
-    for key in ("bv", "bv_source", "bv_record"):
+    for key in ("bv", "bv_source", "bv_record", "pv", "pv_source"):
         rec.pop(key, None)
     return rec
 
@@ -226,9 +226,10 @@ def test_tsm_myomer_and_physical_weapon_names() -> None:
 
 # ------------------------------------------------------------------ rejected / malformed
 
-@pytest.mark.parametrize("config", ["Quad", "Tripod", "LAM", "QuadVee", "Quad OmniMek"])
+@pytest.mark.parametrize("config", ["Tripod", "LAM", "QuadVee"])
 def test_other_body_plans_rejected(config: str) -> None:
-    """Issue 5: quad, tripod, LAM and QuadVee files are recognised, 'not supported yet'."""
+    """Issue 5: tripod, LAM and QuadVee files are recognised, 'not supported yet' (quads
+    are read since issue 19)."""
     text = mtf_text(get_classic("Atlas AS7-D")).replace("Config:Biped", f"Config:{config}")
     with pytest.raises(MtfError, match=r"not supported yet") as info:
         parse_mtf(text, "x.mtf")
@@ -236,9 +237,18 @@ def test_other_body_plans_rejected(config: str) -> None:
     assert isinstance(info.value, UserError)
 
 
-def test_quad_block_rejected() -> None:
+@pytest.mark.parametrize("config", ["Quad", "Quad OmniMek"])
+def test_quad_config_needs_quad_blocks(config: str) -> None:
+    """Issue 19: a quad is read, but a Config:Quad with biped arm blocks (or quad leg blocks
+    on a biped) is refused naming the body plan."""
+    text = mtf_text(get_classic("Atlas AS7-D")).replace("Config:Biped", f"Config:{config}")
+    with pytest.raises(MtfError, match=r"location blocks of the body plan 'Quad'"):
+        parse_mtf(text, "x.mtf")
+
+
+def test_quad_block_on_a_biped_rejected() -> None:
     text = mtf_text(get_classic("Atlas AS7-D")).replace("Left Arm:", "Front Left Leg:")
-    with pytest.raises(MtfError, match="not supported yet"):
+    with pytest.raises(MtfError, match="body plan 'Biped'"):
         parse_mtf(text, "q.mtf")
 
 

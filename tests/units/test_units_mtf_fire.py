@@ -191,11 +191,11 @@ def _line(text: str, value: str) -> int:
 def test_unknown_equipment_listed_with_line() -> None:
     """Issue 11: an unknown slot entry goes into unknown_equipment with its line and a note;
     the rest of the unit still reads."""
-    text = _hunchback().replace("Left Arm:\nShoulder", "Left Arm:\nShoulder\nISArtemisIV", 1)
+    text = _hunchback().replace("Left Arm:\nShoulder", "Left Arm:\nShoulder\nISWhizzBang", 1)
     mech = parse_mtf(text, "hbk.mtf")
-    n = _line(text, "ISArtemisIV")
-    assert mech.unknown_equipment == (("ISArtemisIV", "LA", n),)
-    assert f"hbk.mtf:{n}: unknown equipment 'ISArtemisIV' in LA" in mech.notes[0]
+    n = _line(text, "ISWhizzBang")
+    assert mech.unknown_equipment == (("ISWhizzBang", "LA", n),)
+    assert f"hbk.mtf:{n}: unknown equipment 'ISWhizzBang' in LA" in mech.notes[0]
     assert len(mech.weapon_mounts) == 4 and len(require(mech)) == 4
 
 

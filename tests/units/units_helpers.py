@@ -117,17 +117,20 @@ def mtf_text(mech: ClassicMech, header_case: str = "new", newline: str = "\n") -
     if mech.mul_id is not None:
         lines.append(f"mul id:{mech.mul_id}")
     lines += ["", f"Config:Biped{omni}", f"{key('techbase', 'TechBase')}:{mech.tech_base}",
-              "era:3025", "rules level:1", "role:Brawler", ""]
+              *([f"era:{mech.year}"] if mech.year else []), "rules level:1",
+              *([f"role:{mech.role}"] if mech.role else []), ""]
     lines += [f"quirk:{q}" for q in mech.quirks]
     lines += ["", f"{key('mass', 'Mass')}:{mech.tons}",
               f"{key('engine', 'Engine')}:{mech.engine_rating or mech.tons * mech.walk_mp} "
               f"{mech.engine_type}{' (Clan)' if mech.engine_clan else ''} Engine"
               + ("(IS)" if old and not mech.engine_clan else ""),
-              "structure:IS Standard", f"myomer:{mech.myomer}", "",
+              *([f"structure:{mech.structure_type}"] if mech.structure_type else []),
+              *([f"cockpit:{mech.cockpit}"] if mech.cockpit else []),
+              *([f"gyro:{mech.gyro}"] if mech.gyro else []), f"myomer:{mech.myomer}", "",
               f"{key('heat sinks', 'Heat Sinks')}:{mech.heat_sinks} {hs_type}",
               f"{key('walk mp', 'Walk MP')}:{mech.walk_mp}",
               f"{key('jump mp', 'Jump MP')}:{mech.jump_mp}", "",
-              "armor:Standard(Inner Sphere)"]
+              *([f"armor:{mech.armor_type}"] if mech.armor_type else [])]
     for loc, k in _ARMOR_KEYS.items():
         lines.append(f"{k} {'Armor' if old else 'armor'}:{mech.armor[loc]}")
     lines += ["", f"Weapons:{len(mech.weapons)}"]

@@ -213,6 +213,9 @@ def _weapon_ok(text: str, mech: ClassicMech) -> bool:
 
 def build_layout(mech: ClassicMech) -> Layout:
     """The slot layout of ``mech`` (its own slots, or :func:`catalog_slots` when it has none)."""
+    from sim.units.usable import require_biped
+
+    require_biped(mech, "the damage model (hit, duel)")  # quads: issue 19
     notes: list[str] = []
     if mech.slots:
         raw = {loc: list(mech.slots.get(loc, ())) for loc in LOCS}

@@ -9,7 +9,7 @@ level (13.1 MP loss can force a standing turn); dissipation (13.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from os import PathLike
 from typing import Any
@@ -24,7 +24,7 @@ from sim.classic.fire import to_hit as TH
 from sim.classic.fire.policies import Policy, parse_policy
 from sim.classic.fire.rules import OPTION_NAMES, FireRules, rules_from
 from sim.classic.fire.unit import FireUnit, Mount, fire_unit
-from sim.classic.weapons import Weapon
+from sim.classic.weapons import Weapon, damage_at
 from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 from sim.errors import ConfigError, check_bool, check_choice, check_int
 from sim.units.types import ClassicMech
@@ -203,9 +203,10 @@ def _jam_le(w: Weapon, s: int, rules: FireRules) -> int:
     return 0
 
 
-def _hit_tables(w: Weapon, rate: int, rules: FireRules
+def _hit_tables(w: Weapon, rate: int, rules: FireRules, bonus: int = 0
                 ) -> tuple[tuple[np.ndarray, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    """Per shot count s (index 0 unused): hits by unmodified roll, and groups by hits."""
+    """Per shot count s (index 0 unused): hits by unmodified roll, and groups by hits.
+    ``bonus``: the mount's own cluster-roll modifier (:attr:`Mount.cluster_bonus`, Artemis)."""
     hits: list[np.ndarray] = [np.zeros(13, dtype=np.int64)]
     groups: list[tuple[tuple[int, ...], ...]] = [((),)]
     lbx_cluster = w.family == "lbx" and rules.lbx_ammo == "cluster"
@@ -213,7 +214,7 @@ def _hit_tables(w: Weapon, rate: int, rules: FireRules
         if w.family in ("lrm", "srm", "mrm", "atm") or lbx_cluster:
             rack = w.cluster if w.cluster else w.damage
             mod = -1 if (w.family == "mrm" and rules.mrm_to_hit == "core") else 0
-            h = C.hits_by_roll(rack, mod)
+            h = C.hits_by_roll(rack, mod + bonus)
             per, grp = (1, 1) if lbx_cluster else (w.damage, w.group)
             g = tuple(C.groups(k, per, grp) for k in range(rack + 1))
         elif w.family == "streak":
@@ -316,11 +317,18 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
         reason = "flamer used to heat the target (C24): no damage counted"
     elif w.ammo is not None and unit.ammo_known and (pool < 0 or unit.pools[pool].shots <= 0):
         reason = "no ammunition for it"
+    elif w.damage_by_range is not None:  # damage by range bracket (snub-nose PPC, heavy Gauss)
+        damages = {damage_at(w, TH.bracket(w, d)) for d in step_ranges if d <= w.long}
+        if len(damages) > 1:
+            reason = ("its damage changes with the range bracket and these ranges span "
+                      "brackets: not fired (give ranges within one bracket)")
+        elif damages:
+            w = replace(w, damage=damages.pop())
     if reason is not None:
         row["reason"] = reason
         return row, None
     rate = _shots_for(w, rules)
-    hits, groups = _hit_tables(w, rate, rules)
+    hits, groups = _hit_tables(w, rate, rules, m.cluster_bonus)
     tn = np.full((len(step_ranges), ACTIVE_HEATS), 13, dtype=np.int64)
     raw = np.full((len(step_ranges), ACTIVE_HEATS), OUT_OF_RANGE, dtype=np.int64)
     for r, dist in enumerate(step_ranges):

@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, Weapon, lookup_weapon
-from sim.units.types import ClassicMech
-from sim.units.usable import require_usable
+from sim.classic.weapons import (
+    AMMO,
+    ARTEMIS_BONUS,
+    ARTEMIS_FAMILIES,
+    EQUIPMENT,
+    WEAPONS,
+    Weapon,
+    lookup_weapon,
+)
+from sim.units.types import AmmoBin, ClassicMech, WeaponMount
+from sim.units.usable import incomplete_note
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,9 @@ class Mount:
     location: str
     rear: bool
     line: int | None = None
+    #: added to this launcher's cluster roll by its linked fire control (Artemis IV +2,
+    #: Artemis V +3 with matching ammunition; reference 10.3, :func:`artemis_bonus`)
+    cluster_bonus: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,6 +85,21 @@ def _fallback_mounts(mech: ClassicMech) -> list[Mount]:
             for n, loc in mech.weapons]
 
 
+def artemis_bonus(mount: WeaponMount, bins: tuple[AmmoBin, ...]) -> int:
+    """Cluster-roll bonus of ``mount``'s linked Artemis (reference 10.3: Artemis IV +2 on an
+    LRM/SRM firing Artemis-capable ammunition; Artemis V +3 with Artemis V-capable
+    ammunition, MegaMek ``ArtemisVHandler``, whose V-capable rounds also serve an Artemis IV).
+    Every bin the launcher feeds from must carry such rounds (a pool mixing standard rounds
+    gets none: btsim does not track which bin fires first); 0 without a link."""
+    w = WEAPONS.get(mount.weapon) if mount.weapon is not None else None
+    if not mount.artemis or w is None or w.family not in ARTEMIS_FAMILIES or w.ammo is None:
+        return 0
+    fed = [b.munition for b in bins if b.ammo is not None and b.ammo in AMMO
+           and AMMO[b.ammo].feeds(w)]
+    ok = {"artemis_iv": ("artemis", "artemis_v"), "artemis_v": ("artemis_v",)}[mount.artemis]
+    return ARTEMIS_BONUS[mount.artemis] if fed and all(m in ok for m in fed) else 0
+
+
 def fire_unit(mech: ClassicMech) -> FireUnit:
     """Build the firing view of ``mech`` from the unit reader's fields (issue 11).
 
@@ -81,20 +107,30 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     across two locations sits where the reader puts it, e.g. the Axman's AC/20 in the CT);
     ammunition is ``mech.ammo_bins`` grouped into one pool per ammunition family
     (:meth:`AmmoType.feeds`); leg sinks are the LL/RL entries of
-    ``mech.heat_sink_locations`` (C17). A weapon the table lacks is an error naming it and
-    its line (issue 11: only when the unit is asked to fire); unknown equipment and the
+    ``mech.heat_sink_locations`` (C17). A weapon btsim does not simulate (the table lacks
+    it, or marks it ``no:``) is left out of the mounts and never fires; the unit is then
+    incomplete and the first note says what is not simulated (issue 19). A launcher with a
+    linked Artemis gets its cluster bonus (:func:`artemis_bonus`). Unknown equipment and the
     reader's notes are carried as notes."""
     notes: list[str] = []
     mounts: list[Mount]
     if mech.weapon_mounts:
         mounts = [Mount(m.name, WEAPONS.get(m.weapon) if m.weapon is not None else None,
-                        m.location, m.rear, m.line) for m in mech.weapon_mounts]
+                        m.location, m.rear, m.line, artemis_bonus(m, mech.ammo_bins))
+                  for m in mech.weapon_mounts]
     else:
         mounts = _fallback_mounts(mech)
         if mounts:
             notes.append("weapon mounts from the unit's Weapons: list (no weapon_mounts): "
                          "rear mounting unknown, every weapon assumed forward")
-    require_usable(mech)  # the one check `btsim units import` makes too
+    incomplete = incomplete_note(mech)
+    if incomplete is not None:
+        notes.append(incomplete)
+    # a weapon btsim does not simulate never fires (issue 19: the unit is incomplete)
+    mounts = [m for m in mounts if m.weapon is not None and m.weapon.fires]
+    notes += [f"{m.weapon.name} ({m.location}): +{m.cluster_bonus} on its cluster roll from "
+              "its linked Artemis (reference 10.3)" for m in mounts
+              if m.cluster_bonus and m.weapon is not None]
     for wm in mech.weapon_mounts:
         if wm.split_location:
             notes.append(f"{wm.name} is split between {wm.location} and {wm.split_location}; "
