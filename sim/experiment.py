@@ -272,7 +272,24 @@ def with_rule_overrides(exp: Experiment, overrides: Mapping[str, Any] | None) ->
     return dataclasses.replace(exp, rule_overrides={**exp.rule_overrides, **extra})
 
 
-def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
+def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
+        **kwargs: Any) -> pd.DataFrame:
+    """Run an experiment (:func:`_run`, whose docstring follows). With ``out``, one process at
+    a time writes its results folder (:func:`sim.results.lock`; a second one waits and says
+    who holds it), and what an earlier, killed write of it left is removed first."""
+    out = kwargs.get("out")
+    if out is None:
+        return _run(experiment, **kwargs)
+    from sim import results
+
+    exp = experiment if isinstance(experiment, Experiment) else load(experiment)
+    folder = Path(out) / exp.name
+    with results.lock(folder):
+        results.clean_leftovers(folder)
+        return _run(exp, **kwargs)
+
+
+def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,

@@ -18,17 +18,31 @@ report sections read). ``summary.csv`` is its spreadsheet view, kept small
   drops the row-index columns that vary inside a scenario, such as ``turn``
   (``metadata["csv"]["dropped_columns"]``); a row column with one value per scenario (the
   Classic duel's ``range``, also a parameter) stays.
+
+Safety (README "Results folders: trust, links, locks"): btsim never follows a symbolic link
+inside a results folder: an experiment folder, its ``.cache`` or anything btsim writes,
+lists or removes there that is a link is refused with one line (:func:`refuse_link`). One
+process at a time writes an experiment (:func:`lock`, an ``flock`` on
+``<out>/.<name>.lock``; a second one waits and says who holds it), and what an earlier,
+killed run of that experiment left (``.<name>.tmp-*``, ``.<name>.old-*``) is removed
+(:func:`clean_leftovers`). A rerun keeps the figures ``btsim report`` and ``btsim
+sensitivity`` put in the folder (every file but :data:`OWN_FILES`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import platform
 import shutil
+import socket
+import stat
 import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from sim import __version__
+from sim.errors import UserError
 
 if TYPE_CHECKING:
     from sim.experiment import Experiment
@@ -192,10 +207,134 @@ def csv_view(frame: pd.DataFrame, layout: dict[str, Any] | None = None
     return out, info
 
 
+#: the files :func:`write` writes; every other entry of a results folder (the figures of
+#: ``btsim report``, the ``sensitivity`` plot) is carried over to the new folder on a rerun
+OWN_FILES: tuple[str, ...] = ("summary.parquet", "summary.csv", "metadata.json")
+
+
+def refuse_link(path: str | os.PathLike[str], what: str = "results path") -> None:
+    """Raise :class:`UserError` (one line) when ``path`` is a symbolic link: btsim never
+    follows a link inside a results folder, so a link there cannot make it list, write or
+    delete anything outside."""
+    if os.path.islink(path):
+        raise UserError(f"The {what} {str(path)!r} is a symbolic link; btsim never follows "
+                        "links inside a results folder (remove the link, or give --out the "
+                        "real folder).")
+
+
+def check_folder(folder: str | os.PathLike[str]) -> Path:
+    """An experiment's results folder ``<out>/<name>`` before a run touches it: neither it
+    nor its ``.cache`` may be a link, and it must be a folder if it exists (UserError)."""
+    folder = Path(folder)
+    refuse_link(folder, "results folder")
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"The results folder {str(folder)!r} is not a folder; remove it or "
+                        "choose another --out.")
+    refuse_link(folder / ".cache", "chunk cache")
+    return folder
+
+
+def _leftovers(folder: Path) -> list[Path]:
+    """The temporary folders of earlier, interrupted writes of ``folder`` (real folders
+    only, never links)."""
+    parent, name = folder.parent, folder.name
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return []
+    prefixes = (f".{name}.tmp-", f".{name}.old-")
+    return [Path(e.path) for e in entries if e.name.startswith(prefixes)
+            and e.is_dir(follow_symlinks=False)]
+
+
+def clean_leftovers(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove what an earlier, killed write of ``folder`` left beside it (``.NAME.tmp-*``,
+    ``.NAME.old-*``). Call it holding :func:`lock`: no other writer is then at work."""
+    found = _leftovers(Path(folder))
+    for p in found:
+        shutil.rmtree(p, ignore_errors=True)
+    return found
+
+
+def lock_path(folder: str | os.PathLike[str]) -> Path:
+    """The lock file of an experiment's results folder: ``<out>/.<name>.lock`` (beside the
+    folder, so the rename that publishes a result never moves it)."""
+    folder = Path(folder)
+    return folder.with_name(f".{folder.name}.lock")
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text or "another btsim process"
+
+
+@contextlib.contextmanager
+def lock(folder: str | os.PathLike[str], shared: bool = False,
+         quiet: bool = False) -> Iterator[None]:
+    """Hold the lock of an experiment's results folder (``flock`` on :func:`lock_path`):
+    exclusive for a run or a merge, ``shared`` for the shards of one experiment (which write
+    separate files and may run together). A second process waits, after one line on stderr
+    naming the holder (pid, host, start time and command)."""
+    import fcntl
+
+    folder = Path(folder)
+    check_folder(folder)
+    path = lock_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    refuse_link(path, "lock file")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise UserError(f"Cannot open the lock file {str(path)!r}: "
+                        f"{exc.strerror or exc}.") from None
+    try:
+        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise
+            if not quiet:
+                print(f"btsim: {folder} is being written by {_holder(fd)}; waiting for it "
+                      "to finish", file=sys.stderr, flush=True)
+            fcntl.flock(fd, mode)
+        if not shared:
+            who = (f"pid {os.getpid()} on {socket.gethostname()} since "
+                   f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({' '.join(sys.argv)[:100]})")
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, who.encode("utf-8", "replace") + b"\n", 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _carry_over(old: Path, new: Path) -> list[str]:
+    """Move the entries of the previous result ``old`` that :func:`write` does not make
+    (figures, the sensitivity plot) into ``new``; their names. Links are left behind."""
+    moved = []
+    try:
+        entries = list(os.scandir(old))
+    except OSError:
+        return moved
+    for e in entries:
+        if e.name in OWN_FILES or e.name == ".cache" or e.is_symlink():
+            continue
+        if (new / e.name).exists():
+            continue
+        if e.is_file(follow_symlinks=False) or e.is_dir(follow_symlinks=False):
+            os.replace(e.path, new / e.name)
+            moved.append(e.name)
+    return moved
+
+
 @contextlib.contextmanager
 def atomic_dir(final: Path) -> Iterator[Path]:
     """Yield a temporary folder beside ``final``; on success it replaces ``final``."""
     final = Path(final)
+    refuse_link(final, "results folder")
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.tmp-", dir=final.parent))
     try:
@@ -237,8 +376,11 @@ def atomic_write_text(path: Path, text: str) -> None:
 def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, Any],
           csv_layout: dict[str, Any] | None = None) -> Path:
     """Write summary.parquet, summary.csv (:func:`csv_view` with ``csv_layout``) and
-    metadata.json (with the CSV's ``csv`` entry) to ``folder`` atomically."""
-    folder = Path(folder)
+    metadata.json (with the CSV's ``csv`` entry) to ``folder`` atomically. The chunk cache
+    and every file of the previous result that this does not write (figures) move into the
+    new folder; when the summary changed, one line on stderr says those figures are older
+    than it (``btsim report`` rebuilds them)."""
+    folder = check_folder(folder)
     csv, info = csv_view(frame, csv_layout)
     meta = {**meta, "csv": info}
     with atomic_dir(folder) as tmp:
@@ -247,9 +389,24 @@ def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, A
         (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
         cache = folder / ".cache"  # the chunk cache (sim.cache) moves into the new folder
-        if cache.is_dir():
+        if cache.is_dir() and not cache.is_symlink():
             os.replace(cache, tmp / ".cache")
+        if folder.is_dir():
+            kept = _carry_over(folder, tmp)
+            if kept and _changed(folder / "summary.parquet", tmp / "summary.parquet"):
+                print(f"btsim: {folder}: kept {len(kept)} figure file(s) made from the "
+                      "previous summary; `btsim report` rebuilds them", file=sys.stderr)
     return folder
+
+
+def _changed(old: Path, new: Path) -> bool:
+    try:
+        if os.lstat(old).st_size != os.lstat(new).st_size or not stat.S_ISREG(
+                os.lstat(old).st_mode):
+            return True
+        return old.read_bytes() != new.read_bytes()
+    except OSError:
+        return True
 
 
 def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
