@@ -310,13 +310,17 @@ class Precision:
     target_error: float
     metrics: tuple[str, ...] | None = None
     max_trials: int = 2**26
+    #: fewest chunks before the first decision (a paired comparison needs chunks for its
+    #: standard error: :data:`PAIRED_MIN_CHUNKS`)
+    min_chunks: int = 1
 
     def checkpoints(self, chunk_size: int) -> list[int]:
         """Chunk counts at which the stopping decision is taken."""
         last = max(1, math.ceil(self.max_trials / chunk_size))
         out, k = [], 1
         while k < last:
-            out.append(k)
+            if k >= self.min_chunks:
+                out.append(k)
             k *= 2
         return out + [last]
 
@@ -334,6 +338,32 @@ class Precision:
             half = np.where(st[:, 0] > 0, half, np.inf)
             worst = max(worst, float(np.nanmax(half)) if half.size else 0.0)
         return worst
+
+
+#: Chunks a paired comparison aims at: the standard error of a paired difference is the
+#: batch-means one over chunks (:class:`PairedDiff`), which needs 2 chunks and is tight
+#: (Student's t within 4% of the normal) from about 30.
+PAIRED_MIN_CHUNKS = 32
+
+
+def paired_chunk(trials: int | None, chunk_size: int | None, default: int,
+                 precision: Precision | None = None) -> int:
+    """The chunk size of a paired comparison: ``chunk_size`` when given (ConfigError when
+    it leaves fewer than 2 chunks, naming the fix), else the model's ``default`` lowered
+    so that ``trials`` (or a target run's ``max_trials``) make at least
+    :data:`PAIRED_MIN_CHUNKS` chunks. Same seed and chunk size: same bits as ever."""
+    total = precision.max_trials if precision is not None else int(trials or 0)
+    if total < 2:
+        raise ConfigError("trials", total, "at least 2 for a paired comparison (its standard "
+                          "error needs 2 chunks; 30 or more for a tight one)")
+    if chunk_size is not None:
+        if math.ceil(total / chunk_size) < 2:
+            raise ConfigError("chunk_size", chunk_size, f"at most {total // 2} for {total} "
+                              "trials: a paired difference's standard error needs >= 2 "
+                              f"chunks (chunk size <= {max(1, total // PAIRED_MIN_CHUNKS)} "
+                              f"gives {PAIRED_MIN_CHUNKS})")
+        return chunk_size
+    return max(1, min(default, total // PAIRED_MIN_CHUNKS))
 
 
 def check_precision(model: Model, target_error: Any, target_metric: Any = None,
