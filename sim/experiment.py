@@ -284,9 +284,44 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
 
     exp = experiment if isinstance(experiment, Experiment) else load(experiment)
     folder = Path(out) / exp.name
+    key = _run_key(exp, kwargs)
     with results.lock(folder):
         results.clean_leftovers(folder)
-        return _run(exp, **kwargs)
+        meta = results.up_to_date(folder, key) if kwargs.get("cache", True) else None
+        if meta is not None:  # a finished rerun: read the result instead of recomputing
+            info = kwargs.get("info")
+            if info is not None:
+                stats = meta.get("cache") or {}
+                info.update(chunks_computed=0, tasks_computed=0, up_to_date=True,
+                            chunks_cached=int(stats.get("chunks_computed", 0))
+                            + int(stats.get("chunks_cached", 0)))
+            return results.read(folder)[0]
+        frame = _run(exp, **kwargs)
+        if kwargs.get("cache", True):
+            results.stamp(folder, key)
+        return frame
+
+
+#: arguments of :func:`run` that never change its numbers (left out of its run key)
+_NOT_IN_KEY = ("out", "progress", "info", "n_jobs", "backend", "scheduler")
+
+
+def _run_key(exp: Experiment, kwargs: Mapping[str, Any]) -> str:
+    from sim import results
+
+    return results.run_key(exp.to_dict(), {k: v for k, v in sorted(kwargs.items())
+                                           if k not in _NOT_IN_KEY})
+
+
+def up_to_date(experiment: Experiment, **kwargs: Any) -> bool:
+    """Whether ``run(experiment, **kwargs)`` would only read its finished result back
+    (:func:`sim.results.up_to_date`); ``btsim run`` then skips validating it again."""
+    from sim import results
+
+    if kwargs.get("out") is None or not kwargs.get("cache", True):
+        return False
+    return results.up_to_date(Path(kwargs["out"]) / experiment.name,
+                              _run_key(experiment, kwargs)) is not None
 
 
 def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import platform
@@ -384,7 +385,7 @@ def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, A
     csv, info = csv_view(frame, csv_layout)
     meta = {**meta, "csv": info}
     with atomic_dir(folder) as tmp:
-        frame.to_parquet(tmp / "summary.parquet", index=False)
+        to_parquet(frame, tmp / "summary.parquet")
         csv.to_csv(tmp / "summary.csv", index=False)
         (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
@@ -397,6 +398,139 @@ def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, A
                 print(f"btsim: {folder}: kept {len(kept)} figure file(s) made from the "
                       "previous summary; `btsim report` rebuilds them", file=sys.stderr)
     return folder
+
+
+_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """SHA-256 of btsim's own source and data files (once per process, ~10 ms): a finished
+    result is reused as it is only by the same code (:func:`up_to_date`)."""
+    if not _FINGERPRINT:
+        h = hashlib.sha256(__version__.encode())
+        for dirpath, dirs, files in os.walk(_PACKAGE_DIR):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            for f in sorted(files):
+                if f.endswith((".pyc", ".pyo")):
+                    continue
+                path = os.path.join(dirpath, f)
+                h.update(os.path.relpath(path, _PACKAGE_DIR).encode() + b"\0")
+                with contextlib.suppress(OSError), open(path, "rb") as fh:
+                    h.update(fh.read())
+        _FINGERPRINT.append(h.hexdigest())
+    return _FINGERPRINT[0]
+
+
+def run_key(experiment: dict[str, Any], settings: dict[str, Any]) -> str:
+    """The identity of a run's result: the experiment as run, the settings that change its
+    numbers (trials, seed, chunk size, precision, rule overrides; never jobs or backend)
+    and :func:`code_fingerprint`."""
+    from sim.result import jsonable
+
+    doc = {"experiment": jsonable(experiment), "settings": jsonable(settings),
+           "code": code_fingerprint(), "inputs": _input_files(experiment)}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _input_files(experiment: Any) -> list[str]:
+    """Size and modification time of the files a run reads besides btsim's own: the user
+    unit catalog (``$BTSIM_HOME/units.json``, :mod:`sim.units.user_catalog`) and any file
+    an experiment value names (a unit file)."""
+    home = os.environ.get("BTSIM_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                        "share", "btsim")
+    paths = [os.path.join(home, "units.json"), os.path.join(home, "units.toml")]
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k != "source":
+                    walk(x)
+        elif isinstance(v, list | tuple):
+            for x in v:
+                walk(x)
+        elif isinstance(v, str) and 0 < len(v) < 4096 and os.sep in v or (
+                isinstance(v, str) and v.lower().endswith((".mtf", ".blk", ".json"))):
+            paths.append(v)
+
+    walk(experiment)
+    out = []
+    for p in paths:
+        with contextlib.suppress(OSError, ValueError):
+            st = os.stat(p)
+            out.append(f"{p}:{st.st_size}:{st.st_mtime_ns}")
+    return out
+
+
+def _cache_state(folder: Path) -> str:
+    """A digest of the chunk logs in ``folder/.cache`` (names and sizes; links not
+    followed): a cache changed or damaged since the result was written differs."""
+    rows = []
+    root = folder / ".cache"
+    for dirpath, dirs, files in os.walk(root):
+        dirs.sort()
+        for f in sorted(files):
+            with contextlib.suppress(OSError):
+                st = os.lstat(os.path.join(dirpath, f))
+                rows.append(f"{os.path.relpath(os.path.join(dirpath, f), root)}:{st.st_size}")
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def stamp(folder: str | os.PathLike[str], key: str) -> None:
+    """Record in ``folder/metadata.json`` the :func:`run_key` that produced it and the state
+    of its cache (so :func:`up_to_date` can tell a finished rerun from a changed one)."""
+    folder = Path(folder)
+    path = folder / "metadata.json"
+    refuse_link(path, "metadata file")
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["run_key"] = {"key": key, "cache": _cache_state(folder)}
+    atomic_write_text(path, json.dumps(meta, indent=2, default=str) + "\n")
+
+
+def up_to_date(folder: str | os.PathLike[str], key: str) -> dict[str, Any] | None:
+    """The metadata of ``folder`` when it holds the finished result of run ``key`` with its
+    cache unchanged since (a finished rerun then reads it instead of recomputing), else
+    None."""
+    folder = Path(folder)
+    try:
+        if os.path.islink(folder) or os.path.islink(folder / "metadata.json"):
+            return None
+        meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    stamp_ = meta.get("run_key") if isinstance(meta, dict) else None
+    if not isinstance(stamp_, dict) or stamp_.get("key") != key:
+        return None
+    if not (folder / "summary.parquet").is_file() or os.path.islink(folder / "summary.parquet"):
+        return None
+    if stamp_.get("cache") != _cache_state(folder):
+        return None
+    return meta
+
+
+def to_parquet(frame: pd.DataFrame, path: Path) -> None:
+    """``frame.to_parquet(path, index=False)``, the same bytes, without its cost on a large
+    run: pandas deep-copies ``attrs`` (every scenario's rule options) on each column access,
+    which made writing a 1,224-scenario summary take a minute. The columns are converted
+    with ``attrs`` set aside, then ``attrs`` is stored as pandas does (``PANDAS_ATTRS``)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    attrs = frame.attrs
+    try:
+        frame.attrs = {}
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+    finally:
+        frame.attrs = attrs
+    meta = dict(table.schema.metadata or {})
+    if attrs and b"pandas" in meta:  # pyarrow's pandas metadata also holds the attrs
+        doc = json.loads(meta[b"pandas"])
+        if "attributes" in doc:
+            doc["attributes"] = attrs
+            meta[b"pandas"] = json.dumps(doc).encode("utf8")
+    if attrs:
+        meta[b"PANDAS_ATTRS"] = json.dumps(attrs).encode()
+    table = table.replace_schema_metadata(meta)
+    pq.write_table(table, path, compression="snappy")
 
 
 def _changed(old: Path, new: Path) -> bool:
@@ -414,8 +548,10 @@ def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     folder = Path(folder)
     frame = pd.read_parquet(folder / "summary.parquet")
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-    frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
+    attrs, frame.attrs = frame.attrs, {}  # pandas deep-copies attrs on every column access
     for col in frame.columns:  # parquet gives numpy arrays for list cells; make them lists
         if frame[col].dtype == object and any(isinstance(v, np.ndarray) for v in frame[col]):
             frame[col] = frame[col].map(lambda v: list(v) if isinstance(v, np.ndarray) else v)
+    frame.attrs = attrs
+    frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
     return frame, meta

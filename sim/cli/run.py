@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from sim.api import progress_flag
-    from sim.experiment import load, run, validate_all, with_rule_overrides
+    from sim.experiment import load, run, up_to_date, validate_all, with_rule_overrides
 
     overrides = rule_overrides(args, None)  # each: an option of some game
     shard = None
@@ -74,8 +74,13 @@ def main(args: argparse.Namespace) -> int:
                 raise ConfigError("shard", args.shard, f"used without --{flag.replace('_', '-')}"
                                   " (a shard computes Monte Carlo chunks into the cache)")
     exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
-    validate_all(exps)  # every file and every scenario, before running any
     progress = progress_flag("never" if args.quiet else args.progress)
+    settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
+                "backend": args.backend, "scheduler": args.scheduler,
+                "chunk_size": args.chunk_size, "exact_only": args.exact, "out": args.out,
+                "progress": progress, "cache": not args.no_cache, **precision_args(args)}
+    # every file and every scenario, before running any (a finished result was validated)
+    validate_all([e for e in exps if shard is not None or not up_to_date(e, **settings)])
     for i, exp in enumerate(exps, 1):
         t0 = time.perf_counter()
         if not args.quiet:  # one progress line per experiment (make report runs them all)
@@ -95,10 +100,7 @@ def main(args: argparse.Namespace) -> int:
                       f"({time.perf_counter() - t0:.1f} s); `btsim merge {args.out}` once "
                       "every shard is done", file=sys.stdout)
             continue
-        frame = run(exp, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
-                    backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,
-                    exact_only=args.exact, out=args.out, progress=progress,
-                    cache=not args.no_cache, **precision_args(args))
+        frame = run(exp, **settings)
         if not args.quiet:
             print(f"{Path(args.out) / exp.name}: {len(frame)} rows "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stdout)
