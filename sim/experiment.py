@@ -207,7 +207,7 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         **precision,
         name=_check_name(data.get("name", "experiment")),
         model=data["model"],
-        trials=check_int("trials", data.get("trials", 100_000), lo=1),
+        trials=check_int("trials", data.get("trials", 100_000), lo=1, hi=_max_trials()),
         seed=check_int("seed", data.get("seed", 0), lo=0),
         exact=check_bool("exact", data.get("exact", True)),
         title=str(data.get("title", "")),
@@ -221,6 +221,12 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         source=where,
         rule_overrides=options.check_overrides(data["model"], overrides),
     )
+
+
+def _max_trials() -> int:
+    from sim.engine import MAX_TRIALS
+
+    return MAX_TRIALS
 
 
 def _precision_keys(data: Mapping[str, Any], grid: Mapping[str, list[Any]]) -> dict[str, Any]:
@@ -309,8 +315,9 @@ _NOT_IN_KEY = ("out", "progress", "info", "n_jobs", "backend", "scheduler")
 def _run_key(exp: Experiment, kwargs: Mapping[str, Any]) -> str:
     from sim import results
 
-    return results.run_key(exp.to_dict(), {k: v for k, v in sorted(kwargs.items())
-                                           if k not in _NOT_IN_KEY})
+    settings = {k: v for k, v in sorted(kwargs.items()) if k not in _NOT_IN_KEY}
+    settings["model_version"] = str(get_model(exp.model).version)
+    return results.run_key(exp.to_dict(), settings)
 
 
 def up_to_date(experiment: Experiment, **kwargs: Any) -> bool:

@@ -23,7 +23,7 @@ Safety (README "Results folders: trust, links, locks"): btsim never follows a sy
 inside a results folder: an experiment folder, its ``.cache`` or anything btsim writes,
 lists or removes there that is a link is refused with one line (:func:`refuse_link`). One
 process at a time writes an experiment (:func:`lock`, an ``flock`` on
-``<out>/.<name>.lock``; a second one waits and says who holds it), and what an earlier,
+``<out>/.<name>.lock`` while it runs; a second one waits and says who holds it), and what an earlier,
 killed run of that experiment left (``.<name>.tmp-*``, ``.<name>.old-*``) is removed
 (:func:`clean_leftovers`). A rerun keeps the figures ``btsim report`` and ``btsim
 sensitivity`` put in the folder (every file but :data:`OWN_FILES`).
@@ -278,30 +278,43 @@ def lock(folder: str | os.PathLike[str], shared: bool = False,
     """Hold the lock of an experiment's results folder (``flock`` on :func:`lock_path`):
     exclusive for a run or a merge, ``shared`` for the shards of one experiment (which write
     separate files and may run together). A second process waits, after one line on stderr
-    naming the holder (pid, host, start time and command)."""
+    naming the holder (pid, host, start time and command). An exclusive holder removes the
+    lock file when it is done; a waiter then finds the path gone or replaced (another inode)
+    and takes the lock afresh, so two processes never hold it at once."""
     import fcntl
 
     folder = Path(folder)
     check_folder(folder)
     path = lock_path(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    refuse_link(path, "lock file")
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    except OSError as exc:
-        raise UserError(f"Cannot open the lock file {str(path)!r}: "
-                        f"{exc.strerror or exc}.") from None
-    try:
-        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    said = quiet
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    while True:
+        refuse_link(path, "lock file")
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            raise UserError(f"Cannot open the lock file {str(path)!r}: "
+                            f"{exc.strerror or exc}.") from None
         try:
             fcntl.flock(fd, mode | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                os.close(fd)
                 raise
-            if not quiet:
+            if not said:
                 print(f"btsim: {folder} is being written by {_holder(fd)}; waiting for it "
                       "to finish", file=sys.stderr, flush=True)
+                said = True
             fcntl.flock(fd, mode)
+        try:
+            same = os.fstat(fd).st_ino == os.lstat(path).st_ino
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the holder removed (or replaced) the file meanwhile: lock it afresh
+    try:
         if not shared:
             who = (f"pid {os.getpid()} on {socket.gethostname()} since "
                    f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({' '.join(sys.argv)[:100]})")
@@ -309,6 +322,10 @@ def lock(folder: str | os.PathLike[str], shared: bool = False,
             os.pwrite(fd, who.encode("utf-8", "replace") + b"\n", 0)
         yield
     finally:
+        if not shared:
+            with contextlib.suppress(OSError):
+                if os.fstat(fd).st_ino == os.lstat(path).st_ino:
+                    os.unlink(path)
         os.close(fd)  # releases the lock
 
 

@@ -83,7 +83,7 @@ def main(args: argparse.Namespace) -> int:
     validate_all([e for e in exps if shard is not None or not up_to_date(e, **settings)])
     for i, exp in enumerate(exps, 1):
         t0 = time.perf_counter()
-        if not args.quiet:  # one progress line per experiment (make report runs them all)
+        if not args.quiet and len(exps) > 1:  # a progress line per experiment (make report)
             print(f"btsim: run {i}/{len(exps)}: {exp.name} ({len(exp.scenarios())} "
                   f"scenarios){'' if shard is None else f', shard {args.shard}'} ...",
                   file=sys.stderr, flush=True)
