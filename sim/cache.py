@@ -288,6 +288,7 @@ class ChunkCache:
         self._ready = False
         self._folders: set[str] = set()
         self._expect: list[tuple[frozenset[str], frozenset[str], int]] = []
+        self._sharded = False
         #: records of this run that did not match their file (recomputed)
         self.rejected = 0
         #: seconds spent reading and writing the cache (``btsim bench`` reports its share)
@@ -357,6 +358,7 @@ class ChunkCache:
                               "(parameters or options); their cached chunks were discarded")
                     for p in stale:
                         shutil.rmtree(p, ignore_errors=True)
+        self._sharded = (self.root / "run.json").is_file()
         self._run = run
         self._ready = False
         self._folders = set()
@@ -384,7 +386,11 @@ class ChunkCache:
         self._ready = True
 
     def _logs(self, folder: Path) -> list[Path]:
-        """The chunk logs of one scenario folder: ``chunks.agg`` first, then the shards'."""
+        """The chunk logs of one scenario folder: ``chunks.agg`` first, then the shards'
+        (listed only in a sharded cache, one with ``run.json``: a listing per scenario
+        costs a large unsharded run more than reading its logs)."""
+        if not self._sharded:
+            return [folder / n for n in dict.fromkeys((LOG_NAME, self.log))]
         try:
             names = sorted(e.name for e in os.scandir(folder)
                            if e.name.endswith(".agg") and not e.name.startswith("."))

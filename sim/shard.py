@@ -73,7 +73,7 @@ def run_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike[str],
     folder = Path(out) / exp.name
     spec = {"experiment": exp.to_dict(), "trials": tr, "seed": sd, "chunk_size": chunk,
             "shards": shard[1], "model": model.name, "model_version": str(model.version)}
-    text = (json.dumps(spec, indent=1, sort_keys=True, default=str) + "\n").encode()
+    text = (json.dumps(spec, indent=1, default=str) + "\n").encode()  # file order: the grid order
     with results.lock(folder, shared=True):
         results.check_folder(folder)
         store = ChunkCache(folder / CACHE_DIR, log=log_name(shard), strict=True)
