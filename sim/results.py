@@ -332,7 +332,7 @@ def lock(folder: str | os.PathLike[str], shared: bool = False,
 def _carry_over(old: Path, new: Path) -> list[str]:
     """Move the entries of the previous result ``old`` that :func:`write` does not make
     (figures, the sensitivity plot) into ``new``; their names. Links are left behind."""
-    moved = []
+    moved: list[str] = []
     try:
         entries = list(os.scandir(old))
     except OSError:
