@@ -66,6 +66,9 @@ def test_a_cache_link_is_refused_and_nothing_outside_is_touched(tmp_path, capsys
     assert len(err) == 1 and "symbolic link" in err[0] and "Traceback" not in err[0]
     assert cli(["cache", "clean", str(cache)]) == 2
     assert _untouched(victim) and cache.is_symlink()
+    (tmp_path / "a-file").write_text("x")
+    assert cli(["cache", "clean", str(tmp_path / "a-file")]) == 2  # a file: not a folder
+    assert "not a folder" in capsys.readouterr().err
 
 
 def test_a_results_folder_link_and_links_inside_the_cache_are_refused(tmp_path):
