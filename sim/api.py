@@ -427,6 +427,8 @@ def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
     trials: ``sqrt(SE_A^2 + SE_B^2)``), ``trials`` and ``a_exact``/``b_exact`` where exact
     values exist.
     """
+    import dataclasses
+
     import numpy as np
     import pandas as pd
 
@@ -443,6 +445,11 @@ def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
         raise ConfigError("trials", None, "a trial count (or a target error)")
     tr, sd, jobs, be, chunk = engine.validate_run(trials or 1, seed, n_jobs, backend,
                                                   chunk_size, mdl)
+    if paired:  # enough chunks for the paired standard error (engine.PAIRED_MIN_CHUNKS)
+        if precision is not None:
+            precision = dataclasses.replace(precision, min_chunks=engine.PAIRED_MIN_CHUNKS)
+        chunk = engine.paired_chunk(trials, chunk_size and chunk,
+                                    mdl.default_chunk or engine.DEFAULT_CHUNK, precision)
     frame = engine.simulate(mdl, params, tr, sd, n_jobs=jobs, backend=be, chunk_size=chunk,
                             progress=progress, metrics=metrics, precision=precision,
                             streams=[0, 0] if paired else [0, 1],

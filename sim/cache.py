@@ -22,6 +22,17 @@ chunk in chunk order whatever the source of a chunk, the summary is bit-identica
 uninterrupted fresh run. A change of model version, seed or chunk size empties the cache
 with a one-line message on stderr; a changed scenario gets a new key (its old chunks are
 removed, also with a message). ``btsim cache clean [DIR]`` deletes caches.
+
+Trust (README "Results folders: trust, links, locks"): a results folder is trusted like code.
+The CRC only catches a torn write; beyond it each record names its scenario key, and a record
+whose key, layout (the model's declared metrics, their kinds and row counts) or format does
+not match the file it sits in is a miss, recomputed with one line on stderr, never a
+traceback. Nothing here follows a symbolic link: a cache, scenario folder or log that is a
+link is refused (:func:`sim.results.refuse_link`).
+
+Shards (:mod:`sim.shard`): ``btsim run --shard i/N`` appends to ``shard-i-of-N.agg`` beside
+``chunks.agg`` in each scenario folder (one writer per file, so machines sharing a folder
+never append to the same file); every run reads all the logs of a scenario.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ import json
 import math
 import os
 import shutil
+import stat
 import sys
 import time
 import zlib
@@ -47,7 +59,7 @@ from sim.aggregate import Aggregate
 #: Name of the cache folder inside a results folder.
 CACHE_DIR = ".cache"
 #: Bump when the cache file layout changes (old caches are then discarded).
-FORMAT = 4
+FORMAT = 5
 
 
 def _json(x: Any) -> str:
@@ -81,7 +93,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 #: Signature of a chunk block (header length, JSON header, raw arrays).
-MAGIC = b"BTSIMCC4"
+MAGIC = b"BTSIMCC5"
 #: Signature of a record of a scenario's chunk log (length, CRC-32, a chunk block).
 RECORD = b"BTSIMREC"
 #: The chunk log of one scenario, in its key's folder.
@@ -104,14 +116,15 @@ def _raw(values: Any, dtype: str) -> list[bytes]:
     return [v.astype(dtype, copy=False).tobytes() for v in values]
 
 
-def dump_chunks(chunks: Sequence[tuple[int, Aggregate]]) -> bytes:
+def dump_chunks(chunks: Sequence[tuple[int, Aggregate]], key: str = "") -> bytes:
     """Chunk aggregates as bytes: ``MAGIC``, the header length (8 bytes, little endian), a
-    JSON header (chunk indices, trials, and the metric layout: kind, name, shape; written
-    once when every chunk has the same layout), then per chunk its stats (float64) and its
-    histograms (int64), little endian. No pickles; reading is a few ``frombuffer`` calls."""
+    JSON header (the scenario key, chunk indices, trials, and the metric layout: kind, name,
+    shape; written once when every chunk has the same layout), then per chunk its stats
+    (float64) and its histograms (int64), little endian. No pickles; reading is a few
+    ``frombuffer`` calls."""
     sig0 = _signature(chunks[0][1])
     same = all(_signature(agg) == sig0 for _, agg in chunks[1:])
-    head = {"c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
+    head = {"k": key, "c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
             "layout": _layout(chunks[0][1]) if same else [_layout(a) for _, a in chunks],
             "same": same}
     blobs: list[bytes] = []
@@ -122,14 +135,19 @@ def dump_chunks(chunks: Sequence[tuple[int, Aggregate]]) -> bytes:
     return MAGIC + len(header).to_bytes(8, "little") + header + b"".join(blobs)
 
 
-def parse_chunks(data: bytes | memoryview, where: str = "chunk block"
-                 ) -> list[tuple[int, Aggregate]]:
-    """The chunks of one block written by :func:`dump_chunks` (ValueError if damaged)."""
+def parse_chunks(data: bytes | memoryview, where: str = "chunk block",
+                 key: str | None = None) -> list[tuple[int, Aggregate]]:
+    """The chunks of one block written by :func:`dump_chunks` (ValueError if damaged, or,
+    with ``key``, if the block names another scenario key)."""
     data = memoryview(data)
     if bytes(data[:8]) != MAGIC:
         raise ValueError(f"{where}: not a btsim cache block")
     size = int.from_bytes(data[8:16], "little")
     head = json.loads(bytes(data[16:16 + size]))
+    if not isinstance(head, dict):
+        raise ValueError(f"{where}: not a btsim cache header")
+    if key is not None and head.get("k") != key:
+        raise ValueError(f"{where}: a record of another scenario")
     body = data[16 + size:]
     off = 0
     out = []
@@ -137,7 +155,10 @@ def parse_chunks(data: bytes | memoryview, where: str = "chunk block"
         layout = head["layout"] if head["same"] else head["layout"][i]
         agg = Aggregate(int(n))
         for kind, dtype, target in (("s", "<f8", agg.stats), ("h", "<i8", agg.hists)):
-            items = [(name, shape) for k, name, shape in layout if k == kind]
+            items = [(str(name), tuple(int(x) for x in shape))
+                     for k, name, shape in layout if k == kind]
+            if any(len(shape) != 2 or min(shape) < 0 for _, shape in items):
+                raise ValueError(f"{where}: a metric that is not a 2-D array")
             total = sum(math.prod(shape) for _, shape in items)
             if not items:
                 continue
@@ -170,9 +191,16 @@ def frame_record(block: bytes) -> bytes:
             + zlib.crc32(block).to_bytes(4, "little") + block)
 
 
-def read_log(data: bytes) -> tuple[list[tuple[int, Aggregate]], int]:
+#: what a damaged or foreign record may raise while it is parsed (each one: a miss)
+_BAD_RECORD = (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError)
+
+
+def read_log(data: bytes, key: str | None = None, bad: list[int] | None = None
+             ) -> tuple[list[tuple[int, Aggregate]], int]:
     """The chunks of a chunk log's records, and the length of its good part: reading stops
-    at the first record that is cut short or fails its checksum (a crash mid-write)."""
+    at the first record that is cut short or fails its checksum (a crash mid-write). With
+    ``key``, a whole record that names another key or cannot be parsed is skipped (a miss;
+    ``bad`` receives its offset)."""
     view = memoryview(data)
     out: list[tuple[int, Aggregate]] = []
     off = 0
@@ -184,37 +212,85 @@ def read_log(data: bytes) -> tuple[list[tuple[int, Aggregate]], int]:
                                                                    "little"):
             break
         try:
-            out += parse_chunks(block)
-        except (ValueError, KeyError):
-            break
+            out += parse_chunks(block, key=key)
+        except _BAD_RECORD:
+            if key is None:
+                break
+            if bad is not None:
+                bad.append(off)
         off = end
     return out, off
 
 
+def _open_nofollow(path: Path, flags: int) -> int:
+    """``os.open`` that refuses a symbolic link (UserError, one line) and a file with other
+    hard links (it could be a file outside the results folder)."""
+    from sim.results import refuse_link
+
+    refuse_link(path, "chunk log")
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        if exc.errno == getattr(os, "ELOOP", -1):
+            refuse_link(path, "chunk log")
+        raise
+    st = os.fstat(fd)
+    if st.st_nlink > 1 or not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        from sim.errors import UserError
+
+        raise UserError(f"The chunk log {str(path)!r} is not a plain file of its own (a "
+                        "hard link or a special file); btsim never writes through it.")
+    return fd
+
+
 def append_record(path: Path, record: bytes) -> None:
-    """Append ``record`` to ``path`` with one ``write`` (O_APPEND; no fsync)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    """Append ``record`` to ``path`` with one ``write`` (O_APPEND; no fsync; never through a
+    link)."""
+    fd = _open_nofollow(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         _write_all(fd, record)
     finally:
         os.close(fd)
 
 
+def _is_key(name: str) -> bool:
+    return len(name) == 24 and all(ch in "0123456789abcdef" for ch in name)
+
+
+def _real_dirs(root: Path) -> list[Path]:
+    """The sub-folders of ``root`` that are folders, not links to folders."""
+    try:
+        return [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
 class ChunkCache:
     """The chunk cache of one run (see the module docstring).
 
     ``ChunkCache(folder)`` then :meth:`bind` (the engine does it) before use; the engine
-    calls :meth:`load` and :meth:`save`. ``messages`` keeps what was printed."""
+    calls :meth:`load` and :meth:`save`. ``messages`` keeps what was printed. ``log``: the
+    file of each scenario folder this run appends to (``chunks.agg``; a shard its own
+    ``shard-i-of-N.agg``); ``strict``: a cache made with other settings is refused instead
+    of emptied (shards must never wipe each other's work)."""
 
-    def __init__(self, folder: str | os.PathLike[str], quiet: bool = False) -> None:
+    def __init__(self, folder: str | os.PathLike[str], quiet: bool = False,
+                 log: str = LOG_NAME, strict: bool = False) -> None:
         self.root = Path(folder)
         self.quiet = quiet
+        self.log = log
+        self.strict = strict
         self.keys: list[str] = []
         self.messages: list[str] = []
         self._loaded: dict[int, dict[tuple[int, int], Aggregate]] = {}
         self._run: dict[str, Any] = {}
         self._ready = False
         self._folders: set[str] = set()
+        self._expect: list[tuple[frozenset[str], frozenset[str], int]] = []
+        self._sharded = False
+        #: records of this run that did not match their file (recomputed)
+        self.rejected = 0
         #: seconds spent reading and writing the cache (``btsim bench`` reports its share)
         self.seconds = 0.0
 
@@ -223,56 +299,119 @@ class ChunkCache:
         if not self.quiet:
             print(f"btsim: {text}", file=sys.stderr)
 
+    def _check_links(self) -> None:
+        from sim.results import refuse_link
+
+        refuse_link(self.root.parent, "results folder")
+        refuse_link(self.root, "chunk cache")
+        if self.root.exists() and not self.root.is_dir():
+            from sim.errors import UserError
+
+            raise UserError(f"The chunk cache {str(self.root)!r} is not a folder; remove it.")
+        for name in ("manifest.json", "CACHEDIR.TAG"):
+            refuse_link(self.root / name, "cache file")
+
     def bind(self, model: Any, scenarios: Sequence[Any], params_list: Sequence[Mapping[str, Any]],
              seed: int, chunk_size: int, streams: Sequence[int] | None) -> None:
         """Compute the keys of this run, and drop what no longer matches (one line each)."""
+        self._check_links()
         run = {"format": FORMAT, "model": model.name,
                "model_version": str(model.version),
                "btsim_version": __version__, "seed": seed, "chunk_size": chunk_size}
         self.keys = []
+        self._expect = []
+        stats = frozenset(m.name for m in model.metrics if m.kind != "hist")
+        hists = frozenset(m.name for m in model.metrics if m.kind == "hist")
         for s, (scn, raw) in enumerate(zip(scenarios, params_list, strict=True)):
             ident = {**run, "params": _json(raw), "normalized": _json(model.params(scn)),
                      "options": _json(model.options(scn)),
                      "stream": s if streams is None else int(streams[s])}
             self.keys.append(hashlib.sha256(_json(ident).encode()).hexdigest()[:24])
+            rows = model.rows(scn)
+            self._expect.append((stats, hists, 1 if rows is None else len(rows)))
         manifest = self.root / "manifest.json"
         if manifest.is_file():
             try:
                 old = json.loads(manifest.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 old = {}
+            if not isinstance(old, dict):
+                old = {}
             changed = [f"{k} {old.get(k)!r} -> {v!r}" for k, v in run.items()
                        if old.get(k) != v]
+            if changed and self.strict:
+                from sim.errors import UserError
+
+                raise UserError(f"The chunk cache {str(self.root)!r} was made with other "
+                                f"settings ({'; '.join(changed)}); every shard of a run must "
+                                "use the same ones (or remove the cache: btsim cache clean).")
             if changed:
                 self._say(f"cache {self.root} invalidated ({'; '.join(changed)}); "
                           "recomputing")
                 shutil.rmtree(self.root, ignore_errors=True)
-            else:
-                stale = [p for p in self.root.iterdir()
-                         if p.is_dir() and p.name not in set(self.keys)]
+            elif not self.strict:
+                wanted = set(self.keys)
+                stale = [p for p in _real_dirs(self.root)
+                         if _is_key(p.name) and p.name not in wanted]
                 if stale:
                     self._say(f"cache {self.root}: {len(stale)} scenario(s) changed "
                               "(parameters or options); their cached chunks were discarded")
                     for p in stale:
                         shutil.rmtree(p, ignore_errors=True)
+        self._sharded = (self.root / "run.json").is_file()
         self._run = run
         self._ready = False
         self._folders = set()
         self._loaded = {}
+        self.rejected = 0
 
     def _ensure(self) -> None:
         """Create the cache folder and its manifest on the first save (a run that fails
         before any chunk is done leaves nothing behind)."""
         if self._ready:
             return
+        self._check_links()
         self.root.mkdir(parents=True, exist_ok=True)
         tag = self.root / "CACHEDIR.TAG"
         if not tag.is_file():
             atomic_write_bytes(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n"
                                b"# btsim chunk cache (sim.cache); btsim cache clean removes it\n")
-        atomic_write_bytes(self.root / "manifest.json",
-                           (json.dumps(self._run, indent=1) + "\n").encode())
+        manifest = (json.dumps(self._run, indent=1) + "\n").encode()
+        try:
+            same = (self.root / "manifest.json").read_bytes() == manifest
+        except OSError:
+            same = False
+        if not same:
+            atomic_write_bytes(self.root / "manifest.json", manifest)
         self._ready = True
+
+    def _logs(self, folder: Path) -> list[Path]:
+        """The chunk logs of one scenario folder: ``chunks.agg`` first, then the shards'
+        (listed only in a sharded cache, one with ``run.json``: a listing per scenario
+        costs a large unsharded run more than reading its logs)."""
+        if not self._sharded:
+            return [folder / n for n in dict.fromkeys((LOG_NAME, self.log))]
+        try:
+            names = sorted(e.name for e in os.scandir(folder)
+                           if e.name.endswith(".agg") and not e.name.startswith("."))
+        except OSError:
+            return []
+        return [folder / n for n in sorted(names, key=lambda n: (n != LOG_NAME, n))]
+
+    def _fits(self, s: int, agg: Aggregate, first: tuple[Any, ...] | None) -> bool:
+        """Whether a cached chunk has the layout scenario ``s`` gives: the model's declared
+        metric names and kinds, a row count of 1 or the scenario's, 3 stats columns, and the
+        stats shapes of the scenario's other cached chunks."""
+        stats, hists, rows = self._expect[s]
+        if set(agg.stats) != stats or set(agg.hists) != hists or agg.n < 0:
+            return False
+        for v in agg.stats.values():
+            if v.ndim != 2 or v.shape[1] != 3 or v.shape[0] not in (1, rows):
+                return False
+        for v in agg.hists.values():
+            if v.ndim != 2 or v.shape[0] not in (1, rows):
+                return False
+        return first is None or _signature(agg)[:2] == first
 
     def load(self, s: int) -> dict[tuple[int, int], Aggregate]:
         """Cached chunks of scenario ``s``: (chunk index, trials) -> aggregate."""
@@ -280,17 +419,44 @@ class ChunkCache:
             return self._loaded[s]
         t0 = time.perf_counter()
         out: dict[tuple[int, int], Aggregate] = {}
-        path = self.root / self.keys[s] / LOG_NAME
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = b""
-        chunks, good = read_log(data)
-        if good < len(data):  # a damaged tail (crash mid-write): drop it, recompute it
-            with contextlib.suppress(OSError):
-                os.truncate(path, good)
-        for c, agg in chunks:
-            out[(c, agg.n)] = agg
+        key = self.keys[s]
+        folder = self.root / key
+        from sim.results import refuse_link
+
+        refuse_link(folder, "cache folder")
+        first: tuple[Any, ...] | None = None
+        bad = 0
+        for path in self._logs(folder):
+            try:
+                fd = _open_nofollow(path, os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                with os.fdopen(fd, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            skipped: list[int] = []
+            chunks, good = read_log(data, key=key, bad=skipped)
+            bad += len(skipped)
+            if good < len(data) and path.name == self.log:
+                # a damaged tail of this run's own log (crash mid-write): drop it, recompute
+                with contextlib.suppress(OSError):
+                    tfd = _open_nofollow(path, os.O_WRONLY)
+                    try:
+                        os.ftruncate(tfd, good)
+                    finally:
+                        os.close(tfd)
+            for c, agg in chunks:
+                if c < 0 or not self._fits(s, agg, first):
+                    bad += 1
+                    continue
+                first = first or _signature(agg)[:2]
+                out.setdefault((c, agg.n), agg)
+        if bad:
+            self.rejected += bad
+            self._say(f"cache {folder}: {bad} record(s) or chunk(s) did not match their file "
+                      "(another scenario, model or layout); recomputing them")
         self._loaded[s] = out
         self.seconds += time.perf_counter() - t0
         return out
@@ -303,28 +469,58 @@ class ChunkCache:
         key = self.keys[task.scenario_index]
         folder = self.root / key
         if key not in self._folders:
+            from sim.results import refuse_link
+
+            refuse_link(folder, "cache folder")
             folder.mkdir(parents=True, exist_ok=True)
             self._folders.add(key)
         chunks = list(zip(range(task.first_chunk, task.last_chunk), aggs, strict=True))
-        append_record(folder / LOG_NAME, frame_record(dump_chunks(chunks)))
+        append_record(folder / self.log, frame_record(dump_chunks(chunks, key)))
         self._loaded.pop(task.scenario_index, None)
         self.seconds += time.perf_counter() - t0
 
     def nbytes(self) -> int:
-        """Size of the cache on disk."""
-        return sum(p.stat().st_size for p in self.root.rglob("*") if p.is_file())
+        """Size of the cache on disk (links not followed)."""
+        total = 0
+        for dirpath, _, files in os.walk(self.root):
+            for f in files:
+                with contextlib.suppress(OSError):
+                    total += os.lstat(os.path.join(dirpath, f)).st_size
+        return total
+
+
+def _is_cache(p: Path) -> bool:
+    return any(os.path.isfile(p / n) and not os.path.islink(p / n)
+               for n in ("manifest.json", "CACHEDIR.TAG"))
+
+
+def find_caches(folder: str | os.PathLike[str]) -> list[Path]:
+    """Every btsim cache under ``folder`` (a results folder, a tree of them or a cache
+    itself), walking without following links; UserError (one line) when a ``.cache`` found
+    there is a symbolic link (nothing is removed then)."""
+    from sim.results import refuse_link
+
+    root = Path(folder)
+    found: list[Path] = []
+    if root.name == CACHE_DIR:
+        refuse_link(root, "chunk cache")
+        found.append(root)
+    elif root.is_dir():
+        for dirpath, dirs, _ in os.walk(root):  # os.walk never descends into links
+            base = Path(dirpath)
+            if CACHE_DIR in dirs:
+                refuse_link(base / CACHE_DIR, "chunk cache")
+                dirs.remove(CACHE_DIR)
+                found.append(base / CACHE_DIR)
+            for d in [d for d in dirs if os.path.islink(base / d)]:
+                dirs.remove(d)
+    return [p for p in found if _is_cache(p)]
 
 
 def clean(folder: str | os.PathLike[str]) -> list[Path]:
     """Remove every btsim cache under ``folder`` (a results folder or a tree of them);
-    the removed folders."""
-    root = Path(folder)
-    found = [root] if root.name == CACHE_DIR else []
-    if root.is_dir():
-        found += [p for p in root.rglob(CACHE_DIR) if p.is_dir()]
-    removed = []
+    the removed folders. Links are never followed (a ``.cache`` link: UserError)."""
+    found = find_caches(folder)
     for p in found:
-        if (p / "manifest.json").is_file() or (p / "CACHEDIR.TAG").is_file():
-            shutil.rmtree(p)
-            removed.append(p)
-    return removed
+        shutil.rmtree(p)
+    return found

@@ -62,6 +62,15 @@ TARGET_TASKS = 64
 #: Chunks per task a cached run aims at (one cache record per task, so the fastest kernels
 #: spend under 3% of a run in the cache; a crash recomputes at most one task per worker).
 CACHE_TASK_CHUNKS = 8
+#: Most chunks a task holds (tiny chunk sizes: a task's per-chunk aggregates stay small).
+MAX_TASK_CHUNKS = 1024
+#: Most chunks the driver plans at once (a *wave*): the run is planned, submitted and
+#: folded wave by wave, so its memory never grows with the trial count (only the boundary
+#: of a wave idles the workers; a wave is thousands of chunks). One wave for most runs.
+WAVE_CHUNKS = 8192
+#: Most trials per scenario (``trials``, ``max_trials``, ``bench --big-trials``): 10**12, a
+#: few hours of the fastest kernel per scenario on one core. Above it: one line, exit 2.
+MAX_TRIALS = 10**12
 BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
@@ -133,8 +142,8 @@ def _cut(todo: Mapping[int, Sequence[int]], caps: Mapping[int, int], chunk_size:
     chunks per task (a cached run writes one record per task; fewer, larger tasks keep the
     cache's cost small for the fastest kernels)."""
     total = sum(len(v) for v in todo.values())
-    per_task = max(1, min_chunks,
-                   min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS)))
+    per_task = min(MAX_TASK_CHUNKS, max(
+        1, min_chunks, min(TASK_TRIALS // chunk_size, math.ceil(total / TARGET_TASKS))))
     tasks = []
     for s, chunks in todo.items():
         stream = -1 if streams is None else streams[s]
@@ -148,7 +157,8 @@ def _cut(todo: Mapping[int, Sequence[int]], caps: Mapping[int, int], chunk_size:
 
 
 def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
-    """Cut every scenario of a fixed-trials run into tasks of consecutive chunks."""
+    """Cut every scenario of a fixed-trials run into tasks of consecutive chunks (one wave:
+    for small runs and tests; :func:`sample_run` plans wave by wave)."""
     n_chunks = max(1, math.ceil(trials / chunk_size))
     return _cut({s: range(n_chunks) for s in range(n_scenarios)},
                 dict.fromkeys(range(n_scenarios), trials), chunk_size)
@@ -300,13 +310,17 @@ class Precision:
     target_error: float
     metrics: tuple[str, ...] | None = None
     max_trials: int = 2**26
+    #: fewest chunks before the first decision (a paired comparison needs chunks for its
+    #: standard error: :data:`PAIRED_MIN_CHUNKS`)
+    min_chunks: int = 1
 
     def checkpoints(self, chunk_size: int) -> list[int]:
         """Chunk counts at which the stopping decision is taken."""
         last = max(1, math.ceil(self.max_trials / chunk_size))
         out, k = [], 1
         while k < last:
-            out.append(k)
+            if k >= self.min_chunks:
+                out.append(k)
             k *= 2
         return out + [last]
 
@@ -324,6 +338,32 @@ class Precision:
             half = np.where(st[:, 0] > 0, half, np.inf)
             worst = max(worst, float(np.nanmax(half)) if half.size else 0.0)
         return worst
+
+
+#: Chunks a paired comparison aims at: the standard error of a paired difference is the
+#: batch-means one over chunks (:class:`PairedDiff`), which needs 2 chunks and is tight
+#: (Student's t within 4% of the normal) from about 30.
+PAIRED_MIN_CHUNKS = 32
+
+
+def paired_chunk(trials: int | None, chunk_size: int | None, default: int,
+                 precision: Precision | None = None) -> int:
+    """The chunk size of a paired comparison: ``chunk_size`` when given (ConfigError when
+    it leaves fewer than 2 chunks, naming the fix), else the model's ``default`` lowered
+    so that ``trials`` (or a target run's ``max_trials``) make at least
+    :data:`PAIRED_MIN_CHUNKS` chunks. Same seed and chunk size: same bits as ever."""
+    total = precision.max_trials if precision is not None else int(trials or 0)
+    if total < 2:
+        raise ConfigError("trials", total, "at least 2 for a paired comparison (its standard "
+                          "error needs 2 chunks; 30 or more for a tight one)")
+    if chunk_size is not None:
+        if math.ceil(total / chunk_size) < 2:
+            raise ConfigError("chunk_size", chunk_size, f"at most {total // 2} for {total} "
+                              "trials: a paired difference's standard error needs >= 2 "
+                              f"chunks (chunk size <= {max(1, total // PAIRED_MIN_CHUNKS)} "
+                              f"gives {PAIRED_MIN_CHUNKS})")
+        return chunk_size
+    return max(1, min(default, total // PAIRED_MIN_CHUNKS))
 
 
 def check_precision(model: Model, target_error: Any, target_metric: Any = None,
@@ -349,7 +389,8 @@ def check_precision(model: Model, target_error: Any, target_metric: Any = None,
                                   f"model {model.name!r}: " + ", ".join(
                                       k for k, v in kinds.items() if v != "hist"))
         names = tuple(raw)
-    cap = 2**26 if max_trials is None else check_int("max_trials", max_trials, lo=1)
+    cap = 2**26 if max_trials is None else check_int("max_trials", max_trials, lo=1,
+                                                       hi=MAX_TRIALS)
     return Precision(float(target_error), names, cap)
 
 
@@ -378,20 +419,123 @@ def _dask_client(scheduler: str | None) -> Iterator[Any]:
         raise UserError(
             "The 'backend' parameter 'dask' needs the dask extra: pip install 'btsim[dask]'."
         ) from None
+    import logging
+
+    # distributed logs every lost connection as an ERROR with its traceback; btsim reports a
+    # lost scheduler itself, in one line (_dask_results)
+    names = ["distributed"] + [n for n in logging.root.manager.loggerDict
+                               if n.startswith("distributed.")]
+    levels = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL)
+    try:
+        with _dask_client_inner(scheduler, Client, LocalCluster) as client:
+            yield client
+    finally:
+        for n, lv in levels.items():
+            logging.getLogger(n).setLevel(lv)
+
+
+@contextlib.contextmanager
+def _dask_client_inner(scheduler: str | None, Client: Any, LocalCluster: Any  # noqa: N803
+                       ) -> Iterator[Any]:
     if scheduler:
         try:
             client = Client(scheduler, timeout="5s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
             raise UserError(
                 f"The 'scheduler' parameter must be the address of a reachable Dask scheduler; "
                 f"got {scheduler!r} ({exc.__class__.__name__})."
             ) from None
-        with client:
+        try:
             yield client
+        finally:
+            with contextlib.suppress(Exception):  # a scheduler that died: nothing to close
+                client.close(timeout=5)
         return
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                       dashboard_address=None, processes=True) as cluster, Client(cluster) as client:
         yield client
+
+
+#: Seconds a Dask run waits with no worker connected before it stops (exit 2, one line);
+#: ``BTSIM_DASK_NO_WORKERS_TIMEOUT`` overrides it (README "Beyond one machine").
+DASK_NO_WORKERS_TIMEOUT = 120.0
+#: Seconds between two checks of a Dask run's scheduler and workers.
+DASK_POLL = 1.0
+
+
+def _dask_lost() -> tuple[type[BaseException], ...]:
+    """What Dask raises when its scheduler is gone (a connection closed or timed out)."""
+    out: list[type[BaseException]] = [OSError, TimeoutError]
+    with contextlib.suppress(ImportError):
+        from distributed.comm.core import CommClosedError
+
+        out.append(CommClosedError)
+    with contextlib.suppress(ImportError):
+        from asyncio import CancelledError
+
+        out.append(CancelledError)
+    with contextlib.suppress(ImportError):
+        from concurrent.futures import CancelledError as FutureCancelled
+
+        out.append(FutureCancelled)
+    return tuple(out)
+
+
+def _lost(where: str, exc: BaseException) -> UserError:
+    return UserError(f"The Dask scheduler ({where}) went away mid-run "
+                     f"({exc.__class__.__name__}); finished chunks are cached: rerun the same "
+                     "command once a scheduler is back.")
+
+
+def _dask_results(client: Any, futures: list[Any], where: str
+                  ) -> Iterator[tuple[_Task, list[Aggregate]]]:
+    """The futures' results in completion order; UserError (one line) when the scheduler
+    goes away or no worker is connected for :data:`DASK_NO_WORKERS_TIMEOUT` seconds."""
+    from dask.distributed import wait
+
+    limit = float(os.environ.get("BTSIM_DASK_NO_WORKERS_TIMEOUT", DASK_NO_WORKERS_TIMEOUT))
+    lost = _dask_lost()
+    pending = set(futures)
+    alone_since: float | None = None
+    while pending:
+        try:
+            done, pending_now = wait(list(pending), timeout=DASK_POLL,
+                                     return_when="FIRST_COMPLETED")
+            pending = set(pending_now)
+        except TimeoutError:
+            done = set()
+        except lost as exc:
+            raise _lost(where, exc) from None
+        for fut in done:
+            if fut.status == "cancelled":
+                raise _lost(where, RuntimeError("task cancelled"))
+            try:
+                yield fut.result()
+            except lost as exc:
+                raise _lost(where, exc) from None
+        if done or not pending:
+            alone_since = None
+            continue
+        if client.status not in ("running", "connecting"):
+            raise _lost(where, RuntimeError(f"client {client.status}"))
+        try:
+            workers = len(client.scheduler_info().get("workers", {})) if \
+                client.status == "running" else 0
+            if workers == 0:  # the cached info may be stale: ask the scheduler itself
+                workers = len(client.nthreads())
+        except lost as exc:
+            raise _lost(where, exc) from None
+        if workers:
+            alone_since = None
+            continue
+        now = time.monotonic()
+        alone_since = now if alone_since is None else alone_since
+        if now - alone_since >= limit:
+            raise UserError(f"No Dask worker has been connected to {where} for "
+                            f"{limit:g} s (BTSIM_DASK_NO_WORKERS_TIMEOUT); finished chunks are "
+                            "cached: start workers and rerun the same command.")
 
 
 def effective_jobs(n_jobs: int, backend: str, n_tasks: int) -> int:
@@ -423,16 +567,18 @@ def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, ba
         return
     if backend == "dask":
         with _dask_client(scheduler) as client:
-            from dask.distributed import as_completed
-
             def run_dask(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
-                futures = [client.submit(_run_task, model, scenarios[t.scenario_index], t,
-                                         seed, pure=False, retries=3) for t in tasks]
+                where = scheduler or "the local Dask cluster"
                 try:
-                    for fut in as_completed(futures):
-                        yield fut.result()
+                    futures = [client.submit(_run_task, model, scenarios[t.scenario_index],
+                                             t, seed, pure=False, retries=3) for t in tasks]
+                except _dask_lost() as exc:
+                    raise _lost(where, exc) from None
+                try:
+                    yield from _dask_results(client, futures, where)
                 finally:
-                    client.cancel(futures)
+                    with contextlib.suppress(Exception):
+                        client.cancel(futures)
 
             yield run_dask
         return
@@ -485,7 +631,7 @@ def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
                  ) -> tuple[int, int, int, str, int]:
     """Check run parameters up front; raise ConfigError naming the field. Without
     ``chunk_size`` the chunk is ``model.default_chunk`` or :data:`DEFAULT_CHUNK`."""
-    trials = check_int("trials", trials, lo=1)
+    trials = check_int("trials", trials, lo=1, hi=MAX_TRIALS)
     seed = check_int("seed", seed, lo=0)
     n_jobs = check_int("jobs", n_jobs, lo=-1)
     if n_jobs == 0:
@@ -497,6 +643,37 @@ def validate_run(trials: Any, seed: Any, n_jobs: Any, backend: Any,
     chunk = default if chunk_size is None else check_int("chunk_size", chunk_size,
                                                           lo=1, hi=2**24)
     return trials, seed, n_jobs, backend, chunk
+
+
+def _next_wave(pos: dict[int, int], ends: Mapping[int, int], cap: int, chunk: int,
+               cache: Any, folds: Sequence[_ChunkFold] | None, out: RunOutcome,
+               bar: Any) -> dict[int, list[int]]:
+    """The next wave of at most :data:`WAVE_CHUNKS` chunks to compute (scenario -> chunk
+    indices), from ``pos[s]`` up to ``ends[s]`` (exclusive), advancing ``pos``; chunks found
+    in the cache are folded at once (``folds=None``: a shard, which folds nothing)."""
+    todo: dict[int, list[int]] = {}
+    budget = WAVE_CHUNKS
+    for s in sorted(pos):
+        if budget <= 0:
+            break
+        if pos[s] >= ends[s]:
+            continue
+        have = cache.load(s) if cache is not None else {}
+        c = pos[s]
+        while c < ends[s] and budget > 0:
+            agg = have.get((c, chunk_trials(c, cap, chunk)))
+            if agg is not None:
+                if folds is not None:
+                    folds[s].add(c, agg)
+                out.chunks_cached += 1
+                if bar is not None:
+                    bar.update(agg.n)
+            else:
+                todo.setdefault(s, []).append(c)
+                budget -= 1
+            c += 1
+        pos[s] = c
+    return todo
 
 
 #: Test hook (tests/precision): the driver kills its own process with SIGKILL after this many
@@ -571,43 +748,36 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
             for goal in checkpoints:
                 if not active:
                     break
-                todo: dict[int, list[int]] = {}
-                for s in sorted(active):
-                    have = cache.load(s) if cache is not None else {}
-                    for c in range(folds[s].next, goal):
-                        agg = have.get((c, chunk_trials(c, cap, chunk)))
-                        if agg is not None:
-                            folds[s].add(c, agg)
-                            out.chunks_cached += 1
+                pos = {s: folds[s].next for s in active}
+                ends = dict.fromkeys(pos, goal)
+                while any(pos[s] < goal for s in pos):  # wave by wave (WAVE_CHUNKS)
+                    todo = _next_wave(pos, ends, cap, chunk, cache, folds, out, bar)
+                    # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every
+                    # worker still gets 4 tasks or more
+                    cores = effective_jobs(n_jobs, backend, 2**62)
+                    floor = 1 if cache is None else max(1, min(
+                        CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * cores)))
+                    tasks = _cut(todo, caps, chunk, streams, min_chunks=floor)
+                    if tasks:
+                        out.workers = max(out.workers,
+                                          effective_jobs(n_jobs, backend, len(tasks)))
+                    results: Any = submit(tasks) if tasks else _no_results()
+                    # closing() shuts the workers (or the futures) down at once on an error
+                    with contextlib.closing(results):
+                        for task, aggs in results:
+                            if cache is not None:
+                                cache.save(task, aggs)
+                            for c, agg in zip(range(task.first_chunk, task.last_chunk), aggs,
+                                              strict=True):
+                                folds[task.scenario_index].add(c, agg)
+                            out.tasks_computed += 1
+                            out.chunks_computed += len(aggs)
                             if bar is not None:
-                                bar.update(agg.n)
-                        else:
-                            todo.setdefault(s, []).append(c)
-                # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every worker
-                # still gets 4 tasks or more
-                cores = effective_jobs(n_jobs, backend, 2**62)
-                floor = 1 if cache is None else max(1, min(
-                    CACHE_TASK_CHUNKS, sum(map(len, todo.values())) // (4 * cores)))
-                tasks = _cut(todo, caps, chunk, streams, min_chunks=floor)
-                if tasks:
-                    out.workers = max(out.workers, effective_jobs(n_jobs, backend, len(tasks)))
-                results: Any = submit(tasks) if tasks else _no_results()
-                # closing() shuts the workers (or the futures) down at once on an error
-                with contextlib.closing(results):
-                    for task, aggs in results:
-                        if cache is not None:
-                            cache.save(task, aggs)
-                        for c, agg in zip(range(task.first_chunk, task.last_chunk), aggs,
-                                          strict=True):
-                            folds[task.scenario_index].add(c, agg)
-                        out.tasks_computed += 1
-                        out.chunks_computed += len(aggs)
-                        if bar is not None:
-                            bar.update(sum(a.n for a in aggs))
-                        if kill_after and out.tasks_computed >= kill_after:
-                            import signal
+                                bar.update(sum(a.n for a in aggs))
+                            if kill_after and out.tasks_computed >= kill_after:
+                                import signal
 
-                            os.kill(os.getpid(), signal.SIGKILL)
+                                os.kill(os.getpid(), signal.SIGKILL)
                 if precision is None:
                     active.clear()
                     break
@@ -630,6 +800,66 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
     if precision is not None:
         out.target_reached = reached
     out.pairs = {s: (b, diffs[s]) for s, b in pairs.items()}
+    return out
+
+
+def shard_ranges(n_scenarios: int, trials: int, chunk_size: int, shard: tuple[int, int]
+                 ) -> dict[int, tuple[int, int]]:
+    """The chunks shard ``i`` of ``N`` (``shard = (i, N)``, 0 <= i < N) computes: scenario
+    -> (first chunk, end chunk). The run's chunks, scenario by scenario in chunk order, are
+    cut into N contiguous parts of equal count (to within one), so each shard's tasks are
+    runs of consecutive chunks and the N shards together hold every chunk exactly once."""
+    i, n = shard
+    per = max(1, math.ceil(trials / chunk_size))
+    total = n_scenarios * per
+    lo, hi = i * total // n, (i + 1) * total // n
+    out = {}
+    for s in range(n_scenarios):
+        a, b = max(lo - s * per, 0), min(hi - s * per, per)
+        if a < b:
+            out[s] = (a, b)
+    return out
+
+
+def run_shard(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
+              shard: tuple[int, int], cache: Any, n_jobs: int = 1, backend: str = "loky",
+              chunk_size: int | None = None, progress: bool | str | None = None,
+              scheduler: str | None = None, streams: Sequence[int] | None = None
+              ) -> RunOutcome:
+    """Compute shard ``shard = (i, N)`` of a fixed-trials run (:func:`shard_ranges`) into
+    ``cache`` (a bound :class:`sim.cache.ChunkCache`): its chunks that are not cached yet,
+    task by task. Nothing is folded or summarized: ``btsim merge`` folds the shards' chunks
+    in chunk order, which gives the bits of a single run (README "Beyond one machine")."""
+    trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
+                                                        chunk_size, model)
+    n = len(scenarios)
+    spawn = list(range(n)) if streams is None else [int(x) for x in streams]
+    ranges = shard_ranges(n, trials, chunk, shard)
+    caps = dict.fromkeys(range(n), trials)
+    pos = {s: a for s, (a, _) in ranges.items()}
+    ends = {s: b for s, (_, b) in ranges.items()}
+    out = RunOutcome(parts={}, trials_used={})
+    bar = _progress_bar(sum(min(trials, b * chunk) - a * chunk for a, b in ranges.values()),
+                        progress)
+    try:
+        with _executor(model, scenarios, seed, n_jobs, backend, scheduler) as submit:
+            while any(pos[s] < ends[s] for s in pos):
+                todo = _next_wave(pos, ends, trials, chunk, cache, None, out, bar)
+                cores = effective_jobs(n_jobs, backend, 2**62)
+                floor = max(1, min(CACHE_TASK_CHUNKS,
+                                   sum(map(len, todo.values())) // (4 * cores)))
+                tasks = _cut(todo, caps, chunk, spawn, min_chunks=floor)
+                results: Any = submit(tasks) if tasks else _no_results()
+                with contextlib.closing(results):
+                    for task, aggs in results:
+                        cache.save(task, aggs)
+                        out.tasks_computed += 1
+                        out.chunks_computed += len(aggs)
+                        if bar is not None:
+                            bar.update(sum(a.n for a in aggs))
+    finally:
+        if bar is not None:
+            bar.close()
     return out
 
 
@@ -743,7 +973,7 @@ def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
             if m.name in ex:
                 _put(cols, k, m.name, ex[m.name], m.kind == "hist")
         frames.append(_blank_if_impossible(model, scn, cols, k))
-    out = pd.concat(frames, ignore_index=True)
+    out = _frame_of(frames)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in _selected(model, metrics)}
     _annotate(out, model, scenarios)
     return out
@@ -825,15 +1055,58 @@ def _base_columns(model: Model, scn: Any) -> tuple[dict[str, Any], int]:
     return cols, k
 
 
-def _blank_if_impossible(model: Model, scn: Any, cols: dict[str, Any], k: int) -> pd.DataFrame:
+def _blank_if_impossible(model: Model, scn: Any, cols: dict[str, Any], k: int
+                         ) -> dict[str, Any]:
     """An impossible scenario (fact ``impossible`` set to the reason) has no metric values:
-    every metric column is NaN (hist columns None) rather than a silent zero."""
+    every metric column is NaN (hist columns None) rather than a silent zero. The columns of
+    one scenario, for :func:`_frame_of`."""
     if model.facts(scn).get("impossible"):
         for m in model.metrics:
             for suffix in ("", "_exact", "_se", "_ci_low", "_ci_high"):
                 if m.name + suffix in cols:
                     cols[m.name + suffix] = [None] * k if m.kind == "hist" else np.full(k, np.nan)
-    return pd.DataFrame(cols)
+    return cols
+
+
+#: Python scalar types a column may be built from directly (each maps to one pandas dtype)
+_PLAIN = {bool: "b", np.bool_: "b", int: "i", np.int64: "i", float: "f", np.float64: "f",
+          str: "s", list: "l"}
+
+
+def _column(values: list[Any]) -> Any:
+    """The scenarios' values of one column joined, when pandas infers the same dtype for the
+    joined column as for the concatenation of per-scenario frames: numeric arrays of one
+    dtype, or lists of plain scalars of one kind (ints and floats mixed: float64; no None).
+    None: build it the slow way."""
+    if all(isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype.kind in "biuf"
+           for v in values):
+        return np.concatenate(values) if len({v.dtype for v in values}) == 1 else None
+    lists = [list(v) if isinstance(v, np.ndarray) and v.dtype == object else v
+             for v in values]
+    if not all(isinstance(v, list) for v in lists):
+        return None
+    flat = [x for v in lists for x in v]
+    kinds = {_PLAIN.get(type(x)) for x in flat}
+    if None in kinds or not (kinds <= {"i", "f"} or len(kinds) == 1):
+        return None
+    return flat
+
+
+def _frame_of(parts: list[dict[str, Any]]) -> pd.DataFrame:
+    """``pd.concat([pd.DataFrame(c) for c in parts], ignore_index=True)``, the same frame,
+    built column by column when every scenario has the same columns (a DataFrame per
+    scenario cost a 1,224-scenario summary most of its time)."""
+    keys = list(parts[0]) if parts else []
+    if parts and all(list(p) == keys for p in parts[1:]):
+        joined = {}
+        for key in keys:
+            col = _column([p[key] for p in parts])
+            if col is None:
+                break
+            joined[key] = col
+        else:
+            return pd.DataFrame(joined)
+    return pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
 
 
 def _put(cols: dict[str, Any], k: int, col: str, values: Any, hist: bool) -> None:
@@ -894,7 +1167,7 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
             if m.name in ex:
                 _put(cols, k, m.name + "_exact", ex[m.name], False)
         frames.append(_blank_if_impossible(model, scn, cols, k))
-    out = pd.concat(frames, ignore_index=True)
+    out = _frame_of(frames)
     out.attrs["metric_kinds"] = {m.name: m.kind for m in chosen}
     _annotate(out, model, scenarios)
     return out

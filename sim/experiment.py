@@ -213,7 +213,7 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         **precision,
         name=_check_name(data.get("name", "experiment")),
         model=data["model"],
-        trials=check_int("trials", data.get("trials", 100_000), lo=1),
+        trials=check_int("trials", data.get("trials", 100_000), lo=1, hi=_max_trials()),
         seed=check_int("seed", data.get("seed", 0), lo=0),
         exact=check_bool("exact", data.get("exact", True)),
         title=str(data.get("title", "")),
@@ -227,6 +227,12 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         source=where,
         rule_overrides=options.check_overrides(data["model"], overrides),
     )
+
+
+def _max_trials() -> int:
+    from sim.engine import MAX_TRIALS
+
+    return MAX_TRIALS
 
 
 def _precision_keys(data: Mapping[str, Any], grid: Mapping[str, list[Any]]) -> dict[str, Any]:
@@ -278,7 +284,60 @@ def with_rule_overrides(exp: Experiment, overrides: Mapping[str, Any] | None) ->
     return dataclasses.replace(exp, rule_overrides={**exp.rule_overrides, **extra})
 
 
-def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
+def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
+        **kwargs: Any) -> pd.DataFrame:
+    """Run an experiment (:func:`_run`, whose docstring follows). With ``out``, one process at
+    a time writes its results folder (:func:`sim.results.lock`; a second one waits and says
+    who holds it), and what an earlier, killed write of it left is removed first."""
+    out = kwargs.get("out")
+    if out is None:
+        return _run(experiment, **kwargs)
+    from sim import results
+
+    exp = experiment if isinstance(experiment, Experiment) else load(experiment)
+    folder = Path(out) / exp.name
+    key = _run_key(exp, kwargs)
+    with results.lock(folder):
+        results.clean_leftovers(folder)
+        meta = results.up_to_date(folder, key) if kwargs.get("cache", True) else None
+        if meta is not None:  # a finished rerun: read the result instead of recomputing
+            info = kwargs.get("info")
+            if info is not None:
+                stats = meta.get("cache") or {}
+                info.update(chunks_computed=0, tasks_computed=0, up_to_date=True,
+                            chunks_cached=int(stats.get("chunks_computed", 0))
+                            + int(stats.get("chunks_cached", 0)))
+            return results.read(folder)[0]
+        frame = _run(exp, **kwargs)
+        if kwargs.get("cache", True):
+            results.stamp(folder, key)
+        return frame
+
+
+#: arguments of :func:`run` that never change its numbers (left out of its run key)
+_NOT_IN_KEY = ("out", "progress", "info", "n_jobs", "backend", "scheduler")
+
+
+def _run_key(exp: Experiment, kwargs: Mapping[str, Any]) -> str:
+    from sim import results
+
+    settings = {k: v for k, v in sorted(kwargs.items()) if k not in _NOT_IN_KEY}
+    settings["model_version"] = str(get_model(exp.model).version)
+    return results.run_key(exp.to_dict(), settings)
+
+
+def up_to_date(experiment: Experiment, **kwargs: Any) -> bool:
+    """Whether ``run(experiment, **kwargs)`` would only read its finished result back
+    (:func:`sim.results.up_to_date`); ``btsim run`` then skips validating it again."""
+    from sim import results
+
+    if kwargs.get("out") is None or not kwargs.get("cache", True):
+        return False
+    return results.up_to_date(Path(kwargs["out"]) / experiment.name,
+                              _run_key(experiment, kwargs)) is not None
+
+
+def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         trials: int | None = None, seed: int | None = None, n_jobs: int = 1,
         backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
         exact_only: bool = False, out: str | os.PathLike[str] | None = None,

@@ -18,17 +18,32 @@ report sections read). ``summary.csv`` is its spreadsheet view, kept small
   drops the row-index columns that vary inside a scenario, such as ``turn``
   (``metadata["csv"]["dropped_columns"]``); a row column with one value per scenario (the
   Classic duel's ``range``, also a parameter) stays.
+
+Safety (README "Results folders: trust, links, locks"): btsim never follows a symbolic link
+inside a results folder: an experiment folder, its ``.cache`` or anything btsim writes,
+lists or removes there that is a link is refused with one line (:func:`refuse_link`). One
+process at a time writes an experiment (:func:`lock`, an ``flock`` on
+``<out>/.<name>.lock`` while it runs; a second one waits and says who holds it), and what an earlier,
+killed run of that experiment left (``.<name>.tmp-*``, ``.<name>.old-*``) is removed
+(:func:`clean_leftovers`). A rerun keeps the figures ``btsim report`` and ``btsim
+sensitivity`` put in the folder (every file but :data:`OWN_FILES`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import os
 import platform
 import shutil
+import socket
+import stat
 import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from sim import __version__
+from sim.errors import UserError
 
 if TYPE_CHECKING:
     from sim.experiment import Experiment
@@ -192,10 +208,151 @@ def csv_view(frame: pd.DataFrame, layout: dict[str, Any] | None = None
     return out, info
 
 
+#: the files :func:`write` writes; every other entry of a results folder (the figures of
+#: ``btsim report``, the ``sensitivity`` plot) is carried over to the new folder on a rerun
+OWN_FILES: tuple[str, ...] = ("summary.parquet", "summary.csv", "metadata.json")
+
+
+def refuse_link(path: str | os.PathLike[str], what: str = "results path") -> None:
+    """Raise :class:`UserError` (one line) when ``path`` is a symbolic link: btsim never
+    follows a link inside a results folder, so a link there cannot make it list, write or
+    delete anything outside."""
+    if os.path.islink(path):
+        raise UserError(f"The {what} {str(path)!r} is a symbolic link; btsim never follows "
+                        "links inside a results folder (remove the link, or give --out the "
+                        "real folder).")
+
+
+def check_folder(folder: str | os.PathLike[str]) -> Path:
+    """An experiment's results folder ``<out>/<name>`` before a run touches it: neither it
+    nor its ``.cache`` may be a link, and it must be a folder if it exists (UserError)."""
+    folder = Path(folder)
+    refuse_link(folder, "results folder")
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"The results folder {str(folder)!r} is not a folder; remove it or "
+                        "choose another --out.")
+    refuse_link(folder / ".cache", "chunk cache")
+    return folder
+
+
+def _leftovers(folder: Path) -> list[Path]:
+    """The temporary folders of earlier, interrupted writes of ``folder`` (real folders
+    only, never links)."""
+    parent, name = folder.parent, folder.name
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return []
+    prefixes = (f".{name}.tmp-", f".{name}.old-")
+    return [Path(e.path) for e in entries if e.name.startswith(prefixes)
+            and e.is_dir(follow_symlinks=False)]
+
+
+def clean_leftovers(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove what an earlier, killed write of ``folder`` left beside it (``.NAME.tmp-*``,
+    ``.NAME.old-*``). Call it holding :func:`lock`: no other writer is then at work."""
+    found = _leftovers(Path(folder))
+    for p in found:
+        shutil.rmtree(p, ignore_errors=True)
+    return found
+
+
+def lock_path(folder: str | os.PathLike[str]) -> Path:
+    """The lock file of an experiment's results folder: ``<out>/.<name>.lock`` (beside the
+    folder, so the rename that publishes a result never moves it)."""
+    folder = Path(folder)
+    return folder.with_name(f".{folder.name}.lock")
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text or "another btsim process"
+
+
+@contextlib.contextmanager
+def lock(folder: str | os.PathLike[str], shared: bool = False,
+         quiet: bool = False) -> Iterator[None]:
+    """Hold the lock of an experiment's results folder (``flock`` on :func:`lock_path`):
+    exclusive for a run or a merge, ``shared`` for the shards of one experiment (which write
+    separate files and may run together). A second process waits, after one line on stderr
+    naming the holder (pid, host, start time and command). An exclusive holder removes the
+    lock file when it is done; a waiter then finds the path gone or replaced (another inode)
+    and takes the lock afresh, so two processes never hold it at once."""
+    import fcntl
+
+    folder = Path(folder)
+    check_folder(folder)
+    path = lock_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    said = quiet
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    while True:
+        refuse_link(path, "lock file")
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            raise UserError(f"Cannot open the lock file {str(path)!r}: "
+                            f"{exc.strerror or exc}.") from None
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                os.close(fd)
+                raise
+            if not said:
+                print(f"btsim: {folder} is being written by {_holder(fd)}; waiting for it "
+                      "to finish", file=sys.stderr, flush=True)
+                said = True
+            fcntl.flock(fd, mode)
+        try:
+            same = os.fstat(fd).st_ino == os.lstat(path).st_ino
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the holder removed (or replaced) the file meanwhile: lock it afresh
+    try:
+        if not shared:
+            who = (f"pid {os.getpid()} on {socket.gethostname()} since "
+                   f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({' '.join(sys.argv)[:100]})")
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, who.encode("utf-8", "replace") + b"\n", 0)
+        yield
+    finally:
+        if not shared:
+            with contextlib.suppress(OSError):
+                if os.fstat(fd).st_ino == os.lstat(path).st_ino:
+                    os.unlink(path)
+        os.close(fd)  # releases the lock
+
+
+def _carry_over(old: Path, new: Path) -> list[str]:
+    """Move the entries of the previous result ``old`` that :func:`write` does not make
+    (figures, the sensitivity plot) into ``new``; their names. Links are left behind."""
+    moved: list[str] = []
+    try:
+        entries = list(os.scandir(old))
+    except OSError:
+        return moved
+    for e in entries:
+        if e.name in OWN_FILES or e.name == ".cache" or e.is_symlink():
+            continue
+        if (new / e.name).exists():
+            continue
+        if e.is_file(follow_symlinks=False) or e.is_dir(follow_symlinks=False):
+            os.replace(e.path, new / e.name)
+            moved.append(e.name)
+    return moved
+
+
 @contextlib.contextmanager
 def atomic_dir(final: Path) -> Iterator[Path]:
     """Yield a temporary folder beside ``final``; on success it replaces ``final``."""
     final = Path(final)
+    refuse_link(final, "results folder")
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.tmp-", dir=final.parent))
     try:
@@ -237,19 +394,170 @@ def atomic_write_text(path: Path, text: str) -> None:
 def write(folder: str | os.PathLike[str], frame: pd.DataFrame, meta: dict[str, Any],
           csv_layout: dict[str, Any] | None = None) -> Path:
     """Write summary.parquet, summary.csv (:func:`csv_view` with ``csv_layout``) and
-    metadata.json (with the CSV's ``csv`` entry) to ``folder`` atomically."""
-    folder = Path(folder)
+    metadata.json (with the CSV's ``csv`` entry) to ``folder`` atomically. The chunk cache
+    and every file of the previous result that this does not write (figures) move into the
+    new folder; when the summary changed, one line on stderr says those figures are older
+    than it (``btsim report`` rebuilds them)."""
+    folder = check_folder(folder)
     csv, info = csv_view(frame, csv_layout)
     meta = {**meta, "csv": info}
     with atomic_dir(folder) as tmp:
-        frame.to_parquet(tmp / "summary.parquet", index=False)
+        to_parquet(frame, tmp / "summary.parquet")
         csv.to_csv(tmp / "summary.csv", index=False)
         (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
         cache = folder / ".cache"  # the chunk cache (sim.cache) moves into the new folder
-        if cache.is_dir():
+        if cache.is_dir() and not cache.is_symlink():
             os.replace(cache, tmp / ".cache")
+        if folder.is_dir():
+            kept = _carry_over(folder, tmp)
+            if kept and _changed(folder / "summary.parquet", tmp / "summary.parquet"):
+                print(f"btsim: {folder}: kept {len(kept)} figure file(s) made from the "
+                      "previous summary; `btsim report` rebuilds them", file=sys.stderr)
     return folder
+
+
+_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """SHA-256 of btsim's own source and data files (once per process, ~10 ms): a finished
+    result is reused as it is only by the same code (:func:`up_to_date`)."""
+    if not _FINGERPRINT:
+        h = hashlib.sha256(__version__.encode())
+        for dirpath, dirs, files in os.walk(_PACKAGE_DIR):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            for f in sorted(files):
+                if f.endswith((".pyc", ".pyo")):
+                    continue
+                path = os.path.join(dirpath, f)
+                h.update(os.path.relpath(path, _PACKAGE_DIR).encode() + b"\0")
+                with contextlib.suppress(OSError), open(path, "rb") as fh:
+                    h.update(fh.read())
+        _FINGERPRINT.append(h.hexdigest())
+    return _FINGERPRINT[0]
+
+
+def run_key(experiment: dict[str, Any], settings: dict[str, Any]) -> str:
+    """The identity of a run's result: the experiment as run, the settings that change its
+    numbers (trials, seed, chunk size, precision, rule overrides; never jobs or backend)
+    and :func:`code_fingerprint`."""
+    from sim.result import jsonable
+
+    doc = {"experiment": jsonable(experiment), "settings": jsonable(settings),
+           "code": code_fingerprint(), "inputs": _input_files(experiment)}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _input_files(experiment: Any) -> list[str]:
+    """Size and modification time of the files a run reads besides btsim's own: the user
+    unit catalog (``$BTSIM_HOME/units.json``, :mod:`sim.units.user_catalog`) and any file
+    an experiment value names (a unit file)."""
+    home = os.environ.get("BTSIM_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                        "share", "btsim")
+    paths = [os.path.join(home, "units.json"), os.path.join(home, "units.toml")]
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k != "source":
+                    walk(x)
+        elif isinstance(v, list | tuple):
+            for x in v:
+                walk(x)
+        elif isinstance(v, str) and 0 < len(v) < 4096 and os.sep in v or (
+                isinstance(v, str) and v.lower().endswith((".mtf", ".blk", ".json"))):
+            paths.append(v)
+
+    walk(experiment)
+    out = []
+    for p in paths:
+        with contextlib.suppress(OSError, ValueError):
+            st = os.stat(p)
+            out.append(f"{p}:{st.st_size}:{st.st_mtime_ns}")
+    return out
+
+
+def _cache_state(folder: Path) -> str:
+    """A digest of the chunk logs in ``folder/.cache`` (names and sizes; links not
+    followed): a cache changed or damaged since the result was written differs."""
+    rows = []
+    root = folder / ".cache"
+    for dirpath, dirs, files in os.walk(root):
+        dirs.sort()
+        for f in sorted(files):
+            with contextlib.suppress(OSError):
+                st = os.lstat(os.path.join(dirpath, f))
+                rows.append(f"{os.path.relpath(os.path.join(dirpath, f), root)}:{st.st_size}")
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def stamp(folder: str | os.PathLike[str], key: str) -> None:
+    """Record in ``folder/metadata.json`` the :func:`run_key` that produced it and the state
+    of its cache (so :func:`up_to_date` can tell a finished rerun from a changed one)."""
+    folder = Path(folder)
+    path = folder / "metadata.json"
+    refuse_link(path, "metadata file")
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["run_key"] = {"key": key, "cache": _cache_state(folder)}
+    atomic_write_text(path, json.dumps(meta, indent=2, default=str) + "\n")
+
+
+def up_to_date(folder: str | os.PathLike[str], key: str) -> dict[str, Any] | None:
+    """The metadata of ``folder`` when it holds the finished result of run ``key`` with its
+    cache unchanged since (a finished rerun then reads it instead of recomputing), else
+    None."""
+    folder = Path(folder)
+    try:
+        if os.path.islink(folder) or os.path.islink(folder / "metadata.json"):
+            return None
+        meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    stamp_ = meta.get("run_key") if isinstance(meta, dict) else None
+    if not isinstance(stamp_, dict) or stamp_.get("key") != key:
+        return None
+    if not (folder / "summary.parquet").is_file() or os.path.islink(folder / "summary.parquet"):
+        return None
+    if stamp_.get("cache") != _cache_state(folder):
+        return None
+    return meta
+
+
+def to_parquet(frame: pd.DataFrame, path: Path) -> None:
+    """``frame.to_parquet(path, index=False)``, the same bytes, without its cost on a large
+    run: pandas deep-copies ``attrs`` (every scenario's rule options) on each column access,
+    which made writing a 1,224-scenario summary take a minute. The columns are converted
+    with ``attrs`` set aside, then ``attrs`` is stored as pandas does (``PANDAS_ATTRS``)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    attrs = frame.attrs
+    try:
+        frame.attrs = {}
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+    finally:
+        frame.attrs = attrs
+    meta = dict(table.schema.metadata or {})
+    if attrs and b"pandas" in meta:  # pyarrow's pandas metadata also holds the attrs
+        doc = json.loads(meta[b"pandas"])
+        if "attributes" in doc:
+            doc["attributes"] = attrs
+            meta[b"pandas"] = json.dumps(doc).encode("utf8")
+    if attrs:
+        meta[b"PANDAS_ATTRS"] = json.dumps(attrs).encode()
+    table = table.replace_schema_metadata(meta)
+    pq.write_table(table, path, compression="snappy")
+
+
+def _changed(old: Path, new: Path) -> bool:
+    try:
+        if os.lstat(old).st_size != os.lstat(new).st_size or not stat.S_ISREG(
+                os.lstat(old).st_mode):
+            return True
+        return old.read_bytes() != new.read_bytes()
+    except OSError:
+        return True
 
 
 def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -257,8 +565,10 @@ def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     folder = Path(folder)
     frame = pd.read_parquet(folder / "summary.parquet")
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-    frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
+    attrs, frame.attrs = frame.attrs, {}  # pandas deep-copies attrs on every column access
     for col in frame.columns:  # parquet gives numpy arrays for list cells; make them lists
         if frame[col].dtype == object and any(isinstance(v, np.ndarray) for v in frame[col]):
             frame[col] = frame[col].map(lambda v: list(v) if isinstance(v, np.ndarray) else v)
+    frame.attrs = attrs
+    frame.attrs["metric_kinds"] = meta.get("metric_kinds", {})
     return frame, meta

@@ -33,9 +33,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from sim import bench
+    from sim.engine import MAX_TRIALS
     from sim.errors import check_int
 
-    big = None if args.big_trials is None else check_int("big-trials", args.big_trials, lo=1)
+    big = None if args.big_trials is None else check_int("big-trials", args.big_trials, lo=1,
+                                                         hi=MAX_TRIALS)
     runs = check_int("coverage", args.coverage, lo=0)
     res = bench.run(models=args.model, quick=args.quick, big_trials=big, sweep=args.sweep,
                     precision=not args.no_precision, coverage_runs=runs)

@@ -27,9 +27,10 @@ def main(args: argparse.Namespace) -> int:
     from sim.cache import clean
 
     root = Path(args.dir)
-    if not root.exists():
-        raise UserError(f"The 'dir' parameter must be an existing folder; got {str(root)!r} "
-                        "(not found).")
+    if not root.is_dir():
+        why = "not a folder" if root.exists() or root.is_symlink() else "not found"
+        raise UserError(f"The 'dir' parameter must be an existing folder; got "
+                        f"{str(root)[:100]!r} ({why}).")
     removed = clean(root)
     for path in removed:
         print(f"removed {path}")

@@ -62,8 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trials", type=int, metavar="N", help="Monte Carlo trials per scenario")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="root seed (default 0)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="trials per seeded chunk "
-                   "(default: the model's, 2**18 for most; the SE of a paired difference "
-                   "needs >= 2 chunks)")
+                   "(default: the model's, 2**18 for most, lowered so that the trials make "
+                   ">= 32 chunks: the SE of a paired difference comes from its chunks)")
     p.add_argument("--jobs", type=int, default=1, help="workers (default 1)")
     p.add_argument("--metric", action="append", metavar="M", help="metrics to show "
                    "(repeatable; default every probability and mean metric)")
@@ -107,8 +107,8 @@ def main(args: argparse.Namespace) -> int:
     for _, r in frame.iterrows():
         cells = " ".join(f"{r[c]!s:>5}" for c in index) + (" " if index else "")
 
-        def f(v: float, w: int = 10) -> str:
-            return f"{'nan':>{w}}" if v is None or math.isnan(v) else f"{v:>{w}.5g}"
+        def f(v: float, w: int = 10) -> str:  # no value (no observation): n/a, never nan
+            return f"{'n/a':>{w}}" if v is None or math.isnan(v) else f"{v:>{w}.5g}"
 
         print(f"{cells}{r['metric']:<32} {f(r['a'])} {f(r['b'])} {f(r['diff'])} "
               f"{f(r['diff_se'], 9)} [{f(r['diff_ci_low'])}, {f(r['diff_ci_high'])}] "

@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from sim.report import build_report
 
+    if not args.quiet and sys.stderr.isatty():  # progress (make report): figures take a while
+        print(f"btsim: report: building figures and the report from {args.results_dir}/ ...",
+              file=sys.stderr, flush=True)
     report = build_report(args.results_dir, title=args.title)
     if not args.quiet:
         n_fig = len(report.figures) // 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
@@ -22,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  btsim run exp.toml --backend dask --scheduler tcp://10.0.0.5:8786\n"
         "  btsim run experiments/04_overheat_curves.toml --rule heat_tmm_threshold=3\n"
         "  btsim run exp.toml --target-error 0.002 --target-metric p_hit --max-trials 4000000\n"
+        "  btsim run exp.toml --shard 3/8 --out /shared/results   (then: btsim merge "
+        "/shared/results)\n"
         "  (run it again after a crash or Ctrl-C: finished chunks come from the cache)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -44,6 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="do not cache finished chunks in results/<name>/.cache/ (the cache "
                    "lets the same command resume an interrupted run and extend a finished "
                    "one; `btsim cache clean` removes it)")
+    p.add_argument("--shard", metavar="I/N",
+                   help="compute only shard I of N (1 <= I <= N) of each experiment's chunks "
+                   "into OUT/<name>/.cache/ (machines may share OUT); `btsim merge OUT` then "
+                   "writes the summary, byte-identical to a one-machine run")
     add_rule_flags(p, None, preset=False)
     add_precision_flags(p)
     add_progress(p)
@@ -52,17 +59,49 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from sim.api import progress_flag
-    from sim.experiment import load, run, validate_all, with_rule_overrides
+    from sim.experiment import load, run, up_to_date, validate_all, with_rule_overrides
 
     overrides = rule_overrides(args, None)  # each: an option of some game
+    shard = None
+    if args.shard is not None:
+        from sim.errors import ConfigError
+        from sim.shard import parse_shard
+
+        shard = parse_shard(args.shard)
+        for flag, bad in (("exact", args.exact), ("no_cache", args.no_cache),
+                          ("target_error", args.target_error is not None)):
+            if bad:
+                raise ConfigError("shard", args.shard, f"used without --{flag.replace('_', '-')}"
+                                  " (a shard computes Monte Carlo chunks into the cache)")
     exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
-    validate_all(exps)  # every file and every scenario, before running any
-    for exp in exps:
-        frame = run(exp, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
-                    backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,
-                    exact_only=args.exact, out=args.out,
-                    progress=progress_flag("never" if args.quiet else args.progress),
-                    cache=not args.no_cache, **precision_args(args))
+    progress = progress_flag("never" if args.quiet else args.progress)
+    settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
+                "backend": args.backend, "scheduler": args.scheduler,
+                "chunk_size": args.chunk_size, "exact_only": args.exact, "out": args.out,
+                "progress": progress, "cache": not args.no_cache, **precision_args(args)}
+    # every file and every scenario, before running any (a finished result was validated)
+    validate_all([e for e in exps if shard is not None or not up_to_date(e, **settings)])
+    for i, exp in enumerate(exps, 1):
+        t0 = time.perf_counter()
+        if not args.quiet and len(exps) > 1:  # a progress line per experiment (make report)
+            print(f"btsim: run {i}/{len(exps)}: {exp.name} ({len(exp.scenarios())} "
+                  f"scenarios){'' if shard is None else f', shard {args.shard}'} ...",
+                  file=sys.stderr, flush=True)
+        if shard is not None:
+            from sim.shard import run_shard
+
+            res = run_shard(exp, shard, out=args.out, trials=args.trials, seed=args.seed,
+                            n_jobs=args.jobs, backend=args.backend,
+                            scheduler=args.scheduler, chunk_size=args.chunk_size,
+                            progress=progress)
+            if not args.quiet:
+                print(f"{Path(args.out) / exp.name}: shard {args.shard}: "
+                      f"{res.chunks_computed} chunks computed, {res.chunks_cached} cached "
+                      f"({time.perf_counter() - t0:.1f} s); `btsim merge {args.out}` once "
+                      "every shard is done", file=sys.stdout)
+            continue
+        frame = run(exp, **settings)
         if not args.quiet:
-            print(f"{Path(args.out) / exp.name}: {len(frame)} rows", file=sys.stdout)
+            print(f"{Path(args.out) / exp.name}: {len(frame)} rows "
+                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stdout)
     return 0
