@@ -121,6 +121,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument(f"--targeting-{s}", default=None, metavar="POLICY",
                        help=f"Alpha Strike only: side {S}'s targeting in a force fight "
                        "(default focus)")
+        p.add_argument(f"--tactic-{s}", default=None, metavar="NAME",
+                       help=f"side {S}'s tactic: competent (default), stand-and-fire, brawler, "
+                       "sniper, kite, charge (alphastrike; classic: competent, "
+                       "stand-and-fire)")
+    p.add_argument("--tactics", default=None, choices=("matrix",),
+                   help="matrix: play every pair of tactics (--tactic-set) and print P(A "
+                   "wins), P(B wins), E[turns], each side's maximin and the value of the "
+                   "zero-sum game")
+    p.add_argument("--tactic-set", default=None, metavar="T1,T2,...",
+                   help="the tactics of --tactics matrix (default: every named tactic)")
     p.add_argument("--turns", default=None, metavar="T", help="turn limit (default "
                    f"{AS['turns']} for alphastrike, {DEFAULT_TURNS} for classic)")
     add_rule_flags(p, "duel")
@@ -170,7 +180,7 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
         if getattr(args, k) is not None:
             params[k] = getattr(args, k)
     for s in ("a", "b"):
-        for k in ("moved", "policy", "terrain", "targeting"):
+        for k in ("moved", "policy", "terrain", "targeting", "tactic"):
             v = getattr(args, f"{k}_{s}")
             if v is not None:
                 params[f"{k}_{s}"] = v
@@ -193,6 +203,8 @@ def to_text(doc: dict[str, Any]) -> str:
     lines = [f"A: {p['a']} (PV {doc['pv_a']})  vs  B: {p['b']} (PV {doc['pv_b']})  range "
              f"{p['range']}  turns {p['turns']}  ({doc['mode']}"
              + (f", {doc['trials']} duels)" if se else ")"),
+             f"tactics: A {p.get('tactic_a', 'stand-and-fire')}, B "
+             f"{p.get('tactic_b', 'stand-and-fire')}",
              f"P(A wins) {f('p_win_a')}   P(B wins) {f('p_win_b')}   P(draw) {f('p_draw')}   "
              f"P(timeout) {f('p_timeout')}   E[turns] {f('expected_turns')}"]
     lines.append(f"{'turn':>4} {'P(end)':>8} {'P(A dead by)':>12} {'P(B dead by)':>12} "
@@ -228,6 +240,8 @@ def main(args: argparse.Namespace) -> int:
     from sim.api import duel
 
     params = params_from_args(args)
+    if args.tactics == "matrix" or args.tactic_set is not None:
+        return _matrix(args, params)
     scn = MODEL.scenario(params)          # validates: ConfigError -> exit 2, one line
     if args.trials is None and MODEL.exact(scn) is None:
         raise UserError(f"no exact answer: {why_not_exact(scn)}; pass --trials N "
@@ -237,4 +251,26 @@ def main(args: argparse.Namespace) -> int:
                chunk_size=args.chunk_size, progress=args.progress, **params)
     doc = res.to_dict()
     print(json.dumps(doc, indent=2) if args.json else to_text(doc))
+    return 0
+
+
+def _matrix(args: argparse.Namespace, params: dict[str, Any]) -> int:
+    """``--tactics matrix``: every pair of tactics (Alpha Strike)."""
+    from sim.alphastrike.duel.api import tactic_matrix
+
+    if args.tactics != "matrix":
+        raise ConfigError("tactic-set", args.tactic_set, "given with --tactics matrix")
+    for s in ("a", "b"):
+        if params.get(f"tactic_{s}") is not None:
+            raise ConfigError(f"tactic-{s}", params[f"tactic_{s}"], "not with --tactics matrix "
+                              "(it plays every tactic of --tactic-set for both sides)")
+    a, b = params.pop("a"), params.pop("b")
+    m = tactic_matrix(a, b, args.tactic_set, trials=args.trials, seed=args.seed,
+                      n_jobs=args.jobs, **params)
+    if args.json:
+        print(json.dumps({"a": a, "b": b, "params": params, **m.to_dict()}, indent=2))
+    else:
+        print(f"A: {a}  vs  B: {b}  tactic matrix (A's score = P(A wins) + 1/2 P(draw or "
+              "timeout))")
+        print(m.to_text())
     return 0

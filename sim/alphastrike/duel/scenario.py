@@ -1,9 +1,9 @@
 """Validated duel scenarios: parameters in, a frozen (hashable) :class:`DuelScenario` out.
 
 Tactics (issue 22, :mod:`sim.alphastrike.duel.tactics`): ``tactic_a`` / ``tactic_b`` (a name
-or a callable; default ``competent`` for one unit a side, ``stand-and-fire`` for forces and
-under ``closing``). ``moved_*`` and ``policy_*`` belong to ``stand-and-fire`` (another tactic
-chooses the mode and the fire itself).
+or a callable; default ``competent`` for one unit a side, ``stand-and-fire`` for forces, under
+``closing`` and when ``moved_*`` or ``policy_*`` is given). ``moved_*`` and ``policy_*``
+belong to ``stand-and-fire`` (another tactic chooses the mode and the fire itself).
 
 Range (20.5, 20.7): a fixed band (``range``), a per-turn script (``ranges``: ``"long,medium,
 short"``, the last entry repeats), or a closing policy (``closing``: ``close`` = both units
@@ -34,8 +34,8 @@ from sim.errors import ConfigError, check_choice, check_int
 PARAMS: dict[str, Any] = {
     "a": None, "b": None,              # sides: "UNIT", "UNIT@SKILL", "U@S,U@S" (<= 4 units)
     "skill_a": 4, "skill_b": 4,        # default skill of units written without @SKILL
-    "range": None,                     # fixed band (None: free movement, or short when
-                                       # both sides play stand-and-fire)
+    "range": None,                     # fixed band, or "free" (None: free movement, or
+                                       # short when both sides play stand-and-fire)
     "ranges": None,                    # per-turn script "long,medium,short" (last repeats)
     "closing": None,                   # closing policy (20.7): "close"
     "start_distance": 40,              # inches, for closing (E15 starts at 40")
@@ -217,20 +217,23 @@ def _bands(p: Mapping[str, Any], turns: int) -> tuple[tuple[int, ...], str | Non
                for x in items]
         idx = (idx + [idx[-1]] * turns)[:turns]
         return tuple(idx), None, ",".join(items)
-    if p.get("range") is None:
+    if p.get("range") is None or p["range"] == "free":
         return (), None, "free"
-    band = check_choice("range", p["range"], ("short", "medium", "long"))
+    band = check_choice("range", p["range"], ("short", "medium", "long", "free"))
     return (T.RANGE_INDEX[band],) * turns, None, band
 
 
 def _tactics(p: Mapping[str, Any], fixed_play: bool) -> tuple[ASTactic, ASTactic]:
     """Both sides' tactics; ``fixed_play`` (a force fight or a closing policy): only
-    ``stand-and-fire`` (the default there)."""
+    ``stand-and-fire``. A side without ``tactic_*`` plays ``competent``, or
+    ``stand-and-fire`` under fixed play or when a fixed stance or overheat policy
+    (``moved_*``, ``policy_*``) is given for either side (the old fixed duel)."""
+    fixed_given = any(p[f"{k}_{s}"] is not None for k in ("moved", "policy") for s in "ab")
     out = []
     for s in ("a", "b"):
         raw = p[f"tactic_{s}"]
         if raw is None:
-            raw = "stand-and-fire" if fixed_play else "competent"
+            raw = "stand-and-fire" if fixed_play or fixed_given else "competent"
         t = resolve_tactic(raw, f"tactic_{s}")
         if t is not STAND_AND_FIRE:
             if fixed_play:
@@ -268,8 +271,11 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
     tacs = _tactics(p, force or closing is not None)
     tactical = any(t is not STAND_AND_FIRE for t in tacs)
     free = not bands and closing is None and tactical
-    if not bands and closing is None and not tactical:     # the old default: Short
-        bands, label = (T.RANGE_INDEX["short"],) * turns, "short"
+    if not bands and closing is None and not tactical:
+        if p.get("range") == "free":        # nobody moves: the band of the start distance
+            bands = (band_of_distance(start),) * turns
+        else:                               # the old default: Short
+            bands, label = (T.RANGE_INDEX["short"],) * turns, "short"
     used = tuple(sorted(set(bands))) if bands else (0, 1, 2)
     sides = []
     for s, pairs in zip(("a", "b"), side_pairs, strict=True):
