@@ -403,7 +403,9 @@ def one_duel(p: Mapping[str, Any], rand: Callable[[], float]) -> int:
     """Play one duel; return the turn it ends (turns + 1 for a timeout) times 4 plus the
     outcome code (0 timeout, 1 A wins, 2 B wins, 3 draw)."""
     turns = int(p.get("turns", 30))
-    tac = (p.get("tactic_a") or "competent", p.get("tactic_b") or "competent")
+    fixed = any(p.get(f"{k}_{s}") is not None for k in ("moved", "policy") for s in "ab")
+    default = "stand-and-fire" if fixed else "competent"   # the model's default rule
+    tac = (p.get("tactic_a") or default, p.get("tactic_b") or default)
     tactical = tac != ("stand-and-fire", "stand-and-fire")
     start = int(p.get("start_distance", 40))
     free = False

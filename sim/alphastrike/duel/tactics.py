@@ -316,23 +316,23 @@ def _expected(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str,
     return p * pts, heat
 
 
-def _with_heat(s: dict[str, np.ndarray], h: int) -> dict[str, np.ndarray]:
-    out = dict(s)
-    out["heat"] = np.full_like(s["heat"], h)
-    return out
+def _tile(s: dict[str, np.ndarray], k: int) -> dict[str, np.ndarray]:
+    return {n: np.tile(v, k) for n, v in s.items()}
 
 
 def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str, np.ndarray],
                band: np.ndarray, fire: str, scn: DuelScenario
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(value, expected points, request) of ``u``'s fire at every flattened row: the
-    request by its fire rule, the value = points - heat cost."""
-    own = [_expected(u, _with_heat(su, h), t, st, band, np.zeros_like(su["heat"]), scn)[0]
-           for h in range(5)]
-    inc = [_expected(t, st, u, _with_heat(su, h), band, np.zeros_like(su["heat"]), scn)[0]
-           for h in range(5)]
-    cost = np.stack([(own[0] - own[h]) + (inc[h] - inc[0]) for h in range(5)])   # (5, N)
+    request by its fire rule, the value = points - heat cost. Every heat level and every
+    option is one stacked evaluation."""
     n = su["heat"].shape[0]
+    hot = _tile(su, 5)
+    hot["heat"] = np.repeat(np.arange(5, dtype=np.uint8), n)
+    st5, band5, zero5 = _tile(st, 5), np.tile(band, 5), np.zeros(5 * n, dtype=np.int16)
+    own = _expected(u, hot, t, st5, band5, zero5, scn)[0].reshape(5, n)
+    inc = _expected(t, st5, u, hot, band5, zero5, scn)[0].reshape(5, n)
+    cost = (own[0] - own) + (inc - inc[0])                            # (5, N)
     cols = np.arange(n)
     if fire == "value":
         options = list(range(0, u.ov + 1)) + [-1]
@@ -340,15 +340,13 @@ def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str
         options = [u.ov]
     else:
         options = [POLICY]
-    vals, pts_l = [], []
-    for k in options:
-        req = None if k == POLICY else np.full(n, k, dtype=np.int16)
-        pts, heat = _expected(u, su, t, st, band, req, scn)
-        vals.append(pts - cost[heat.astype(np.int64), cols])
-        pts_l.append(pts)
-    v = np.stack(vals)
+    k = len(options)
+    req = None if fire == "policy" else np.repeat(np.asarray(options, dtype=np.int16), n)
+    pts, heat = _expected(u, _tile(su, k), t, _tile(st, k), np.tile(band, k), req, scn)
+    pts, heat = pts.reshape(k, n), heat.reshape(k, n).astype(np.int64)
+    v = pts - cost[heat, cols[None, :]]
     best = np.argmax(v >= v.max(axis=0, keepdims=True) - _TOL, axis=0)
-    return v[best, cols], np.stack(pts_l)[best, cols], np.asarray(options, dtype=np.int16)[best]
+    return v[best, cols], pts[best, cols], np.asarray(options, dtype=np.int16)[best]
 
 
 _KEY_FIELDS = (("heat", 3), ("eng", 2), ("fc", 4), ("wh", 4), ("mp", 4), ("narced", 1))
@@ -492,7 +490,28 @@ def decisions(scn: DuelScenario, d: np.ndarray, first_a: np.ndarray,
         table = _TABLES[scn] = _Table()
         if len(_TABLES) > 64:
             _TABLES.popitem(last=False)
+        table.lookup(scn, _undamaged_keys(scn))
     return table.lookup(scn, key_of(d, first_a, sa, sb))
+
+
+def _undamaged_keys(scn: DuelScenario) -> np.ndarray:
+    """Every decision key without crits or Narc: each distance (or the imposed bands), who
+    moves first, each heat pair -- the table is built with them at once."""
+    if scn.free:
+        ds = np.arange(1, scn.start_distance + 1)
+    else:
+        ds = np.array(sorted({band_distance(b) for b in scn.bands}))
+    grid = np.stack(np.meshgrid(ds, [0, 1], np.arange(5), np.arange(5), indexing="ij"),
+                    axis=-1).reshape(-1, 4)
+    m = grid.shape[0]
+
+    def st(h: np.ndarray) -> dict[str, np.ndarray]:
+        z = np.zeros(m, dtype=np.uint8)
+        return {"heat": h.astype(np.uint8), "eng": z, "fc": z, "wh": z, "mp": z,
+                "narced": np.zeros(m, dtype=bool)}
+
+    return np.unique(key_of(grid[:, 0], grid[:, 1].astype(bool), st(grid[:, 2]),
+                            st(grid[:, 3])))
 
 
 def band_distance(band: int) -> int:
