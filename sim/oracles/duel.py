@@ -19,7 +19,7 @@ more; other specials are ignored). Other parameters or policies raise
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -276,7 +276,7 @@ def _payoffs(ua: _Unit, ub: _Unit, fires: tuple[str, str]) -> dict[tuple[int, in
     return out
 
 
-def _pick(cands: list[tuple[float, tuple[int, ...], Any]]) -> Any:
+def _pick(cands: Sequence[tuple[float, tuple[int, ...], Any]]) -> Any:
     """The candidate with the best value (within 1e-9), then the smallest tie-break tuple,
     then the first."""
     top = max(c[0] for c in cands)
@@ -337,7 +337,8 @@ def _tactic_move(name: str, me: int, d: int, reach: list[int], opp_reach: list[i
             else:
                 worst = val(m, opp_mode, _band(d1))
             cands.append((worst, (_gap(d1, pref), abs(o), m), (m, d1)))
-    return _pick(cands)  # type: ignore[no-any-return]
+    mode, dist = _pick(cands)
+    return int(mode), int(dist)
 
 
 def _tactic_turn(ua: _Unit, ub: _Unit, tac: tuple[str, str], band: int | None, d: int,
