@@ -253,16 +253,19 @@ def main(args: argparse.Namespace) -> int:
         if args.tactics == "matrix" or args.tactic_set is not None:
             return _classic_matrix(args)
         classic_tactics(args)
-        if not args.json:
-            print(f"tactics: A {args.tactic_a or 'competent'}, B {args.tactic_b or 'competent'}"
-                  " (Classic: competent = the max-expected firing policy, stand-and-fire = "
-                  "fire everything; the movement mode is fixed per duel)")
+        tactics_line = (f"tactics: A {args.tactic_a or 'competent'}, B "
+                        f"{args.tactic_b or 'competent'} (Classic: competent = the "
+                        "max-expected firing policy, stand-and-fire = fire everything; the "
+                        "movement mode is fixed per duel)")
         if args.closing not in (None, "close"):
             raise ConfigError("closing", args.closing, "close (the Classic duel's sides close "
                               "at full speed; hold-band is an Alpha Strike policy)")
         if args.start_distance is not None and args.closing is None:
             raise ConfigError("start-distance", args.start_distance, "used with --closing")
-        return run_classic(args)
+        rc = run_classic(args)
+        if not args.json:
+            print(tactics_line)
+        return rc
     from sim.alphastrike.duel.markov import why_not_exact
     from sim.alphastrike.duel.model import MODEL
     from sim.api import duel

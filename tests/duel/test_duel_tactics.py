@@ -196,3 +196,25 @@ def test_cli_tactics_and_matrix(capsys: pytest.CaptureFixture[str]) -> None:
                  "--turns", "5"]) == 0
     out = capsys.readouterr().out
     assert "maximin: A plays" in out and "stand-and-fire" in out
+
+
+def test_classic_tactics_map_to_firing_policies() -> None:
+    import argparse
+
+    from sim.cli.duel import classic_tactics
+
+    def ns(**kw: object) -> argparse.Namespace:
+        base = dict(tactic_a=None, tactic_b=None, moved_a=None, moved_b=None, policy_a=None,
+                    policy_b=None)
+        return argparse.Namespace(**{**base, **kw})
+
+    a = ns()
+    classic_tactics(a)
+    assert (a.policy_a, a.policy_b, a.moved_a) == ("max-expected", "max-expected", "stand")
+    a = ns(tactic_a="stand-and-fire", policy_b="neutral")
+    classic_tactics(a)
+    assert (a.policy_a, a.policy_b) == ("all", "neutral")
+    with pytest.raises(ConfigError, match="tactic-a"):
+        classic_tactics(ns(tactic_a="kite"))
+    with pytest.raises(ConfigError, match="policy-b"):
+        classic_tactics(ns(tactic_b="competent", policy_b="all"))
