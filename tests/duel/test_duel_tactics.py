@@ -84,7 +84,7 @@ def test_initiative_order() -> None:
     # one turn: the rolled initiative is the even mixture of "A always wins" and "B always wins"
     # (the winner reacts: here the Commando, faster, picks the band when it moves last)
     base = dict(a="Commando COM-1B", b="Locust LCT-1V", start_distance=10, turns=1,
-                crits=False)
+                crits=False, tactic_a="competent", tactic_b="competent")
     ex = {r: exact(**base, initiative=r) for r in ("roll", "a", "b")}
     for m in ("expected_damage_a", "expected_damage_b", "p_b_destroyed_at"):
         assert ex["roll"][m][0] == pytest.approx(0.5 * (ex["a"][m][0] + ex["b"][m][0]),
