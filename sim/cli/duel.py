@@ -121,6 +121,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument(f"--targeting-{s}", default=None, metavar="POLICY",
                        help=f"Alpha Strike only: side {S}'s targeting in a force fight "
                        "(default focus)")
+        p.add_argument(f"--tactic-{s}", default=None, metavar="NAME",
+                       help=f"side {S}'s tactic: competent (default), stand-and-fire, brawler, "
+                       "sniper, kite, charge (alphastrike; classic: competent, "
+                       "stand-and-fire)")
+    p.add_argument("--tactics", default=None, choices=("matrix",),
+                   help="matrix: play every pair of tactics (--tactic-set) and print P(A "
+                   "wins), P(B wins), E[turns], each side's maximin and the value of the "
+                   "zero-sum game")
+    p.add_argument("--tactic-set", default=None, metavar="T1,T2,...",
+                   help="the tactics of --tactics matrix (default: every named tactic)")
     p.add_argument("--turns", default=None, metavar="T", help="turn limit (default "
                    f"{AS['turns']} for alphastrike, {DEFAULT_TURNS} for classic)")
     add_rule_flags(p, "duel")
@@ -170,7 +180,7 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
         if getattr(args, k) is not None:
             params[k] = getattr(args, k)
     for s in ("a", "b"):
-        for k in ("moved", "policy", "terrain", "targeting"):
+        for k in ("moved", "policy", "terrain", "targeting", "tactic"):
             v = getattr(args, f"{k}_{s}")
             if v is not None:
                 params[f"{k}_{s}"] = v
@@ -193,6 +203,8 @@ def to_text(doc: dict[str, Any]) -> str:
     lines = [f"A: {p['a']} (PV {doc['pv_a']})  vs  B: {p['b']} (PV {doc['pv_b']})  range "
              f"{p['range']}  turns {p['turns']}  ({doc['mode']}"
              + (f", {doc['trials']} duels)" if se else ")"),
+             f"tactics: A {p.get('tactic_a', 'stand-and-fire')}, B "
+             f"{p.get('tactic_b', 'stand-and-fire')}",
              f"P(A wins) {f('p_win_a')}   P(B wins) {f('p_win_b')}   P(draw) {f('p_draw')}   "
              f"P(timeout) {f('p_timeout')}   E[turns] {f('expected_turns')}"]
     lines.append(f"{'turn':>4} {'P(end)':>8} {'P(A dead by)':>12} {'P(B dead by)':>12} "
@@ -207,27 +219,60 @@ def to_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: Classic tactics (issue 22) as the Classic duel's existing options (firing policy; the
+#: movement mode stays fixed per duel until the Classic engine chooses moves per turn):
+#: ``stand-and-fire`` = stand, fire everything (the old default); ``competent`` = the
+#: heat-aware ``max-expected`` firing policy (Mad Cat Prime against an Atlas AS7-D at 6 hexes:
+#: P(shut down by turn 2) 0.028 +- 0.004, against 0.88 firing everything).
+CLASSIC_TACTICS = {"stand-and-fire": "all", "competent": "max-expected"}
+
+
+def classic_tactics(args: argparse.Namespace) -> None:
+    """The Classic defaults where the Alpha Strike flags were not given, and ``--tactic-a/-b``
+    as Classic firing policies (:data:`CLASSIC_TACTICS`; default ``competent``)."""
+    for s in ("a", "b"):
+        tac = getattr(args, f"tactic_{s}", None)
+        if tac is not None and tac not in CLASSIC_TACTICS:
+            raise ConfigError(f"tactic-{s}", tac, "competent or stand-and-fire with --game "
+                              "classic (the other tactics need per-turn movement, which the "
+                              "Classic duel does not choose yet)")
+        if tac is not None and getattr(args, f"policy_{s}") is not None:
+            raise ConfigError(f"policy-{s}", getattr(args, f"policy_{s}"),
+                              f"not with --tactic-{s} (the tactic sets the firing policy)")
+        if getattr(args, f"moved_{s}") is None:
+            setattr(args, f"moved_{s}", "stand")
+        if getattr(args, f"policy_{s}") is None:
+            setattr(args, f"policy_{s}", CLASSIC_TACTICS[tac or "competent"])
+
+
 def main(args: argparse.Namespace) -> int:
     check_game_flags(args)
     if args.game == "classic":
         from sim.cli.classic_duel import run_classic
 
-        for s in ("a", "b"):   # the Classic defaults where the Alpha Strike flags were not given
-            if getattr(args, f"moved_{s}") is None:
-                setattr(args, f"moved_{s}", "stand")
-            if getattr(args, f"policy_{s}") is None:
-                setattr(args, f"policy_{s}", "all")
+        if args.tactics == "matrix" or args.tactic_set is not None:
+            return _classic_matrix(args)
+        classic_tactics(args)
+        tactics_line = (f"tactics: A {args.tactic_a or 'competent'}, B "
+                        f"{args.tactic_b or 'competent'} (Classic: competent = the "
+                        "max-expected firing policy, stand-and-fire = fire everything; the "
+                        "movement mode is fixed per duel)")
         if args.closing not in (None, "close"):
             raise ConfigError("closing", args.closing, "close (the Classic duel's sides close "
                               "at full speed; hold-band is an Alpha Strike policy)")
         if args.start_distance is not None and args.closing is None:
             raise ConfigError("start-distance", args.start_distance, "used with --closing")
-        return run_classic(args)
+        rc = run_classic(args)
+        if not args.json:
+            print(tactics_line)
+        return rc
     from sim.alphastrike.duel.markov import why_not_exact
     from sim.alphastrike.duel.model import MODEL
     from sim.api import duel
 
     params = params_from_args(args)
+    if args.tactics == "matrix" or args.tactic_set is not None:
+        return _matrix(args, params)
     scn = MODEL.scenario(params)          # validates: ConfigError -> exit 2, one line
     if args.trials is None and MODEL.exact(scn) is None:
         raise UserError(f"no exact answer: {why_not_exact(scn)}; pass --trials N "
@@ -237,4 +282,66 @@ def main(args: argparse.Namespace) -> int:
                chunk_size=args.chunk_size, progress=args.progress, **params)
     doc = res.to_dict()
     print(json.dumps(doc, indent=2) if args.json else to_text(doc))
+    return 0
+
+
+def _matrix(args: argparse.Namespace, params: dict[str, Any]) -> int:
+    """``--tactics matrix``: every pair of tactics (Alpha Strike)."""
+    from sim.alphastrike.duel.api import tactic_matrix
+
+    if args.tactics != "matrix":
+        raise ConfigError("tactic-set", args.tactic_set, "given with --tactics matrix")
+    for s in ("a", "b"):
+        if params.get(f"tactic_{s}") is not None:
+            raise ConfigError(f"tactic-{s}", params[f"tactic_{s}"], "not with --tactics matrix "
+                              "(it plays every tactic of --tactic-set for both sides)")
+    a, b = params.pop("a"), params.pop("b")
+    m = tactic_matrix(a, b, args.tactic_set, trials=args.trials, seed=args.seed,
+                      n_jobs=args.jobs, **params)
+    if args.json:
+        print(json.dumps({"a": a, "b": b, "params": params, **m.to_dict()}, indent=2))
+    else:
+        print(f"A: {a}  vs  B: {b}  tactic matrix (A's score = P(A wins) + 1/2 P(draw or "
+              "timeout))")
+        print(m.to_text())
+    return 0
+
+
+def _classic_matrix(args: argparse.Namespace) -> int:
+    """``--tactics matrix --game classic``: the Classic tactics (:data:`CLASSIC_TACTICS`)
+    against each other, Monte Carlo, through the game-agnostic :mod:`sim.tactics`."""
+    from sim import tactics as G
+    from sim.api import run_scenario
+    from sim.cli.classic_duel import classic_params
+
+    if args.tactics != "matrix":
+        raise ConfigError("tactic-set", args.tactic_set, "given with --tactics matrix")
+    names = tuple(CLASSIC_TACTICS) if args.tactic_set is None else tuple(
+        t.strip() for t in args.tactic_set.split(","))
+    bad = [t for t in names if t not in CLASSIC_TACTICS]
+    if bad or not names:
+        raise ConfigError("tactic-set", args.tactic_set, "a list of " + ", ".join(CLASSIC_TACTICS)
+                          + " with --game classic")
+
+    def play(ta: str, tb: str) -> G.Cell:
+        args.tactic_a, args.tactic_b = ta, tb
+        args.policy_a = args.policy_b = None
+        classic_tactics(args)
+        r = run_scenario("classic-duel", classic_params(args),
+                         trials=10_000 if args.trials is None else args.trials,
+                         seed=args.seed or 0, n_jobs=args.jobs, progress="never").frame.iloc[0]
+        return G.cell(float(r["p_win_a"]), float(r["p_win_b"]), float(r["expected_turns"]),
+                      float(r["p_win_a_se"]), float(r["p_win_b_se"]),
+                      float(r["expected_turns_se"]))
+
+    for s in ("a", "b"):
+        if getattr(args, f"tactic_{s}") is not None or getattr(args, f"policy_{s}") is not None:
+            raise ConfigError(f"tactic-{s}", getattr(args, f"tactic_{s}") or
+                              getattr(args, f"policy_{s}"), "not with --tactics matrix")
+    m = G.play_matrix(play, names)
+    if args.json:
+        print(json.dumps({"a": args.a, "b": args.b, **m.to_dict()}, indent=2))
+    else:
+        print(f"A: {args.a}  vs  B: {args.b}  Classic tactic matrix (Monte Carlo)")
+        print(m.to_text())
     return 0

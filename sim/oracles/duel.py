@@ -2,6 +2,12 @@
 rules reference (``reference-as-combat.md`` 20, 21; ``reference.md`` 6) independently of the
 vectorized model (it shares only the unit catalog and Python's ``random``).
 
+Tactics (issue 22): ``tactic_a``/``tactic_b`` (default ``competent``; ``stand-and-fire``,
+``brawler``, ``sniper``, ``kite``, ``charge``), initiative (2D6 a side, ties re-rolled, or
+rule option ``initiative``), free movement from ``start_distance`` when no range is given:
+each turn's payoff tables, maximin move, best reply and fire choice computed again from the
+rules with plain loops (:func:`_tactic_turn`).
+
 Supported: 1-vs-1, a fixed band or a per-turn script, movement ``ground``/``still``/``jump``
 (20.6 with the ground -> jump fallback, A13 compute, A18, A19), policies ``hold``, ``never``,
 ``max``, ``fixed:K``, ``below:H``, default rule options; specials CASE, CASEII, ENE, OVL, AMS,
@@ -13,18 +19,19 @@ more; other specials are ignored). Other parameters or policies raise
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 RANGE = {"short": 0, "medium": 1, "long": 2}
-RANGE_TN = (0, 2, 4)
+RANGE_TN = (0, 2, 4, 6)
 #: 'Mech crit table by 2D6 total (reference 6.6).
 TABLE = {2: "ammo", 3: "engine", 4: "fc", 5: None, 6: "weapon", 7: "mp", 8: "weapon",
          9: None, 10: "fc", 11: "engine", 12: "destroyed"}
 _OK_KEYS = {"a", "b", "skill_a", "skill_b", "range", "ranges", "turns", "moved_a", "moved_b",
-            "policy_a", "policy_b", "terrain_a", "terrain_b"}
+            "policy_a", "policy_b", "terrain_a", "terrain_b", "tactic_a", "tactic_b",
+            "initiative", "start_distance"}
 _TERRAIN = {"clear": 0, "woods": 2, "cover": 2}
 
 
@@ -45,6 +52,8 @@ class _Unit:
         self.sp = set(c.specials)
         self.heat = self.eng = self.fc = self.wh = self.mp = self.taken = 0
         self.alive, self.narced, self.ever, self.arm = True, False, False, "ARM" in self.sp
+        self.mode = moved
+        self.req: int | None = None
 
     def moves(self) -> tuple[int, int, int, bool]:
         """Ground Move, jump Move, TMM after MP hits; and whether every Move is 0."""
@@ -53,26 +62,30 @@ class _Unit:
             m, j, t = max(0, min(m // 2, m - 2)), max(0, min(j // 2, j - 2)), max(0, min(t // 2, t - 1))
         return m, j, t, m == 0 and j == 0
 
-    def stance(self) -> tuple[int, int]:
-        """(modifier against me, my own movement modifier) this turn (20.6)."""
-        if self.heat >= 4:
-            return -4, 0
+    def stance(self, mode: str | None = None, heat: int | None = None
+               ) -> tuple[int, int, int]:
+        """(modifier against me, my own movement modifier, inches I can move) this turn in
+        ``mode`` (default: this turn's mode) at ``heat`` (default: my heat) (20.6)."""
+        mode = self.mode if mode is None else mode
+        heat = self.heat if heat is None else heat
+        if heat >= 4:
+            return -4, 0, 0
         m, j, t, _ = self.moves()
-        g = max(0, m - 2 * self.heat + (2 if "TSM" in self.sp and self.heat else 0))
+        g = max(0, m - 2 * heat + (2 if "TSM" in self.sp and heat else 0))
         jw = 0
         for code, sign in (("JMPW", -1), ("JMPS", 1)):
             if code in self.c.specials:
                 jw += sign * int(self.c.specials[code].values[0] or 0)
         jump_tmm = max(0, _tmm_of(j) + jw) + 1
-        if self.moved == "jump" and j > 0:
-            return jump_tmm, 2
+        if mode == "jump" and j > 0:
+            return jump_tmm, 2, j
         if g > 0:
-            if self.moved == "still":
-                return 0, -1
-            return max(0, t - (1 if self.heat >= 2 else 0)), 0
-        if j > 0 and self.moved != "still":
-            return jump_tmm, 2
-        return -4, -1
+            if mode == "still":
+                return 0, -1, 0
+            return max(0, t - (1 if heat >= 2 else 0)), 0, g
+        if j > 0 and mode != "still":
+            return jump_tmm, 2, j
+        return -4, -1, 0
 
     def level(self, band: int) -> int:
         v, mn = self.c.damage[band], self.c.minimal[band]
@@ -83,6 +96,8 @@ class _Unit:
 
     def ov_request(self, band: int) -> int:
         ov = self.c.ov if (band < 2 or (band == 2 and "OVL" in self.sp)) else 0
+        if self.req is not None:            # a tactic chose it (-1: hold fire)
+            return -1 if self.req < 0 else min(self.req, ov)
         p = self.policy
         if p == "hold":
             return -1
@@ -140,47 +155,271 @@ def _crit(u: _Unit, pend: list[int], rand: Callable[[], float]) -> None:
             _crit(u, pend, rand)
 
 
-def _attack(a: _Unit, t: _Unit, band: int, rand: Callable[[], float]
-            ) -> tuple[bool, int, int]:
-    """(fired, OV used, points dealt) of a's attack on t (6.1, 6.2, 21.3)."""
-    if not a.alive or a.heat >= 4:
-        return False, 0, 0
+def _shot(a: _Unit, t: _Unit, band: int, heat: int | None = None, t_heat: int | None = None
+          ) -> tuple[int, int, int, bool] | None:
+    """(TN, OV used, points of a hit before the 0* roll and reductions, 0*) of a's attack on
+    t (6.1, 6.2), with a at ``heat`` and t at ``t_heat`` when given; None when a makes no
+    attack (shut down, no damage, holding fire, TN above 12)."""
+    heat = a.heat if heat is None else heat
+    if not a.alive or heat >= 4:
+        return None
+    saved, a.heat = a.heat, heat
     req = a.ov_request(band)
+    a.heat = saved
     lv = a.level(band)
     if req < 0 or lv == 0:
-        return False, 0, 0
-    tmod, _ = t.stance()
-    _, amod = a.stance()
-    stl = (0, 1, 2)[band] if "STL" in t.sp else 0
-    tn = (a.skill + RANGE_TN[band] + amod + a.heat + 2 * a.fc + tmod + t.terr + stl
+        return None
+    tmod = t.stance(heat=t_heat)[0]
+    amod = a.stance(heat=heat)[1]
+    stl = (0, 1, 2, 2)[band] if "STL" in t.sp else 0
+    tn = (a.skill + RANGE_TN[band] + amod + heat + 2 * a.fc + tmod + t.terr + stl
           + (1 if "SHLD" in a.sp else 0))
     if tn > 12:
-        return False, 0, 0
+        return None
+    return tn, req, (lv - 1 if lv >= 2 else 0) + req, lv == 1
+
+
+def _reduce(a: _Unit, t: _Unit, pts: int) -> int:
+    """Narc +1, then the target's AMS and SHLD (21.3)."""
     missile = bool({"IF", "LRM", "SRM"} & a.sp)
-    if "SNARC" in a.sp and band <= 1 and not t.narced and "ECM" not in t.sp:
-        if _roll(rand) >= tn:
-            t.narced = True
-    if _roll(rand) < tn and tn > 2:
-        return True, req, 0
-    pts = lv - 1 if lv >= 2 else (1 if int(rand() * 6) + 1 >= 4 else 0)
-    pts += req
     if missile and t.narced and "ECM" not in t.sp:
         pts += 1
     if "AMS" in t.sp and missile and pts >= 2:
         pts -= 1
     if "SHLD" in t.sp and pts >= 1:
         pts -= 1
-    return True, req, pts
+    return pts
+
+
+def _p_at_least(tn: int) -> float:
+    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= tn) / 36
+
+
+def _attack(a: _Unit, t: _Unit, band: int, rand: Callable[[], float]
+            ) -> tuple[bool, int, int]:
+    """(fired, OV used, points dealt) of a's attack on t (6.1, 6.2, 21.3)."""
+    shot = _shot(a, t, band)
+    if shot is None:
+        return False, 0, 0
+    tn, ov, pts, minimal = shot
+    if "SNARC" in a.sp and band <= 1 and not t.narced and "ECM" not in t.sp:
+        if _roll(rand) >= tn:
+            t.narced = True
+    if _roll(rand) < tn and tn > 2:
+        return True, ov, 0
+    if minimal:
+        pts += 1 if int(rand() * 6) + 1 >= 4 else 0
+    return True, ov, _reduce(a, t, pts)
+
+
+def _next_heat(u: _Unit, fired: bool, ov: int, heat: int) -> int:
+    """Heat after the End Phase (6.4): shut down -> 0; firing keeps it (+1 with an Engine
+    Hit) and adds OV; no attack -> 0."""
+    if heat >= 4 or not fired:
+        return 0
+    return min(4, heat + ov + (1 if u.eng else 0))
+
+
+def _expect(a: _Unit, t: _Unit, band: int, req: int | None, heat: int | None = None,
+            t_heat: int | None = None) -> tuple[float, int]:
+    """(expected points, heat after the End Phase) of a's attack on t with OV request
+    ``req`` (None: a's policy) -- exact: P(2D6 >= TN) x the points (0*: 1D6 4+ adds 1)."""
+    saved, a.req = a.req, req            # None: the unit's policy decides
+    shot = _shot(a, t, band, heat, t_heat)
+    a.req = saved
+    h = a.heat if heat is None else heat
+    if shot is None:
+        return 0.0, _next_heat(a, False, 0, h)
+    tn, ov, pts, minimal = shot
+    e = float(_reduce(a, t, pts))
+    if minimal:
+        e = 0.5 * (e + _reduce(a, t, pts + 1))
+    return _p_at_least(tn) * e, _next_heat(a, True, ov, h)
+
+
+MODES = ("ground", "still", "jump")
+BAND_LO, BAND_HI = (1, 7, 25, 43), (6, 24, 42, 60)
+
+
+def _band(d: int) -> int:
+    return 0 if d <= 6 else 1 if d <= 24 else 2 if d <= 42 else 3
+
+
+def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float, int]:
+    """(value, expected points, OV request) of u's best fire (modes already set on u and t):
+    points minus the heat cost of the heat it ends at (issue 22)."""
+    own = [_expect(u, t, band, 0, heat=h)[0] for h in range(5)]
+    inc = [_expect(t, u, band, 0, t_heat=h)[0] for h in range(5)]
+    opts: list[int | None] = ([*range(u.c.ov + 1), -1] if fire == "value"
+                              else [u.c.ov] if fire == "max" else [None])
+    best: tuple[float, float, int] | None = None
+    for k in opts:
+        pts, h = _expect(u, t, band, k)
+        v = pts - ((own[0] - own[h]) + (inc[h] - inc[0]))
+        if best is None or v > best[0] + 1e-9:
+            best = (v, pts, -9 if k is None else k)
+    assert best is not None
+    return best
+
+
+def _payoffs(ua: _Unit, ub: _Unit, fires: tuple[str, str]) -> dict[tuple[int, int, int], Any]:
+    """Per (mode A, mode B, band): (A's value - B's, A's points, B's points, A's request,
+    B's request)."""
+    out = {}
+    for ma in range(3):
+        for mb in range(3):
+            ua.mode, ub.mode = MODES[ma], MODES[mb]
+            for b in range(4):
+                va, pa, ra = _fire_value(ua, ub, b, fires[0])
+                vb, pb, rb = _fire_value(ub, ua, b, fires[1])
+                out[ma, mb, b] = (va - vb, pa, pb, ra, rb)
+    return out
+
+
+def _pick(cands: Sequence[tuple[float, tuple[int, ...], Any]]) -> Any:
+    """The candidate with the best value (within 1e-9), then the smallest tie-break tuple,
+    then the first."""
+    top = max(c[0] for c in cands)
+    best = None
+    for v, ties, what in cands:
+        if v >= top - 1e-9 and (best is None or ties < best[0]):
+            best = (ties, what)
+    assert best is not None
+    return best[1]
+
+
+def _gap(d: int, b: int) -> int:
+    return max(BAND_LO[b] - d, d - BAND_HI[b], 0)
+
+
+def _tactic_move(name: str, me: int, d: int, reach: list[int], opp_reach: list[int],
+                 val: Callable[[int, int, int], float], dealt: Callable[[int], float],
+                 taken: Callable[[int], float], opp_mode: int | None, moved: int,
+                 dmax: int) -> tuple[int, int]:
+    """(mode index, new distance) of one unit: ``val(own mode, opp mode, band)`` its payoff."""
+    del me
+    if name == "stand-and-fire":
+        return moved, d
+
+    def toward(mode: int, target: int) -> tuple[int, int]:
+        r = reach[mode]
+        return mode, min(max(target, max(d - r, 1)), min(d + r, dmax))
+
+    longest = 2 if reach[2] > reach[0] else 0
+    if name in ("brawler", "charge"):
+        return toward(longest, 1)
+    if name in ("sniper", "kite"):
+        net = [dealt(b) - taken(b) for b in range(3)]
+        nb = max(b for b in range(3) if net[b] >= max(net) - 1e-9)
+        if name == "sniper":
+            return toward(0, min(max(d, BAND_LO[nb]), BAND_HI[nb]))
+        ok = [b for b in range(3) if dealt(b) > 1e-9]
+        if ok:
+            key = {b: -taken(b) * 1e6 + dealt(b) for b in ok}
+            kb = max(b for b in ok if key[b] == max(key.values()))
+        else:
+            kb = nb
+        return toward(longest, BAND_HI[kb])
+    assert name == "competent", name
+    g = [max(min(val(m, o, b) for o in range(3)) for m in range(3)) for b in range(4)]
+    pref = max(b for b in range(4) if g[b] >= max(g) - 1e-9)
+    r_max = max(reach)
+    cands = []
+    for m in range(3):
+        for o in range(-r_max, r_max + 1):
+            if abs(o) > reach[m]:
+                continue
+            d1 = min(max(d + o, 1), dmax)
+            if opp_mode is None:
+                worst = min(val(m, om, b) for om in range(3)
+                            for b in range(_band(min(max(d1 - opp_reach[om], 1), dmax)),
+                                           _band(min(max(d1 + opp_reach[om], 1), dmax)) + 1))
+            else:
+                worst = val(m, opp_mode, _band(d1))
+            cands.append((worst, (_gap(d1, pref), abs(o), m), (m, d1)))
+    mode, dist = _pick(cands)
+    return int(mode), int(dist)
+
+
+def _tactic_turn(ua: _Unit, ub: _Unit, tac: tuple[str, str], band: int | None, d: int,
+                 dmax: int, a_first: bool) -> tuple[int, int]:
+    """Set both units' modes and OV requests for this turn; return (distance, band)."""
+    fires = tuple("policy" if t == "stand-and-fire" else "max" if t == "charge" else "value"
+                  for t in tac)
+    memo_key = (fires, tuple((u.heat, u.eng, u.fc, u.wh, u.mp, u.narced) for u in (ua, ub)))
+    pay = _PAY_MEMO.get(memo_key)
+    if pay is None:             # the same state gives the same tables: computed once
+        pay = _PAY_MEMO[memo_key] = _payoffs(ua, ub, fires)  # type: ignore[arg-type]
+    free = band is None
+    d0 = d if free else BAND_LO[band]  # type: ignore[index]
+    reach = {}
+    for key, u in (("a", ua), ("b", ub)):
+        reach[key] = [u.stance(mode=m)[2] if free else 0 for m in MODES]
+
+    def mover(side: str, dd: int, opp_mode: int | None) -> tuple[int, int]:
+        if side == "a":
+            def val(m: int, o: int, b: int) -> float:
+                return float(pay[m, o, b][0])
+            dealt = (lambda b: pay[0, 0, b][1])     # noqa: E731
+            taken = (lambda b: pay[0, 0, b][2])     # noqa: E731
+            u, t_name, opp = ua, tac[0], "b"
+        else:
+            def val(m: int, o: int, b: int) -> float:
+                return -float(pay[o, m, b][0])
+            dealt = (lambda b: pay[0, 0, b][2])     # noqa: E731
+            taken = (lambda b: pay[0, 0, b][1])     # noqa: E731
+            u, t_name, opp = ub, tac[1], "a"
+        mode, nd = _tactic_move(t_name, 0, dd, reach[side], reach[opp], val, dealt, taken,
+                                opp_mode, MODES.index(u.moved), dmax if free else 60)
+        r = reach[side][mode]
+        return mode, min(max(nd, max(dd - r, 1)), min(dd + r, dmax if free else 60))
+
+    first, second = ("a", "b") if a_first else ("b", "a")
+    m1, d1 = mover(first, d0, None)
+    m2, d2 = mover(second, d1, m1)
+    modes = {first: m1, second: m2}
+    fb = _band(d2) if free else band
+    ua.mode, ub.mode = MODES[modes["a"]], MODES[modes["b"]]
+    _, _, _, ra, rb = pay[modes["a"], modes["b"], fb]  # type: ignore[index]
+    ua.req = None if fires[0] == "policy" else ra
+    ub.req = None if fires[1] == "policy" else rb
+    return d2, fb  # type: ignore[return-value]
+
+
+#: Payoff tables by (fire rules, both units' state); cleared per :func:`scalar` call.
+_PAY_MEMO: dict[Any, dict[tuple[int, int, int], Any]] = {}
+
+
+def _initiative_a_first(rule: str, rand: Callable[[], float]) -> bool:
+    """A moves first (lost the initiative, 20.1): 2D6 a side, ties re-rolled."""
+    if rule in ("a", "b"):
+        return rule == "b"
+    while True:
+        ra, rb = _roll(rand), _roll(rand)
+        if ra != rb:
+            return ra < rb
 
 
 def one_duel(p: Mapping[str, Any], rand: Callable[[], float]) -> int:
     """Play one duel; return the turn it ends (turns + 1 for a timeout) times 4 plus the
     outcome code (0 timeout, 1 A wins, 2 B wins, 3 draw)."""
     turns = int(p.get("turns", 30))
+    fixed = any(p.get(f"{k}_{s}") is not None for k in ("moved", "policy") for s in "ab")
+    default = "stand-and-fire" if fixed else "competent"   # the model's default rule
+    tac = (p.get("tactic_a") or default, p.get("tactic_b") or default)
+    tactical = tac != ("stand-and-fire", "stand-and-fire")
+    start = int(p.get("start_distance", 40))
+    free = False
     if p.get("ranges"):
         script = [RANGE[x.strip()] for x in str(p["ranges"]).split(",")]
+    elif p.get("range") not in (None, "free"):
+        script = [RANGE[p["range"]]]
+    elif tactical:
+        free, script = True, []
     else:
-        script = [RANGE[p.get("range", "short")]]
+        script = [_band(start) if p.get("range") == "free" else 0]
+    dist = start
+    rule = str(p.get("initiative", "roll"))
     units = []
     for s in ("a", "b"):
         name, _, sk = str(p[s]).rpartition("@")
@@ -191,7 +430,11 @@ def one_duel(p: Mapping[str, Any], rand: Callable[[], float]) -> int:
                            p.get(f"terrain_{s}", "clear")))
     ua, ub = units
     for t in range(turns):
-        band = script[min(t, len(script) - 1)]
+        band = None if free else script[min(t, len(script) - 1)]
+        if tactical:
+            dist, band = _tactic_turn(ua, ub, tac, band, dist, start,
+                                      _initiative_a_first(rule, rand))
+        assert band is not None
         res = [_attack(ua, ub, band, rand), _attack(ub, ua, band, rand)]
         for (fired, ov, pts), u in zip(res, (ub, ua), strict=True):
             del fired, ov
@@ -232,6 +475,7 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     if bad:
         raise NotImplementedError(f"oracle does not support {sorted(bad)}")
     rand = random.Random(int(rng.integers(2**63))).random
+    _PAY_MEMO.clear()
     turns = int(params.get("turns", 30))
     hist = np.zeros(turns + 2, dtype=np.int64)
     out = np.zeros(4, dtype=np.int64)

@@ -21,8 +21,13 @@ def card(name: str = "Test", *, armor: int = 4, structure: int = 4, damage: tupl
                   specials_raw=specials, pv=20)
 
 
+#: Both sides play the fixed duel of the worked examples (20.6 stance, overheat policy).
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+
+
 def exact(**params: Any) -> dict[str, np.ndarray]:
-    """Exact metrics of a duel (fails the test when the chain does not fit)."""
-    ex = MODEL.exact(MODEL.scenario(params))
+    """Exact metrics of a duel (fails the test when the chain does not fit); both sides
+    ``stand-and-fire`` unless a tactic is given (the worked examples' fixed duel)."""
+    ex = MODEL.exact(MODEL.scenario({**SAF, **params}))
     assert ex is not None, params
     return ex

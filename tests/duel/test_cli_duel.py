@@ -20,7 +20,7 @@ def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
 
 
 def test_exact_json(capsys: pytest.CaptureFixture[str]) -> None:
-    doc = _json(capsys, ["duel", "Locust LCT-1V", "Commando COM-1B", "--json"])
+    doc = _json(capsys, ["duel", "Locust LCT-1V", "Commando COM-1B", "--tactic-a", "stand-and-fire", "--tactic-b", "stand-and-fire", "--json"])
     assert TOP_KEYS <= set(doc)
     assert doc["pv_a"] == 18 and doc["pv_b"] == 17
     assert len(doc["turns"]) == 30 and TURN_KEYS <= set(doc["turns"][0])
@@ -43,7 +43,7 @@ def test_trials_json_has_se(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_options_reach_the_model(capsys: pytest.CaptureFixture[str]) -> None:
     doc = _json(capsys, ["duel", "Locust LCT-1V", "Commando COM-1B", "--rule", "crits=false",
-                         "--json"])
+                         "--tactic-a", "stand-and-fire", "--tactic-b", "stand-and-fire", "--json"])
     assert abs(doc["p_win_a"] - 25001585375 / 254194901951) < 1e-12
     doc = _json(capsys, ["duel", "Loki (Hellbringer) Prime", "Atlas AS7-D", "--policy-a", "max",
                          "--moved-b", "still", "--terrain-b", "woods", "--range", "medium",

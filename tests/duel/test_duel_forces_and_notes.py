@@ -50,8 +50,9 @@ def test_targeting_matters_against_a_force() -> None:
 
 
 def test_single_unit_force_equals_duel() -> None:
-    ex = duel("Locust LCT-1V", "Commando COM-1B")
-    mc = duel("Locust LCT-1V", "Commando COM-1B", trials=20000, seed=9)
+    saf = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+    ex = duel("Locust LCT-1V", "Commando COM-1B", **saf)
+    mc = duel("Locust LCT-1V", "Commando COM-1B", trials=20000, seed=9, **saf)
     assert abs(mc["p_win_a"] - ex["p_win_a"]) < 4 * mc["p_win_a_se"]
 
 

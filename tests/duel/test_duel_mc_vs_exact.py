@@ -18,7 +18,8 @@ PAIRS = list(itertools.permutations(NAMES, 2))
 BANDS = ("short", "medium", "long")
 #: 100+ pairs without crits (every 1-vs-1 of the catalog fits the chain without crits), over
 #: all three bands; a smaller set with crits, overheat and movement variants.
-SWEEP = [dict(a=a, b=b, range=BANDS[i % 3], crits=False) for i, (a, b) in
+SWEEP = [dict(a=a, b=b, range=BANDS[i % 3], crits=False, tactic_a="stand-and-fire",
+              tactic_b="stand-and-fire") for i, (a, b) in
          enumerate(PAIRS[::7])]
 WITH_CRITS = [
     dict(a="Locust LCT-1V", b="Commando COM-1B", range="short"),

@@ -48,7 +48,12 @@ def test_bench_case_linked_to_its_oracle_and_unit_turns() -> None:
     from sim.oracles import scalar_baseline
 
     assert scalar_baseline("duel") is scalar
-    (case,) = MODEL.bench_cases
+    from sim.alphastrike.duel.model import BENCH_COMPETENT, BENCH_COMPETENT_UNIT_TURNS
+
+    case, comp = MODEL.bench_cases
     assert case.unit == "unit-turns" and case.per_trial == BENCH_UNIT_TURNS
     per_duel = 2 * sim.duel(**BENCH_PARAMS)["expected_turns"]
     assert BENCH_UNIT_TURNS <= per_duel < BENCH_UNIT_TURNS + 1
+    assert comp.unit == "unit-turns" and comp.per_trial == BENCH_COMPETENT_UNIT_TURNS
+    per_duel = 2 * sim.duel(**BENCH_COMPETENT)["expected_turns"]
+    assert BENCH_COMPETENT_UNIT_TURNS <= per_duel < BENCH_COMPETENT_UNIT_TURNS + 1

@@ -69,3 +69,51 @@ def duel(*args: Any, **kwargs: Any) -> Result:
     from sim.api import duel as _duel
 
     return _duel(*args, **kwargs)
+
+
+def tactic_matrix(a: Any, b: Any, tactics: Any = None, *, trials: int | None = None,
+                  seed: int | None = None, n_jobs: int = 1, **params: Any) -> Any:
+    """Every tactic of ``tactics`` (names; default every named tactic,
+    :data:`sim.alphastrike.duel.tactics.NAMES`) for side A against every one for side B
+    (issue 22): a :class:`sim.tactics.TacticMatrix` of P(A wins), P(B wins), E[turns] with 95%
+    intervals (exact where the chain fits, else Monte Carlo with ``trials``, default 4000),
+    each side's maximin and the mixed value. ``params``: the duel's other parameters (a
+    range, rule options...); without a range the tactics move freely from
+    ``start_distance`` (``range="free"``, also for the stand-and-fire pair)."""
+    from sim import tactics as G
+    from sim.alphastrike.duel.model import MODEL
+    from sim.api import run_scenario
+
+    names = _tactic_names(tactics)
+    base = {"a": a, "b": b, **params}
+    if not any(k in base for k in ("range", "ranges", "closing")):
+        base["range"] = "free"
+
+    def play(ta: str, tb: str) -> G.Cell:
+        p = {**base, "tactic_a": ta, "tactic_b": tb}
+        scn = MODEL.scenario(p)
+        ex = MODEL.exact(scn) if trials is None else None
+        if ex is not None:
+            return G.cell(float(ex["p_win_a"][0]), float(ex["p_win_b"][0]),
+                          float(ex["expected_turns"][0]))
+        res = run_scenario(MODEL, p, trials=trials or 4000, seed=seed or 0, n_jobs=n_jobs,
+                           progress=False, with_exact=False)
+        r = res.frame.iloc[0]
+        return G.cell(float(r["p_win_a"]), float(r["p_win_b"]), float(r["expected_turns"]),
+                      float(r["p_win_a_se"]), float(r["p_win_b_se"]),
+                      float(r["expected_turns_se"]))
+
+    return G.play_matrix(play, names)
+
+
+def _tactic_names(tactics: Any) -> tuple[str, ...]:
+    from sim.alphastrike.duel.tactics import NAMES
+    from sim.errors import ConfigError
+
+    if tactics is None:
+        return NAMES
+    items = [t.strip() for t in tactics.split(",")] if isinstance(tactics, str) else list(tactics)
+    bad = [t for t in items if t not in NAMES]
+    if bad or not items:
+        raise ConfigError("tactics", tactics, "a comma-separated list of " + ", ".join(NAMES))
+    return tuple(items)

@@ -16,6 +16,7 @@ import numpy as np
 from sim.aggregate import Aggregate
 from sim.alphastrike.duel.scenario import DuelScenario, move_distance
 from sim.alphastrike.duel.sides import Side, UnitSpec
+from sim.alphastrike.duel.tactics import a_moves_first, band_distance, decisions
 from sim.alphastrike.duel.targeting import choose_targets
 from sim.alphastrike.duel.turn import (
     attack_tn,
@@ -76,11 +77,14 @@ def _crits(t: UnitSpec, st: dict[str, np.ndarray], need: np.ndarray, scn: DuelSc
 
 def _fire(att: Side, sa: list[dict[str, np.ndarray]], tgt: Side,
           stt: list[dict[str, np.ndarray]], band: int | np.ndarray, turn: int,
-          scn: DuelScenario, rng: np.random.Generator) -> tuple[np.ndarray, list, list]:
+          scn: DuelScenario, rng: np.random.Generator, req: np.ndarray | None = None
+          ) -> tuple[np.ndarray, list, list]:
     """Decisions, targets and attack rolls of one side (state at the start of the turn);
     returns the points each attacker deals and (attacker, target index, hit, points) records.
-    Narc beacons take effect at once (A17: Narc first)."""
-    decs = [decide(u, s, band, turn, scn.dr, scn.asr) for u, s in zip(att.units, sa, strict=True)]
+    Narc beacons take effect at once (A17: Narc first). ``req``: the OV requests a tactic
+    chose (one unit a side), else each unit's overheat policy."""
+    decs = [decide(u, s, band, turn, scn.dr, scn.asr, req=req)
+            for u, s in zip(att.units, sa, strict=True)]
     targets = choose_targets(att, sa, decs, tgt, stt, band, scn.dr, scn.asr)
     m = sa[0]["heat"].shape[0]
     dealt_total = np.zeros(m, dtype=np.int64)
@@ -153,7 +157,8 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
     T = scn.turns
     sa = [initial_state(u, n) for u in scn.a.units]
     sb = [initial_state(u, n) for u in scn.b.units]
-    dist = np.full(n, scn.start_distance, dtype=np.int16) if scn.closing else None
+    dist = (np.full(n, scn.start_distance, dtype=np.int16) if scn.closing or scn.free
+            else None)
     st = np.zeros((T, len(_COLS)))
     ever_a_done = ever_b_done = 0
     # per-duel sums: turns (sum, sumsq); A wins: armor/structure left (sum, sumsq) x2; B same
@@ -166,15 +171,29 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
             st[t, 8] = ever_a_done
             st[t, 9] = ever_b_done
             continue
-        if dist is not None:
+        req_a = req_b = None
+        band: int | np.ndarray
+        if scn.tactical:
+            first_a = a_moves_first(rng, m, scn.dr.initiative)
+            d0 = dist if dist is not None else np.full(m, band_distance(scn.bands[t]),
+                                                       dtype=np.int16)
+            choice = decisions(scn, d0, first_a, sa[0], sb[0])
+            sa[0]["mode"], sb[0]["mode"] = choice["mode_a"], choice["mode_b"]
+            req_a = None if scn.tactics[0].fire == "policy" else choice["req_a"]
+            req_b = None if scn.tactics[1].fire == "policy" else choice["req_b"]
+            if dist is not None:
+                dist, band = choice["dist"], choice["band"]
+            else:
+                band = scn.bands[t]
+        elif dist is not None:
             ua, ub = scn.a.units[0], scn.b.units[0]
             dist = move_distance(dist, np.array(ua.move, dtype=np.int16)[profile(sa[0])],
                                  np.array(ub.move, dtype=np.int16)[profile(sb[0])], scn)
-            band: int | np.ndarray = np.searchsorted(np.array([6, 24, 42, 60]), dist)
+            band = np.searchsorted(np.array([6, 24, 42, 60]), dist)
         else:
             band = scn.bands[t]
-        dealt_a, shots_a, decs_a = _fire(scn.a, sa, scn.b, sb, band, t + 1, scn, rng)
-        dealt_b, shots_b, decs_b = _fire(scn.b, sb, scn.a, sa, band, t + 1, scn, rng)
+        dealt_a, shots_a, decs_a = _fire(scn.a, sa, scn.b, sb, band, t + 1, scn, rng, req_a)
+        dealt_b, shots_b, decs_b = _fire(scn.b, sb, scn.a, sa, band, t + 1, scn, rng, req_b)
         for s, dec in zip(sa, decs_a, strict=True):
             start_turn(s, dec)
         for s, dec in zip(sb, decs_b, strict=True):

@@ -25,6 +25,7 @@ import numpy as np
 
 from sim.alphastrike.duel.scenario import BAND_EDGES, DuelScenario, move_distance
 from sim.alphastrike.duel.sides import UnitSpec
+from sim.alphastrike.duel.tactics import band_distance, decisions, p_a_moves_first
 from sim.alphastrike.duel.turn import (
     attack_tn,
     can_narc,
@@ -127,7 +128,7 @@ def _attack(rows: _Rows, att: str, tgt: str, ua: UnitSpec, ut: UnitSpec, band: i
     """Branch the Narc and standard attack rolls of ``att`` on ``tgt``; store the points and
     hits in the scratch (``att + '_pts'``, ``att + '_hit'``, ``att + '_ht'``)."""
     sa, st = getattr(rows, att), getattr(rows, tgt)
-    dec = decide(ua, sa, band, turn, scn.dr, scn.asr)
+    dec = decide(ua, sa, band, turn, scn.dr, scn.asr, req=rows.x.get(att + "_req"))
     tn = attack_tn(ua, sa, ut, st, band, scn.dr)
     fire_if_able(dec, tn <= 12)
     p = p_2d6_at_least(tn) * dec.fired
@@ -165,6 +166,31 @@ def _attack(rows: _Rows, att: str, tgt: str, ua: UnitSpec, ut: UnitSpec, band: i
     rows.x[att + "_ht"] = ht
 
 
+def _tactics(rows: _Rows, scn: DuelScenario, t: int) -> int | np.ndarray:
+    """Initiative (every row branches into "A moves first" and "B moves first" with their
+    probabilities, 20.1) and both tactics' decisions (a table by decision key, so a
+    deterministic function of the row's state): modes, the distance after movement and the
+    OV requests (kept in the scratch so later branches keep them). Returns the band."""
+    p_first = p_a_moves_first(scn.dr.initiative)
+    if 0.0 < p_first < 1.0:
+        br = rows.split([np.full(rows.w.size, p_first), np.full(rows.w.size, 1.0 - p_first)])
+        first_a = br == 0
+    else:
+        first_a = np.full(rows.w.size, p_first == 1.0)
+    d0 = rows.dist if rows.dist is not None else np.full(
+        rows.w.size, band_distance(scn.bands[t]), dtype=np.int16)
+    ch = decisions(scn, d0, first_a, rows.a, rows.b)
+    rows.a["mode"], rows.b["mode"] = ch["mode_a"], ch["mode_b"]
+    for side, tac in zip(("a", "b"), scn.tactics, strict=True):
+        if tac.fire != "policy":
+            rows.x[side + "_req"] = ch["req_" + side]
+    if rows.dist is None:
+        return scn.bands[t]
+    rows.dist = ch["dist"]
+    rows.x["band"] = ch["band"]
+    return rows.x["band"]
+
+
 def _left(u: UnitSpec, st: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     d = st["dmg"].astype(np.float64)
     return np.maximum(u.armor - d, 0), np.minimum(u.structure, u.total - d)
@@ -173,7 +199,8 @@ def _left(u: UnitSpec, st: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarra
 def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
     ua, ub = scn.a.units[0], scn.b.units[0]
     T_ = scn.turns
-    dist = np.full(1, scn.start_distance, dtype=np.int16) if scn.closing else None
+    dist = (np.full(1, scn.start_distance, dtype=np.int16) if scn.closing or scn.free
+            else None)
     rows = _Rows(initial_state(ua, 1), initial_state(ub, 1), np.ones(1), dist)
     out = {k: np.zeros(T_) for k in ("p_end", "p_a_destroyed_at", "p_b_destroyed_at",
                                       "p_draw_at", "expected_damage_a", "expected_damage_b",
@@ -186,12 +213,15 @@ def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
             out["p_shutdown_a"][t] = ever_a_done
             out["p_shutdown_b"][t] = ever_b_done
             continue
-        if rows.dist is not None:
+        band: int | np.ndarray
+        if scn.tactical:
+            band = _tactics(rows, scn, t)
+        elif rows.dist is not None:
             rows.dist = move_distance(rows.dist, np.array(ua.move, dtype=np.int16)[profile(rows.a)],
                                       np.array(ub.move, dtype=np.int16)[profile(rows.b)], scn)
             dband = np.searchsorted(np.array(BAND_EDGES), rows.dist)
             rows.x["band"] = dband
-            band: int | np.ndarray = dband
+            band = dband
         else:
             band = scn.bands[t]
         _attack(rows, "a", "b", ua, ub, band if rows.dist is None else rows.x["band"], t + 1, scn)
@@ -250,7 +280,7 @@ def _run(scn: DuelScenario) -> dict[str, np.ndarray]:
         rows.x = {}
         rows.take(np.flatnonzero(~ended))
         for st in (rows.a, rows.b):
-            for k in ("pend", "ht", "killed", "fired", "ov", "eng0", "alive"):
+            for k in ("pend", "ht", "killed", "fired", "ov", "eng0", "alive", "mode"):
                 st.pop(k, None)
         if rows.w.size:
             rows.merge()

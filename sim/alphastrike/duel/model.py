@@ -30,7 +30,13 @@ from sim.model import BenchCase, Metric, MetricKind, Model
 #: Benchmark case: a 1-vs-1 with crits (Atlas AS7-D vs Loki Prime at Medium range, the Loki
 #: overheating at will); both 'Mechs take structure damage and crits (E[turns] 3.215 exact).
 BENCH_PARAMS: dict[str, Any] = {"a": "Atlas AS7-D", "b": "Loki (Hellbringer) Prime",
-                                "range": "medium", "policy_b": "max"}
+                                "range": "medium", "policy_b": "max",
+                                "tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+#: The same pairing and band played ``competent`` by both sides (issue 22: it must cost at
+#: most 2x ``stand-and-fire`` per unit-turn; 2 x E[turns] = 8.71 exact, rounded down below).
+BENCH_COMPETENT: dict[str, Any] = {"a": "Atlas AS7-D", "b": "Loki (Hellbringer) Prime",
+                                   "range": "medium"}
+BENCH_COMPETENT_UNIT_TURNS = 8
 #: Unit-turns per duel of the benchmark case, rounded down: 2 units x E[turns] = 6.43
 #: (the kernel drops finished duels, so a duel costs the turns actually fought). Rounding
 #: down makes the reported unit-turns/s a lower bound (a test checks the exact value).
@@ -84,7 +90,11 @@ class DuelModel(Model):
                         "turns, damage per turn (exact chain where it fits).",
             metrics=_metrics(),
             bench_cases=(BenchCase("1v1-crits", BENCH_PARAMS, unit="unit-turns",
-                                   per_trial=BENCH_UNIT_TURNS),),
+                                   per_trial=BENCH_UNIT_TURNS),
+                         BenchCase("1v1-competent", BENCH_COMPETENT, unit="unit-turns",
+                                   per_trial=BENCH_COMPETENT_UNIT_TURNS)),
+            # 2: tactics (issue 22): competent by default, initiative, free movement
+            version="2",
         )
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
@@ -92,13 +102,17 @@ class DuelModel(Model):
 
     def params(self, scenario: DuelScenario) -> dict[str, Any]:
         s = scenario
+        saf = tuple(t.name == "stand-and-fire" for t in s.tactics)
         return {
             "a": s.a.label, "b": s.b.label, "range": s.range_label, "turns": s.turns,
-            "moved_a": s.a.units[0].moved, "moved_b": s.b.units[0].moved,
-            "policy_a": s.a.units[0].policy.label, "policy_b": s.b.units[0].policy.label,
+            "tactic_a": s.tactics[0].name, "tactic_b": s.tactics[1].name,
+            "moved_a": s.a.units[0].moved if saf[0] else "tactic",
+            "moved_b": s.b.units[0].moved if saf[1] else "tactic",
+            "policy_a": s.a.units[0].policy.label if saf[0] else "tactic",
+            "policy_b": s.b.units[0].policy.label if saf[1] else "tactic",
             "terrain_a": s.a.units[0].terrain, "terrain_b": s.b.units[0].terrain,
             "targeting_a": s.a.targeting, "targeting_b": s.b.targeting,
-            "start_distance": s.start_distance if s.closing else None,
+            "start_distance": s.start_distance if s.closing or s.free else None,
             "rules": s.preset,
             "rule_overrides": ",".join(f"{k}={v}" for k, v in s.overrides),
         }

@@ -120,6 +120,14 @@ class DuelRules:
                   "own": "largest own card damage (example E15: the Catapult stops at "
                   "Medium)"})
 
+    initiative: str = opt(
+        "roll", allowed=("roll", "a", "b"), ref="20.1",
+        doc="who wins the initiative each turn of a duel played with tactics",
+        readings={"roll": "2D6 a side, ties re-rolled (20.1 [REC]; each side wins with "
+                  "probability 1/2): the loser moves first",
+                  "a": "side A always wins (moves last, reacting to B)",
+                  "b": "side B always wins"})
+
     def replace(self, **overrides: Any) -> DuelRules:
         """A copy with some fields changed, each validated (:func:`sim.options.replace`)."""
         rules: DuelRules = options.replace(self, overrides)

@@ -1,10 +1,16 @@
 """Validated duel scenarios: parameters in, a frozen (hashable) :class:`DuelScenario` out.
 
+Tactics (issue 22, :mod:`sim.alphastrike.duel.tactics`): ``tactic_a`` / ``tactic_b`` (a name
+or a callable; default ``competent`` for one unit a side, ``stand-and-fire`` for forces, under
+``closing`` and when ``moved_*`` or ``policy_*`` is given). ``moved_*`` and ``policy_*``
+belong to ``stand-and-fire`` (another tactic chooses the mode and the fire itself).
+
 Range (20.5, 20.7): a fixed band (``range``), a per-turn script (``ranges``: ``"long,medium,
 short"``, the last entry repeats), or a closing policy (``closing``: ``close`` = both units
 close at full Move, floor 1", from ``start_distance`` inches; the band is that of the distance
-after movement). Defaults follow 20.6: both moved on the ground, front-on, clear terrain, no
-overheat (``never``), turn limit 30.
+after movement). None of them: the tactics move from ``start_distance`` (free movement); with
+``stand-and-fire`` on both sides the old default, a fixed Short band. Stance defaults follow
+20.6: moved on the ground, front-on, clear terrain, no overheat (``never``), turn limit 30.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from sim import options
 from sim.alphastrike import tables as T
 from sim.alphastrike.duel.rules import TARGETING, DuelRules, build_rules
 from sim.alphastrike.duel.sides import MOVED, TERRAIN, Side, UnitSpec, build_unit, parse_side
+from sim.alphastrike.duel.tactics import STAND_AND_FIRE, ASTactic
+from sim.alphastrike.duel.tactics import resolve as resolve_tactic
 from sim.alphastrike.rules import ASRules
 from sim.errors import ConfigError, check_choice, check_int
 
@@ -26,12 +34,14 @@ from sim.errors import ConfigError, check_choice, check_int
 PARAMS: dict[str, Any] = {
     "a": None, "b": None,              # sides: "UNIT", "UNIT@SKILL", "U@S,U@S" (<= 4 units)
     "skill_a": 4, "skill_b": 4,        # default skill of units written without @SKILL
-    "range": "short",                  # fixed band
+    "range": None,                     # fixed band, or "free" (None: free movement, or
+                                       # short when both sides play stand-and-fire)
     "ranges": None,                    # per-turn script "long,medium,short" (last repeats)
     "closing": None,                   # closing policy (20.7): "close"
     "start_distance": 40,              # inches, for closing (E15 starts at 40")
-    "moved_a": "ground", "moved_b": "ground",
-    "policy_a": "never", "policy_b": "never",
+    "moved_a": None, "moved_b": None,  # stand-and-fire's stance (default ground)
+    "policy_a": None, "policy_b": None,  # stand-and-fire's overheat policy (default never)
+    "tactic_a": None, "tactic_b": None,  # None: competent (1 vs 1), stand-and-fire otherwise
     "terrain_a": "clear", "terrain_b": "clear",
     "targeting_a": None, "targeting_b": None,   # None -> rule option ``targeting``
     "turns": 30,
@@ -62,6 +72,15 @@ class DuelScenario:
     preset: str = "default"
     #: band (0 short, 1 medium, 2 long) each unit keeps under ``hold-band`` (A, B)
     prefer: tuple[int, int] = (0, 0)
+    #: the sides' tactics (A, B)
+    tactics: tuple[ASTactic, ASTactic] = (STAND_AND_FIRE, STAND_AND_FIRE)
+    #: the tactics choose the distance (no band, script or closing given)
+    free: bool = False
+
+    @property
+    def tactical(self) -> bool:
+        """Initiative and tactic decisions are played (a side is not ``stand-and-fire``)."""
+        return any(t is not STAND_AND_FIRE for t in self.tactics)
 
     @property
     def one_vs_one(self) -> bool:
@@ -74,9 +93,20 @@ class DuelScenario:
             for n in u.notes:
                 if n not in seen:
                     seen.append(n)
-        seen.append("initiative is not rolled: with simultaneous fire, a fixed or scripted band "
-                    "or the 'close' policy, and one target per attacker, it changes nothing "
-                    "(20.1, 20.9)")
+        if self.tactical:
+            seen.append("initiative is rolled every turn (20.1; rule option initiative="
+                        f"{self.dr.initiative}): the loser moves first, the winner reacts; "
+                        "tactics " + f"A: {self.tactics[0].name}, B: {self.tactics[1].name}"
+                        + (f" (free movement from {self.start_distance}\", 1\"-60\")"
+                           if self.free else f" (range imposed: {self.range_label})"))
+            if any(t.name in ("brawler", "charge") for t in self.tactics):
+                seen.append("brawler/charge close to contact (1\"); Alpha Strike physical "
+                            "attacks are not simulated in the duel: at contact the units "
+                            "make their standard attacks at Short")
+        else:
+            seen.append("initiative is not rolled: with simultaneous fire, a fixed or "
+                        "scripted band or the 'close' policy, and one target per attacker, "
+                        "it changes nothing (20.1, 20.9)")
         if self.closing == "hold-band":
             bands = ("short", "medium", "long")
             seen.append("hold-band: the faster unit moves last every turn (as if it always won "
@@ -106,7 +136,7 @@ def range_params(range: str | None = None, ranges: Any = None,
         return {"ranges": ranges}
     if closing is not None:
         return {"closing": closing}
-    return {"range": range or "short"}
+    return {} if range is None else {"range": range}
 
 
 #: Inches of each band (20.5): Short 0-6 (floor 1), Medium 7-24, Long 25-42.
@@ -187,8 +217,35 @@ def _bands(p: Mapping[str, Any], turns: int) -> tuple[tuple[int, ...], str | Non
                for x in items]
         idx = (idx + [idx[-1]] * turns)[:turns]
         return tuple(idx), None, ",".join(items)
-    band = check_choice("range", p["range"], ("short", "medium", "long"))
+    if p.get("range") is None or p["range"] == "free":
+        return (), None, "free"
+    band = check_choice("range", p["range"], ("short", "medium", "long", "free"))
     return (T.RANGE_INDEX[band],) * turns, None, band
+
+
+def _tactics(p: Mapping[str, Any], fixed_play: bool) -> tuple[ASTactic, ASTactic]:
+    """Both sides' tactics; ``fixed_play`` (a force fight or a closing policy): only
+    ``stand-and-fire``. A side without ``tactic_*`` plays ``competent``, or
+    ``stand-and-fire`` under fixed play or when a fixed stance or overheat policy
+    (``moved_*``, ``policy_*``) is given for either side (the old fixed duel)."""
+    fixed_given = any(p[f"{k}_{s}"] is not None for k in ("moved", "policy") for s in "ab")
+    out = []
+    for s in ("a", "b"):
+        raw = p[f"tactic_{s}"]
+        if raw is None:
+            raw = "stand-and-fire" if fixed_play or fixed_given else "competent"
+        t = resolve_tactic(raw, f"tactic_{s}")
+        if t is not STAND_AND_FIRE:
+            if fixed_play:
+                raise ConfigError(f"tactic_{s}", t.name, "stand-and-fire in a force fight or "
+                                  "under closing (tactics are played one unit a side, at a "
+                                  "free, fixed or scripted range)")
+            for k, what in (("moved", "movement mode"), ("policy", "overheat policy")):
+                if p[f"{k}_{s}"] is not None:
+                    raise ConfigError(f"{k}_{s}", p[f"{k}_{s}"], f"only with tactic_{s}="
+                                      f"stand-and-fire (tactic {t.name} chooses the {what})")
+        out.append(t)
+    return out[0], out[1]
 
 
 def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
@@ -205,17 +262,29 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
     turns = check_int("turns", p["turns"], 1, 200)
     bands, closing, label = _bands(p, turns)
     start = check_int("start_distance", p["start_distance"], 1, BAND_EDGES[-1])
-    used = tuple(sorted(set(bands))) if bands else (0, 1, 2)
-    sides = []
+    side_pairs = []
     for s in ("a", "b"):
         if p[s] is None or (isinstance(p[s], str) and not p[s].strip()):
             raise ConfigError(f"side {s.upper()}", p[s], "1 to 4 units, e.g. 'Atlas AS7-D@3'")
-        pairs = parse_side(p[s], p[f"skill_{s}"], f"side {s.upper()}")
-        moved = check_choice(f"moved_{s}", p[f"moved_{s}"], MOVED)
+        side_pairs.append(parse_side(p[s], p[f"skill_{s}"], f"side {s.upper()}"))
+    force = len(side_pairs[0]) > 1 or len(side_pairs[1]) > 1
+    tacs = _tactics(p, force or closing is not None)
+    tactical = any(t is not STAND_AND_FIRE for t in tacs)
+    free = not bands and closing is None and tactical
+    if not bands and closing is None and not tactical:
+        if p.get("range") == "free":        # nobody moves: the band of the start distance
+            bands = (band_of_distance(start),) * turns
+        else:                               # the old default: Short
+            bands, label = (T.RANGE_INDEX["short"],) * turns, "short"
+    used = tuple(sorted(set(bands))) if bands else (0, 1, 2)
+    sides = []
+    for s, pairs in zip(("a", "b"), side_pairs, strict=True):
+        moved = check_choice(f"moved_{s}", p[f"moved_{s}"] or "ground", MOVED)
         terrain = check_choice(f"terrain_{s}", p[f"terrain_{s}"], tuple(TERRAIN))
         units: list[UnitSpec] = [
-            build_unit(u, sk, policy=p[f"policy_{s}"], moved=moved, terrain=terrain, asr=asr,
-                       dr=dr, bands=used) for u, sk in pairs]
+            build_unit(u, sk, policy=p[f"policy_{s}"] or "never", moved=moved,
+                       terrain=terrain, asr=asr, dr=dr, bands=used, tactical=tactical)
+            for u, sk in pairs]
         tg = p[f"targeting_{s}"] or dr.targeting
         tg = check_choice(f"targeting_{s}", tg, TARGETING)
         sides.append(Side(tuple(units), tg))
@@ -227,6 +296,7 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
         ua, ub = sides[0].units[0], sides[1].units[0]
         prefer = (preferred_band(ua, ub, dr), preferred_band(ub, ua, dr))
     return DuelScenario(a=sides[0], b=sides[1], bands=bands, closing=closing, prefer=prefer,
+                        tactics=tacs, free=free,
                         start_distance=start, turns=turns, dr=dr, asr=asr, range_label=label,
                         overrides=tuple(sorted(
                             (k, str(getattr(dr if hasattr(dr, k) else asr, k))) for k in over)),

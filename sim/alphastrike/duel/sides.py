@@ -12,6 +12,9 @@ the 20.3 item 5 point):
   +2 jumped, A18 when immobile);
 * ``move[p]`` -- the inches it can move this turn (ground after heat, or jump) for the
   closing policy (20.7).
+
+``tmod_m``/``amod_m``/``move_m``/``mas_m`` hold the same tables for every movement mode of
+:data:`MOVED` (index ``mode * n_profiles + p``), for tactics that choose the mode each turn.
 """
 
 from __future__ import annotations
@@ -103,6 +106,12 @@ class UnitSpec:
     rhs: bool = False          # RHS: End Phase heat flush (1D6: 1 = lost)
     ecs: bool = False          # ECS: at heat 4, 1D6 >= 2: -2 heat; 1: lost + Engine Hit
     ee: bool = False           # EE engine: Engine Hits add no heat; 2D6 12 after firing
+    # -- every movement mode, for tactics (index ``mode * n_profiles + profile``, modes in
+    # the order of :data:`MOVED`; each mode with the 20.6 fallbacks of its fixed stance) ----
+    tmod_m: tuple[int, ...] = ()
+    amod_m: tuple[int, ...] = ()
+    move_m: tuple[int, ...] = ()
+    mas_m: tuple[int, ...] = ()
 
     @property
     def total(self) -> int:
@@ -248,8 +257,11 @@ def _stance(card: ASCard, moved: str, asr: ASRules, dr: DuelRules, jmp: int
 
 def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "ground",
                terrain: str = "clear", asr: ASRules | None = None,
-               dr: DuelRules | None = None, bands: Sequence[int] = (0, 1, 2)) -> UnitSpec:
-    """A :class:`UnitSpec` for ``unit`` (name, card file or ASCard) at ``skill``."""
+               dr: DuelRules | None = None, bands: Sequence[int] = (0, 1, 2),
+               tactical: bool = False) -> UnitSpec:
+    """A :class:`UnitSpec` for ``unit`` (name, card file or ASCard) at ``skill``
+    (``tactical``: a tactic chooses the movement mode, so the Fire Control cap covers every
+    mode)."""
     asr = asr or ASRules()
     dr = dr or DuelRules()
     card = _card(unit)
@@ -278,8 +290,13 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
         wh_full = max(max(card.damage), 1 if any(card.minimal) else 0)
     jmp = -_special_value(card, "JMPW", 0) + _special_value(card, "JMPS", 0)
     tmod, amod, mv, mp_full = _stance(card, moved, asr, dr, jmp)
+    modes = [_stance(card, m, asr, dr, jmp) for m in MOVED]
+    tmod_m = tuple(x for st in modes for x in st[0])
+    amod_m = tuple(x for st in modes for x in st[1])
+    move_m = tuple(x for st in modes for x in st[2])
     # Fire Control hits beyond the point where every attack TN is >= 13 change nothing.
-    worst = skill + min(T.RANGE_MOD[T.RANGES[b]] for b in bands) + min(amod) + T.IMMOBILE_MOD
+    low = min(amod_m) if tactical else min(amod)
+    worst = skill + min(T.RANGE_MOD[T.RANGES[b]] for b in bands) + low + T.IMMOBILE_MOD
     fc_cap = max(0, -(-(13 - worst) // T.FIRE_CONTROL_MOD))
     if card.has("CASEII") or card.has("ENE") or card.has("CASEP"):  # CASEP: in the table
         ammo = "immune"
@@ -310,10 +327,16 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
     rca_red = tuple(int(-(-x // 2)) if x > 0 else 0 for x in missile)
     mas_v = 3 if card.has("MAS") else (2 if card.has("LMAS") else 0)
     mas: tuple[int, ...] = ()
+    mas_m: tuple[int, ...] = ()
     if mas_v:
-        mas = tuple(mas_v if (t == T.IMMOBILE_MOD or (t == 0 and a == asr.stood_still_mod
-                                                       and moved == "still")) else 0
-                    for t, a in zip(tmod, amod, strict=True))
+        def mas_of(tm: Sequence[int], am: Sequence[int], mode: str) -> tuple[int, ...]:
+            return tuple(mas_v if (t == T.IMMOBILE_MOD or (t == 0 and a == asr.stood_still_mod
+                                                            and mode == "still")) else 0
+                         for t, a in zip(tm, am, strict=True))
+
+        mas = mas_of(tmod, amod, moved)
+        mas_m = tuple(x for m, st in zip(MOVED, modes, strict=True)
+                      for x in mas_of(st[0], st[1], m))
     bhj_sp = card.specials.get("BHJ")
     bhj = 0
     if bhj_sp is not None and bhj_sp.values and bhj_sp.values[0] in (2, 3):
@@ -334,4 +357,5 @@ def build_unit(unit: Any, skill: int, *, policy: Any = "never", moved: str = "gr
         bra=card.has("BRA"),
         bra_trigger=any(card.has(c) for c in ("AC", "IATM", "IF", "LRM", "SRM")),
         rca=card.has("RCA"), rca_red=rca_red, rfa=card.has("RFA"), ene=card.has("ENE"),  # type: ignore[arg-type]
-        mas=mas, bhj=bhj, rhs=card.has("RHS"), ecs=card.has("ECS"), ee=card.has("EE"))
+        mas=mas, bhj=bhj, rhs=card.has("RHS"), ecs=card.has("ECS"), ee=card.has("EE"),
+        tmod_m=tmod_m, amod_m=amod_m, move_m=move_m, mas_m=mas_m)

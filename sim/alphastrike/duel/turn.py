@@ -51,6 +51,17 @@ def profile(st: dict[str, np.ndarray]) -> np.ndarray:
     return st["heat"] + np.uint8(5) * st["mp"]
 
 
+def stance(u: UnitSpec, st: dict[str, np.ndarray]
+           ) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Index and tables (tmod, amod, mas) of the unit's stance this turn: its fixed stance,
+    or, where a tactic chose a movement mode (``st["mode"]``, an index into
+    :data:`~sim.alphastrike.duel.sides.MOVED`), that mode's tables."""
+    if "mode" in st:
+        idx = profile(st).astype(np.int16) + np.int16(u.n_profiles) * st["mode"].astype(np.int16)
+        return idx, u.tmod_m, u.amod_m, u.mas_m
+    return profile(st), u.tmod, u.amod, u.mas
+
+
 @dataclass
 class Decision:
     """What a unit does this turn, from its state at the start of the turn."""
@@ -81,12 +92,17 @@ def damage_level(u: UnitSpec, st: dict[str, np.ndarray], band: int | np.ndarray,
 
 
 def decide(u: UnitSpec, st: dict[str, np.ndarray], band: int | np.ndarray, turn: int,
-           dr: DuelRules, asr: ASRules) -> Decision:
-    """Policy and damage of the unit's standard attack (20.6 fire policy, 6.2, A1, A2)."""
+           dr: DuelRules, asr: ASRules, req: np.ndarray | None = None) -> Decision:
+    """Policy and damage of the unit's standard attack (20.6 fire policy, 6.2, A1, A2);
+    ``req``: the OV request per row chosen by a tactic (-1 hold fire) instead of the
+    unit's overheat policy."""
     heat = st["heat"]
     active = st["alive"] & (heat < T.SHUTDOWN_HEAT)
-    state = {k: st[k] for k in ("eng", "fc", "wh", "mp", "dmg", "alive")}
-    req = np.asarray(u.policy.request(heat, turn, state, u.ov)).astype(np.int16)
+    if req is None:
+        state = {k: st[k] for k in ("eng", "fc", "wh", "mp", "dmg", "alive")}
+        req = np.asarray(u.policy.request(heat, turn, state, u.ov)).astype(np.int16)
+    else:
+        req = np.asarray(req).astype(np.int16)
     lv = damage_level(u, st, band, dr)
     fired = active & (req >= 0) & (lv >= 1)
     cap = usable_ov(u, band).astype(np.int16)
@@ -122,11 +138,13 @@ def attack_tn(a: UnitSpec, sa: dict[str, np.ndarray], t: UnitSpec, stt: dict[str
     if t.stl:
         stl = np.array([0, 1, dr.stealth_long, dr.stealth_long], dtype=np.int16)[band]
     base = np.int16(a.skill + t.terrain_mod + (1 if a.shld else 0)) + rng_mod + stl
-    own = _own_table(a.amod).take(profile(sa))          # movement + heat, by profile
+    ia, _, amod, _ = stance(a, sa)
+    it, tmod, _, mas = stance(t, stt)
+    own = _own_table(amod).take(ia)                     # movement + heat, by profile
     tn = (base + own + np.int16(T.FIRE_CONTROL_MOD) * sa["fc"]
-          + _table16(t.tmod).take(profile(stt)))
-    if t.mas:                                           # MAS/LMAS: still or immobile target
-        tn = tn + _table16(t.mas).take(profile(stt))
+          + _table16(tmod).take(it))
+    if mas:                                             # MAS/LMAS: still or immobile target
+        tn = tn + _table16(mas).take(it)
     return tn
 
 
