@@ -34,9 +34,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sim.classic.bv import NOT_THE_CATALOG_BUILD
 from sim.errors import UserError
@@ -57,6 +55,9 @@ from sim.units.types import (
     ClassicMech,
     WeaponMount,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CLASSIC_FILE = "classic.toml"
 ALPHASTRIKE_FILE = "alphastrike.toml"
@@ -481,10 +482,15 @@ def _move_text(move: int, jump: int) -> str:
     return f'{move}"' + (f'/{jump}"j' if jump else "")
 
 
-def list_units(filter_text: str = "") -> pd.DataFrame:
-    """The catalog and the imported units as a frame, one row per unit (optionally only names
-    matching ``filter_text``): name, which sides exist, ``imported`` (the Classic side comes
-    from ``btsim units import``), Classic key figures and the AS card."""
+#: the columns of :func:`list_units` (and the keys of each :func:`unit_rows` row)
+UNIT_COLUMNS = ("name", "classic", "alphastrike", "imported", "mul_id", "tons", "walk_mp",
+                "run_mp", "jump_mp", "as_type", "as_size", "as_move", "as_tmm", "as_armor",
+                "as_structure", "as_dmg", "as_ov", "as_pv", "as_specials")
+
+
+def unit_rows(filter_text: str = "") -> list[dict[str, Any]]:
+    """The rows of :func:`list_units` as plain dicts (None for a missing value), without
+    pandas (``btsim units`` lists them this way, to start fast)."""
     keep = set(find(filter_text))
     rows = []
     for e in all_entries():
@@ -512,10 +518,16 @@ def list_units(filter_text: str = "") -> pd.DataFrame:
             "as_pv": c.pv if c else None,
             "as_specials": c.specials_raw if c else None,
         })
-    frame = pd.DataFrame(rows, columns=[
-        "name", "classic", "alphastrike", "imported", "mul_id", "tons", "walk_mp", "run_mp", "jump_mp",
-        "as_type", "as_size", "as_move", "as_tmm", "as_armor", "as_structure", "as_dmg",
-        "as_ov", "as_pv", "as_specials"])
+    return rows
+
+
+def list_units(filter_text: str = "") -> pd.DataFrame:
+    """The catalog and the imported units as a frame, one row per unit (optionally only names
+    matching ``filter_text``): name, which sides exist, ``imported`` (the Classic side comes
+    from ``btsim units import``), Classic key figures and the AS card."""
+    import pandas as pd
+
+    frame = pd.DataFrame(unit_rows(filter_text), columns=list(UNIT_COLUMNS))
     for col in ("mul_id", "tons", "walk_mp", "run_mp", "jump_mp", "as_size", "as_tmm",
                 "as_armor", "as_structure", "as_ov", "as_pv"):
         frame[col] = frame[col].astype("Int64")
