@@ -93,7 +93,7 @@ def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = No
         raise ConfigError(field, value, allowed)
     try:
         iv = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: inf
         raise ConfigError(field, value, allowed) from None
     if isinstance(value, float) and iv != value:
         raise ConfigError(field, value, allowed)

@@ -19,10 +19,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from sim import __version__
-from sim.errors import UserError, os_error_message, path_text
+from sim.errors import UserError, os_error_message, path_text, shown
 
 #: the order ``--help`` lists the subcommands in; a module of ``sim.cli`` that defines
 #: ``register`` and is not named here is found anyway and listed after these (so a new
@@ -132,12 +133,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return int(args.func(args) or 0)
     except UserError as exc:
-        _say(str(exc))
+        _say(_named(str(exc), argv, args, parser))
         return exc.exit_code
     except BrokenPipeError:  # e.g. `btsim units | head`
         return 0
     except OSError as exc:  # a read-only or full disk, a file for a folder, ...
         _say(_option_of(exc, args, parser) + os_error_message(exc))
+        return 2
+    except UnicodeEncodeError as exc:  # a path with bytes that are not UTF-8, deep in a writer
+        if "surrogates" not in str(exc):
+            raise
+        _say(_option_of(OSError(0, "", exc.object), args, parser)
+             + "a path or value that is not valid UTF-8 text")
         return 2
     except KeyboardInterrupt:
         print("btsim: interrupted; no results were written", file=sys.stderr)
@@ -153,6 +160,37 @@ def _say(message: str) -> None:
     except UnicodeEncodeError:  # a stderr that is not UTF-8
         print("btsim: error: " + text.encode("ascii", "backslashreplace").decode("ascii"),
               file=sys.stderr)
+
+
+_QUOTED = re.compile(r"'([^'\n]{1,300})'|\"([^\"\n]{1,300})\"")
+
+
+def _named(message: str, argv: list[str], args: argparse.Namespace | None,
+           parser: argparse.ArgumentParser) -> str:
+    """``message`` prefixed with the option it is about, when it quotes a value the user gave
+    (or a part of one: a unit of ``A@3,B``) but names no option (``unknown Classic unit
+    'bogus'`` from ``--attacker bogus`` becomes ``--attacker 'bogus': unknown ...``)."""
+    if args is None:
+        return message
+    quoted = {a or b for a, b in _QUOTED.findall(message)}
+    if not quoted:
+        return message
+    given = set(argv) | {a.partition("=")[2] for a in argv if a.startswith("--")}
+    flags = _flags(parser)
+    for dest, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if not isinstance(v, str) or not v or v not in given:
+                continue
+            if not any(q == v or q in v for q in quoted):
+                continue
+            flag = flags.get(dest, dest)
+            if ((flag.startswith("-") and re.search(rf"{re.escape(flag)}(?![\w-])", message))
+                    or re.search(rf"'{re.escape(dest)}'|(?<![\w-]){re.escape(dest)}:",
+                                 message)):
+                return message  # it names its option already
+            return f"{flag} {shown(v)}: {message}"
+    return message
 
 
 def _flags(parser: argparse.ArgumentParser) -> dict[str, str]:
