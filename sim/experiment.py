@@ -56,13 +56,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim import options
 from sim.errors import ConfigError, UserError, check_bool, check_int, path_text
@@ -385,6 +384,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
             target_metric=exp.target_metric if names is None else list(names),
             max_trials=exp.max_trials if max_trials is None else max_trials)
     exp = with_rule_overrides(exp, rule_overrides)
+    scheduler = check_scheduler(scheduler, backend)
     model = get_model(exp.model)
     params = exp.scenarios()
     precision = precision_of(exp)
@@ -425,6 +425,29 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         results.write(Path(out) / exp.name, frame, meta,
                       csv_layout=results.csv_layout(model, params, frame))
     return frame
+
+
+#: a Dask scheduler address: [SCHEME://]HOST[:PORT] (what ``dask.distributed.Client`` takes)
+_SCHEDULER = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]"
+                        r"[A-Za-z0-9.\-_]*)(?::(\d{1,5}))?/?|inproc://[A-Za-z0-9.\-_/]+")
+
+
+def check_scheduler(scheduler: Any, backend: Any) -> str | None:
+    """``--scheduler``: None, or with ``backend`` ``"dask"`` a well-formed scheduler address
+    (ConfigError otherwise: a malformed address, or one that would be ignored)."""
+    if scheduler is None:
+        return None
+    allowed = ("a Dask scheduler address [tcp|tls|ws|wss|ucx://]HOST[:PORT] such as "
+               "tcp://10.0.0.5:8786")
+    if not isinstance(scheduler, str):
+        raise ConfigError("scheduler", scheduler, allowed)
+    if backend != "dask":
+        raise ConfigError("scheduler", scheduler, "given only with --backend dask (backend "
+                          f"{backend!r} would ignore it)")
+    m = _SCHEDULER.fullmatch(scheduler)
+    if m is None or (m.group(1) is not None and not 0 < int(m.group(1)) < 65536):
+        raise ConfigError("scheduler", scheduler, allowed)
+    return scheduler
 
 
 def precision_metadata(exp: Experiment, res: Any) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from sim.classic.damage_state.choose import Chooser, ExactChooser, SampleChooser
 from sim.classic.damage_state.outcome import ARMOR_NAMES, dedupe, summarize
 from sim.classic.damage_state.start import damaged_state, read_state
 from sim.classic.damage_state.state import canonical, fresh
-from sim.errors import UserError, shown
+from sim.errors import UserError, check_int, shown
 from sim.units.catalog import get_classic
 from sim.units.types import ClassicMech
 
@@ -189,8 +189,8 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
                           ExactChooser(lambda s: canonical(s, layout, inplace=True)), True)
         out = summarize(S, w, layout, start[0])
     elif method == "mc":
-        if trials < 1:
-            raise UserError(f"trials must be at least 1; got {trials}")
+        trials = check_int("trials", trials, lo=1)
+        seed = check_int("seed", seed, lo=0)
         ch = SampleChooser(np.random.default_rng(seed))
         parts: list[tuple[int, dict[str, Any]]] = []
         squares: list[tuple[int, dict[str, Any]]] = []

@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser(command_of(argv), full=False)
         args = parser.parse_args(argv)
+        _refuse_empty(args, parser)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return 2
@@ -162,6 +163,31 @@ def _say(message: str) -> None:
               file=sys.stderr)
 
 
+def _refuse_empty(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """UserError for an option given an empty (or blank) value, such as ``--range ''``:
+    none means "the default" (leave the option out for that), except where the default is
+    itself empty (``units --filter ''``)."""
+    defaults = _defaults(parser)
+    flags = _flags(parser)
+    for dest, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if isinstance(v, str) and not v.strip() and defaults.get(dest) != v:
+                raise UserError(f"{flags.get(dest, dest)}: an empty value {v!r}; give a "
+                                "value, or leave the option out for its default")
+
+
+def _defaults(parser: argparse.ArgumentParser) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out = {**_defaults(sub), **out}
+        else:
+            out.setdefault(action.dest, action.default)
+    return out
+
+
 _QUOTED = re.compile(r"'([^'\n]{1,300})'|\"([^\"\n]{1,300})\"")
 
 
@@ -175,14 +201,18 @@ def _named(message: str, argv: list[str], args: argparse.Namespace | None,
     quoted = {a or b for a, b in _QUOTED.findall(message)}
     if not quoted:
         return message
-    given = set(argv) | {a.partition("=")[2] for a in argv if a.startswith("--")}
+    given = set(argv) | {x for a in argv if a.startswith("--") for x in a.split("=", 1)}
     flags = _flags(parser)
+    if any(re.search(rf"{re.escape(f)}(?![\w-])", message) for f in flags.values()
+           if f.startswith("--") and f in given):
+        return message  # it names an option the user gave
     for dest, value in vars(args).items():
         values = value if isinstance(value, list) else [value]
         for v in values:
-            if not isinstance(v, str) or not v or v not in given:
+            if not isinstance(v, str) or not v.strip() or v not in given:
                 continue
-            if not any(q == v or q in v for q in quoted):
+            parts = {v, *(p.strip() for p in re.split(r"[,@=]", v))}
+            if not quoted & parts:
                 continue
             flag = flags.get(dest, dest)
             if ((flag.startswith("-") and re.search(rf"{re.escape(flag)}(?![\w-])", message))
@@ -202,7 +232,8 @@ def _flags(parser: argparse.ArgumentParser) -> dict[str, str]:
             for sub in action.choices.values():
                 out = {**_flags(sub), **out}
         elif action.option_strings:
-            out.setdefault(action.dest, max(action.option_strings, key=len))
+            out.setdefault(action.dest, next((o for o in action.option_strings
+                                              if o.startswith("--")), action.option_strings[0]))
         else:
             out.setdefault(action.dest, str(action.metavar or action.dest))
     return out

@@ -30,6 +30,9 @@ def main(args: argparse.Namespace) -> int:
     if not root.exists():
         raise UserError(f"The 'dir' parameter must be an existing folder; got {str(root)!r} "
                         "(not found).")
+    if not root.is_dir():
+        raise UserError(f"The 'dir' parameter must be a folder (a results folder or a folder "
+                        f"of them); got {str(root)!r} (not a folder).")
     removed = clean(root)
     for path in removed:
         print(f"removed {path}")
