@@ -223,10 +223,11 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
     else:
         path = Path(source)
         where = str(path)
+        given = os.fspath(source)  # as written (Path() folds 'a//b' into 'a/b')
         if not path.exists():
-            raise UserError(f"The 'experiment' file must exist; got {path_text(path)} "
+            raise UserError(f"The 'experiment' file must exist; got {path_text(given)} "
                             "(not found).")
-        text = read_regular_text(path, "experiment", what="TOML")
+        text = read_regular_text(given, "experiment", what="TOML")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

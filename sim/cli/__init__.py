@@ -188,18 +188,12 @@ def _defaults(parser: argparse.ArgumentParser) -> dict[str, object]:
     return out
 
 
-_QUOTED = re.compile(r"'([^'\n]{1,300})'|\"([^\"\n]{1,300})\"")
-
-
 def _named(message: str, argv: list[str], args: argparse.Namespace | None,
            parser: argparse.ArgumentParser) -> str:
     """``message`` prefixed with the option it is about, when it quotes a value the user gave
     (or a part of one: a unit of ``A@3,B``) but names no option (``unknown Classic unit
     'bogus'`` from ``--attacker bogus`` becomes ``--attacker 'bogus': unknown ...``)."""
     if args is None:
-        return message
-    quoted = {a or b for a, b in _QUOTED.findall(message)}
-    if not quoted:
         return message
     given = set(argv) | {x for a in argv if a.startswith("--") for x in a.split("=", 1)}
     flags = _flags(parser)
@@ -211,8 +205,8 @@ def _named(message: str, argv: list[str], args: argparse.Namespace | None,
         for v in values:
             if not isinstance(v, str) or not v.strip() or v not in given:
                 continue
-            parts = {v, *(p.strip() for p in re.split(r"[,@=]", v))}
-            if not quoted & parts:
+            parts = {v, *(p.strip() for p in re.split(r"[,@=]", v) if p.strip())}
+            if not any(repr(p) in message or shown(p) in message for p in parts):
                 continue
             flag = flags.get(dest, dest)
             if ((flag.startswith("-") and re.search(rf"{re.escape(flag)}(?![\w-])", message))
