@@ -21,14 +21,24 @@ def shown(value: Any, limit: int = ECHO_LIMIT) -> str:
 
 
 def path_text(path: Any) -> str:
-    """A path as an error message shows it: quoted, undecodable bytes escaped, cut to
-    :data:`ECHO_LIMIT` characters."""
+    """A path as an error message shows it: quoted, bytes that are not UTF-8 as ``\\xff``,
+    control characters escaped, cut to :data:`ECHO_LIMIT` characters."""
     try:
-        text = os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path)
+        raw = os.fsencode(path) if isinstance(path, str | bytes | os.PathLike) else None
     except (TypeError, ValueError):
-        text = str(path)
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return shown(text)
+        raw = None
+    text = (str(path) if raw is None else raw.decode("utf-8", "backslashreplace"))
+    text = "".join(c if c.isprintable() or c == "\\" else repr(c)[1:-1] for c in text)
+    text = f"'{text}'"
+    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 3] + "..."
+
+
+def some(names: Any, limit: int = 12) -> str:
+    """``a, b, c`` for a list of allowed names, or its first ones and the count when long."""
+    names = [str(n) for n in names]
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[: limit - 2]) + f", ... ({len(names)} in all)"
 
 
 #: errno -> a plainer reason than strerror's, where one helps

@@ -54,6 +54,7 @@ file that is a regular UTF-8 TOML file (:mod:`sim.fileio`) nested at most
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import os
 import re
@@ -64,7 +65,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim import options
-from sim.errors import ConfigError, UserError, check_bool, check_int, path_text
+from sim.errors import ConfigError, UserError, check_bool, check_int, path_text, some
 from sim.fileio import read_regular_text
 from sim.models import MODULES, get_model
 
@@ -273,11 +274,13 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
     if metrics is not None and (not isinstance(metrics, list) or not metrics
                                 or not all(isinstance(m, str) for m in metrics)):
         raise ConfigError("metrics", metrics, "a non-empty list of metric names of model "
-                          f"{model.name!r}: " + ", ".join(known))
+                          f"{model.name!r}: " + some(known))
     for m in metrics or []:
         if m not in known:
+            near = difflib.get_close_matches(m, known, n=3)
             raise ConfigError("metrics", m, f"a metric of model {model.name!r}: "
-                              + ", ".join(known))
+                              + (f"did you mean {', '.join(near)}? " if near else "")
+                              + some(known))
     report = _check_report(data.get("report", "generic"))
     precision = _precision_keys(data, grid)
     return Experiment(

@@ -48,7 +48,7 @@ EPILOG = """examples:
   btsim heat --unit "Loki (Hellbringer) Prime" --policy max --turns 10
   btsim run experiments/01_physical_damage.toml --jobs 2 --target-error 0.002
   btsim compare heat --set ov=2 --a policy=never --b policy=max --trials 200000
-  btsim sensitivity results/01_physical_damage
+  btsim sensitivity results/physical_damage
   btsim report results/
   btsim units --filter atlas
   btsim bench --json
