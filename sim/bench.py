@@ -47,7 +47,6 @@ from sim import __version__, dice, engine
 from sim.models import MODULES, get_model
 from sim.oracles import scalar_baseline
 
-
 #: the commands whose start-up :func:`startup_times` measures (README: under 0.3 s each)
 STARTUP_COMMANDS = {"help": ["--help"], "units": ["units"]}
 

@@ -33,9 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from sim import bench
-    from sim.errors import check_int
-
-    from sim.errors import check_choice
+    from sim.errors import check_choice, check_int
     from sim.models import MODULES
 
     for name in args.model or []:  # before any figure is measured
