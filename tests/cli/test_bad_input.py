@@ -288,3 +288,17 @@ def test_help_examples_name_folders_make_report_creates() -> None:
         texts.append(_call(argv)[1])
     found = {m for t in texts for m in re.findall(r"results/(\w+)", t)}
     assert found and found <= names, found - names
+
+
+def test_bench_times_start_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``btsim bench`` times ``btsim --help`` and ``btsim units`` in fresh processes (the
+    shape of the figures; their speed is what the benchmark reports, not a test)."""
+    from sim import bench
+
+    ran: list[list[str]] = []
+    monkeypatch.setattr(bench.subprocess, "run", lambda argv, **kw: ran.append(argv[1:]))
+    st = bench.startup_times(2)
+    assert ["-m", "sim", "--help"] in ran and ["-m", "sim", "units"] in ran
+    assert len(ran) == 3 * 3  # a warm-up and 2 repeats of each of 3 commands
+    assert {"help_s", "units_s", "python_s", "help_best_s", "bytecode_cache"} <= set(st)
+    assert "btsim --help" in bench._startup_lines(st)[0]
