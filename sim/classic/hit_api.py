@@ -189,7 +189,7 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
                           ExactChooser(lambda s: canonical(s, layout, inplace=True)), True)
         out = summarize(S, w, layout, start[0])
     elif method == "mc":
-        trials = check_int("trials", trials, lo=1)
+        trials = check_int("trials", trials, lo=1, hi=10**9)
         seed = check_int("seed", seed, lo=0)
         ch = SampleChooser(np.random.default_rng(seed))
         parts: list[tuple[int, dict[str, Any]]] = []

@@ -125,8 +125,8 @@ def build_parser(command: str | None = None, *, full: bool = True) -> argparse.A
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args: argparse.Namespace | None = None
+    parser = build_parser(command_of(argv), full=False)
     try:
-        parser = build_parser(command_of(argv), full=False)
         args = parser.parse_args(argv)
         _refuse_empty(args, parser)
         if not getattr(args, "func", None):
