@@ -17,7 +17,10 @@ def shown(value: Any, limit: int = ECHO_LIMIT) -> str:
     """``repr(value)`` cut to ``limit`` characters (``...`` marks the cut), on one line:
     what an error message quotes of a value."""
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    close = text[-1] if text[-1] in "'\")]}" else ""  # keep a quote or bracket closed
+    return text[: limit - 3 - len(close)] + "..." + close
 
 
 def path_text(path: Any) -> str:
@@ -29,8 +32,7 @@ def path_text(path: Any) -> str:
         raw = None
     text = (str(path) if raw is None else raw.decode("utf-8", "backslashreplace"))
     text = "".join(c if c.isprintable() or c == "\\" else repr(c)[1:-1] for c in text)
-    text = f"'{text}'"
-    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 3] + "..."
+    return f"'{text}'" if len(text) <= ECHO_LIMIT - 2 else f"'{text[: ECHO_LIMIT - 5]}...'"
 
 
 def some(names: Any, limit: int = 12) -> str:

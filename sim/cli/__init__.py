@@ -23,7 +23,7 @@ import re
 import sys
 
 from sim import __version__
-from sim.errors import UserError, os_error_message, path_text, shown
+from sim.errors import ECHO_LIMIT, UserError, os_error_message, path_text, shown
 
 #: the order ``--help`` lists the subcommands in; a module of ``sim.cli`` that defines
 #: ``register`` and is not named here is found anyway and listed after these (so a new
@@ -152,10 +152,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+#: a quoted value longer than sim.errors.ECHO_LIMIT (messages echo at most that much of one)
+_LONG_QUOTE = re.compile(r"'[^']{%d,}'|\"[^\"]{%d,}\"" % (ECHO_LIMIT, ECHO_LIMIT))
+
+
 def _say(message: str) -> None:
     """``btsim: error: MESSAGE`` as one line on stderr, whatever the message holds (a
     newline, a path that is not valid UTF-8)."""
     text = one_line(message).encode("utf-8", "backslashreplace").decode("utf-8")
+    text = _LONG_QUOTE.sub(lambda m: m.group(0)[: ECHO_LIMIT - 4] + "..." + m.group(0)[0],
+                           text)
     try:
         print(f"btsim: error: {text}", file=sys.stderr)
     except UnicodeEncodeError:  # a stderr that is not UTF-8

@@ -242,9 +242,11 @@ def test_state_values(cwd: Path) -> None:
              "--state")
 
 
-def test_echo_is_cut() -> None:
-    code, _, err = _call(["attack", "punch", "--tons", "x" * 5000])
-    assert code == 2 and len(err) < 100 + 2 * ECHO_LIMIT, err
+@pytest.mark.parametrize("argv", [["attack", "punch", "--tons", "x" * 5000],
+                                  ["fire", "y" * 5000], ["heat", "--unit", "z" * 5000]])
+def test_echo_is_cut(argv: list[str]) -> None:
+    code, _, err = _call(argv)
+    assert code == 2 and len(err) < 200 + 2 * ECHO_LIMIT, err
 
 
 def test_a_newline_in_a_value_stays_one_line() -> None:
