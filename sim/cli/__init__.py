@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 #: a quoted value longer than sim.errors.ECHO_LIMIT (messages echo at most that much of one)
-_LONG_QUOTE = re.compile(r"'[^']{%d,}'|\"[^\"]{%d,}\"" % (ECHO_LIMIT, ECHO_LIMIT))
+_LONG_QUOTE = re.compile(rf"'[^']{{{ECHO_LIMIT},}}'|\"[^\"]{{{ECHO_LIMIT},}}\"")
 
 
 def _say(message: str) -> None:
