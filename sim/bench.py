@@ -20,7 +20,9 @@ chunk (``Model.default_chunk``: the Classic duel's kernel block) is timed in it;
 without one is timed in smaller chunks (:func:`bench_chunk`), its memory check and cache
 figures too, so ``--quick`` stays well under a minute; the table names those chunks.
 
-And once per run: the raw dice limit (NumPy drawing d6 into uint8 chunks) and the peak
+And once per run: the start-up time of the command line (:func:`startup_times`: ``btsim
+--help`` and ``btsim units`` in fresh processes, against a bare ``python -c pass``), the raw
+dice limit (NumPy drawing d6 into uint8 chunks) and the peak
 traced memory of a sequential engine run at a small and a large trial count, which shows
 that memory is bounded by the chunk size, not the trial count.
 """
@@ -32,6 +34,8 @@ import math
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -42,6 +46,34 @@ import numpy as np
 from sim import __version__, dice, engine
 from sim.models import MODULES, get_model
 from sim.oracles import scalar_baseline
+
+#: the commands whose start-up :func:`startup_times` measures (README: under 0.3 s each)
+STARTUP_COMMANDS = {"help": ["--help"], "units": ["units"]}
+
+
+def startup_times(repeats: int = 5) -> dict[str, Any]:
+    """Wall time of ``btsim --help`` and ``btsim units`` (``python -m sim``, this
+    interpreter) in fresh processes: the median and best of ``repeats`` runs after one
+    warm-up, and of ``python -c pass`` (the interpreter's own start-up) for comparison.
+    ``bytecode_cache``: whether Python may write ``.pyc`` files (``PYTHONDONTWRITEBYTECODE``
+    makes every start compile the sources, several times slower)."""
+    def timed(argv: list[str]) -> list[float]:
+        times = []
+        for _ in range(repeats + 1):
+            t0 = time.perf_counter()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False)
+            times.append(time.perf_counter() - t0)
+        return times[1:]  # the first run warms the file cache
+
+    out: dict[str, Any] = {"repeats": repeats,
+                           "bytecode_cache": not sys.dont_write_bytecode}
+    for key, argv in {"python": ["-c", "pass"],
+                      **{k: ["-m", "sim", *v] for k, v in STARTUP_COMMANDS.items()}}.items():
+        t = timed([sys.executable, *argv])
+        out[f"{key}_s"] = statistics.median(t)
+        out[f"{key}_best_s"] = min(t)
+    return out
 
 
 def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
@@ -410,6 +442,7 @@ def run(models: list[str] | None = None, quick: bool = False,
                     "processor": platform.processor() or platform.machine()},
         "chunk_size": engine.DEFAULT_CHUNK,
         "malloc_tuned": engine.MALLOC_TUNED,
+        "startup": startup_times(3 if quick else 7),
         "dice": dice_limit(total=2**23 if quick else 2**25),
         "kernels": [],
     }
@@ -493,6 +526,16 @@ def _precision_lines(p: dict[str, Any], res_chunk: int = engine.DEFAULT_CHUNK) -
     return lines
 
 
+def _startup_lines(st: dict[str, Any] | None) -> list[str]:
+    if not st:
+        return []
+    return [f"start-up (median of {st['repeats']}, best in brackets): btsim --help "
+            f"{st['help_s']:.3f} s ({st['help_best_s']:.3f}), btsim units {st['units_s']:.3f} s "
+            f"({st['units_best_s']:.3f}); python -c pass {st['python_s']:.3f} s"
+            + ("" if st["bytecode_cache"] else "; PYTHONDONTWRITEBYTECODE is set: every start "
+               "compiles the sources")]
+
+
 def _mps(rate: float) -> str:
     """A rate in millions per second: one decimal, or three significant digits below 1."""
     m = rate / 1e6
@@ -509,6 +552,7 @@ def format_table(res: dict[str, Any]) -> str:
         f"{res['dice']['numpy_integers_d6_per_s'] / 1e6:,.0f} M d6/s; btsim byte rejection "
         f"{res['dice']['d6_per_s'] / 1e6:,.0f} M d6/s, {res['dice']['two_d6_per_s'] / 1e6:,.0f}"
         f" M 2D6/s",
+        *_startup_lines(res.get("startup")),
         "",
         f"{'kernel':<22}{'1 core M/s':>11}{'engine ovh':>11}{'all cores M/s':>14}"
         f"{'par. eff.':>10}{'scalar k/s':>11}{'speed-up':>10}{'exact ms':>10}",

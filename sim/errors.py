@@ -1,9 +1,73 @@
 """Error types. A :class:`UserError` is bad input: the CLI prints its message on one line
-of stderr and exits with status 2, without a traceback."""
+of stderr and exits with status 2, without a traceback. So does any :class:`OSError` (a
+read-only or full disk, a file where a folder should be, an unreadable file): the CLI prints
+:func:`os_error_message` for it, naming the path and the reason."""
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import Any
+
+#: at most this many characters of a bad value are echoed in a message
+ECHO_LIMIT = 100
+
+
+def shown(value: Any, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters (``...`` marks the cut), on one line:
+    what an error message quotes of a value."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    close = text[-1] if text[-1] in "'\")]}" else ""  # keep a quote or bracket closed
+    return text[: limit - 3 - len(close)] + "..." + close
+
+
+def path_text(path: Any) -> str:
+    """A path as an error message shows it: quoted, bytes that are not UTF-8 as ``\\xff``,
+    control characters escaped, cut to :data:`ECHO_LIMIT` characters."""
+    try:
+        raw = os.fsencode(path) if isinstance(path, str | bytes | os.PathLike) else None
+    except (TypeError, ValueError):
+        raw = None
+    text = (str(path) if raw is None else raw.decode("utf-8", "backslashreplace"))
+    text = "".join(c if c.isprintable() or c == "\\" else repr(c)[1:-1] for c in text)
+    return f"'{text}'" if len(text) <= ECHO_LIMIT - 2 else f"'{text[: ECHO_LIMIT - 5]}...'"
+
+
+def some(names: Any, limit: int = 12) -> str:
+    """``a, b, c`` for a list of allowed names, or its first ones and the count when long."""
+    names = [str(n) for n in names]
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[: limit - 2]) + f", ... ({len(names)} in all)"
+
+
+#: errno -> a plainer reason than strerror's, where one helps
+_REASONS = {
+    errno.EROFS: "read-only file system",
+    errno.ENOSPC: "no space left on the device (disk full)",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENOTDIR: "a path component is not a folder",
+    errno.EISDIR: "is a folder, not a file",
+    errno.ENAMETOOLONG: "path or file name too long",
+    errno.ENOENT: "no such file or folder",
+    errno.EEXIST: "already exists",
+    errno.ENOTEMPTY: "folder not empty",
+}
+
+
+def os_error_message(exc: OSError) -> str:
+    """One line for an operating-system error: the path(s) it concerns and the reason, e.g.
+    ``'results/x': read-only file system [Errno 30]``."""
+    reason = _REASONS.get(exc.errno or -1) or exc.strerror or str(exc) or type(exc).__name__
+    if exc.errno:
+        reason += f" [Errno {exc.errno}]"
+    paths = [p for p in (exc.filename, getattr(exc, "filename2", None)) if p is not None]
+    where = " -> ".join(path_text(p) for p in paths)
+    return f"{where}: {reason}" if where else f"{reason}"
 
 
 class UserError(Exception):
@@ -23,7 +87,7 @@ class ConfigError(UserError, ValueError):
         self.field = field
         self.value = value
         self.allowed = allowed
-        super().__init__(f"The {field!r} parameter must be {allowed}; got {value!r}.")
+        super().__init__(f"The {field!r} parameter must be {allowed}; got {shown(value)}.")
 
 
 def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = None,
@@ -41,7 +105,7 @@ def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = No
         raise ConfigError(field, value, allowed)
     try:
         iv = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: inf
         raise ConfigError(field, value, allowed) from None
     if isinstance(value, float) and iv != value:
         raise ConfigError(field, value, allowed)

@@ -42,29 +42,47 @@ Precision keys (README "Precision")::
 Scenarios are ``fixed`` updated by each case, updated by each grid combination, in that
 order (cases outer, grid inner, grid keys in file order), then by ``rule_overrides`` (which
 ``btsim run --rule NAME=VALUE`` extends).
+
+Limits (each refused with one line naming the key): at most :data:`MAX_SCENARIOS` scenarios
+(cases x grid, counted before any is built), a ``name`` of at most :data:`MAX_NAME_CHARS`
+printable characters (it names a folder), text keys that are strings, ``trials`` and
+``seed`` written as numbers, a non-empty ``metrics`` list of the model's metric names, and a
+file that is a regular UTF-8 TOML file (:mod:`sim.fileio`) nested at most
+:data:`MAX_DEPTH` levels deep.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sim import options
-from sim.errors import ConfigError, UserError, check_bool, check_int
-from sim.models import get_model
+from sim.errors import ConfigError, UserError, check_bool, check_int, path_text, some
+from sim.fileio import read_regular_text
+from sim.models import MODULES, get_model
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 KEYS = ("name", "title", "question", "model", "trials", "seed", "exact", "metrics", "fixed",
         "grid", "cases", "description", "rule_overrides", "report")
 #: precision keys (stop at a target error; paired axes)
 PRECISION_KEYS = ("target_error", "target_metric", "max_trials", "paired", "baseline")
+#: the most scenarios (cases x grid) one experiment may have; the default suite's largest has
+#: 4,332 (a grid of ~10**6 would take minutes and gigabytes just to validate)
+MAX_SCENARIOS = 50_000
+#: the longest experiment ``name`` (it names the results folder)
+MAX_NAME_CHARS = 100
+#: the deepest nesting of tables and arrays an experiment file may have (real ones: 3)
+MAX_DEPTH = 20
 
 
 @dataclass
@@ -151,9 +169,45 @@ class Experiment:
 
 
 def _check_name(name: Any) -> str:
-    if not isinstance(name, str) or not name or any(c in name for c in "/\\") or name[0] == ".":
-        raise ConfigError("name", name, "a non-empty folder name without slashes")
+    allowed = (f"a folder name: 1-{MAX_NAME_CHARS} printable characters, no slashes, not "
+               "starting with '.'")
+    if (not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS
+            or any(c in name for c in "/\\") or name[0] == "." or not name.isprintable()
+            or name != name.strip()):
+        raise ConfigError("name", name, allowed)
     return name
+
+
+def _check_text(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(key, value, "a string")
+    return value
+
+
+def _check_count(key: str, value: Any, default: int) -> int:
+    """``trials`` / ``seed``: a number (TOML integer, or a float with an integer value),
+    never a string."""
+    if isinstance(value, str):
+        raise ConfigError(key, value, "a number written without quotes (an integer >= "
+                          f"{1 if key == 'trials' else 0})")
+    return check_int(key, default if value is None else value, lo=1 if key == "trials" else 0,
+                     hi=_max_trials() if key == "trials" else None)
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deeply ``value`` nests tables and arrays (stops counting past ``limit``)."""
+    if limit < 0 or not isinstance(value, Mapping | list):
+        return 0
+    items = value.values() if isinstance(value, Mapping) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
+
+
+def scenario_count(grid: Mapping[str, Any], cases: Any) -> int:
+    """How many scenarios ``grid`` x ``cases`` gives, without building them."""
+    n = max(len(cases), 1) if isinstance(cases, list) else 1
+    for values in grid.values():
+        n *= len(values) if isinstance(values, list) else 1
+    return n
 
 
 def _check_report(value: Any) -> str:
@@ -171,13 +225,22 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
     else:
         path = Path(source)
         where = str(path)
-        if not path.is_file():
-            raise UserError(f"The 'experiment' file must exist; got {str(path)!r} (not found).")
+        given = os.fspath(source)  # as written (Path() folds 'a//b' into 'a/b')
+        if not path.exists():
+            raise UserError(f"The 'experiment' file must exist; got {path_text(given)} "
+                            "(not found).")
+        text = read_regular_text(given, "experiment", what="TOML")
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise UserError(f"{path}: not valid TOML: {exc}") from None
+            raise UserError(f"{path_text(path)}: not valid TOML: {exc}") from None
+        except RecursionError:
+            raise UserError(f"{path_text(path)}: not a usable experiment: tables or arrays "
+                            f"nested more than {MAX_DEPTH} deep") from None
         data.setdefault("name", path.stem)
+    if _depth(data, MAX_DEPTH + 1) > MAX_DEPTH:
+        raise UserError(f"{path_text(where or 'experiment')}: not a usable experiment: tables "
+                        f"or arrays nested more than {MAX_DEPTH} deep")
     if "kind" in data:  # another kind of experiment (issue 23: a rating)
         if data["kind"] != "rating":
             raise ConfigError("kind", data["kind"], "'rating' (or no kind: a model run)")
@@ -190,7 +253,12 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
                           "an experiment key: one of " + ", ".join(KEYS + PRECISION_KEYS))
     if "model" not in data:
         raise ConfigError("model", None, "a model name (e.g. 'attack', 'heat')")
-    get_model(data["model"])  # unknown model -> ConfigError
+    if not isinstance(data["model"], str):
+        raise ConfigError("model", data["model"], "a model name: one of "
+                          + ", ".join(repr(m) for m in MODULES))
+    model = get_model(data["model"])  # unknown model -> ConfigError
+    name = _check_name(data.get("name", "experiment"))
+    texts = {k: _check_text(k, data.get(k, "")) for k in ("title", "question", "description")}
     fixed = data.get("fixed", {})
     grid = data.get("grid", {})
     cases = data.get("cases", [])
@@ -200,25 +268,38 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         raise ConfigError("grid", grid, "a table of parameter = [non-empty list of values]")
     if not isinstance(cases, list) or not all(isinstance(c, Mapping) for c in cases):
         raise ConfigError("cases", cases, "an array of tables ([[cases]])")
+    count = scenario_count(grid, cases)
+    if count > MAX_SCENARIOS:
+        raise ConfigError("grid", f"{count:,} scenarios (cases x grid)",
+                          f"at most {MAX_SCENARIOS:,} scenarios per experiment: split it "
+                          "into several experiments")
     overrides = data.get("rule_overrides", {})
     if not isinstance(overrides, Mapping):
         raise ConfigError("rule_overrides", overrides, "a table of rule option = value")
     metrics = data.get("metrics")
-    if metrics is not None and (not isinstance(metrics, list)
+    known = [m.name for m in model.metrics]
+    if metrics is not None and (not isinstance(metrics, list) or not metrics
                                 or not all(isinstance(m, str) for m in metrics)):
-        raise ConfigError("metrics", metrics, "a list of metric names")
+        raise ConfigError("metrics", metrics, "a non-empty list of metric names of model "
+                          f"{model.name!r}: " + some(known))
+    for m in metrics or []:
+        if m not in known:
+            near = difflib.get_close_matches(m, known, n=3)
+            raise ConfigError("metrics", m, f"a metric of model {model.name!r}: "
+                              + (f"did you mean {', '.join(near)}? " if near else "")
+                              + some(known))
     report = _check_report(data.get("report", "generic"))
     precision = _precision_keys(data, grid)
     return Experiment(
         **precision,
-        name=_check_name(data.get("name", "experiment")),
+        name=name,
         model=data["model"],
-        trials=check_int("trials", data.get("trials", 100_000), lo=1, hi=_max_trials()),
-        seed=check_int("seed", data.get("seed", 0), lo=0),
+        trials=_check_count("trials", data.get("trials"), 100_000),
+        seed=_check_count("seed", data.get("seed"), 0),
         exact=check_bool("exact", data.get("exact", True)),
-        title=str(data.get("title", "")),
-        question=str(data.get("question", "")),
-        description=str(data.get("description", "")),
+        title=texts["title"],
+        question=texts["question"],
+        description=texts["description"],
         metrics=metrics,
         report=report,
         fixed=dict(fixed),
@@ -379,6 +460,7 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
             target_metric=exp.target_metric if names is None else list(names),
             max_trials=exp.max_trials if max_trials is None else max_trials)
     exp = with_rule_overrides(exp, rule_overrides)
+    scheduler = check_scheduler(scheduler, backend)
     model = get_model(exp.model)
     params = exp.scenarios()
     precision = precision_of(exp)
@@ -419,6 +501,29 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         results.write(Path(out) / exp.name, frame, meta,
                       csv_layout=results.csv_layout(model, params, frame))
     return frame
+
+
+#: a Dask scheduler address: [SCHEME://]HOST[:PORT] (what ``dask.distributed.Client`` takes)
+_SCHEDULER = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]"
+                        r"[A-Za-z0-9.\-_]*)(?::(\d{1,5}))?/?|inproc://[A-Za-z0-9.\-_/]+")
+
+
+def check_scheduler(scheduler: Any, backend: Any) -> str | None:
+    """``--scheduler``: None, or with ``backend`` ``"dask"`` a well-formed scheduler address
+    (ConfigError otherwise: a malformed address, or one that would be ignored)."""
+    if scheduler is None:
+        return None
+    allowed = ("a Dask scheduler address [tcp|tls|ws|wss|ucx://]HOST[:PORT] such as "
+               "tcp://10.0.0.5:8786")
+    if not isinstance(scheduler, str):
+        raise ConfigError("scheduler", scheduler, allowed)
+    if backend != "dask":
+        raise ConfigError("scheduler", scheduler, "given only with --backend dask (backend "
+                          f"{backend!r} would ignore it)")
+    m = _SCHEDULER.fullmatch(scheduler)
+    if m is None or (m.group(1) is not None and not 0 < int(m.group(1)) < 65536):
+        raise ConfigError("scheduler", scheduler, allowed)
+    return scheduler
 
 
 def precision_metadata(exp: Experiment, res: Any) -> dict[str, Any]:

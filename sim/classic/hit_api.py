@@ -26,7 +26,7 @@ from sim.classic.damage_state.choose import Chooser, ExactChooser, SampleChooser
 from sim.classic.damage_state.outcome import ARMOR_NAMES, dedupe, summarize
 from sim.classic.damage_state.start import damaged_state, read_state
 from sim.classic.damage_state.state import canonical, fresh
-from sim.errors import UserError
+from sim.errors import UserError, check_int, shown
 from sim.units.catalog import get_classic
 from sim.units.types import ClassicMech
 
@@ -38,6 +38,8 @@ MC_BLOCK = 65_536
 #: Monte Carlo trials and seed when none are given
 MC_TRIALS = 100_000
 MC_SEED = 1
+#: the largest damage group accepted (no 'Mech has this much armor and structure)
+MAX_GROUP_DAMAGE = 10_000
 
 
 def _groups(damage: int | None, groups: Sequence[int] | None) -> tuple[int, ...]:
@@ -52,7 +54,13 @@ def _groups(damage: int | None, groups: Sequence[int] | None) -> tuple[int, ...]
         raise UserError("give --damage N (and optionally --groups)")
     bad = [g for g in out if g < 1]
     if bad:
-        raise UserError(f"damage must be at least 1 per group; got {bad[0]}")
+        raise UserError("--damage/--groups: each damage group must be at least 1; got "
+                        f"{bad[0]}")
+    big = [g for g in out if g > MAX_GROUP_DAMAGE]
+    if big:
+        raise UserError("--damage/--groups: each damage group must be at most "
+                        f"{MAX_GROUP_DAMAGE} (more than any 'Mech's armor and structure); "
+                        f"got {shown(big[0])}")
     return out
 
 
@@ -181,8 +189,8 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
                           ExactChooser(lambda s: canonical(s, layout, inplace=True)), True)
         out = summarize(S, w, layout, start[0])
     elif method == "mc":
-        if trials < 1:
-            raise UserError(f"trials must be at least 1; got {trials}")
+        trials = check_int("trials", trials, lo=1, hi=10**9)
+        seed = check_int("seed", seed, lo=0)
         ch = SampleChooser(np.random.default_rng(seed))
         parts: list[tuple[int, dict[str, Any]]] = []
         squares: list[tuple[int, dict[str, Any]]] = []

@@ -25,13 +25,8 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from sim.api import attack
-from sim.classic import tables as T
-from sim.classic.api import NESTED
 from sim.cli.common import (
     add_precision_flags,
     add_rule_flags,
@@ -41,23 +36,26 @@ from sim.cli.common import (
 )
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError, check_int
-from sim.result import Result
 
-HELP_ACTS = "comma-separated: " + " ".join(T.ACTUATORS) + " (optionally left-/right-)"
+if TYPE_CHECKING:
+    from sim.result import Result
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "attack", help="one Classic physical attack (exact, or Monte Carlo with --trials)",
         description="Resolve one Classic BattleTech physical attack. Exact without --trials.")
+    from sim.classic import tables as T
+
+    help_acts = "comma-separated: " + " ".join(T.ACTUATORS) + " (optionally left-/right-)"
     p.add_argument("kind", choices=T.ATTACKS, metavar="{" + ",".join(T.ATTACKS) + "}")
     p.add_argument("--tons", help="attacker tonnage (20-100, multiple of 5)")
     p.add_argument("--piloting", help="attacker piloting skill (0-8, default 5)")
     p.add_argument("--target-tons", help="target tonnage (default 50)")
     p.add_argument("--target-piloting", help="target piloting skill (default 5)")
     p.add_argument("--arm", help="left|right|both (kick: the leg; default right)")
-    p.add_argument("--damaged", help="destroyed actuators, " + HELP_ACTS)
-    p.add_argument("--missing", help="actuators missing by design, " + HELP_ACTS)
+    p.add_argument("--damaged", help="destroyed actuators, " + help_acts)
+    p.add_argument("--missing", help="actuators missing by design, " + help_acts)
     p.add_argument("--moved", help="stand|walk|run|jump (attacker movement). Default: stand; "
                    "jump for a DFA; a charge walks, or runs when the --attacker unit's walk MP "
                    "is less than --hexes + 1 (impossible if its run MP is short too)")
@@ -103,6 +101,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sim.api import attack
+
     opts = rule_overrides(args, "attack")
     if args.seed is not None and args.trials is None and args.target_error is None:
         raise ConfigError("seed", args.seed, "used together with --trials")
@@ -134,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
 def to_json(res: Result | dict[str, Any]) -> dict[str, Any]:
     """The ``--json`` document: :meth:`sim.result.Result.to_dict` (NaN as null,
     ``rule_options`` as an object)."""
+    import pandas as pd
+
+    from sim.result import Result
+
     if isinstance(res, Result):
         return res.to_dict()
     return Result(frame=pd.DataFrame(), data=dict(res), legacy="data").to_dict()
@@ -170,6 +174,9 @@ def _rules(res: dict[str, Any]) -> str:
 def format_table(result: Result | dict[str, Any]) -> str:
     """A readable two-column table (with ± standard error for Monte Carlo). An impossible
     attack says so on the second line and shows every metric as ``-``."""
+    from sim.classic.api import NESTED
+    from sim.result import Result
+
     res = result.data if isinstance(result, Result) else result
     assert res is not None, "an attack result carries its dict view"
     p = res["params"]

@@ -34,11 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from sim import bench
     from sim.engine import MAX_TRIALS
-    from sim.errors import check_int
+    from sim.errors import check_choice, check_int
+    from sim.models import MODULES
 
+    for name in args.model or []:  # before any figure is measured
+        check_choice("model", name, tuple(MODULES))
     big = None if args.big_trials is None else check_int("big-trials", args.big_trials, lo=1,
                                                          hi=MAX_TRIALS)
-    runs = check_int("coverage", args.coverage, lo=0)
+    runs = check_int("coverage", args.coverage, lo=0, hi=10**6)
     res = bench.run(models=args.model, quick=args.quick, big_trials=big, sweep=args.sweep,
                     precision=not args.no_precision, coverage_runs=runs)
     print(json.dumps(res, indent=2) if args.json else bench.format_table(res))

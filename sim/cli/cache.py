@@ -27,10 +27,12 @@ def main(args: argparse.Namespace) -> int:
     from sim.cache import clean
 
     root = Path(args.dir)
+    if not root.exists():
+        raise UserError(f"The 'dir' parameter must be an existing folder; got {str(root)!r} "
+                        "(not found).")
     if not root.is_dir():
-        why = "not a folder" if root.exists() or root.is_symlink() else "not found"
-        raise UserError(f"The 'dir' parameter must be an existing folder; got "
-                        f"{str(root)[:100]!r} ({why}).")
+        raise UserError(f"The 'dir' parameter must be a folder (a results folder or a folder "
+                        f"of them); got {str(root)!r} (not a folder).")
     removed = clean(root)
     for path in removed:
         print(f"removed {path}")

@@ -17,7 +17,7 @@ from typing import Any
 
 from sim.cli.common import add_rule_flags, int_arg, rule_overrides
 from sim.cli.progress import add_progress
-from sim.errors import ConfigError, UserError
+from sim.errors import ConfigError, UserError, check_int
 
 EPILOG = """\
 A and B are catalog names (btsim units) or .mtf files. --closing: both run at full speed
@@ -121,7 +121,7 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
         if args.range is not None:
             params["range"] = int_arg("range", args.range)
         elif start is not None:
-            params["range"] = int_arg("start_distance", start)
+            params["range"] = check_int("start_distance", start, lo=1, hi=99)
     elif getattr(args, "ranges", None) is not None:
         if args.range is not None:
             raise ConfigError("range", args.range, "either --range or --ranges, not both")

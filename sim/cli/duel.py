@@ -10,7 +10,6 @@ from sim.alphastrike.duel.api import to_json
 from sim.cli.common import add_rule_flags, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError, UserError
-from sim.summary import rows_until_settled
 
 __all__ = ["GAME_FLAGS", "check_game_flags", "main", "params_from_args", "register", "to_json",
            "to_text"]
@@ -75,9 +74,6 @@ def check_game_flags(args: argparse.Namespace) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from sim.alphastrike.duel.scenario import PARAMS as AS
-    from sim.classic.duel.api import DEFAULT_TURNS
-
     p = sub.add_parser(
         "duel", help="duel of side A against side B to destruction (Alpha Strike, or "
         "--game classic)",
@@ -86,6 +82,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--game classic: two Classic 'Mechs (the options of btsim classic-duel). Flags marked "
         "with one game's name are refused (exit 2) with the other --game.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from sim.alphastrike.duel.scenario import PARAMS as AS
+    from sim.classic.duel.api import DEFAULT_TURNS
+
     p.add_argument("a", metavar="A", help="side A: UNIT, UNIT@SKILL or 'U@S,U@S' (<= 4 "
                    "units); --game classic: a catalog 'Mech or .mtf file")
     p.add_argument("b", metavar="B", help="side B, same forms")
@@ -209,6 +208,8 @@ def to_text(doc: dict[str, Any]) -> str:
              f"P(timeout) {f('p_timeout')}   E[turns] {f('expected_turns')}"]
     lines.append(f"{'turn':>4} {'P(end)':>8} {'P(A dead by)':>12} {'P(B dead by)':>12} "
                  f"{'E[dmg A]':>8} {'E[dmg B]':>8} {'P(A shut)':>9} {'P(B shut)':>9}")
+    from sim.summary import rows_until_settled
+
     for r in rows_until_settled(doc["turns"], [r["p_end_by"] for r in doc["turns"]]):
         lines.append(f"{r['turn']:>4} {r['p_end']:8.4f} {r['p_a_destroyed_by']:12.4f} "
                      f"{r['p_b_destroyed_by']:12.4f} {r['expected_damage_a']:8.3f} "

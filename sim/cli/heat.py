@@ -7,7 +7,6 @@ import json
 import math
 from typing import Any
 
-from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
 from sim.cli.common import (
     add_precision_flags,
     add_rule_flags,
@@ -16,11 +15,9 @@ from sim.cli.common import (
 )
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
-from sim.summary import rules_header
 
-EPILOG = f"""\
-Without --unit the unit is a {GENERIC_DESCRIPTION.replace("OV K", "OV K (--ov, default "
-+ str(DEFAULT_GENERIC_OV) + ")")}.
+EPILOG = """\
+Without --unit the unit is a {generic}.
 With --unit and --ov, --ov replaces the card's OV.
 
 The unit shoots at a target with TMM 2 that moved (TN = skill + range + 2 + heat + 2 per Fire
@@ -40,13 +37,22 @@ examples:
   btsim heat --ov 2 --rules seed --water --water-depth 1 --rule water_ov=steps"""
 
 
+def epilog() -> str:
+    """The ``--help`` epilog, with the generic unit's description."""
+    from sim.alphastrike.generic import DEFAULT_GENERIC_OV, GENERIC_DESCRIPTION
+
+    return EPILOG.format(generic=GENERIC_DESCRIPTION.replace(
+        "OV K", f"OV K (--ov, default {DEFAULT_GENERIC_OV})"))
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "heat", help="Alpha Strike heat: overheat, shutdown and cooling curves per turn",
         description="Per-turn Alpha Strike heat curves (rules reference 6): heat level "
         "distribution, shutdown risk, damage dealt and destruction, exact (Markov chain) or "
         "Monte Carlo.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.epilog = epilog()
     p.add_argument("--unit", metavar="NAME", help="unit name from the catalog, or a card file")
     p.add_argument("--ov", metavar="K", type=int,
                    help="overheat value 0-4 (the generic 'Mech's, or replaces the unit's)")
@@ -120,6 +126,8 @@ def main(args: argparse.Namespace) -> int:
 
 def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool) -> str:
     """A readable per-turn table."""
+    from sim.summary import rules_header
+
     mode = f"Monte Carlo, {int(frame['trials'].iloc[0])} units" if mc else "exact"
     lines = [f"{facts['card']}  policy {params['policy']}  range {params['range']}  "
              f"usable OV {facts['usable_ov']}  rules "

@@ -15,7 +15,6 @@ import argparse
 import json
 from typing import Any
 
-from sim.classic.hit_api import MC_SEED, MC_TRIALS, SIDES, hit
 from sim.cli.common import add_rule_flags, rule_overrides
 from sim.errors import ConfigError, UserError
 
@@ -41,6 +40,8 @@ def register(subparsers: Any) -> None:
         '  btsim hit "Hunchback HBK-4G" --damage 15 --groups 5,5,5 --side front --json\n'
         '  btsim hit "Hunchback HBK-4G" --damage 5 --location CT --state damaged.toml',
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    from sim.classic.hit_api import MC_SEED, MC_TRIALS, SIDES
+
     p.add_argument("unit", metavar="UNIT", help="catalog name or .mtf file")
     p.add_argument("--damage", type=int, help="total damage (one group unless --groups)")
     p.add_argument("--groups", metavar="N,N,...", help="damage groups, in order")
@@ -86,6 +87,8 @@ def _pm(res: dict[str, Any], key: str, value: float, sub: str | None = None,
 
 
 def run(args: argparse.Namespace) -> int:
+    from sim.classic.hit_api import MC_SEED, MC_TRIALS, hit
+
     overrides = rule_overrides(args, "hit")
     method = method_of(args)
     res = hit(args.unit, damage=args.damage, groups=_groups(args.groups),

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
 from sim.cli.progress import add_progress
-from sim.engine import BACKENDS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  (run it again after a crash or Ctrl-C: finished chunks come from the cache)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from sim.engine import BACKENDS
+
     p.add_argument("experiments", nargs="+", metavar="EXPERIMENT.toml")
     p.add_argument("--trials", type=int, help="Monte Carlo trials per scenario (overrides file)")
     p.add_argument("--seed", type=int, help="root seed (overrides file)")

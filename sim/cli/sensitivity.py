@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "metric (averaged over the other factors) with its standard error, flagged 'not "
         "significant' under 2 SE, and a tornado plot (sensitivity.png/.svg in the results "
         "folder). Exact values are used where every scenario has one (then SE = 0).",
-        epilog="example:\n  btsim sensitivity results/01_physical_damage --metric p_hit",
+        epilog="example:\n  btsim sensitivity results/physical_damage --metric p_hit",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="one experiment's results folder")
     p.add_argument("--metric", action="append", metavar="M",

@@ -14,20 +14,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sim.errors import UserError
-from sim.units.catalog import (
-    card_to_dict,
-    get_alphastrike,
-    get_classic,
-    list_units,
-    lookup,
-    mech_to_dict,
-)
-from sim.units.types import LOCATIONS, ASCard, ClassicMech
+
+if TYPE_CHECKING:
+    from sim.units.types import ASCard, ClassicMech
 
 #: Columns of the plain-text listing, with their headings.
 _TABLE_COLUMNS = {
@@ -207,41 +199,38 @@ def _simulated_lines(m: ClassicMech) -> tuple[dict[str, Any], list[str]]:
     return doc, lines
 
 
-def _jsonable(value: Any) -> Any:
-    """pandas NA / numpy scalars -> plain JSON values."""
-    if value is None or isinstance(value, str | bool):
-        return value
-    if pd.isna(value):
-        return None
-    return value.item() if hasattr(value, "item") else value
+def _table(rows: list[list[str]]) -> str:
+    """Rows of cells (the first: the headings) as right-aligned columns, one space apart."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join(" ".join(c.rjust(w) for c, w in zip(r, widths, strict=True))
+                     for r in rows)
 
 
 def _list(args: argparse.Namespace) -> int:
-    frame = list_units(args.filter, tons=args.tons, year=args.year, tech=args.tech,
-                       role=args.role)
+    from sim.units.catalog import unit_rows
+
+    rows = unit_rows(args.filter, tons=args.tons, year=args.year, tech=args.tech,
+                     role=args.role)
     if args.json:
-        records = [{k: _jsonable(v) for k, v in row.items()}
-                   for row in frame.to_dict(orient="records")]
-        print(json.dumps(records, indent=2))
+        print(json.dumps(rows, indent=2))
         return 0
-    if frame.empty:
+    if not rows:
         print(f"no catalog or imported unit matches {args.filter!r}; `btsim units` lists "
               "them all")
         return 0
-    frame = frame.assign(**{"from": [
-        "catalog" if not imp else Path(str(src)).name
-        for imp, src in zip(frame["imported"], frame["source"], strict=True)]})
-    table = frame[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
-    table = table.astype(object).where(table.notna(), "-")
-    table["name"] = [n + (" (imported)" if imp else "")
-                     for n, imp in zip(frame["name"], frame["imported"], strict=True)]
-    print(table.to_string(index=False))
-    n_imp = int(frame["imported"].sum())
-    n_inc = int((frame["simulated"] == "incomplete").sum())
-    print(f"\n{len(frame)} units"
-          + (f" ({len(frame) - n_imp} built-in, {n_imp} imported)" if n_imp else "")
-          + f"; Classic data for {int(frame['classic'].sum())}, "
-          f"Alpha Strike cards for {int(frame['alphastrike'].sum())}"
+    cells = [list(_TABLE_COLUMNS.values())]
+    for r in rows:
+        r = {**r, "from": "catalog" if not r["imported"] else Path(str(r["source"])).name}
+        line = ["-" if r[k] is None else str(r[k]) for k in _TABLE_COLUMNS]
+        line[0] = r["name"] + (" (imported)" if r["imported"] else "")
+        cells.append(line)
+    print(_table(cells))
+    n_imp = sum(bool(r["imported"]) for r in rows)
+    n_inc = sum(r["simulated"] == "incomplete" for r in rows)
+    print(f"\n{len(rows)} units"
+          + (f" ({len(rows) - n_imp} built-in, {n_imp} imported)" if n_imp else "")
+          + f"; Classic data for {sum(bool(r['classic']) for r in rows)}, "
+          f"Alpha Strike cards for {sum(bool(r['alphastrike']) for r in rows)}"
           + (f"; {n_inc} incomplete (not everything simulated)" if n_inc else "")
           + ". `btsim units show NAME` for details.")
     return 0
@@ -249,6 +238,8 @@ def _list(args: argparse.Namespace) -> int:
 
 def _resolve(name: str) -> tuple[str, ClassicMech | None, ASCard | None]:
     """The unit to show: an .mtf file (plus its catalog card by MUL id) or a catalog name."""
+    from sim.units.catalog import get_alphastrike, get_classic, lookup
+
     if name.lower().endswith(".mtf"):
         mech = get_classic(name)
         card = None
@@ -265,6 +256,8 @@ def _resolve(name: str) -> tuple[str, ClassicMech | None, ASCard | None]:
 
 
 def _mech_text(m: ClassicMech) -> list[str]:
+    from sim.units.types import LOCATIONS
+
     lines = [
         f"Classic: {m.tons} t {m.tech_base} {m.config}{' OmniMek' if m.omni else ''}"
         + (f", MUL id {m.mul_id}" if m.mul_id else ""),
@@ -320,6 +313,8 @@ def _pv_at_skill(args: argparse.Namespace, card: ASCard | None) -> int | None:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from sim.units.catalog import card_to_dict, mech_to_dict
+
     name, mech, card = _resolve(args.unit)
     bv, bv_text = _bv_lines(mech, args) if mech else ({}, [])
     pv_skill = _pv_at_skill(args, card)

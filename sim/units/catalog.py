@@ -34,9 +34,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sim.classic.bv import NOT_THE_CATALOG_BUILD
 from sim.errors import UserError
@@ -57,6 +55,9 @@ from sim.units.types import (
     ClassicMech,
     WeaponMount,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CLASSIC_FILE = "classic.toml"
 ALPHASTRIKE_FILE = "alphastrike.toml"
@@ -761,9 +762,10 @@ def _card_row(c: ASCard | None) -> dict[str, Any]:
         "as_specials": c.specials_raw if c else None}
 
 
-def list_units(filter_text: str = "", **filters: Any) -> pd.DataFrame:
-    """The catalog and the imported units as a frame, one row per unit (columns
-    :data:`LIST_COLUMNS`): name, which sides exist, ``imported``, Classic key figures, tech
+def unit_rows(filter_text: str = "", **filters: Any) -> list[dict[str, Any]]:
+    """The catalog and the imported units as plain dicts, one per unit (keys
+    :data:`LIST_COLUMNS`, None for a missing value; no pandas, so ``btsim units`` starts
+    fast): name, which sides exist, ``imported``, Classic key figures, tech
     base, year, role, BV / PV with their sources, ``simulated`` (complete / incomplete),
     source, and the AS card. ``filter_text`` keeps names containing it; ``filters`` are
     those of :func:`unit_filter` (tons, year, tech, role). Imported units are listed from
@@ -812,7 +814,14 @@ def list_units(filter_text: str = "", **filters: Any) -> pd.DataFrame:
                     "imported": st.imported, **_card_row(card)})
         if keep(row, st.aliases):
             rows.append(row)
-    frame = pd.DataFrame(rows, columns=list(LIST_COLUMNS))
+    return rows
+
+
+def list_units(filter_text: str = "", **filters: Any) -> pd.DataFrame:
+    """:func:`unit_rows` as a frame (columns :data:`LIST_COLUMNS`, integers as ``Int64``)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(unit_rows(filter_text, **filters), columns=list(LIST_COLUMNS))
     for col in _INT_COLUMNS:
         frame[col] = frame[col].astype("Int64")
     return frame

@@ -36,6 +36,7 @@ from sim.classic.weapons import (
     split_munition,
 )
 from sim.errors import UserError
+from sim.fileio import read_regular_bytes
 from sim.units.tables import INTERNAL_STRUCTURE, internal_structure, max_armor
 from sim.units.types import (
     ARM_ACTUATORS,
@@ -833,7 +834,7 @@ def read_mtf(path: str | PathLike[str]) -> ClassicMech:
     The ``source`` of the result is the path; errors name the file's base name."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_regular_bytes(p, "unit file")
     except OSError as exc:
         raise MtfError(p.name, None, "a readable .mtf file", exc.strerror or str(exc)) from None
     try:

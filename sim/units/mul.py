@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sim.errors import UserError
+from sim.fileio import read_regular_bytes
 from sim.units.tables import tmm_from_move
 from sim.units.types import ASCard, Special
 
@@ -262,7 +263,7 @@ def read_alphastrike_csv(path: str | PathLike[str]) -> list[ASCard]:
     Rows are numbered from 1 (the first data row). Raises :class:`UnitDataError`."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = read_regular_bytes(p, "unit file").decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise UnitDataError(f"cannot read the file ({exc})", p.name) from None
     reader = csv.DictReader(text.splitlines())
@@ -327,7 +328,7 @@ def read_mul_json(path_or_obj: str | PathLike[str] | Any) -> list[ASCard]:
         p = Path(path_or_obj)
         file = p.name
         try:
-            obj = json.loads(p.read_text(encoding="utf-8-sig"))
+            obj = json.loads(read_regular_bytes(p, "unit file").decode("utf-8-sig"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise UnitDataError(f"cannot read MUL JSON ({exc})", file) from None
     else:

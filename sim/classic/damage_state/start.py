@@ -33,7 +33,8 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import DamageModel, effects
 from sim.classic.damage_state.outcome import ARMOR_NAMES
-from sim.errors import UserError
+from sim.errors import UserError, path_text, shown
+from sim.fileio import read_regular_text
 
 KEYS = ("armor", "structure", "hit_slots", "ammo", "pilot")
 
@@ -41,18 +42,17 @@ KEYS = ("armor", "structure", "hit_slots", "ammo", "pilot")
 def read_state(path: str | Path) -> dict[str, Any]:
     """A state description from a ``.json`` or ``.toml`` file."""
     p = Path(path)
+    kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
     try:
-        text = p.read_text("utf-8")
+        text = read_regular_text(p, "--state", what=f"{kind} (JSON or TOML)")
     except OSError as exc:
-        raise UserError(f"--state {path}: cannot read it ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise UserError(f"--state {path}: not a UTF-8 text file (expected JSON or TOML)"
-                        ) from None
+        raise UserError(f"--state {path_text(path)}: cannot read it ({exc.strerror})") from None
     try:
-        data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
+        data = tomllib.loads(text) if kind == "TOML" else json.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
-        kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
-        raise UserError(f"--state {path}: not valid {kind} ({exc})") from None
+        raise UserError(f"--state {path_text(path)}: not valid {kind} ({exc})") from None
+    except RecursionError:
+        raise UserError(f"--state {path_text(path)}: not a state: nested too deeply") from None
     if not isinstance(data, dict):
         raise UserError(f"--state {path}: expected a table of {', '.join(KEYS)}")
     return data
@@ -75,6 +75,9 @@ def _location(field: str, name: Any, allowed: tuple[str, ...]) -> int:
 def _slot(layout: lay.Layout, label: Any, field: str) -> tuple[int, int]:
     labels = {layout.slot_label(i, s): (i, s) for i in range(8)
               for s in range(lay.N_SLOTS[i]) if layout.kind[i, s] != lay.EMPTY}
+    if not isinstance(label, str):
+        raise UserError(f"state {field}: {shown(label)} is not a slot name (a string like "
+                        f"{next(iter(labels))!r})")
     if label in labels:
         return labels[label]
     near = difflib.get_close_matches(str(label), list(labels), n=3)

@@ -241,7 +241,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
         phys = check_choice(f"physical_{s}", phys, PHYSICAL)
     bv_given = params.get(f"bv_{s}")
     bv = bv_facts(mech, gunnery, piloting,
-                  None if bv_given is None else check_int(f"bv_{s}", bv_given, lo=1))
+                  None if bv_given is None else check_int(f"bv_{s}", bv_given, lo=1, hi=10**6))
     notes.extend(bv["notes"])
     layout = lay.build_layout(mech)
     notes.extend(layout.notes)
