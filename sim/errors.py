@@ -63,6 +63,9 @@ def os_error_message(exc: OSError) -> str:
     """One line for an operating-system error: the path(s) it concerns and the reason, e.g.
     ``'results/x': read-only file system [Errno 30]``."""
     reason = _REASONS.get(exc.errno or -1) or exc.strerror or str(exc) or type(exc).__name__
+    if exc.errno == errno.EEXIST and exc.filename is not None \
+            and not os.path.isdir(exc.filename):  # a folder was wanted where a file is
+        reason = "exists and is not a folder"
     if exc.errno:
         reason += f" [Errno {exc.errno}]"
     paths = [p for p in (exc.filename, getattr(exc, "filename2", None)) if p is not None]

@@ -376,6 +376,7 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
     from sim import results
 
     exp = experiment if isinstance(experiment, Experiment) else load(experiment)
+    check_scheduler(kwargs.get("scheduler"), kwargs.get("backend"))  # before the folder
     folder = Path(out) / exp.name
     key = _run_key(exp, kwargs)
     with results.lock(folder):

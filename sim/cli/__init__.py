@@ -29,7 +29,7 @@ from sim.errors import ECHO_LIMIT, UserError, os_error_message, path_text, shown
 #: ``register`` and is not named here is found anyway and listed after these (so a new
 #: command is one new module, see docs/architecture.md)
 ORDER = ("run", "attack", "heat", "fire", "profile", "hit", "duel", "compare", "sensitivity",
-         "rules", "units", "cache", "report", "bench")
+         "rules", "units", "rate", "cache", "merge", "report", "bench")
 
 
 def commands() -> tuple[str, ...]:

@@ -51,6 +51,10 @@ BASES: dict[str, tuple[list[str], list[str], list[str]]] = {
     "cache": (["cache", "clean"], ["out"], []),
     "report": (["report"], ["nothing-here"], []),
     "bench": (["bench"], [], ["--model", "nope"]),
+    "merge": (["merge"], ["out/tiny"], ["--quiet"]),
+    "rate": (["rate"], [A, "Commando COM-1B"], ["--pool", f"{A},Commando COM-1B",
+                                                 "--no-save", "--max-trials", "20",
+                                                 "--chunk-size", "10", "--seatings", "one"]),
 }
 
 
@@ -187,6 +191,8 @@ def test_bases_are_valid(command: str, sandbox: Path) -> None:
     """Each base command line runs (so a mutated one fails because of the mutation)."""
     if command in ("report", "bench"):
         pytest.skip("the base is refused on purpose: a valid report or benchmark is slow")
+    if command == "merge":
+        pytest.skip("the base is refused on purpose: a sharded run to merge takes seconds")
     if command == "units-import" and not MTF.is_file():
         pytest.skip(f"no shared .mtf file at {MTF}")
     code, _, err = _call(_argv(command))
