@@ -12,7 +12,10 @@ table (0 = one group); ``group`` damage points per hit-location group (LRM/MRM/A
 SRM/Streak 2, 0 = the whole damage one group); ``rate`` shots per turn (Ultra 2, Rotary 6);
 ``ammo`` the ammunition family the weapon feeds from (empty: energy); ``explosive`` and
 ``explosion_damage`` (Gauss rifles, 10.3); ``tons``/``slots`` (reference only, slots also
-group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target).
+group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target);
+``cluster_bonus`` the launcher's built-in modifier on its cluster roll (ATM +2, 10.3 and
+11.2; read through :func:`sim.classic.fire.cluster.cluster_modifier`). ``cluster_bonus`` is
+the last column and optional per row: a row that stops before it (or leaves it empty) has 0.
 
 Columns of ``ammo.csv``: ``key`` (canonical), ``family`` (= ``Weapon.ammo`` of the weapons
 that use it), ``lookups`` (names in ``.mtf`` slots), ``half_lookups`` (names of half-ton
@@ -87,6 +90,8 @@ class Weapon:
     slots: int = 1
     #: True for AMS: it engages incoming missiles and never fires at a target
     defensive: bool = False
+    #: built-in modifier on the launcher's cluster roll (ATM +2; 10.3, 11.2)
+    cluster_bonus: int = 0
 
     @property
     def deals_damage(self) -> bool:
@@ -202,7 +207,9 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             ammo=row["ammo"] or None, explosive=_bool(row, "explosive", where),
             source=row["source"], slot_name=row["slot_name"],
             lookups=(row["slot_name"], *_names(row["lookups"])), tons=float(row["tons"]),
-            defensive=_bool(row, "defensive", where), **ints)
+            defensive=_bool(row, "defensive", where),
+            cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
+            **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
     return table, index
 

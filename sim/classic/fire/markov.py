@@ -68,10 +68,17 @@ class _Chain:
     def _pmf(self, fired: tuple[tuple[int, int, int], ...]) -> np.ndarray:
         out = self.pmf_cache.get(fired)
         if out is None:
+            guns = self.scn.guns
+            ams = self.scn.target_ams
+            engaged = sorted((x for x in fired if ams and guns[x[0]].ams_target),
+                             key=lambda x: (-guns[x[0]].ams_priority, x[0]))
             out = np.zeros(1)
             out[0] = 1.0
             for g, tn, s in fired:
-                out = np.convolve(out, self.scn.guns[g].damage_pmf_float(tn, s))
+                if not (ams and guns[g].ams_target):
+                    out = np.convolve(out, guns[g].damage_pmf_float(tn, s))
+            if engaged:
+                out = _ams_pmf(self.scn, out, engaged)
             self.pmf_cache[fired] = out
         return out
 
@@ -201,19 +208,57 @@ class _Chain:
                     continue
             else:
                 rounds = pool.shots   # untracked: never empty; no tie on damage per round
-            cands.append((pool.damage_per_shot, rounds, -i, i))
+            cands.append((pool.damage_per_shot, pool.explosion_loss(rounds), -i, i))
         if not cands:
             return [(o, am, False, 1.0)]
         q = _p_at_least(int(H.AMMO_AVOID[min(h2, H.HEAT_TOP)]))
-        i = max(cands)[3]
+        _, lost, _, i = max(cands)
         boom_state: tuple[bool, tuple[int, ...], bool, float]
-        if scn.unit.pools[i].contained:
+        if scn.unit.pools[i].contained:     # C8: that bin's rounds are lost
             am2 = list(am)
-            am2[self.tidx.index(i)] = 0
+            am2[self.tidx.index(i)] -= lost
             boom_state = (o, tuple(am2), True, 1.0 - q)
         else:
             boom_state = (True, am, True, 1.0 - q)
         return [(o, am, False, q), boom_state]
+
+
+def _ams_pmf(scn: FireScenario, base: np.ndarray,
+             engaged: list[tuple[int, int, int]]) -> np.ndarray:
+    """The turn's damage distribution when the target's ``target_ams`` anti-missile systems
+    engage the missile attacks ``engaged`` (gun, TN, shots; most dangerous first): a
+    distribution per number of AMS still free, each gun in order taking one where it hits
+    (``ams_engages=hit``) or where it fires (``declared``); ``base`` is the other guns'."""
+    free: dict[int, np.ndarray] = {scn.target_ams: base}
+    declared = scn.rules.ams_engages == "declared"
+    for g, tn, s in engaged:
+        gun = scn.guns[g]
+        p = _p_at_least(tn) if tn <= 12 else 0.0
+        normal = gun.damage_pmf_float(tn, s)
+        with_ams = p * gun.damage_given_hit(s, ams=True)
+        with_ams[0] += 1.0 - p
+        nxt: dict[int, np.ndarray] = {}
+
+        def add(k: int, arr: np.ndarray) -> None:
+            cur = nxt.get(k)
+            if cur is None:
+                nxt[k] = arr
+            else:
+                size = max(cur.size, arr.size)
+                nxt[k] = np.pad(cur, (0, size - cur.size)) + np.pad(arr, (0, size - arr.size))
+
+        for k, dist in free.items():
+            if k == 0:
+                add(0, np.convolve(dist, normal))
+            elif declared:
+                add(k - 1, np.convolve(dist, with_ams))
+            else:
+                hit_part = p * gun.damage_given_hit(s, ams=True)
+                add(k - 1, np.convolve(dist, hit_part))
+                add(k, dist * (1.0 - p))
+        free = nxt
+    size = max(d.size for d in free.values())
+    return sum((np.pad(d, (0, size - d.size)) for d in free.values()), np.zeros(size))
 
 
 def curves(scn: FireScenario) -> dict[str, np.ndarray] | None:

@@ -25,6 +25,9 @@ class Mount:
     location: str
     rear: bool
     line: int | None = None
+    #: Artemis fire control linked to this launcher: "" none, "iv" or "v" (10.3; +2 / +3 on
+    #: the cluster roll through :func:`sim.classic.fire.cluster.cluster_modifier`)
+    artemis: str = ""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,25 @@ class Pool:
     explosive: bool
     locations: tuple[str, ...]
     contained: bool           # every bin sits in a CASE / CASE II location
+    #: rounds of each bin in feed (slot) order (10.3 "Ammo feed"); () = one bin of ``shots``
+    bins: tuple[int, ...] = ()
+
+    def explosion_loss(self, left: int) -> int:
+        """Rounds a heat-induced explosion of this pool destroys when ``left`` rounds are
+        left (C8: the whole bin with the most rounds left explodes; the bins are fed in
+        slot order, so the bins left are the last ones, the first of them partly used).
+        Exact for a pool whose bins hold the same rounds (a full bin, or the partly used
+        one when no full bin is left); with bins of different sizes it reads the bins left
+        as if no bin of the pool had exploded before."""
+        sizes = self.bins or (self.shots,)
+        rest, most = left, 0
+        for size in reversed(sizes):
+            take = min(size, rest)
+            most = max(most, take)
+            rest -= take
+            if rest <= 0:
+                break
+        return most
 
 
 @dataclass(frozen=True)
@@ -117,7 +139,7 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     pool_list = tuple(
         Pool(k, sum(s for _, s, _, _ in v), max(d for _, _, d, _ in v),
              any(x for _, _, _, x in v), tuple(dict.fromkeys(loc for loc, _, _, _ in v)),
-             all(loc in protected for loc, _, _, _ in v))
+             all(loc in protected for loc, _, _, _ in v), tuple(s for _, s, _, _ in v))
         for k, v in pools.items())
     for name, loc, line in mech.unknown_equipment:
         notes.append(f"unknown equipment {name!r} ({loc}" + (f", line {line}" if line else "")
