@@ -138,7 +138,10 @@ class Mech:
             ndet = (1 if isd > 0 else 0) + (1 if tac and not gone else 0)
             stop = explosion and (bool(self.L.case[loc]) or bool(self.L.case2[loc]))
             nxt = NEXT[loc]
-            if destroyed_now and explosion and loc in (HD, CT) and self.cause == "":
+            # C10: an explosion set off by the group that destroyed the head or CT still
+            # destroys the 'Mech by ammunition
+            if (destroyed_now or (gone and d > 0)) and explosion and loc in (HD, CT) \
+                    and self.cause == "":
                 self.cause = "ammunition"
             mod = min(max((d0 - 1) // 5, 0), 4) if \
                 self.side.dm.rules.advanced_criticals else 0      # C15: the hit's damage
@@ -160,6 +163,7 @@ class Mech:
             e = min(self.pending)
             self.pending.remove(e)
             self._explode(r, e)
+        self._effects()
 
     def explode_now(self, r: random.Random, e: int) -> None:
         """A heat-induced explosion of explosive ``e`` (13.4 step 4)."""
@@ -234,7 +238,9 @@ class Mech:
                 self.armor[loc] = 0
                 if loc in REAR_ARMOR:
                     self.armor[REAR_ARMOR[loc]] = 0
-        if self.cause:
+        if self.cause or self.pending:
+            # an explosion still to go off (set off by the criticals of the group that
+            # destroys the 'Mech, C10) is resolved before the cause is read
             return
         if self.kind_hits(lay.COCKPIT) > 0:
             self.cause = "pilot"
@@ -744,7 +750,7 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
             m.shut = m.shut_ever = m.shut_now = True
             if psr_fail:
                 _fall(r, m, tn)
-    if m.L.bins and m.alive():
+    if m.L.bins and m.alive() and (fs.rules.explosion_while_shutdown or not m.shut):
         avoid = 0 if row < 19 else 4 + 2 * (row >= 23) + 2 * (row >= 28)
         if _roll(r) < avoid:
             best, key = -1, (-1, -1)

@@ -1454,6 +1454,8 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     # ammunition explosion (C8: most damage per round, then most rounds)
     if side.layout.bins:
         boom = live & x.alive() & (roll2(rng, n) < H.AMMO_AVOID[row])
+        if not fs.rules.explosion_while_shutdown:   # C27: no check while shut down
+            boom &= ~x.shut
         if boom.any():
             usable = st.usable_ammo(x.S, side.layout)
             per = np.array([b[2] if b[3] else 0 for b in side.layout.bins], np.int64)

@@ -102,6 +102,8 @@ class ProfileModel(Model):
                                          "mean", "points"),
                                   Metric("sustained", "expected damage per turn over N turns "
                                          "with heat carried", "mean", "points")),
+                         # 2: issue 18: ATM +2 on the cluster roll, C8 one bin explodes
+                         version="2",
                          bench_cases=(BenchCase("profile-7-weapons", _bench_params(),
                                                 unit="unit-turns",
                                                 per_trial=BENCH_RANGES * BENCH_TURNS),))

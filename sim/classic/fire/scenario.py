@@ -76,6 +76,8 @@ class Gun:
     hits_ams: tuple[np.ndarray, ...] = ()
     ams_target: bool = False
     ams_priority: float = 0.0
+    #: Artemis fire control of the mount ("" none, "iv", "v"; 10.3)
+    artemis: str = ""
 
     def heat_of(self, shots: int) -> int:
         """Heat when fired with ``shots`` shots (13.2; Streak: when it hits)."""
@@ -363,7 +365,7 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
               kind=w.family, rate=rate, heat_per_shot=w.heat, pool=pool,
               streak=w.family == "streak", tn=tn, hits=hits, groups=groups,
               jam_le=tuple(_jam_le(w, s, rules) for s in range(rate + 1)), tn_uncapped=raw,
-              hits_ams=hits_ams, ams_target=ams_target)
+              hits_ams=hits_ams, ams_target=ams_target, artemis=m.artemis)
     if ams_target:
         dg = gun.damage_given_hit(rate)
         gun = replace(gun, ams_priority=float(np.dot(np.arange(dg.size), dg)))
