@@ -22,6 +22,8 @@ from sim.classic.fire.cluster import ROWS
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import FireScenario, build_scenario
 
+#: missile families: cluster rolls (10.3), engaged by an AMS
+MISSILES = ("lrm", "srm", "mrm", "atm", "streak")
 TMM_STEPS = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
 
 
@@ -105,7 +107,7 @@ def _damage(scn: FireScenario, gun: Any, shots: int, rand: random.Random,
     fam = w.family
     if fam == "streak" and not ams:
         return w.cluster * w.damage
-    if fam in ("lrm", "srm", "mrm", "atm", "streak"):
+    if fam in MISSILES:
         return _cluster(w.cluster, _roll(rand) + _cluster_mod(scn, gun, ams)) * w.damage
     if fam == "lbx" and scn.rules.lbx_ammo == "cluster":
         return _cluster(w.damage, _roll(rand))
@@ -135,8 +137,13 @@ def _biggest_bin(pool: Any, left: int) -> int:
     return max(bins)
 
 
-def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str, list[float]]:
-    """One 'Mech through every turn; per-turn observations."""
+def one_trial(scn: FireScenario, dec: Decider, rand: random.Random,
+              danger: dict[int, float] | None = None) -> dict[str, list[float]]:
+    """One 'Mech through every turn; per-turn observations. ``danger``: each gun's expected
+    damage of a hit (the order an AMS engages them; computed here when not given)."""
+    if danger is None:
+        danger = {g: _mean_hit_damage(scn, gun) for g, gun in enumerate(scn.guns)
+                  if gun.weapon.family in MISSILES}
     pools = scn.unit.pools
     heat, shut, out = scn.start_heat, False, False
     ever_s = ever_x = False
@@ -199,14 +206,14 @@ def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str,
                 if w.family == "rotary" and scn.rules.rac_jam == "megamek" and shots > 1 \
                         and roll <= (2 if shots <= 3 else 3 if shots <= 5 else 4):
                     jammed[g] = True
-                if w.family in ("lrm", "srm", "mrm", "atm", "streak"):
+                if w.family in MISSILES:
                     fired_missiles.append(g)
                 if hit and shots > 0:
                     landed.append((g, shots))
             # the target's AMS engage the most dangerous missile attacks (10.3), one each
             pick = [g for g, _ in landed] if scn.rules.ams_engages == "hit" else fired_missiles
             pick = [g for g in pick if g in fired_missiles]
-            pick.sort(key=lambda g: (-_mean_hit_damage(scn, scn.guns[g]), g))
+            pick.sort(key=lambda g: (-danger[g], g))
             engaged = set(pick[:scn.target_ams])
             for g, shots in landed:
                 dealt += _damage(scn, scn.guns[g], shots, rand, g in engaged)
@@ -250,11 +257,13 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int
     scn = params if isinstance(params, FireScenario) else build_scenario(params)
     dec = Decider(scn)
     rand = random.Random(int(rng.integers(2**63)))
+    danger = {g: _mean_hit_damage(scn, gun) for g, gun in enumerate(scn.guns)
+              if gun.weapon.family in MISSILES}
     sums: dict[str, np.ndarray] = {}
     hh = np.zeros((scn.turns, scn.heat_bins))
     dh = np.zeros((scn.turns, scn.damage_bins))
     for _ in range(n):
-        obs = one_trial(scn, dec, rand)
+        obs = one_trial(scn, dec, rand, danger)
         for k, v in obs.items():
             sums[k] = sums.get(k, 0) + np.asarray(v)
         for t in range(scn.turns):
