@@ -238,27 +238,30 @@ def _ams_pmf(scn: FireScenario, base: np.ndarray,
         with_ams = p * gun.damage_given_hit(s, ams=True)
         with_ams[0] += 1.0 - p
         nxt: dict[int, np.ndarray] = {}
-
-        def add(k: int, arr: np.ndarray) -> None:
-            cur = nxt.get(k)
-            if cur is None:
-                nxt[k] = arr
-            else:
-                size = max(cur.size, arr.size)
-                nxt[k] = np.pad(cur, (0, size - cur.size)) + np.pad(arr, (0, size - arr.size))
-
         for k, dist in free.items():
             if k == 0:
-                add(0, np.convolve(dist, normal))
+                _add(nxt, 0, np.convolve(dist, normal))
             elif declared:
-                add(k - 1, np.convolve(dist, with_ams))
+                _add(nxt, k - 1, np.convolve(dist, with_ams))
             else:
-                hit_part = p * gun.damage_given_hit(s, ams=True)
-                add(k - 1, np.convolve(dist, hit_part))
-                add(k, dist * (1.0 - p))
+                _add(nxt, k - 1, np.convolve(dist, p * gun.damage_given_hit(s, ams=True)))
+                _add(nxt, k, dist * (1.0 - p))
         free = nxt
-    size = max(d.size for d in free.values())
-    return sum((np.pad(d, (0, size - d.size)) for d in free.values()), np.zeros(size))
+    out = np.zeros(1)
+    for d in free.values():
+        out = _sum(out, d)
+    return out
+
+
+def _sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise sum of two distributions of different lengths."""
+    size = max(a.size, b.size)
+    return np.pad(a, (0, size - a.size)) + np.pad(b, (0, size - b.size))
+
+
+def _add(into: dict[int, np.ndarray], k: int, arr: np.ndarray) -> None:
+    cur = into.get(k)
+    into[k] = arr if cur is None else _sum(cur, arr)
 
 
 def curves(scn: FireScenario) -> dict[str, np.ndarray] | None:
