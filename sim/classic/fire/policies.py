@@ -78,12 +78,65 @@ def _under(best: np.ndarray, mask: np.ndarray, cap: int) -> tuple[float, int, in
     return float(b[i]), i, int(mask[i])
 
 
+def gun_classes(scn: FireScenario) -> tuple[tuple[int, ...], ...]:
+    """The scenario's guns grouped into classes of interchangeable ones (same weapon, feed,
+    Artemis mark and target numbers: every rule treats them alike), in gun order; classes
+    of one gun included."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for g, gun in enumerate(scn.guns):
+        key = (gun.key, gun.pool, gun.artemis, gun.rate, gun.tn.tobytes())
+        groups.setdefault(key, []).append(g)
+    return tuple(tuple(v) for v in groups.values())
+
+
+def canonical_avail(classes: tuple[tuple[int, ...], ...], avail: int) -> int:
+    """The representative of ``avail`` under swapping interchangeable guns: in each class
+    the same number of guns available, the last ones (the first ones are those jammed or
+    lost, see :func:`canonical_jams`)."""
+    out = 0
+    for cls in classes:
+        k = sum((avail >> g) & 1 for g in cls)
+        for g in cls[len(cls) - k:]:
+            out |= 1 << g
+    return out
+
+
+def canonical_jams(classes: tuple[tuple[int, ...], ...], bits: int) -> int:
+    """The representative of a set of jammed guns: in each class the same number jammed,
+    the first ones."""
+    out = 0
+    for cls in classes:
+        k = sum((bits >> g) & 1 for g in cls)
+        for g in cls[:k]:
+            out |= 1 << g
+    return out
+
+
+def _map_back(classes: tuple[tuple[int, ...], ...], avail: int, canon: int,
+              mask: int) -> int:
+    """A decision on the canonical availability ``canon`` carried back to ``avail``: in each
+    class as many guns fire, the first available ones."""
+    out = 0
+    for cls in classes:
+        n = sum((mask >> g) & 1 for g in cls if (canon >> g) & 1)
+        for g in [g for g in cls if (avail >> g) & 1][:n]:
+            out |= 1 << g
+    return out
+
+
 class Decider:
-    """Cached decisions of a named policy for one scenario."""
+    """Cached decisions of a named policy for one scenario.
+
+    Decisions are equivariant under swapping interchangeable guns (:func:`gun_classes`):
+    a policy decides on the canonical availability (:func:`canonical_avail`) and its
+    choice is carried back (the same number of each class fires), so the exact chain may
+    merge states that differ only in which of two identical guns jammed."""
 
     def __init__(self, scn: FireScenario) -> None:
         self.scn = scn
         self.policy = scn.policy
+        self.classes = gun_classes(scn)
+        self.symmetric = any(len(c) > 1 for c in self.classes)
         self.cache: dict[tuple[int, int, int], int] = {}
         self.explosive = bool(scn.explosive_pools())
         self._dp: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -118,7 +171,11 @@ class Decider:
         key = (r, h, avail)
         out = self.cache.get(key)
         if out is None:
-            out = self._decide(r, h, avail)
+            if self.symmetric and self.policy.kind != "all":
+                canon = canonical_avail(self.classes, avail)
+                out = _map_back(self.classes, avail, canon, self._decide(r, h, canon))
+            else:
+                out = self._decide(r, h, avail)
             self.cache[key] = out
         return out
 

@@ -145,11 +145,16 @@ class ProfileModel(Model):
     def exact(self, scenario: ProfileScenario) -> dict[str, np.ndarray] | None:
         fixed = np.array([single_turn(sc) for sc in scenario.scenarios])
         sus = []
+        # ranges where every gun has the same target numbers play the same chain
+        done: dict[tuple[bytes, ...], float] = {}
         for sc in scenario.scenarios:
-            c = markov.curves(sc)
-            if c is None:
-                return None
-            sus.append(c["expected_cumulative_damage"][-1] / sc.turns)
+            key = tuple(g.tn.tobytes() for g in sc.guns)
+            if key not in done:
+                c = markov.curves(sc, ever=False)
+                if c is None:
+                    return None
+                done[key] = float(c["expected_cumulative_damage"][-1]) / sc.turns
+            sus.append(done[key])
         return {"max_damage": fixed[:, 0], "hit_weighted": fixed[:, 1],
                 "sustained": np.array(sus)}
 
