@@ -51,7 +51,8 @@ def single_turn(scn: FireScenario) -> tuple[float, float]:
             continue
         mx += g.max_damage()
         if tn <= 12:
-            hw += float(sum(d * p for d, p in g.damage_pmf(tn).items()))
+            dist = g.damage_pmf_float(tn)
+            hw += float(np.dot(np.arange(dist.size), dist))
     return mx, hw
 
 
