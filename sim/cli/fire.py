@@ -94,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _f(x: Any, se: Any = None) -> str:
-    if x is None:
-        return "-"
-    return f"{x:.3f}" + (f"±{se:.3f}" if se is not None else "")
+    from sim.summary import with_interval
+
+    return with_interval(x, se)
 
 
 def table(doc: dict[str, Any]) -> str:
@@ -106,6 +106,10 @@ def table(doc: dict[str, Any]) -> str:
     lines = [f"{p['unit']} firing at range {p['range']} (gunnery {p['gunnery']}, moved "
              f"{p['moved']}, policy {p['policy']}, dissipation {doc['dissipation']}; "
              + (f"Monte Carlo, {doc['trials']} trials)" if mc else "exact)")]
+    if mc:
+        from sim.summary import INTERVAL_NOTE
+
+        lines.append(INTERVAL_NOTE)
     for n in doc["notes"]:
         lines.append(f"note: {n}")
     lines.append(f"{'weapon':<22} {'loc':<4} {'TN':>3} {'P(hit)':>7} {'E[dmg]':>7}")
@@ -117,13 +121,14 @@ def table(doc: dict[str, Any]) -> str:
         else:
             lines.append(f"{name:<22} {w['location']:<4} {w['target_number']:>3} "
                          f"{w['p_hit']:7.3f} {w['expected_damage']:7.3f}")
-    lines.append(f"{'turn':>4} {'E[dmg]':>13} {'E[cum]':>13} {'mean heat':>13} "
-                 f"{'P(shut)':>13} {'P(shut by)':>13} {'P(expl by)':>13}")
+    w = 21 if mc else 13
+    lines.append(f"{'turn':>4} {'E[dmg]':>{w}} {'E[cum]':>{w}} {'mean heat':>{w}} "
+                 f"{'P(shut)':>{w}} {'P(shut by)':>{w}} {'P(expl by)':>{w}}")
     for t in doc["turns"]:
         cells = [_f(t[m], t.get(m + "_se")) for m in
                  ("expected_damage", "expected_cumulative_damage", "mean_heat", "p_shutdown",
                   "p_shutdown_by", "p_ammo_explosion_by")]
-        lines.append(f"{t['turn']:>4} " + " ".join(f"{c:>13}" for c in cells))
+        lines.append(f"{t['turn']:>4} " + " ".join(f"{c:>{w}}" for c in cells))
     return "\n".join(lines)
 
 
