@@ -24,7 +24,7 @@ from sim.errors import ConfigError
 EPILOG = """\
 UNIT is a catalog name (btsim units) or an .mtf file. --ranges is a per-turn script (the
 last range repeats). Policies: all (everything that can fire), neutral (most expected damage
-without heat rising), below:H (keep heat <= H after the heat phase), max-expected (two-turn
+without heat rising), below:H (keep heat below H, < H, after the heat phase), max-expected (two-turn
 lookahead with heat penalties). Rows are read after each turn's heat phase.
 
 examples:

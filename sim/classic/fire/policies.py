@@ -3,8 +3,9 @@
 * ``all`` -- every weapon that can fire (in range, TN <= 12, not jammed, with ammunition);
 * ``neutral`` -- the most expected damage whose heat (weapons + movement) does not exceed
   the dissipation, so heat does not rise;
-* ``below:H`` -- the most expected damage that keeps heat at or under ``H`` after the heat
-  phase;
+* ``below:H`` -- the most expected damage that keeps heat below ``H`` (heat < H) after the
+  heat phase: "below" means strictly below, in Alpha Strike (``full OV while heat < H``)
+  and Classic alike (issue 18; the old "at or under H" is ``below:H+1``);
 * ``max-expected`` -- the most expected damage over this turn and the next, counting the
   heat scale's penalties: value = E[damage now] + P(no shutdown, no ammo explosion at the
   resulting heat h') x E[damage of the ``neutral`` choice at h'] (a two-turn lookahead; h'
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 PolicyFn = Callable[[np.ndarray, int, dict[str, np.ndarray]], Any]
 NAMES = ("all", "neutral", "max-expected")
-_ALLOWED = "one of 'all', 'neutral', 'below:H' (H in 0-60), 'max-expected' or a callable"
+_ALLOWED = "one of 'all', 'neutral', 'below:H' (H in 1-61), 'max-expected' or a callable"
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Policy(PolicySpec):
 
 def parse_policy(value: Any) -> Policy:
     """Parse a policy name, ``below:H`` or a callable; ConfigError otherwise."""
-    return parse_spec(Policy, value, NAMES, {"below": (0, 60)}, _ALLOWED)
+    return parse_spec(Policy, value, NAMES, {"below": (1, 61)}, _ALLOWED)
 
 
 def _exact_weights(values: list[float], weights: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -188,8 +189,9 @@ class Decider:
             return sum(1 << g for g, v in enumerate(vals) if v > 0)
         if kind == "neutral":
             return _under(*self.dp(r, h, avail), scn.dissipation - mv)[2]
-        if kind == "below":
-            return _under(*self.dp(r, h, avail), self.policy.arg - h - mv + scn.dissipation)[2]
+        if kind == "below":     # heat after the heat phase < H, i.e. <= H - 1
+            return _under(*self.dp(r, h, avail),
+                          self.policy.arg - 1 - h - mv + scn.dissipation)[2]
         if kind == "max-expected":
             return self._lookahead(r, h, avail, mv)
         raise AssertionError(kind)
