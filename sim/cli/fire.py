@@ -51,6 +51,9 @@ def register(sub: Any) -> None:
     p.add_argument("--turns", default="10", help="turns (default 10)")
     p.add_argument("--start-heat", default="0", help="heat at the start (default 0)")
     p.add_argument("--water", action="store_true", help="the 'Mech stands in depth-1 water")
+    p.add_argument("--target-ams", default="0", help="anti-missile systems of the target, "
+                   "each engaging one missile attack a turn (10.3; default 0; which attack: "
+                   "--rule ams_engages=hit|declared)")
     add_mc_flags(p, "fire")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         "target_jumped": bool(args.target_jumped), "terrain": args.terrain,
         "policy": args.policy, "turns": int_arg("turns", args.turns),
         "start_heat": int_arg("start_heat", args.start_heat), "water": bool(args.water),
-        **rule_overrides(args, "fire")}
+        "target_ams": int_arg("target_ams", args.target_ams), **rule_overrides(args, "fire")}
     if args.ranges is not None:
         params["ranges"] = args.ranges
     else:

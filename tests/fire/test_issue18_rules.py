@@ -165,3 +165,18 @@ def test_oracle_matches_exact_with_ams_atm_and_case() -> None:
         p = np.clip(ex["p_ammo_explosion_by"], 0, 1)
         assert np.all(np.abs(got["p_ammo_explosion_by"] - p)
                       <= 4 * np.sqrt(p * (1 - p) / n) + 1e-9)
+
+
+def test_cli_target_ams(capsys: pytest.CaptureFixture[str]) -> None:
+    """``btsim fire --target-ams N`` (the catalog Catapult CPLT-C1 at 9 hexes: 19.06)."""
+    import json
+
+    from sim.cli import main
+
+    rc = main(["fire", "Catapult CPLT-C1", "--range", "9", "--turns", "1", "--target-ams",
+               "1", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 0 and doc["params"]["target_ams"] == 1
+    assert abs(doc["turns"][0]["expected_damage"] - float(_catapult_at_9(1))) < 1e-9
+    assert main(["fire", "Catapult CPLT-C1", "--target-ams", "9"]) == 2
+    assert "target_ams" in capsys.readouterr().err
