@@ -481,9 +481,9 @@ def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
     locs: set[int] = set()
     rolls: dict[int, int] = {}
     engaged: set[int] = set()
-    used = 0
+    ams_used = 0
     if y.side.ams_items:
-        rolls, engaged, used = _ams_engaged(r, y, fs, fired)
+        rolls, engaged, ams_used = _ams_engaged(r, y, fs, fired)
     for g, tn, s in fired:
         gun = fs.guns[g]
         locs.add(lay.LOC_INDEX.get(gun.location, -1))
@@ -508,7 +508,7 @@ def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
                         take = min(need, m.ammo[b])
                         m.ammo[b] -= take
                         need -= take
-    return dmg, heat, locs, used * y.side.ams_heat
+    return dmg, heat, locs, ams_used * y.side.ams_heat
 
 
 def _p(tn: int) -> float:
