@@ -84,3 +84,30 @@ def rules_header(preset: Any, overrides: Mapping[str, Any] | str | None = None) 
     else:
         parts = [f"{k}={_value_text(v)}" for k, v in (overrides or {}).items()]
     return str(preset) + (" + " + ", ".join(parts) if parts else "")
+
+
+#: z of a two-sided 95% normal interval (the engine's ``sim.engine.Z95``, not imported here:
+#: the text outputs stay light to import)
+Z95 = 1.959963984540054
+#: The one convention of every text output for a Monte Carlo estimate (issue 18), stated in
+#: each output's header: the estimate, then its 95% interval in parentheses.
+INTERVAL_NOTE = "Monte Carlo estimates are shown as value (95% interval)"
+
+
+def with_interval(value: float | None, se: float | None = None, low: float | None = None,
+                  high: float | None = None, digits: int = 3, spec: str | None = None) -> str:
+    """``0.412 (0.398–0.426)``: ``value`` and its 95% interval, the one form of every text
+    output. The interval is ``low``–``high`` when given (the engine's: Wilson for
+    proportions), else ``value`` ± 1.96 ``se``; only ``value`` without either; ``(n/a)``
+    when the interval is not a number. ``spec`` overrides the ``.{digits}f`` format."""
+    fmt = spec or f".{digits}f"
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "-"
+    text = format(value, fmt)
+    if (low is None or high is None) and se is not None:
+        low, high = value - Z95 * se, value + Z95 * se
+    if low is None or high is None:
+        return text
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return text + " (n/a)"
+    return f"{text} ({format(low, fmt)}–{format(high, fmt)})"

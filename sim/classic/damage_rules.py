@@ -28,7 +28,8 @@ class DamageRules:
         True, allowed=bool, ref="C10",
         doc="roll for critical hits when the same group destroys the location",
         readings={True: "yes, before the location is marked destroyed (MegaMek); an ammunition "
-                  "explosion there can then transfer", False: "no roll"})
+                  "explosion there can then transfer, and goes off even when the group "
+                  "destroys the 'Mech (cause ammunition in the head or CT)", False: "no roll"})
     filler_slots_hittable: bool = opt(
         False, allowed=bool, ref="C11",
         doc="Endo Steel and Ferro-Fibrous filler slots can take a critical hit",

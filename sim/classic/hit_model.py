@@ -60,6 +60,9 @@ class HitModel(Model):
     description: str = ("Classic BattleTech damage groups on a fresh 'Mech: transfer, "
                         "criticals, explosions, destruction; exact and Monte Carlo")
     metrics: tuple = METRICS
+    #: 2: issue 18, C10: a bin hit by the critical of the group that destroys the 'Mech
+    #: explodes (cause ammunition, pilot damage)
+    version: str = "2"
     #: ``btsim bench`` times the exact answer (``exact ms``: what ``btsim hit`` computes;
     #: issue 13 asks for under 50 ms) and the Monte Carlo kernel of each case
     bench_cases: tuple = field(default_factory=lambda: (

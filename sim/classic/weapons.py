@@ -12,7 +12,10 @@ table (0 = one group); ``group`` damage points per hit-location group (LRM/MRM/A
 SRM/Streak 2, 0 = the whole damage one group); ``rate`` shots per turn (Ultra 2, Rotary 6);
 ``ammo`` the ammunition family the weapon feeds from (empty: energy); ``explosive`` and
 ``explosion_damage`` (Gauss rifles, 10.3); ``tons``/``slots`` (reference only, slots also
-group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target).
+group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target);
+``cluster_bonus`` the launcher's built-in modifier on its cluster roll (ATM +2, 10.3 and
+11.2; read through :func:`sim.classic.fire.cluster.cluster_modifier`). ``cluster_bonus`` is
+the last column and optional per row: a row that stops before it (or leaves it empty) has 0.
 
 Columns of ``ammo.csv``: ``key`` (canonical), ``family`` (= ``Weapon.ammo`` of the weapons
 that use it), ``lookups`` (names in ``.mtf`` slots), ``half_lookups`` (names of half-ton
@@ -53,9 +56,10 @@ FAMILIES = ("laser", "pulse", "ppc", "flamer", "mg", "ac", "lbx", "ultra", "rota
 #: Launcher families an Artemis IV / V fire-control system can be linked to (10.3: LRM and
 #: SRM; MML launchers are read as the ``lrm`` family). Streaks, ATMs and MRMs cannot.
 ARTEMIS_FAMILIES = ("lrm", "srm")
-#: Cluster-roll bonus of each Artemis kind (equipment kinds ``artemis_iv`` / ``artemis_v``):
-#: reference 10.3 (+2, Artemis IV); Artemis V +3 (MegaMek ``ArtemisVHandler``).
-ARTEMIS_BONUS = {"artemis_iv": 2, "artemis_v": 3}
+#: Equipment kind of each Artemis system -> its key in
+#: :data:`sim.classic.fire.cluster.ARTEMIS_BONUS` (the bonus itself lives there: IV +2,
+#: reference 10.3; V +3, MegaMek ``ArtemisVHandler``).
+ARTEMIS_KIND = {"artemis_iv": "iv", "artemis_v": "v"}
 
 
 class WeaponTableError(UserError):
@@ -93,6 +97,8 @@ class Weapon:
     slots: int = 1
     #: True for AMS: it engages incoming missiles and never fires at a target
     defensive: bool = False
+    #: built-in modifier on the launcher's cluster roll (ATM +2; 10.3, 11.2)
+    cluster_bonus: int = 0
     #: how far btsim simulates it (column ``simulated``): "" fully; ``"partly: <what is
     #: not>"`` it fires, the rest is not simulated; ``"no: <why>"`` it never fires. Either
     #: of the last two makes the unit carrying it ``incomplete`` (:mod:`sim.units.usable`)
@@ -258,7 +264,9 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             lookups=(row["slot_name"], *_names(row["lookups"])), tons=float(row["tons"]),
             defensive=_bool(row, "defensive", where),
             simulated=_simulated(row, where, ("partly", "no")),
-            damage_by_range=_by_range(row, where), **ints)
+            damage_by_range=_by_range(row, where),
+            cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
+            **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
     return table, index
 

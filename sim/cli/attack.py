@@ -172,8 +172,9 @@ def _rules(res: dict[str, Any]) -> str:
 
 
 def format_table(result: Result | dict[str, Any]) -> str:
-    """A readable two-column table (with ± standard error for Monte Carlo). An impossible
-    attack says so on the second line and shows every metric as ``-``."""
+    """A readable two-column table (Monte Carlo estimates with their 95% interval,
+    :func:`sim.summary.with_interval`). An impossible attack says so on the second line and
+    shows every metric as ``-``."""
     from sim.classic.api import NESTED
     from sim.result import Result
 
@@ -185,6 +186,10 @@ def format_table(result: Result | dict[str, Any]) -> str:
             f"rules {_rules(res)} ({res['mode']}")
     head += f", {res['trials']} trials, seed {res['seed']})" if res["mode"] != "exact" else ")"
     lines = [head]
+    if res["mode"] != "exact":
+        from sim.summary import INTERVAL_NOTE
+
+        lines.append(f"  {INTERVAL_NOTE}")
     impossible = res.get("impossible")
     if impossible is not None:
         lines.append(f"  impossible: {impossible}")
@@ -206,7 +211,11 @@ def format_table(result: Result | dict[str, Any]) -> str:
             lines.append(f"  {k:<40} {cells or '0'}")
             continue
         se = res.get(k + "_se")
-        txt = _fmt(v) + (f" ± {_fmt(se)}" if se is not None else "")
+        txt = _fmt(v)
+        if se is not None and isinstance(v, int | float) and isinstance(se, int | float):
+            from sim.summary import Z95
+
+            txt += f" ({_fmt(v - Z95 * se)}–{_fmt(v + Z95 * se)})"
         lines.append(f"  {k:<40} {txt}")
     dist = res["damage_dist"]
     cells = "-" if dist is None else "  ".join(f"{i}:{x:.4g}" for i, x in enumerate(dist)

@@ -194,14 +194,17 @@ def to_text(doc: dict[str, Any]) -> str:
     p = doc["params"]
     se = doc["mode"] == "monte-carlo"
 
+    from sim.summary import INTERVAL_NOTE, with_interval
+
     def f(k: str) -> str:
-        v = doc[k]
-        s = "-" if v is None else f"{v:.6g}"
-        return s + (f" ± {doc[k + '_se']:.2g}" if se and doc.get(k + "_se") is not None else "")
+        if not se:
+            return with_interval(doc[k], spec=".6g")
+        return with_interval(doc[k], doc.get(k + "_se"), doc.get(k + "_ci_low"),
+                             doc.get(k + "_ci_high"), digits=3)
 
     lines = [f"A: {p['a']} (PV {doc['pv_a']})  vs  B: {p['b']} (PV {doc['pv_b']})  range "
              f"{p['range']}  turns {p['turns']}  ({doc['mode']}"
-             + (f", {doc['trials']} duels)" if se else ")"),
+             + (f", {doc['trials']} duels; {INTERVAL_NOTE})" if se else ")"),
              f"tactics: A {p.get('tactic_a', 'stand-and-fire')}, B "
              f"{p.get('tactic_b', 'stand-and-fire')}",
              f"P(A wins) {f('p_win_a')}   P(B wins) {f('p_win_b')}   P(draw) {f('p_draw')}   "

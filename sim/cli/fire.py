@@ -24,7 +24,7 @@ from sim.errors import ConfigError
 EPILOG = """\
 UNIT is a catalog name (btsim units) or an .mtf file. --ranges is a per-turn script (the
 last range repeats). Policies: all (everything that can fire), neutral (most expected damage
-without heat rising), below:H (keep heat <= H after the heat phase), max-expected (two-turn
+without heat rising), below:H (keep heat below H, < H, after the heat phase), max-expected (two-turn
 lookahead with heat penalties). Rows are read after each turn's heat phase.
 
 examples:
@@ -51,6 +51,9 @@ def register(sub: Any) -> None:
     p.add_argument("--turns", default="10", help="turns (default 10)")
     p.add_argument("--start-heat", default="0", help="heat at the start (default 0)")
     p.add_argument("--water", action="store_true", help="the 'Mech stands in depth-1 water")
+    p.add_argument("--target-ams", default="0", help="anti-missile systems of the target, "
+                   "each engaging one missile attack a turn (10.3; default 0; which attack: "
+                   "--rule ams_engages=hit|declared)")
     add_mc_flags(p, "fire")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         "target_jumped": bool(args.target_jumped), "terrain": args.terrain,
         "policy": args.policy, "turns": int_arg("turns", args.turns),
         "start_heat": int_arg("start_heat", args.start_heat), "water": bool(args.water),
-        **rule_overrides(args, "fire")}
+        "target_ams": int_arg("target_ams", args.target_ams), **rule_overrides(args, "fire")}
     if args.ranges is not None:
         params["ranges"] = args.ranges
     else:
@@ -94,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _f(x: Any, se: Any = None) -> str:
-    if x is None:
-        return "-"
-    return f"{x:.3f}" + (f"±{se:.3f}" if se is not None else "")
+    from sim.summary import with_interval
+
+    return with_interval(x, se)
 
 
 def table(doc: dict[str, Any]) -> str:
@@ -106,6 +109,10 @@ def table(doc: dict[str, Any]) -> str:
     lines = [f"{p['unit']} firing at range {p['range']} (gunnery {p['gunnery']}, moved "
              f"{p['moved']}, policy {p['policy']}, dissipation {doc['dissipation']}; "
              + (f"Monte Carlo, {doc['trials']} trials)" if mc else "exact)")]
+    if mc:
+        from sim.summary import INTERVAL_NOTE
+
+        lines.append(INTERVAL_NOTE)
     for n in doc["notes"]:
         lines.append(f"note: {n}")
     lines.append(f"{'weapon':<22} {'loc':<4} {'TN':>3} {'P(hit)':>7} {'E[dmg]':>7}")
@@ -117,13 +124,14 @@ def table(doc: dict[str, Any]) -> str:
         else:
             lines.append(f"{name:<22} {w['location']:<4} {w['target_number']:>3} "
                          f"{w['p_hit']:7.3f} {w['expected_damage']:7.3f}")
-    lines.append(f"{'turn':>4} {'E[dmg]':>13} {'E[cum]':>13} {'mean heat':>13} "
-                 f"{'P(shut)':>13} {'P(shut by)':>13} {'P(expl by)':>13}")
+    w = 21 if mc else 13
+    lines.append(f"{'turn':>4} {'E[dmg]':>{w}} {'E[cum]':>{w}} {'mean heat':>{w}} "
+                 f"{'P(shut)':>{w}} {'P(shut by)':>{w}} {'P(expl by)':>{w}}")
     for t in doc["turns"]:
         cells = [_f(t[m], t.get(m + "_se")) for m in
                  ("expected_damage", "expected_cumulative_damage", "mean_heat", "p_shutdown",
                   "p_shutdown_by", "p_ammo_explosion_by")]
-        lines.append(f"{t['turn']:>4} " + " ".join(f"{c:>13}" for c in cells))
+        lines.append(f"{t['turn']:>4} " + " ".join(f"{c:>{w}}" for c in cells))
     return "\n".join(lines)
 
 

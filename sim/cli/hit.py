@@ -79,11 +79,14 @@ def method_of(args: argparse.Namespace) -> str:
 
 def _pm(res: dict[str, Any], key: str, value: float, sub: str | None = None,
         digits: int = 4) -> str:
-    """``value`` and, for Monte Carlo, `` ± se`` (``res[key + "_se"]``, ``[sub]``)."""
+    """``value`` and, for Monte Carlo, its 95% interval from ``res[key + "_se"]``
+    (``[sub]``): :func:`sim.summary.with_interval`, the form of every text output."""
+    from sim.summary import with_interval
+
     se = res.get(f"{key}_se")
     if se is not None and sub is not None:
         se = se.get(sub)
-    return f"{value:.{digits}f}" + ("" if se is None else f" ± {se:.2g}")
+    return with_interval(value, se, digits=digits)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,17 +108,20 @@ def run(args: argparse.Namespace) -> int:
     print(f"{prm['unit']}: groups {','.join(map(str, prm['groups']))} {where} "
           f"({prm['method']}" + (f", {prm['trials']:,} trials, seed {prm['seed']}" if mc
                                  else "") + f", {res['seconds'] * 1000:.1f} ms)")
+    if mc:
+        from sim.summary import INTERVAL_NOTE
+
+        print(f"  {INTERVAL_NOTE}")
     print(f"  P(destroyed) {_pm(res, 'p_destroyed', res['p_destroyed'])}  "
           + "  ".join(f"{k} {_pm(res, 'p_destroyed_by', v, k)}"
                       for k, v in res["p_destroyed_by"].items() if v > 0))
     print(f"  P(ammo/Gauss explosion) {_pm(res, 'p_ammo_explosion', res['p_ammo_explosion'])}"
           f"  E[pilot damage] "
           f"{_pm(res, 'expected_pilot_damage', res['expected_pilot_damage'], digits=3)}")
-    w = (12, 8, 8, 12, 11) if not mc else (21, 15, 15, 15, 20)
+    w = (12, 8, 8, 12, 11) if not mc else (24, 19, 19, 19, 24)
     armor = res["expected_armor_left"]
     print(f"  loc   {'P(destroyed)':>{w[0]}}  {'E[armor]':>{w[1]}}  {'E[rear]':>{w[2]}}  "
-          f"{'E[structure]':>{w[3]}}  {'P(critical)':>{w[4]}}"
-          + ("   (± standard error)" if mc else ""))
+          f"{'E[structure]':>{w[3]}}  {'P(critical)':>{w[4]}}")
     for loc, p in res["p_location_destroyed"].items():
         rear = (_pm(res, "expected_armor_left", armor[f"{loc}R"], f"{loc}R", 2)
                 if f"{loc}R" in armor else "")      # torsos: the rear armor

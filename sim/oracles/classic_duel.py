@@ -27,6 +27,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import CORE_CASE_ARMOR_CAP, CORE_IS_CAP
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
+from sim.classic.fire.cluster import ROWS
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import FireScenario
 from sim.classic.tables import CONSCIOUSNESS
@@ -138,7 +139,10 @@ class Mech:
             ndet = (1 if isd > 0 else 0) + (1 if tac and not gone else 0)
             stop = explosion and (bool(self.L.case[loc]) or bool(self.L.case2[loc]))
             nxt = NEXT[loc]
-            if destroyed_now and explosion and loc in (HD, CT) and self.cause == "":
+            # C10: an explosion set off by the group that destroyed the head or CT still
+            # destroys the 'Mech by ammunition
+            if (destroyed_now or (gone and d > 0)) and explosion and loc in (HD, CT) \
+                    and self.cause == "":
                 self.cause = "ammunition"
             mod = min(max((d0 - 1) // 5, 0), 4) if \
                 self.side.dm.rules.advanced_criticals else 0      # C15: the hit's damage
@@ -160,6 +164,7 @@ class Mech:
             e = min(self.pending)
             self.pending.remove(e)
             self._explode(r, e)
+        self._effects()
 
     def explode_now(self, r: random.Random, e: int) -> None:
         """A heat-induced explosion of explosive ``e`` (13.4 step 4)."""
@@ -234,7 +239,9 @@ class Mech:
                 self.armor[loc] = 0
                 if loc in REAR_ARMOR:
                     self.armor[REAR_ARMOR[loc]] = 0
-        if self.cause:
+        if self.cause or self.pending:
+            # an explosion still to go off (set off by the criticals of the group that
+            # destroys the 'Mech, C10) is resolved before the cause is read
             return
         if self.kind_hits(lay.COCKPIT) > 0:
             self.cause = "pilot"
@@ -421,20 +428,72 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
     return [(g, tns[g], shots[g]) for g in range(len(fs.guns)) if (mask >> g) & 1]
 
 
+MISSILES = ("lrm", "srm", "mrm", "atm", "streak")
+
+
+def _ams_engaged(r: random.Random, y: Mech, fs: FireScenario,
+                 fired: list[tuple[int, int, int]]) -> tuple[dict[int, int], set[int], int]:
+    """The target's anti-missile systems (10.3): forward AMS mounts not destroyed, one per
+    round of AMS ammunition, none while shut down; each engages one missile attack, the
+    most dangerous first (expected damage of a hit; the attacks that hit, or all declared
+    ones under ``ams_engages=declared``). Returns the to-hit rolls (drawn first, in gun
+    order), the engaged guns and the engagements that cost a round and 1 heat."""
+    side = y.side
+    rolls = {g: _roll(r) for g, _, _ in fired}
+    rounds = sum(y.ammo[b] for b, p in enumerate(side.bin_pool)
+                 if p == side.ams_pool and y.IS[side.layout.bins[b][0]] > 0)
+    free = 0 if y.shut or side.ams_pool < 0 else min(
+        rounds, sum(1 for it in side.ams_items if not y.item_lost(it)))
+    tns = {g: tn for g, tn, _ in fired}
+    cands = [g for g, tn, _ in fired if fs.guns[g].weapon.family in MISSILES
+             and (fs.rules.ams_engages == "declared" or rolls[g] >= tn)]
+    cands.sort(key=lambda g: (-_gun_mean(fs.guns[g], fs.guns[g].rate), g))
+    engaged = set(cands[:free])
+    used = sum(1 for g in engaged if rolls[g] >= tns[g])
+    need = used
+    for b, p in enumerate(side.bin_pool):
+        if p == side.ams_pool and need > 0 and y.IS[side.layout.bins[b][0]] > 0:
+            take = min(need, y.ammo[b])
+            y.ammo[b] -= take
+            need -= take
+    return rolls, engaged, used
+
+
+def _ams_hits(gun: Any, total: int) -> int:
+    """Hits of a missile attack the target's AMS engages (10.3, 11.2): -4 on the cluster
+    roll, plus the launcher's own bonus (ATM +2; Artemis IV +2 / V +3, not on Streaks; the
+    larger only); the roll clamped to 2..12; a Streak rolls like a launcher."""
+    w = gun.weapon
+    bonus = 2 if w.family == "atm" else 0
+    if w.family != "streak":
+        bonus = max(bonus, {"": 0, "iv": 2, "v": 3}[gun.artemis])
+    rack = w.cluster
+    size = min(k for k in ROWS if k >= rack)
+    return min(rack, ROWS[size][max(2, min(12, total + bonus - 4)) - 2])
+
+
 def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
-                  fired: list[tuple[int, int, int]]) -> tuple[int, int, set[int]]:
+                  fired: list[tuple[int, int, int]]) -> tuple[int, int, set[int], int]:
+    """Every declared weapon of ``m`` at ``y``: damage dealt, ``m``'s weapon heat, the
+    locations that fired and ``y``'s AMS heat."""
     side = m.side
     dmg = heat = 0
     locs: set[int] = set()
+    rolls: dict[int, int] = {}
+    engaged: set[int] = set()
+    ams_used = 0
+    if y.side.ams_items:
+        rolls, engaged, ams_used = _ams_engaged(r, y, fs, fired)
     for g, tn, s in fired:
         gun = fs.guns[g]
         locs.add(lay.LOC_INDEX.get(gun.location, -1))
-        roll = _roll(r)
+        roll = rolls[g] if g in rolls else _roll(r)
         hit = roll >= tn
         if roll <= gun.jam_le[s]:
             m.jam.add(g)
+        cl = _roll(r)
         if hit:
-            k = int(gun.hits[s][_roll(r)])
+            k = _ams_hits(gun, cl) if g in engaged else int(gun.hits[s][cl])
             for d in gun.groups[s][k]:
                 if d > 0:
                     y.group(r, "front", d)
@@ -449,7 +508,7 @@ def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
                         take = min(need, m.ammo[b])
                         m.ammo[b] -= take
                         need -= take
-    return dmg, heat, locs
+    return dmg, heat, locs, ams_used * y.side.ams_heat
 
 
 def _p(tn: int) -> float:
@@ -744,7 +803,7 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
             m.shut = m.shut_ever = m.shut_now = True
             if psr_fail:
                 _fall(r, m, tn)
-    if m.L.bins and m.alive():
+    if m.L.bins and m.alive() and (fs.rules.explosion_while_shutdown or not m.shut):
         avoid = 0 if row < 19 else 4 + 2 * (row >= 23) + 2 * (row >= 28)
         if _roll(r) < avoid:
             best, key = -1, (-1, -1)
@@ -818,12 +877,14 @@ def _out(m: Mech, fs: FireScenario) -> str:
 
 
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
-         ranges: list[int] | None = None) -> tuple[list[int], list[str], list[str]]:
+         ranges: list[int] | None = None, dealt: list[int] | None = None
+         ) -> tuple[list[int], list[str], list[str]]:
     """One duel: (turn each side was destroyed or out of the fight (0 = never), causes,
     C21 reasons ('' = not out)). Under closing with ``closing_mp=current`` the duel keeps its
     own range: both run while it is above 1 at the start of the turn (then their ``moved``
     modes), and it drops by the hexes both really moved, to 1 at least. ``ranges``: a list
-    the range of each turn played is appended to."""
+    the range of each turn played is appended to; ``dealt``: [A, B] the weapon damage each
+    side deals is added to."""
     rules = scn.duel_rules
     each = rules.consciousness_rolls == "each_point"
     ms = [Mech(scn.a, rules), Mech(scn.b, rules)]
@@ -908,9 +969,12 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         taken = [0, 0]
         fired: list[set[int]] = [set(), set()]
         for i in range(2):
-            d, h, locs = _resolve_fire(r, ms[i], ms[1 - i], fss[i], plans[i])
+            d, h, locs, ams_heat = _resolve_fire(r, ms[i], ms[1 - i], fss[i], plans[i])
+            if dealt is not None:
+                dealt[i] += d
             taken[1 - i] += d
             builds[i] += h
+            builds[1 - i] += ams_heat
             fired[i] = locs
         for i in range(2):
             _settle(ms[i])
@@ -954,8 +1018,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
 
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
     """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n), ``out`` (2, n,
-    the C21 reason or '') and ``range`` (turns, n: the range of each turn played, 0 after the
-    end) arrays."""
+    the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
+    end) and ``weapon_damage`` (2, n: weapon-fire damage each side dealt) arrays."""
     scn = build(params)
     r = random.Random(int(rng.integers(2**63)))
     decs: list[dict[int, Decider]] = [{}, {}]
@@ -963,11 +1027,15 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     causes = np.empty((2, n), dtype=object)
     outs = np.empty((2, n), dtype=object)
     played = np.zeros((scn.turns, n), np.int64)
+    fire = np.zeros((2, n), np.int64)
     for j in range(n):
         rl: list[int] = []
-        d, c, o = duel(scn, r, decs, rl)
+        wd = [0, 0]
+        d, c, o = duel(scn, r, decs, rl, wd)
+        fire[:, j] = wd
         dead[:, j] = d
         causes[:, j] = c
         outs[:, j] = o
         played[:len(rl), j] = rl
-    return {"dead_turn": dead, "cause": causes, "out": outs, "range": played}
+    return {"dead_turn": dead, "cause": causes, "out": outs, "range": played,
+            "weapon_damage": fire}

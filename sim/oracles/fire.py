@@ -22,6 +22,8 @@ from sim.classic.fire.cluster import ROWS
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import FireScenario, build_scenario
 
+#: missile families: cluster rolls (10.3), engaged by an AMS
+MISSILES = ("lrm", "srm", "mrm", "atm", "streak")
 TMM_STEPS = ((2, 0), (4, 1), (6, 2), (9, 3), (17, 4), (24, 5))
 
 
@@ -76,17 +78,39 @@ def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) ->
     return tn
 
 
-def _damage(scn: FireScenario, gun: Any, shots: int, rand: random.Random) -> int:
-    """Damage of one hit with ``shots`` shots (cluster roll where the rules need one)."""
+def _cluster_mod(scn: FireScenario, gun: Any, ams: bool) -> int:
+    """11.2: ATM +2 built in, Artemis IV +2 / V +3 (not Streak; the larger bonus only), MRM
+    -1 under the Core rules, AMS -4."""
+    w = gun.weapon
+    bonus = 2 if w.family == "atm" else 0
+    if w.family != "streak":
+        bonus = max(bonus, {"": 0, "iv": 2, "v": 3}[gun.artemis])
+    mod = bonus - (1 if w.family == "mrm" and scn.rules.mrm_to_hit == "core" else 0)
+    return mod - (4 if ams else 0)
+
+
+def _mean_hit_damage(scn: FireScenario, gun: Any) -> float:
+    """Expected damage of one hit (the order in which an AMS engages attacks)."""
+    w = gun.weapon
+    if w.family == "streak":
+        return float(w.cluster * w.damage)
+    mod = _cluster_mod(scn, gun, False)
+    ways = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    return sum(_cluster(w.cluster, a + b + mod) * w.damage for a, b in ways) / 36
+
+
+def _damage(scn: FireScenario, gun: Any, shots: int, rand: random.Random,
+            ams: bool = False) -> int:
+    """Damage of one hit with ``shots`` shots (cluster roll where the rules need one;
+    ``ams``: the target's anti-missile system engages it, 10.3)."""
     w = gun.weapon
     fam = w.family
-    if fam == "streak":
+    if fam == "streak" and not ams:
         return w.cluster * w.damage
-    if fam in ("lrm", "srm", "mrm") or (fam == "lbx" and scn.rules.lbx_ammo == "cluster"):
-        mod = -1 if fam == "mrm" and scn.rules.mrm_to_hit == "core" else 0
-        rack = w.damage if fam == "lbx" else w.cluster
-        per = 1 if fam == "lbx" else w.damage
-        return _cluster(rack, _roll(rand) + mod) * per
+    if fam in MISSILES:
+        return _cluster(w.cluster, _roll(rand) + _cluster_mod(scn, gun, ams)) * w.damage
+    if fam == "lbx" and scn.rules.lbx_ammo == "cluster":
+        return _cluster(w.damage, _roll(rand))
     if fam in ("ultra", "rotary") and shots > 1:
         return _cluster(shots, _roll(rand)) * w.damage
     return w.damage
@@ -101,8 +125,25 @@ def _shutdown_avoid(scn: FireScenario, heat: int, restart: bool) -> int:
     return avoid
 
 
-def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str, list[float]]:
-    """One 'Mech through every turn; per-turn observations."""
+def _biggest_bin(pool: Any, left: int) -> int:
+    """C8: rounds of the fullest bin when ``left`` rounds are left, the bins emptied in
+    slot order (the first bins go first)."""
+    bins = list(pool.bins or (pool.shots,))
+    used = sum(bins) - left
+    for k, size in enumerate(bins):
+        take = min(size, used)
+        bins[k] -= take
+        used -= take
+    return max(bins)
+
+
+def one_trial(scn: FireScenario, dec: Decider, rand: random.Random,
+              danger: dict[int, float] | None = None) -> dict[str, list[float]]:
+    """One 'Mech through every turn; per-turn observations. ``danger``: each gun's expected
+    damage of a hit (the order an AMS engages them; computed here when not given)."""
+    if danger is None:
+        danger = {g: _mean_hit_damage(scn, gun) for g, gun in enumerate(scn.guns)
+                  if gun.weapon.family in MISSILES}
     pools = scn.unit.pools
     heat, shut, out = scn.start_heat, False, False
     ever_s = ever_x = False
@@ -136,6 +177,8 @@ def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str,
                 mask = sum(1 << g for g in range(len(scn.guns)) if want[g])
             else:
                 mask = dec.mask(scn.steps[t], heat, avail)
+            landed: list[tuple[int, int]] = []     # (gun, shots) of the hits
+            fired_missiles: list[int] = []
             for g, gun in enumerate(scn.guns):
                 if not ((mask >> g) & 1 and (avail >> g) & 1):
                     continue
@@ -163,8 +206,17 @@ def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str,
                 if w.family == "rotary" and scn.rules.rac_jam == "megamek" and shots > 1 \
                         and roll <= (2 if shots <= 3 else 3 if shots <= 5 else 4):
                     jammed[g] = True
+                if w.family in MISSILES:
+                    fired_missiles.append(g)
                 if hit and shots > 0:
-                    dealt += _damage(scn, gun, shots, rand)
+                    landed.append((g, shots))
+            # the target's AMS engage the most dangerous missile attacks (10.3), one each
+            pick = [g for g, _ in landed] if scn.rules.ams_engages == "hit" else fired_missiles
+            pick = [g for g in pick if g in fired_missiles]
+            pick.sort(key=lambda g: (-danger[g], g))
+            engaged = set(pick[:scn.target_ams])
+            for g, shots in landed:
+                dealt += _damage(scn, scn.guns[g], shots, rand, g in engaged)
         heat = max(0, heat + build - scn.dissipation)
         if shut:
             if heat < 14 or (heat < 30 and _roll(rand) >= _shutdown_avoid(scn, heat, True)):
@@ -179,14 +231,14 @@ def one_trial(scn: FireScenario, dec: Decider, rand: random.Random) -> dict[str,
                 best = None
                 for i, p in enumerate(pools):
                     if p.explosive and ammo[i] > 0:
-                        k = (p.damage_per_shot, ammo[i], -i)
+                        k = (p.damage_per_shot, _biggest_bin(p, ammo[i]), -i)
                         if best is None or k > best[0]:
                             best = (k, i)
                 if best is not None:
                     ever_x = True
                     i = best[1]
                     if pools[i].contained:
-                        ammo[i] = 0
+                        ammo[i] -= _biggest_bin(pools[i], ammo[i])
                     else:
                         out, shut = True, False
         cum += dealt
@@ -205,11 +257,13 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int
     scn = params if isinstance(params, FireScenario) else build_scenario(params)
     dec = Decider(scn)
     rand = random.Random(int(rng.integers(2**63)))
+    danger = {g: _mean_hit_damage(scn, gun) for g, gun in enumerate(scn.guns)
+              if gun.weapon.family in MISSILES}
     sums: dict[str, np.ndarray] = {}
     hh = np.zeros((scn.turns, scn.heat_bins))
     dh = np.zeros((scn.turns, scn.damage_bins))
     for _ in range(n):
-        obs = one_trial(scn, dec, rand)
+        obs = one_trial(scn, dec, rand, danger)
         for k, v in obs.items():
             sums[k] = sums.get(k, 0) + np.asarray(v)
         for t in range(scn.turns):

@@ -94,7 +94,8 @@ def test_text_is_readable(api_doc: dict) -> None:
     text = to_text(api_doc)
     assert text.splitlines()[0].startswith(f"{HBK} (A: gunnery 4, piloting 5")
     assert "rules default + crit_on_destroying_group=False" in text
-    assert f"P(A wins)   {api_doc['p_win_a']:.3f} ({api_doc['p_win_a_ci_low']:.3f}-" in text
+    assert f"P(A wins)   {api_doc['p_win_a']:.3f} ({api_doc['p_win_a_ci_low']:.3f}–" in text
+    assert "(95% interval)" in text     # the one convention of text output, in the header
     assert "destroyed by center torso" in text and "fell at least once" in text
     assert all(line == line.rstrip() for line in text.splitlines())
 

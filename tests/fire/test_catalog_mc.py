@@ -38,6 +38,8 @@ def test_builtin_catalog_unit_every_policy(name: str) -> None:
     weapon mounts (rear flags) and ammunition bins."""
     params = [{"unit": name, "ranges": "3,6", "moved": "run", "policy": p, "turns": 4}
               for p in POLICIES]
-    frame = engine.simulate(MODEL, params, trials=2000, seed=12, backend="sequential")
+    # 3000 trials as above: at 2000 the sample SE of a per-location mean fed by rare 20-point
+    # groups (Axman's AC/20 on LA) can come out too small (seed 12: 0.085 against ~0.105)
+    frame = engine.simulate(MODEL, params, trials=3000, seed=12, backend="sequential")
     scalars = [m.name for m in MODEL.metrics if m.kind != "hist"]
     testing.assert_mc_matches_exact(frame, metrics=scalars)

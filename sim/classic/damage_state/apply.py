@@ -337,7 +337,10 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     S[:, st.W_TAC] = 0
     S[:, st.W_EXPL] = go & expl & (dm.rules.explosion_transfer == "structure")
     if expl.any():
-        kill = now & expl & ((loc == lay.HD) | (loc == lay.CT)) & (S[:, st.CAUSE] == 0)
+        # an explosion in the head or CT destroys the 'Mech by ammunition (14.4), also one
+        # set off by a critical of the group that destroyed that location (C10)
+        kill = ((now | (gone_before & (d > 0))) & expl & ((loc == lay.HD) | (loc == lay.CT))
+                & (S[:, st.CAUSE] == 0))
         S[kill, st.CAUSE] = st.C_AMMO
     S[:, st.CLOC] = loc
     S[:, st.NDET] = ndet
@@ -443,5 +446,8 @@ def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
                              (S[:, st.ENGINE] >= st.ENGINE_DEAD, st.C_ENGINE),
                              (S[:, st.PILOT] >= st.PILOT_DEAD, st.C_PILOT))):
         first = np.where(cond, c, first)
+    # an explosion set off by the critical hits of the group that destroys the 'Mech still
+    # goes off (C10, MegaMek resolves every critical first): the cause waits for it
+    first = np.where(S[:, st.PEND] != 0, st.C_NONE, first)
     S[:, st.CAUSE] = np.where(S[:, st.CAUSE] == st.C_NONE, first, S[:, st.CAUSE])
     return S

@@ -33,7 +33,7 @@ from typing import Any
 
 from sim.classic.duel.scenario import DEFAULT_TURNS
 from sim.result import Result, jsonable
-from sim.summary import rows_until_settled, rules_header
+from sim.summary import INTERVAL_NOTE, rows_until_settled, rules_header
 
 #: interval columns of the engine's summary beside each metric, in the document's order
 _STATS = ("se", "ci_low", "ci_high")
@@ -160,10 +160,14 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 
 def _ci(est: dict[str, Any], digits: int = 3) -> str:
-    """``0.748 (0.708-0.784)``: the estimate and its 95% interval."""
+    """``0.748 (0.708–0.784)``: the estimate and its 95% interval
+    (:func:`sim.summary.with_interval`, the form of every text output)."""
+    from sim.summary import with_interval
+
     lo, hi = est.get("ci_low"), est.get("ci_high")
-    ci = "" if lo is None or hi is None else f" ({_fmt(lo, digits)}-{_fmt(hi, digits)})"
-    return _fmt(est.get("p"), digits) + ci
+    if lo is None or hi is None:
+        return _fmt(est.get("p"), digits)
+    return with_interval(est.get("p"), low=lo, high=hi, digits=digits)
 
 
 def to_text(doc: dict[str, Any]) -> str:
@@ -182,7 +186,7 @@ def to_text(doc: dict[str, Any]) -> str:
     lines = [f"{side('a')}", f"  vs {side('b')}",
              f"range {p['range']}, at most {p['turns']} turns; {doc['mode']}, "
              f"{doc['trials']} duels, seed {doc['seed']}; rules "
-             + rules_header("default", rules),
+             + rules_header("default", rules), INTERVAL_NOTE,
              "", "outcome (95% CI):"]
     for name, label in (("p_win_a", "P(A wins)"), ("p_win_b", "P(B wins)"),
                         ("p_draw", "P(draw)"), ("p_timeout", "P(timeout)")):

@@ -106,6 +106,11 @@ class _Compiled:
     rules: ClassicDuelRules = field(default_factory=ClassicDuelRules)
     #: per gun: lost only at the second critical on its slots (C7 "damaged", autocannons)
     second_crit: tuple[bool, ...] = ()
+    #: per gun: hits by shots and cluster roll when the target's AMS engages it (10.3)
+    hits_ams: list[np.ndarray] = field(default_factory=list)
+    #: the guns an AMS engages, most dangerous first (expected damage given a hit; ties to
+    #: the first gun)
+    ams_order: tuple[int, ...] = ()
 
     def decide(self, fs: FireScenario, t: int, hact: np.ndarray, active: np.ndarray,
                avail: np.ndarray, ammo: np.ndarray) -> np.ndarray:
@@ -137,6 +142,10 @@ def compile_side(side: Side, rules: ClassicDuelRules | None = None) -> _Compiled
         c.hits.append(np.array([np.asarray(h) for h in g.hits], dtype=np.int64))
         c.jam.append(np.array(g.jam_le, dtype=np.int64))
         c.gun_value.append(float(ph.mean_gun_damage(c.hits[-1], grp)[g.rate]))
+        c.hits_ams.append(np.array([np.asarray(h) for h in g.hits_ams], dtype=np.int64)
+                          if g.ams_target else c.hits[-1])
+    c.ams_order = tuple(sorted((g for g, gun in enumerate(fs.guns) if gun.ams_target),
+                               key=lambda g: (-fs.guns[g].ams_priority, g)))
     c.pool_bins = [[b for b, p in enumerate(side.bin_pool) if p == i]
                    for i in range(len(fs.unit.pools))]
     c.fall_damage = math.ceil(side.tons / 10)
@@ -651,11 +660,12 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
         phase_dmg = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
         fired_loc = [np.zeros((8, n), bool), np.zeros((8, n), bool)]
         for i in range(2):
-            d, heat, floc = _resolve_fire(rng, sides[i], comp[i], fss[i], xs[i], sides[1 - i],
-                                          xs[1 - i], plans[i], ch)
+            d, heat, floc, ams_heat = _resolve_fire(rng, sides[i], comp[i], fss[i], xs[i],
+                                                    sides[1 - i], xs[1 - i], plans[i], ch)
             phase_dmg[1 - i] += d
             dealt[i] += d
             builds[i] = builds[i] + heat
+            builds[1 - i] = builds[1 - i] + ams_heat
             fired_loc[i] = floc
         for i in range(2):
             _settle_pilot(xs[i].S)
@@ -831,15 +841,68 @@ def _prop_up(x: _State, c: _Compiled, fs: FireScenario, avail: np.ndarray) -> No
     avail &= ~(prone & no_arm)[None, :]
 
 
+def _ams_free(tside: Side, y: _State) -> np.ndarray | None:
+    """(n,) anti-missile systems of the target able to engage this turn (10.3): forward AMS
+    mounts not destroyed, at most one per round of AMS ammunition left, none while the
+    target is shut down; None when it has no AMS."""
+    if not tside.ams_items or tside.ams_pool < 0:
+        return None
+    working = (~items_lost(y.S, tside.layout, tside.ams_items)).sum(axis=1)
+    usable = st.usable_ammo(y.S, tside.layout)
+    bins = [b for b, p in enumerate(tside.bin_pool) if p == tside.ams_pool]
+    rounds = usable[:, bins].sum(axis=1) if bins else np.zeros(len(y.S), np.int64)
+    return np.where(y.shut, 0, np.minimum(working, rounds))
+
+
+def _use_ams(tside: Side, y: _State, used: np.ndarray) -> None:
+    """Take one round of AMS ammunition per engagement from the target's AMS bins, in slot
+    order (10.3 ammo feed)."""
+    need = used.copy()
+    for b, p in enumerate(tside.bin_pool):
+        if p != tside.ams_pool:
+            continue
+        have = np.where(y.S[:, st.IS0 + tside.layout.bins[b][0]] > 0, y.S[:, st.AMMO0 + b], 0)
+        take = np.minimum(need, have)
+        y.S[:, st.AMMO0 + b] -= take
+        need -= take
+
+
 def _resolve_fire(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScenario,
                   x: _State, tside: Side, y: _State, plan: _Plan, ch: SampleChooser
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Roll every declared weapon; apply its damage groups to the target. Returns damage
-    dealt, weapon heat and the (8, n) locations that fired."""
+    dealt, weapon heat, the (8, n) locations that fired and the target's AMS heat.
+
+    A target with anti-missile systems (10.3, :func:`_ams_free`) engages, per AMS, one
+    missile attack a turn, the most dangerous first (``ams_engages``: of the attacks that
+    hit, or of those declared); an engaged attack reads the AMS cluster table (-4, a
+    Streak rolls), and each engagement costs the target one round and 1 heat. The to-hit
+    rolls are then all drawn before the cluster rolls (without target AMS: in turn)."""
     n = len(x.S)
     dmg = np.zeros(n, np.int64)
     heat = np.zeros(n, np.int64)
     floc = np.zeros((8, n), bool)
+    free = _ams_free(tside, y)
+    engaged: dict[int, np.ndarray] = {}
+    rolls: dict[int, np.ndarray] = {}
+    ams_used = np.zeros(n, np.int64)
+    if free is not None and c.ams_order:
+        for g in range(len(fs.guns)):
+            if plan.fire[g].any():
+                rolls[g] = roll2(rng, n)
+        left = free.copy()
+        declared = fs.rules.ams_engages == "declared"
+        for g in c.ams_order:
+            if g not in rolls:
+                continue
+            f = plan.fire[g]
+            cand = f if declared else f & (rolls[g] >= plan.tn[g])
+            eng = cand & (left > 0)
+            left -= eng
+            engaged[g] = eng
+            # ammunition and heat only where it engages an attack that hits
+            ams_used += eng & (rolls[g] >= plan.tn[g])
+        _use_ams(tside, y, ams_used)
     for g, gun in enumerate(fs.guns):
         f = plan.fire[g]
         if not f.any():
@@ -848,11 +911,14 @@ def _resolve_fire(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireSc
         if loc >= 0:
             floc[loc] |= f
         s = np.where(f, plan.shots[g], 0)
-        roll = roll2(rng, n)
+        roll = rolls[g] if g in rolls else roll2(rng, n)
         hit = f & (roll >= plan.tn[g])
         jam_le = c.jam[g].take(s)
         x.jam[g] |= f & (roll <= jam_le)
-        k = np.where(hit, c.hits[g][s, roll2(rng, n)], 0)
+        cl = roll2(rng, n)
+        k = np.where(hit, c.hits[g][s, cl], 0)
+        if g in engaged:
+            k = np.where(engaged[g], np.where(hit, c.hits_ams[g][s, cl], 0), k)
         grp = c.grp[g]
         for j in range(grp.shape[2]):
             d = grp[s, k, j]
@@ -870,7 +936,7 @@ def _resolve_fire(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireSc
                 take = np.minimum(need, have)
                 x.S[:, st.AMMO0 + b] -= take
                 need -= take
-    return dmg, heat, floc
+    return dmg, heat, floc, ams_used * tside.ams_heat
 
 
 def _arm_punch(side: Side, x: _State, arm: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1454,6 +1520,8 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     # ammunition explosion (C8: most damage per round, then most rounds)
     if side.layout.bins:
         boom = live & x.alive() & (roll2(rng, n) < H.AMMO_AVOID[row])
+        if not fs.rules.explosion_while_shutdown:   # C27: no check while shut down
+            boom &= ~x.shut
         if boom.any():
             usable = st.usable_ammo(x.S, side.layout)
             per = np.array([b[2] if b[3] else 0 for b in side.layout.bins], np.int64)

@@ -110,7 +110,9 @@ class ClassicDuelModel(Model):
                          # 7: `all` fires by each trial's own to-hit numbers
                          # 8: whole-duel damage dealt (expected_damage_total_a/_b)
                          # 9: 1D6 and 2D6 from btsim's byte dice (sim.dice): new streams
-                         version="9",
+                         # 10: issue 18: the target's AMS, ATM +2, C27 while shut down,
+                         #     C10 explosions of the destroying group
+                         version="10",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -110,6 +110,13 @@ class Side:
     #: the duel's physical-attack rules (both sides hold the same instance; the kernel and
     #: the oracle read them from the side: TAC, punch and DFA formulas, PSRs, falls)
     classic: ClassicRules = field(default_factory=ClassicRules)
+    #: layout items of the forward anti-missile systems (10.3; a rear-mounted one does not
+    #: cover the front arc every attack comes from)
+    ams_items: tuple[int, ...] = ()
+    #: fire pool index of their ammunition (-1: none, they cannot engage)
+    ams_pool: int = -1
+    #: heat of one AMS engagement (10.3: 1)
+    ams_heat: int = 1
 
     def hexes(self, mode: str) -> int:
         return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
@@ -211,6 +218,27 @@ def _gun_items(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple
     return tuple(out)
 
 
+def _ams(fu: Any, layout: lay.Layout, mech: ClassicMech) -> tuple[tuple[int, ...], int, int]:
+    """(layout items, ammunition pool, heat per engagement) of the 'Mech's forward AMS
+    mounts (10.3): each engages one incoming missile attack a turn."""
+    used: set[int] = set()
+    items, pool, heat = [], -1, 1
+    for m in fu.mounts:
+        w = m.weapon
+        if w is None or w.family != "ams" or m.rear:
+            continue
+        loc = lay.LOC_INDEX.get(m.location, -1)
+        for i, it in enumerate(layout.items):
+            if i in used or it.kind != lay.WEAPON or it.location != loc:
+                continue
+            if lay._classify(it.name, lay.LOCS[loc], mech)[1] == w.key:
+                used.add(i)
+                items.append(i)
+                break
+        pool, heat = fu.pool_index(w), w.heat
+    return tuple(items), pool, heat
+
+
 def _bin_pools(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple[int, ...]:
     keys = [p.key for p in fs.unit.pools]
     res = [-1] * len(layout.bins)
@@ -266,11 +294,14 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     sinks = tuple(i for i, it in enumerate(layout.items) if it.kind == lay.HEAT_SINK)
     jets = tuple(int(sum(1 << s for s in range(12) if layout.kind[loc, s] == lay.JUMP_JET))
                  for loc in range(8))
+    ams_items, ams_pool, ams_heat = _ams(fu, layout, mech)
+    if ams_items and ams_pool < 0:
+        notes.append(f"{mech.name}: anti-missile system without ammunition: it never engages")
     return Side(mech.name, mech, gunnery, piloting, moved, any_fs.policy, phys,
                 int(mech.tons), walk, run, jump, layout, dm, fire,
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
                 _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
-                jets, _hatchet(layout, mech, notes), crules)
+                jets, _hatchet(layout, mech, notes), crules, ams_items, ams_pool, ams_heat)
 
 
 def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:

@@ -1,4 +1,5 @@
-"""The Cluster Hits Table (reference part 2, 11.1) as data, and exact hit distributions (11.2).
+"""The Cluster Hits Table (reference part 2, 11.1) as data, exact hit distributions, and the
+one place that sums the cluster-roll modifiers (11.2: :func:`cluster_modifier`).
 
 ``TABLE[rack]`` is the row for that rack size (missiles/shots/pellets), indexed by the 2D6
 result 2..12 (index 0 and 1 unused). Racks missing from the table use the first larger row,
@@ -9,10 +10,25 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.dice import PMF_2D6
+
+if TYPE_CHECKING:
+    from sim.classic.weapons import Weapon
+
+#: Launcher families that roll on the cluster table by rack size (10.3).
+CLUSTER_LAUNCHERS = frozenset({"lrm", "srm", "mrm", "atm"})
+#: Missile families an anti-missile system engages (10.3 AMS: incoming missile attacks;
+#: a Streak it engages is forced onto the cluster table).
+AMS_TARGETS = CLUSTER_LAUNCHERS | {"streak"}
+#: AMS modifier on the engaged attack's cluster roll (10.3, C25 ``-4``).
+AMS_MOD = -4
+#: Artemis fire control on the cluster roll (10.3/11.2: Artemis IV +2; Artemis V +3), by the
+#: mount's ``artemis`` mark ("" none). Artemis has no effect on Streaks (10.3).
+ARTEMIS_BONUS: dict[str, int] = {"": 0, "iv": 2, "v": 3}
 
 #: Rows of table 11.1: rack size -> hits for 2D6 = 2..12.
 ROWS: dict[int, tuple[int, ...]] = {
@@ -47,6 +63,28 @@ ROWS: dict[int, tuple[int, ...]] = {
     30: (10, 10, 12, 18, 18, 18, 18, 24, 24, 30, 30),
     40: (12, 12, 18, 24, 24, 24, 24, 32, 32, 40, 40),
 }
+
+
+def cluster_modifier(w: Weapon, *, mrm_to_hit: str = "tw", artemis: str = "",
+                     ams: bool = False) -> int:
+    """The modifier on ``w``'s cluster roll (reference part 2, 11.2), the one place every
+    cluster reader takes it from: the launcher's built-in bonus (``Weapon.cluster_bonus``:
+    ATM +2) or its Artemis fire control (``artemis`` "iv" +2, "v" +3; not on Streaks), the
+    larger of the two only (C23: the +2 bonuses do not stack, MegaMek's branch order); MRM
+    -1 under the Core rules (C19 ``mrm_to_hit=core``); -4 when the target's anti-missile
+    system engages the attack (10.3, C25). The sum is applied to the roll, which is then
+    clamped to 2..12 (:func:`hits_by_roll`)."""
+    if artemis not in ARTEMIS_BONUS:
+        raise ValueError(f"artemis must be one of {sorted(ARTEMIS_BONUS)}; got {artemis!r}")
+    bonus = w.cluster_bonus
+    if w.family != "streak":
+        bonus = max(bonus, ARTEMIS_BONUS[artemis])
+    mod = bonus
+    if w.family == "mrm" and mrm_to_hit == "core":
+        mod -= 1
+    if ams:
+        mod += AMS_MOD
+    return mod
 
 
 def row(rack: int) -> np.ndarray:

@@ -7,7 +7,9 @@ on the same unmodified roll, the cluster roll, one location roll per damage grou
 standard table's front column (12.2), ammunition and heat per shot; then the heat phase
 (13.4): build-up, dissipation, restart / shutdown rolls, the ammunition explosion roll
 (C8 bin choice; contained when every bin of that ammunition sits behind CASE / CASE II:
-that ammunition is lost; otherwise the 'Mech is out and fires no more).
+the exploding bin's rounds are lost, :meth:`Pool.explosion_loss`; otherwise the 'Mech is
+out and fires no more). A target with anti-missile systems (``target_ams``) takes 4 off
+the cluster roll of the missile attacks they engage (:func:`_ams_engaged`, 10.3).
 
 Speed (issue 11): one decision-table lookup per trial gives every gun's to-hit byte
 threshold (:data:`NO_FIRE` where it does not fire) and the turn's movement plus fixed-gun
@@ -55,6 +57,9 @@ class _GunTables:
         self.grp = []       # (rate + 1, kmax + 1, gmax) group damages
         self.jam = []       # (rate + 1,) byte thresholds: jam iff byte < jam
         self.clustered = []
+        #: (rate + 1, 252) hits by cluster byte when the target's AMS engages (flattened),
+        #: None for a gun no AMS engages or without target AMS
+        self.hits_ams: list[np.ndarray | None] = []
         for g in scn.guns:
             self.thr.append(THR_2D6[np.clip(g.tn, 0, 14)].astype(np.uint8))
             kmax = max(len(x) for x in g.groups) - 1
@@ -72,7 +77,15 @@ class _GunTables:
             self.grp.append(grp)
             self.jam.append(np.array([THR_2D6[j + 1] if j else 0 for j in g.jam_le],
                                      dtype=np.int64))
-            self.clustered.append(bool((hits[1:] != hits[1:, :1]).any()))
+            self.clustered.append(bool((hits[1:] != hits[1:, :1]).any())
+                                  or (scn.target_ams > 0 and g.ams_target))
+            if scn.target_ams and g.ams_target:
+                ha = np.zeros((g.rate + 1, 252), dtype=np.int64)
+                for s in range(1, g.rate + 1):
+                    ha[s] = g.hits_ams[s][SORTED_2D6]
+                self.hits_ams.append(ha.ravel())
+            else:
+                self.hits_ams.append(None)
         # bytes drawn per turn: per gun one to-hit byte, one cluster byte if clustered, one
         # location byte per damage group
         self.offset = []
@@ -101,6 +114,11 @@ class _GunTables:
         # the same over every shot count: index ((shots * (kmax + 1) + hits) * 252 + byte)
         self.lane_all = [[np.concatenate([self.lane_lut[g][sh][j] for sh in range(x.shape[0])])
                           for j in range(x.shape[2])] for g, x in enumerate(self.grp_u64)]
+        #: the guns an AMS engages, most dangerous first (expected damage given a hit; ties
+        #: to the first gun), when the target has AMS
+        self.ams_order = sorted((g for g, gun in enumerate(scn.guns)
+                                 if scn.target_ams and gun.ams_target),
+                                key=lambda g: (-scn.guns[g].ams_priority, g))
 
 
 #: Per-trial counters (heat, damage, ammunition, build-up) are int16: half the memory traffic
@@ -157,6 +175,9 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     # C8 order: damage per round, then rounds left; exact ties -> first pool
     score_dps = np.array([pools[i].damage_per_shot for i in expl_pools], dtype=np.int64)
     contained = np.array([pools[i].contained for i in expl_pools], dtype=bool)
+    # C8: the bin with the most rounds left explodes, by rounds left in its pool
+    loss = [np.array([pools[i].explosion_loss(k) for k in range(pools[i].shots + 1)],
+                     dtype=np.int16) for i in expl_pools]
     hb, db = scn.heat_bins, scn.damage_bins
     st = np.zeros((T, 12))
     loc_s = np.zeros((T, 8))
@@ -203,6 +224,7 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
         dmg = np.zeros(n, dtype=np.int16)
         lanes = [np.zeros(n, dtype=np.uint64) for _ in range(1 if narrow else 2)]
         draws = die_bytes(rng, (tabs.bytes_per_turn + 2, n))
+        engaged = _ams_engaged(scn, tabs, fire, thrs, draws, r, hact)
         for g, gun in enumerate(guns):
             f = fire[g]
             if not f.any():
@@ -213,6 +235,10 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 hit = f & (draws[o] >= tabs.thr[g][r].take(hact, mode="clip"))
             else:
                 hit = draws[o] >= thrs[g]
+            if g in engaged:
+                _fire_engaged(tabs, g, gun, f, hit, engaged[g], draws, o, ammo, dmg, build,
+                              lanes if track else None, narrow, build_k is not None)
+                continue
             if tabs.scalar_shots[g]:
                 _fire_fixed(tabs, g, gun, f, hit, draws, o, jam, ammo, dmg, build,
                             lanes if track else None, narrow, build_k is not None)
@@ -267,12 +293,15 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
                 left = (sub > 0).any(axis=0)                # nothing left: no explosion
                 rows, sub = rows[left], sub[:, left]
             if rows.size:
-                score = np.where(sub > 0, score_dps[:, None] * 100000 + sub, -1)
+                big = np.stack([loss[j].take(sub[j], mode="clip")
+                                for j in range(len(expl_pools))]).astype(np.int64)
+                score = np.where(sub > 0, score_dps[:, None] * 100000 + big, -1)
                 which = np.argmax(score, axis=0)
                 for j, i in enumerate(expl_pools):
-                    hitj = rows[which == j]
-                    if contained[j]:
-                        ammo[i, hitj] = 0
+                    pick = which == j
+                    hitj = rows[pick]
+                    if contained[j]:    # that bin is lost, the pool's other bins stay
+                        ammo[i, hitj] -= big[j, pick].astype(np.int16)
                     else:
                         out[hitj] = True
                 ever_expl[rows] = True
@@ -319,6 +348,64 @@ def _block(scn: FireScenario, tabs: _GunTables, dec: Decider,
     agg.add_hist_counts("damage_hist", dmg_hist)
     agg.add_hist_counts("heat_hist", heat_hist)
     return agg
+
+
+def _ams_engaged(scn: FireScenario, tabs: _GunTables, fire: np.ndarray,
+                 thrs: np.ndarray | None, draws: np.ndarray, r: int, hact: np.ndarray
+                 ) -> dict[int, np.ndarray]:
+    """Per missile gun (most dangerous first) the trials where one of the target's
+    ``target_ams`` anti-missile systems engages it (10.3): one attack per AMS a turn, the
+    attacks that hit (``ams_engages=hit``) or that were declared (``declared``) in order of
+    :attr:`_GunTables.ams_order`. Empty without target AMS (the draws are not touched)."""
+    out: dict[int, np.ndarray] = {}
+    if not tabs.ams_order:
+        return out
+    left = np.full(fire.shape[1], scn.target_ams, dtype=np.int64)
+    for g in tabs.ams_order:
+        f = fire[g]
+        o = tabs.offset[g]
+        if scn.rules.ams_engages == "declared":
+            cand = f
+        elif thrs is None:
+            cand = f & (draws[o] >= tabs.thr[g][r].take(hact, mode="clip"))
+        else:
+            cand = draws[o] >= thrs[g]
+        eng = cand & (left > 0)
+        left -= eng
+        out[g] = eng
+    return out
+
+
+def _fire_engaged(tabs: _GunTables, g: int, gun: Any, f: np.ndarray, hit: np.ndarray,
+                  eng: np.ndarray, draws: np.ndarray, o: int, ammo: np.ndarray,
+                  dmg: np.ndarray, build: np.ndarray, lanes: list[np.ndarray] | None,
+                  narrow: bool, heat_counted: bool) -> None:
+    """One missile gun against a target with AMS: the cluster byte reads the AMS table
+    (:attr:`_GunTables.hits_ams`) where ``eng``, the gun's own table elsewhere. Missile
+    launchers fire one salvo (rate 1), never jam; a Streak still costs heat and a round on a
+    hit only (10.3)."""
+    s = gun.rate * f.view(np.uint8).astype(np.int64)
+    if gun.pool >= 0:
+        s = np.minimum(ammo[gun.pool], s)
+    cb = draws[o + 1]
+    ha = tabs.hits_ams[g]
+    assert ha is not None
+    k = np.where(eng, ha.take(s * 252 + cb, mode="clip"),
+                 tabs.hits[g].take(s * 252 + cb, mode="clip"))
+    grp = tabs.grp[g]
+    kk = (s * tabs.dmg[g].shape[1] + k) * hit.view(np.uint8)
+    if not narrow:
+        dmg += tabs.dmg_s[g].ravel().take(kk, mode="clip")
+    if lanes is not None:
+        flat = tabs.grp_u64[g].reshape(-1, grp.shape[2])
+        for j in range(grp.shape[2]):
+            _add_lane(lanes, flat[:, j].take(kk, mode="clip"), draws[o + 2 + j], narrow)
+    used = hit if gun.streak else f
+    u8 = used.view(np.uint8)
+    if gun.streak or not heat_counted or not tabs.key_heat[g]:
+        build += (s * u8).astype(np.int16) * np.int16(gun.heat_per_shot)
+    if gun.pool >= 0:
+        ammo[gun.pool] -= (s * u8).astype(np.int16)
 
 
 def _add_lane(lanes: list[np.ndarray], d: np.ndarray, lb: np.ndarray, narrow: bool) -> None:

@@ -16,14 +16,13 @@ state) and shared by all turns at the same range. The chain gives up (returns No
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 import numpy as np
 
 from sim.classic import tables as CT
 from sim.classic.fire import heat as H
-from sim.classic.fire.policies import Decider
+from sim.classic.fire.policies import Decider, canonical_jams
 from sim.classic.fire.scenario import FireScenario
 from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 
@@ -55,8 +54,10 @@ def tracked_pools(scn: FireScenario) -> tuple[bool, ...]:
 
 
 class _Chain:
-    def __init__(self, scn: FireScenario) -> None:
+    def __init__(self, scn: FireScenario, ever: bool = True) -> None:
         self.scn = scn
+        #: track the "ever shut down / exploded" flags (False: those two curves read 0)
+        self.ever = ever
         self.dec = Decider(scn)
         self.tracked = tracked_pools(scn)
         self.tidx = [i for i, t in enumerate(self.tracked) if t]
@@ -64,14 +65,40 @@ class _Chain:
         self.pmf_cache: dict[tuple, np.ndarray] = {}
         self.expl = scn.explosive_pools()
         self.jammable = [g for g, gun in enumerate(scn.guns) if any(gun.jam_le)]
+        # interchangeable guns: states that differ only in which of them jammed are one
+        # (the decider is equivariant; a callable policy sees gun indexes: no merging)
+        self.classes = self.dec.classes if scn.policy.kind != "callable" else tuple(
+            (g,) for g in range(len(scn.guns)))
+        self.canon_cache: dict[int, int] = {}
+        self.fire_cache: dict[tuple, tuple] = {}
+        self.shut_cache: dict[tuple, list[tuple[bool, bool, float]]] = {}
+        self.expl_cache: dict[tuple, list[tuple[bool, tuple[int, ...], bool, float]]] = {}
+        self.no_use = np.zeros(len(scn.unit.pools))
+        self.no_damage = np.ones(1)
+        #: most rounds each tracked pool's guns can use in one turn
+        self.demand = tuple(sum(g.rate for g in scn.guns if g.pool == i) for i in self.tidx)
+
+    def _canon(self, bits: int) -> int:
+        """:func:`canonical_jams` of ``bits``, cached."""
+        out = self.canon_cache.get(bits)
+        if out is None:
+            out = self.canon_cache[bits] = canonical_jams(self.classes, bits)
+        return out
 
     def _pmf(self, fired: tuple[tuple[int, int, int], ...]) -> np.ndarray:
         out = self.pmf_cache.get(fired)
         if out is None:
+            guns = self.scn.guns
+            ams = self.scn.target_ams
+            engaged = sorted((x for x in fired if ams and guns[x[0]].ams_target),
+                             key=lambda x: (-guns[x[0]].ams_priority, x[0]))
             out = np.zeros(1)
             out[0] = 1.0
             for g, tn, s in fired:
-                out = np.convolve(out, self.scn.guns[g].damage_pmf_float(tn, s))
+                if not (ams and guns[g].ams_target):
+                    out = np.convolve(out, guns[g].damage_pmf_float(tn, s))
+            if engaged:
+                out = _ams_pmf(self.scn, out, engaged)
             self.pmf_cache[fired] = out
         return out
 
@@ -99,6 +126,74 @@ class _Chain:
         return [g for g, gun in enumerate(scn.guns)
                 if (mask >> g) & 1 and (avail >> g) & 1 and gun.tn[r, h] <= 12]
 
+    def _fire(self, r: int, t: int, h: int, jb: int, am: tuple[int, ...]) -> tuple:
+        """What an active 'Mech's fire does this turn: (combos, expected damage, damage
+        pmf, expected rounds used per pool), combos = (p, heat build-up, jam bits after,
+        rounds used per tracked pool). Cached on the rounds left capped at what the pool's
+        guns can use in one turn (more rounds change nothing this turn); a callable policy
+        sees the rounds themselves."""
+        scn = self.scn
+        callable_policy = scn.policy.kind == "callable"
+        capped = am if callable_policy else tuple(
+            min(a, d) for a, d in zip(am, self.demand, strict=True))
+        fkey = (r, t if callable_policy else 0, h, jb, capped)
+        hit = self.fire_cache.get(fkey)
+        if hit is not None:
+            return hit
+        use = np.zeros(len(scn.unit.pools))
+        fired = self._fired(r, t, h, jb, capped)
+        left = list(capped)
+        det_heat = int(scn.move_heat[h])
+        rand: list[tuple[int, float, int, int]] = []   # (kind, p, gun, tracked pool)
+        key_f = []
+        for g in fired:
+            gun = scn.guns[g]
+            s = gun.rate
+            ti = self.tidx.index(gun.pool) if gun.pool >= 0 and self.tracked[gun.pool] \
+                else -1
+            if ti >= 0 and not gun.streak:
+                s = min(s, left[ti])
+                left[ti] -= s
+            tn = int(gun.tn[r, h])
+            key_f.append((g, tn, s))
+            p_hit = _p_at_least(tn)
+            if gun.streak:
+                rand.append((0, p_hit, g, ti))
+                if gun.pool >= 0:
+                    use[gun.pool] += p_hit
+            else:
+                det_heat += gun.heat_of(s)
+                if gun.pool >= 0:
+                    use[gun.pool] += s
+                if gun.jam_le[s]:
+                    rand.append((1, _p_le(gun.jam_le[s]), g, -1))
+        pmf = self._pmf(tuple(key_f))
+        e_dmg = float(np.dot(np.arange(pmf.size), pmf))
+        # the random events one at a time (a Streak hits: its heat and a round; a gun
+        # jams), merging outcomes that agree (jams of interchangeable guns by count)
+        spent = tuple(c - x for c, x in zip(capped, left, strict=True))
+        part: dict[tuple[int, int, tuple[int, ...]], float] = {(det_heat, jb, spent): 1.0}
+        for kind, q, g, ti in rand:
+            nxt: dict[tuple[int, int, tuple[int, ...]], float] = {}
+            for (heat_b, jb2, sp), p in part.items():
+                if q < 1.0:
+                    k0 = (heat_b, jb2, sp)
+                    nxt[k0] = nxt.get(k0, 0.0) + p * (1.0 - q)
+                if q > 0.0:
+                    if kind == 0:
+                        a = list(sp)
+                        if ti >= 0:
+                            a[ti] += 1
+                        k1 = (heat_b + scn.guns[g].heat_of(scn.guns[g].rate), jb2,
+                              tuple(a))
+                    else:
+                        k1 = (heat_b, self._canon(jb2 | 1 << g), sp)
+                    nxt[k1] = nxt.get(k1, 0.0) + p * q
+            part = nxt
+        out = ([(p, hb, j, sp) for (hb, j, sp), p in part.items()], e_dmg, pmf, use)
+        self.fire_cache[fkey] = out
+        return out
+
     def transitions(self, r: int, t: int, state: tuple) -> tuple:
         """Outcomes of one turn from ``state`` = (h, shut, out, jam bits, tracked ammo)."""
         key = (r, state) if self.scn.policy.kind != "callable" else (r, t, state)
@@ -108,86 +203,68 @@ class _Chain:
         scn = self.scn
         h, sd, o, jb, am = state
         active = not sd and not o
-        use = np.zeros(len(scn.unit.pools))
+        use = self.no_use
         combos: list[tuple[float, int, int, tuple[int, ...]]] = [(1.0, 0, jb, am)]
         e_dmg = 0.0
-        pmf = np.ones(1)
+        pmf = self.no_damage
         if active:
-            fired = self._fired(r, t, h, jb, am)
-            left = list(am)
-            det_heat = int(scn.move_heat[h])
-            rand: list[tuple[int, float, int, int]] = []   # (kind, p, gun, shots)
-            key_f = []
-            for g in fired:
-                gun = scn.guns[g]
-                s = gun.rate
-                ti = self.tidx.index(gun.pool) if gun.pool >= 0 and self.tracked[gun.pool] \
-                    else -1
-                if ti >= 0 and not gun.streak:
-                    s = min(s, left[ti])
-                    left[ti] -= s
-                tn = int(gun.tn[r, h])
-                key_f.append((g, tn, s))
-                p_hit = _p_at_least(tn)
-                if gun.streak:
-                    rand.append((0, p_hit, g, ti))
-                    if gun.pool >= 0:
-                        use[gun.pool] += p_hit
-                else:
-                    det_heat += gun.heat_of(s)
-                    if gun.pool >= 0:
-                        use[gun.pool] += s
-                    if gun.jam_le[s]:
-                        rand.append((1, _p_le(gun.jam_le[s]), g, -1))
-            pmf = self._pmf(tuple(key_f))
-            e_dmg = float(np.dot(np.arange(pmf.size), pmf))
-            combos = []
-            for bits in product((0, 1), repeat=len(rand)):
-                p, heat_b, jb2, am2 = 1.0, det_heat, jb, list(left)
-                for bit, (kind, q, g, ti) in zip(bits, rand, strict=True):
-                    p *= q if bit else 1.0 - q
-                    if kind == 0 and bit:
-                        heat_b += scn.guns[g].heat_of(scn.guns[g].rate)
-                        if ti >= 0:
-                            am2[ti] -= 1
-                    elif kind == 1 and bit:
-                        jb2 |= 1 << g
-                if p > 0:
-                    combos.append((p, heat_b, jb2, tuple(am2)))
+            fc, e_dmg, pmf, use = self._fire(r, t, h, jb, am)
+            combos = [(p, hb, j, tuple(a - x for a, x in zip(am, sp, strict=True)))
+                      for p, hb, j, sp in fc]
         outs: dict[tuple, float] = {}
         for p, build, jb2, am2t in combos:
             h2 = max(0, h + build - scn.dissipation)
-            row = min(h2, H.HEAT_TOP)
-            if sd:
-                if h2 < H.AUTO_RESTART_BELOW:
-                    p_rs = 1.0
-                elif h2 < H.AUTO_SHUTDOWN:
-                    p_rs = _p_at_least(int(H.SHUTDOWN_AVOID[row]))
-                else:
-                    p_rs = 0.0
-                shut_opts = [(False, False, p_rs), (True, False, 1.0 - p_rs)]
-            elif o or h2 < 14:
-                shut_opts = [(False, False, 1.0)]
-            elif h2 >= H.AUTO_SHUTDOWN:
-                shut_opts = [(True, True, 1.0)]
-            else:
-                av = int(H.shutdown_avoid(row, scn.rules.tacops_shutdown, scn.rules.piloting))
-                q = _p_at_least(av)
-                shut_opts = [(False, False, q), (True, True, 1.0 - q)]
-            for s2, goes, ps in shut_opts:
+            for s2, goes, ps in self._shut_options(h2, sd, o):
                 if ps <= 0:
                     continue
                 for o2, am3, boom, pb in self._explode(h2, o, s2, am2t):
                     if pb <= 0:
                         continue
-                    k = (h2, s2 and not o2, o2, goes, boom, jb2, am3)
+                    k = (h2, s2 and not o2, o2, goes and self.ever, boom and self.ever,
+                         jb2, am3)
                     outs[k] = outs.get(k, 0.0) + p * ps * pb
         res = (tuple(outs.items()), e_dmg, pmf, use)
         self.cache[key] = res
         return res
 
+    def _shut_options(self, h2: int, sd: bool, o: bool) -> list[tuple[bool, bool, float]]:
+        """(shut down after, shut down now, probability) of the heat phase's restart /
+        shutdown roll at heat ``h2`` (13.4 step 3), cached."""
+        key = (h2, sd, o)
+        out = self.shut_cache.get(key)
+        if out is not None:
+            return out
+        scn = self.scn
+        row = min(h2, H.HEAT_TOP)
+        if sd:
+            if h2 < H.AUTO_RESTART_BELOW:
+                p_rs = 1.0
+            elif h2 < H.AUTO_SHUTDOWN:
+                p_rs = _p_at_least(int(H.SHUTDOWN_AVOID[row]))
+            else:
+                p_rs = 0.0
+            out = [(False, False, p_rs), (True, False, 1.0 - p_rs)]
+        elif o or h2 < 14:
+            out = [(False, False, 1.0)]
+        elif h2 >= H.AUTO_SHUTDOWN:
+            out = [(True, True, 1.0)]
+        else:
+            av = int(H.shutdown_avoid(row, scn.rules.tacops_shutdown, scn.rules.piloting))
+            q = _p_at_least(av)
+            out = [(False, False, q), (True, True, 1.0 - q)]
+        self.shut_cache[key] = out
+        return out
+
     def _explode(self, h2: int, o: bool, s2: bool, am: tuple[int, ...]
                  ) -> list[tuple[bool, tuple[int, ...], bool, float]]:
+        key = (min(h2, H.HEAT_TOP), o, s2, am)
+        out = self.expl_cache.get(key)
+        if out is None:
+            out = self.expl_cache[key] = self._explode_now(h2, o, s2, am)
+        return out
+
+    def _explode_now(self, h2: int, o: bool, s2: bool, am: tuple[int, ...]
+                     ) -> list[tuple[bool, tuple[int, ...], bool, float]]:
         scn = self.scn
         if o or h2 < H.AMMO_CHECK_FROM or not self.expl or (
                 s2 and not scn.rules.explosion_while_shutdown):
@@ -201,25 +278,68 @@ class _Chain:
                     continue
             else:
                 rounds = pool.shots   # untracked: never empty; no tie on damage per round
-            cands.append((pool.damage_per_shot, rounds, -i, i))
+            cands.append((pool.damage_per_shot, pool.explosion_loss(rounds), -i, i))
         if not cands:
             return [(o, am, False, 1.0)]
         q = _p_at_least(int(H.AMMO_AVOID[min(h2, H.HEAT_TOP)]))
-        i = max(cands)[3]
+        _, lost, _, i = max(cands)
         boom_state: tuple[bool, tuple[int, ...], bool, float]
-        if scn.unit.pools[i].contained:
+        if scn.unit.pools[i].contained:     # C8: that bin's rounds are lost
             am2 = list(am)
-            am2[self.tidx.index(i)] = 0
+            am2[self.tidx.index(i)] -= lost
             boom_state = (o, tuple(am2), True, 1.0 - q)
         else:
             boom_state = (True, am, True, 1.0 - q)
         return [(o, am, False, q), boom_state]
 
 
-def curves(scn: FireScenario) -> dict[str, np.ndarray] | None:
+def _ams_pmf(scn: FireScenario, base: np.ndarray,
+             engaged: list[tuple[int, int, int]]) -> np.ndarray:
+    """The turn's damage distribution when the target's ``target_ams`` anti-missile systems
+    engage the missile attacks ``engaged`` (gun, TN, shots; most dangerous first): a
+    distribution per number of AMS still free, each gun in order taking one where it hits
+    (``ams_engages=hit``) or where it fires (``declared``); ``base`` is the other guns'."""
+    free: dict[int, np.ndarray] = {scn.target_ams: base}
+    declared = scn.rules.ams_engages == "declared"
+    for g, tn, s in engaged:
+        gun = scn.guns[g]
+        p = _p_at_least(tn) if tn <= 12 else 0.0
+        normal = gun.damage_pmf_float(tn, s)
+        with_ams = p * gun.damage_given_hit(s, ams=True)
+        with_ams[0] += 1.0 - p
+        nxt: dict[int, np.ndarray] = {}
+        for k, dist in free.items():
+            if k == 0:
+                _add(nxt, 0, np.convolve(dist, normal))
+            elif declared:
+                _add(nxt, k - 1, np.convolve(dist, with_ams))
+            else:
+                _add(nxt, k - 1, np.convolve(dist, p * gun.damage_given_hit(s, ams=True)))
+                _add(nxt, k, dist * (1.0 - p))
+        free = nxt
+    out = np.zeros(1)
+    for d in free.values():
+        out = _sum(out, d)
+    return out
+
+
+def _sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise sum of two distributions of different lengths."""
+    size = max(a.size, b.size)
+    return np.pad(a, (0, size - a.size)) + np.pad(b, (0, size - b.size))
+
+
+def _add(into: dict[int, np.ndarray], k: int, arr: np.ndarray) -> None:
+    cur = into.get(k)
+    into[k] = arr if cur is None else _sum(cur, arr)
+
+
+def curves(scn: FireScenario, ever: bool = True) -> dict[str, np.ndarray] | None:
     """Exact per-turn metrics (same names and shapes as the kernel's), or None when the
-    chain exceeds :data:`MAX_STATES` states in a turn."""
-    ch = _Chain(scn)
+    chain exceeds :data:`MAX_STATES` states in a turn. ``ever=False`` drops the "ever shut
+    down" and "ever exploded" flags from the state (fewer states; ``p_shutdown_by`` and
+    ``p_ammo_explosion_by`` then read 0): for callers that need the damage only."""
+    ch = _Chain(scn, ever)
     T = scn.turns
     pools = scn.unit.pools
     am0 = tuple(pools[i].shots for i in ch.tidx)
@@ -239,16 +359,25 @@ def curves(scn: FireScenario) -> dict[str, np.ndarray] | None:
         new: dict[tuple, float] = {}
         e_d = 0.0
         dh = out["damage_hist"][t]
+        # the damage pmf and rounds used are shared by many states: weigh each once
+        shared: dict[int, list[Any]] = {}
         for (h, sd, o, es, ex, jb, am), p in dist.items():
             outs, ed, pmf, use = ch.transitions(r, t, (h, sd, o, jb, am))
             e_d += p * ed
-            dh[: pmf.size] += p * pmf
-            used += p * use
+            w = shared.get(id(pmf))
+            if w is None:
+                shared[id(pmf)] = [pmf, use, p]
+            else:
+                w[2] += p
             for (h2, s2, o2, goes, boom, jb2, am2), q in outs:
                 k = (h2, s2, o2, es or goes, ex or boom, jb2, am2)
                 new[k] = new.get(k, 0.0) + p * q
+        for pmf, use, p in shared.values():
+            dh[: pmf.size] += p * pmf
+            used += p * use
         if len(new) > MAX_STATES:
             return None
+
         dist = new
         cum += e_d
         out["expected_damage"][t] = e_d

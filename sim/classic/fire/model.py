@@ -66,6 +66,9 @@ class FireModel(Model):
         super().__init__(name="fire", description="Classic weapon fire and heat per turn: "
                          "damage, heat, shutdown and ammunition explosion curves.",
                          metrics=_metrics(),
+                         # 2: issue 18: ATM +2 on the cluster roll, C8 one bin explodes,
+                         #    the target's AMS (target_ams)
+                         version="2",
                          bench_cases=(BenchCase("fire-7-weapons", _bench_params(),
                                                 unit="unit-turns",
                                                 per_trial=BENCH_TURNS),))
@@ -79,7 +82,7 @@ class FireModel(Model):
         return {"unit": s.unit_label, "gunnery": s.gunnery, "range": rng, "moved": s.moved,
                 "target_hexes": s.target_hexes, "target_jumped": s.target_jumped,
                 "terrain": s.terrain, "policy": s.policy.label, "turns": s.turns,
-                "start_heat": s.start_heat, "water": s.water,
+                "start_heat": s.start_heat, "water": s.water, "target_ams": s.target_ams,
                 "rule_overrides": ",".join(f"{k}={v}" for k, v in s.overrides)}
 
     def notes(self, scenario: FireScenario) -> list[str]:

@@ -3,8 +3,9 @@
 * ``all`` -- every weapon that can fire (in range, TN <= 12, not jammed, with ammunition);
 * ``neutral`` -- the most expected damage whose heat (weapons + movement) does not exceed
   the dissipation, so heat does not rise;
-* ``below:H`` -- the most expected damage that keeps heat at or under ``H`` after the heat
-  phase;
+* ``below:H`` -- the most expected damage that keeps heat below ``H`` (heat < H) after the
+  heat phase: "below" means strictly below, in Alpha Strike (``full OV while heat < H``)
+  and Classic alike (issue 18; the old "at or under H" is ``below:H+1``);
 * ``max-expected`` -- the most expected damage over this turn and the next, counting the
   heat scale's penalties: value = E[damage now] + P(no shutdown, no ammo explosion at the
   resulting heat h') x E[damage of the ``neutral`` choice at h'] (a two-turn lookahead; h'
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 PolicyFn = Callable[[np.ndarray, int, dict[str, np.ndarray]], Any]
 NAMES = ("all", "neutral", "max-expected")
-_ALLOWED = "one of 'all', 'neutral', 'below:H' (H in 0-60), 'max-expected' or a callable"
+_ALLOWED = "one of 'all', 'neutral', 'below:H' (H in 1-61), 'max-expected' or a callable"
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Policy(PolicySpec):
 
 def parse_policy(value: Any) -> Policy:
     """Parse a policy name, ``below:H`` or a callable; ConfigError otherwise."""
-    return parse_spec(Policy, value, NAMES, {"below": (0, 60)}, _ALLOWED)
+    return parse_spec(Policy, value, NAMES, {"below": (1, 61)}, _ALLOWED)
 
 
 def _exact_weights(values: list[float], weights: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -78,12 +79,65 @@ def _under(best: np.ndarray, mask: np.ndarray, cap: int) -> tuple[float, int, in
     return float(b[i]), i, int(mask[i])
 
 
+def gun_classes(scn: FireScenario) -> tuple[tuple[int, ...], ...]:
+    """The scenario's guns grouped into classes of interchangeable ones (same weapon, feed,
+    Artemis mark and target numbers: every rule treats them alike), in gun order; classes
+    of one gun included."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for g, gun in enumerate(scn.guns):
+        key = (gun.key, gun.pool, gun.artemis, gun.rate, gun.tn.tobytes())
+        groups.setdefault(key, []).append(g)
+    return tuple(tuple(v) for v in groups.values())
+
+
+def canonical_avail(classes: tuple[tuple[int, ...], ...], avail: int) -> int:
+    """The representative of ``avail`` under swapping interchangeable guns: in each class
+    the same number of guns available, the last ones (the first ones are those jammed or
+    lost, see :func:`canonical_jams`)."""
+    out = 0
+    for cls in classes:
+        k = sum((avail >> g) & 1 for g in cls)
+        for g in cls[len(cls) - k:]:
+            out |= 1 << g
+    return out
+
+
+def canonical_jams(classes: tuple[tuple[int, ...], ...], bits: int) -> int:
+    """The representative of a set of jammed guns: in each class the same number jammed,
+    the first ones."""
+    out = 0
+    for cls in classes:
+        k = sum((bits >> g) & 1 for g in cls)
+        for g in cls[:k]:
+            out |= 1 << g
+    return out
+
+
+def _map_back(classes: tuple[tuple[int, ...], ...], avail: int, canon: int,
+              mask: int) -> int:
+    """A decision on the canonical availability ``canon`` carried back to ``avail``: in each
+    class as many guns fire, the first available ones."""
+    out = 0
+    for cls in classes:
+        n = sum((mask >> g) & 1 for g in cls if (canon >> g) & 1)
+        for g in [g for g in cls if (avail >> g) & 1][:n]:
+            out |= 1 << g
+    return out
+
+
 class Decider:
-    """Cached decisions of a named policy for one scenario."""
+    """Cached decisions of a named policy for one scenario.
+
+    Decisions are equivariant under swapping interchangeable guns (:func:`gun_classes`):
+    a policy decides on the canonical availability (:func:`canonical_avail`) and its
+    choice is carried back (the same number of each class fires), so the exact chain may
+    merge states that differ only in which of two identical guns jammed."""
 
     def __init__(self, scn: FireScenario) -> None:
         self.scn = scn
         self.policy = scn.policy
+        self.classes = gun_classes(scn)
+        self.symmetric = any(len(c) > 1 for c in self.classes)
         self.cache: dict[tuple[int, int, int], int] = {}
         self.explosive = bool(scn.explosive_pools())
         self._dp: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -118,7 +172,11 @@ class Decider:
         key = (r, h, avail)
         out = self.cache.get(key)
         if out is None:
-            out = self._decide(r, h, avail)
+            if self.symmetric and self.policy.kind != "all":
+                canon = canonical_avail(self.classes, avail)
+                out = _map_back(self.classes, avail, canon, self._decide(r, h, canon))
+            else:
+                out = self._decide(r, h, avail)
             self.cache[key] = out
         return out
 
@@ -131,8 +189,9 @@ class Decider:
             return sum(1 << g for g, v in enumerate(vals) if v > 0)
         if kind == "neutral":
             return _under(*self.dp(r, h, avail), scn.dissipation - mv)[2]
-        if kind == "below":
-            return _under(*self.dp(r, h, avail), self.policy.arg - h - mv + scn.dissipation)[2]
+        if kind == "below":     # heat after the heat phase < H, i.e. <= H - 1
+            return _under(*self.dp(r, h, avail),
+                          self.policy.arg - 1 - h - mv + scn.dissipation)[2]
         if kind == "max-expected":
             return self._lookahead(r, h, avail, mv)
         raise AssertionError(kind)

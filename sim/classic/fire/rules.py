@@ -7,14 +7,18 @@ effective options come from these declarations. D16 (the target movement table) 
 ``fire_tmm_table`` here because option names are unique across models and the attack
 model's group already declares ``tmm_table``.
 
+The target's anti-missile systems (10.3) are the fire parameter ``target_ams`` (and, in the
+Classic duel, the target's own AMS mounts); ``ams_engages`` says which attack each engages.
+
 Section-16 options the fire model does not need a field for: C1 (life-support pilot damage:
 the firing 'Mech takes no damage here), C2 (restart in the heat phase or the next end phase:
 both lose the same turn and read the same heat in this model), C8 (exploding bin: the
 TW/MegaMek order -- most damage per round, then most rounds left -- is applied per
 ammunition type; an exact tie between two types goes to the first, as MegaMek, rather than
 at random), C22 (engine-critical heat: no engine criticals here), C6/C7/C9-C12/C15/C16/
-C21/C23/C25/C28-C30 (damage, criticals, ATM, AMS: outside weapon fire at an undamaged
-'Mech). The Classic duel declares C1, C2, C7, C12, C14, C21 and C22 in its own group
+C21/C23/C28-C30 (damage, criticals: outside weapon fire at an undamaged 'Mech; C23 has one
+reading here, the larger bonus, :func:`sim.classic.fire.cluster.cluster_modifier`). C25 (AMS
+effect): the TW -4 only; the older rules' "destroys 1D6 missiles" is not offered. The Classic duel declares C1, C2, C7, C12, C14, C21 and C22 in its own group
 (:class:`sim.classic.duel.rules.ClassicDuelRules`), since only a 'Mech that takes damage
 meets them.
 """
@@ -84,6 +88,15 @@ class FireRules:
         "ultra", allowed=("ultra", "single"), ref="10.3", doc="Ultra AC firing mode",
         readings={"ultra": "2 shots (cluster column 2; jams per uac_jam)",
                   "single": "1 shot, a normal autocannon, never jams"})
+    ams_engages: str = opt(
+        "hit", allowed=("hit", "declared"), ref="10.3", doc="which incoming missile attack "
+        "an anti-missile system engages (one per AMS per turn, -4 on its cluster roll, C25)",
+        readings={"hit": "the most dangerous missile attack that hits (expected damage given a "
+                  "hit, ties to the first declared; current MegaMek, 'AMS is only used "
+                  "against attacks that hit (TW p129)')",
+                  "declared": "the most dangerous declared missile attack, chosen before the "
+                  "to-hit rolls; wasted (no ammunition, no heat) if that attack misses "
+                  "(older MegaMek Entity.assignAMS)"})
     rotary_shots: int = opt(
         6, allowed=(1, 6), ref="10.3", doc="shots a Rotary AC fires when it fires",
         readings={6: "6 shots (cluster column 6)"})

@@ -36,7 +36,9 @@ MAX_TURNS = 100
 OUT_OF_RANGE = 99
 #: Parameters of the model besides the rule options.
 PARAMS = ("unit", "gunnery", "range", "ranges", "moved", "target_hexes", "target_jumped",
-          "terrain", "policy", "turns", "start_heat", "water", "jump_hexes")
+          "terrain", "policy", "turns", "start_heat", "water", "jump_hexes", "target_ams")
+#: Most anti-missile systems a target can bring to bear (``target_ams``).
+MAX_TARGET_AMS = 8
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,11 @@ class Gun:
     For ``s`` shots (1..rate): ``hits[s]`` = hits (missiles/pellets/shots) by unmodified 2D6
     total given a hit (index 0..12), ``groups[s][k]`` = damage groups of ``k`` hits,
     ``jam_le[s]`` = jams on an unmodified roll <= that (0: never). ``streak``: no heat and
-    no ammunition on a miss; all missiles hit."""
+    no ammunition on a miss; all missiles hit. ``hits_ams[s]``: the hits when the target's
+    anti-missile system engages the attack (10.3: -4 on the cluster roll, a Streak rolls on
+    the table); ``ams_target``: a missile attack an AMS engages; ``ams_priority``: its
+    expected damage given a hit, the order in which AMS engages attacks (MegaMek: the most
+    dangerous first; ties to the first gun)."""
 
     index: int
     name: str
@@ -67,6 +73,11 @@ class Gun:
     groups: tuple[tuple[tuple[int, ...], ...], ...]
     jam_le: tuple[int, ...]
     tn_uncapped: np.ndarray
+    hits_ams: tuple[np.ndarray, ...] = ()
+    ams_target: bool = False
+    ams_priority: float = 0.0
+    #: Artemis fire control of the mount ("" none, "iv", "v"; 10.3)
+    artemis: str = ""
 
     def heat_of(self, shots: int) -> int:
         """Heat when fired with ``shots`` shots (13.2; Streak: when it hits)."""
@@ -76,12 +87,14 @@ class Gun:
         s = self.rate if shots is None else shots
         return max(sum(g) for g in self.groups[s])
 
-    def damage_given_hit(self, shots: int) -> np.ndarray:
+    def damage_given_hit(self, shots: int, ams: bool = False) -> np.ndarray:
         """Float distribution of the damage given a hit with ``shots`` shots (index = points;
-        the cluster roll is a second, independent 2D6)."""
+        the cluster roll is a second, independent 2D6); ``ams``: the target's anti-missile
+        system engages the attack (:attr:`hits_ams`)."""
+        table = self.hits_ams if ams and self.ams_target else self.hits
         out = np.zeros(self.max_damage(shots) + 1 if shots else 1)
         for t2 in range(2, 13):
-            k = int(self.hits[shots][t2])
+            k = int(table[shots][t2])
             out[sum(self.groups[shots][k])] += float(PMF_2D6[t2])
         return out
 
@@ -138,6 +151,8 @@ class FireScenario:
     heat_bins: int                   # heat values 0..heat_bins-1 can occur
     damage_bins: int
     notes: tuple[str, ...]
+    #: anti-missile systems of the target (each engages one missile attack a turn, 10.3)
+    target_ams: int = 0
 
     @property
     def n_guns(self) -> int:
@@ -203,23 +218,28 @@ def _jam_le(w: Weapon, s: int, rules: FireRules) -> int:
     return 0
 
 
-def _hit_tables(w: Weapon, rate: int, rules: FireRules, bonus: int = 0
+def _hit_tables(w: Weapon, rate: int, rules: FireRules, artemis: str = "",
+                ams: bool = False
                 ) -> tuple[tuple[np.ndarray, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
     """Per shot count s (index 0 unused): hits by unmodified roll, and groups by hits.
-    ``bonus``: the mount's own cluster-roll modifier (:attr:`Mount.cluster_bonus`, Artemis)."""
+    Cluster launchers read their modifier from :func:`cluster.cluster_modifier` (ATM +2,
+    Artemis, MRM Core -1; ``ams``: the target's AMS engages, -4 and a Streak rolls)."""
     hits: list[np.ndarray] = [np.zeros(13, dtype=np.int64)]
     groups: list[tuple[tuple[int, ...], ...]] = [((),)]
     lbx_cluster = w.family == "lbx" and rules.lbx_ammo == "cluster"
     for s in range(1, rate + 1):
-        if w.family in ("lrm", "srm", "mrm", "atm") or lbx_cluster:
+        if w.family in C.CLUSTER_LAUNCHERS or lbx_cluster:
             rack = w.cluster if w.cluster else w.damage
-            mod = -1 if (w.family == "mrm" and rules.mrm_to_hit == "core") else 0
-            h = C.hits_by_roll(rack, mod + bonus)
+            mod = 0 if lbx_cluster else C.cluster_modifier(
+                w, mrm_to_hit=rules.mrm_to_hit, artemis=artemis, ams=ams)
+            h = C.hits_by_roll(rack, mod)
             per, grp = (1, 1) if lbx_cluster else (w.damage, w.group)
             g = tuple(C.groups(k, per, grp) for k in range(rack + 1))
         elif w.family == "streak":
             rack = w.cluster
-            h = np.full(13, rack, dtype=np.int64)
+            # all missiles hit, unless an AMS forces a cluster roll (10.3)
+            h = (C.hits_by_roll(rack, C.cluster_modifier(w, ams=True)) if ams
+                 else np.full(13, rack, dtype=np.int64))
             g = tuple(C.groups(k, w.damage, w.group) for k in range(rack + 1))
         elif w.family in ("ultra", "rotary") and s > 1:
             h = C.hits_by_roll(s)
@@ -254,6 +274,7 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
                            hi=ACTIVE_HEATS - 1)
     water = check_bool("water", params.get("water", False))
     policy = parse_policy(params.get("policy", "all"))
+    target_ams = check_int("target_ams", params.get("target_ams", 0), lo=0, hi=MAX_TARGET_AMS)
     if moved == "jump" and unit.jump_mp < 1:
         raise ConfigError("moved", moved, f"stand, walk or run ({label} has no jump jets)")
     jh = params.get("jump_hexes")
@@ -290,6 +311,10 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
                      "simulated)")
     notes.append("not simulated: damage to the firing 'Mech (criticals, life support, "
                  "engine heat), pilot damage, the +3 PSR on shutdown, external heat")
+    if target_ams:
+        notes.append(f"the target has {target_ams} anti-missile system(s) with ammunition "
+                     f"that never runs out: each engages one missile attack a turn "
+                     f"(ams_engages={rules.ams_engages}), -4 on its cluster roll (10.3)")
     return FireScenario(
         unit=unit, unit_label=label, gunnery=gunnery, ranges=ranges, steps=steps,
         step_ranges=step_ranges, moved=moved, target_hexes=target_hexes,
@@ -297,7 +322,8 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
         start_heat=start_heat, water=water, jump_hexes=jump_hexes, rules=rules,
         overrides=tuple(sorted(overrides.items())), guns=tuple(guns),
         mount_rows=tuple(rows), move_heat=move_heat, move_mod=move_mod, dissipation=diss,
-        heat_bins=heat_bins, damage_bins=damage_bins, notes=tuple(notes))
+        heat_bins=heat_bins, damage_bins=damage_bins, notes=tuple(notes),
+        target_ams=target_ams)
 
 
 def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunnery: int,
@@ -328,7 +354,9 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
         row["reason"] = reason
         return row, None
     rate = _shots_for(w, rules)
-    hits, groups = _hit_tables(w, rate, rules, m.cluster_bonus)
+    hits, groups = _hit_tables(w, rate, rules, m.artemis)
+    ams_target = w.family in C.AMS_TARGETS
+    hits_ams = _hit_tables(w, rate, rules, m.artemis, ams=True)[0] if ams_target else ()
     tn = np.full((len(step_ranges), ACTIVE_HEATS), 13, dtype=np.int64)
     raw = np.full((len(step_ranges), ACTIVE_HEATS), OUT_OF_RANGE, dtype=np.int64)
     for r, dist in enumerate(step_ranges):
@@ -343,5 +371,9 @@ def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunne
     gun = Gun(index=index, name=w.name, key=w.key, location=m.location, weapon=w,
               kind=w.family, rate=rate, heat_per_shot=w.heat, pool=pool,
               streak=w.family == "streak", tn=tn, hits=hits, groups=groups,
-              jam_le=tuple(_jam_le(w, s, rules) for s in range(rate + 1)), tn_uncapped=raw)
+              jam_le=tuple(_jam_le(w, s, rules) for s in range(rate + 1)), tn_uncapped=raw,
+              hits_ams=hits_ams, ams_target=ams_target, artemis=m.artemis)
+    if ams_target:
+        dg = gun.damage_given_hit(rate)
+        gun = replace(gun, ams_priority=float(np.dot(np.arange(dg.size), dg)))
     return row, gun

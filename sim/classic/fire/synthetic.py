@@ -37,7 +37,8 @@ def synthetic_unit(weapons: Sequence[tuple[str, str] | tuple[str, str, bool]],
         pools.setdefault(a.weapon_family_key, []).append(
             (loc, shots, a.damage_per_shot, a.explosive))
     pl = tuple(Pool(k, sum(x[1] for x in v), max(x[2] for x in v), any(x[3] for x in v),
-                    tuple(dict.fromkeys(x[0] for x in v)), all(x[0] in case for x in v))
+                    tuple(dict.fromkeys(x[0] for x in v)), all(x[0] in case for x in v),
+                    tuple(x[1] for x in v))
                for k, v in pools.items())
     return FireUnit(name, tech_base, mounts, pl, sinks, double, leg_sinks, walk, jump,
                     True, ())

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.classic.fire.cluster import ARTEMIS_BONUS
 from sim.classic.weapons import (
     AMMO,
-    ARTEMIS_BONUS,
     ARTEMIS_FAMILIES,
+    ARTEMIS_KIND,
     EQUIPMENT,
     WEAPONS,
     Weapon,
@@ -33,9 +34,15 @@ class Mount:
     location: str
     rear: bool
     line: int | None = None
-    #: added to this launcher's cluster roll by its linked fire control (Artemis IV +2,
-    #: Artemis V +3 with matching ammunition; reference 10.3, :func:`artemis_bonus`)
-    cluster_bonus: int = 0
+    #: Artemis fire control linked to this launcher: "" none, "iv" or "v" (10.3; +2 / +3 on
+    #: the cluster roll through :func:`sim.classic.fire.cluster.cluster_modifier`)
+    artemis: str = ""
+
+    @property
+    def cluster_bonus(self) -> int:
+        """What the linked Artemis adds to the cluster roll (0 without one; the number from
+        :data:`sim.classic.fire.cluster.ARTEMIS_BONUS`, the one table of it)."""
+        return ARTEMIS_BONUS[self.artemis]
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,25 @@ class Pool:
     explosive: bool
     locations: tuple[str, ...]
     contained: bool           # every bin sits in a CASE / CASE II location
+    #: rounds of each bin in feed (slot) order (10.3 "Ammo feed"); () = one bin of ``shots``
+    bins: tuple[int, ...] = ()
+
+    def explosion_loss(self, left: int) -> int:
+        """Rounds a heat-induced explosion of this pool destroys when ``left`` rounds are
+        left (C8: the whole bin with the most rounds left explodes; the bins are fed in
+        slot order, so the bins left are the last ones, the first of them partly used).
+        Exact for a pool whose bins hold the same rounds (a full bin, or the partly used
+        one when no full bin is left); with bins of different sizes it reads the bins left
+        as if no bin of the pool had exploded before."""
+        sizes = self.bins or (self.shots,)
+        rest, most = left, 0
+        for size in reversed(sizes):
+            take = min(size, rest)
+            most = max(most, take)
+            rest -= take
+            if rest <= 0:
+                break
+        return most
 
 
 @dataclass(frozen=True)
@@ -85,19 +111,19 @@ def _fallback_mounts(mech: ClassicMech) -> list[Mount]:
             for n, loc in mech.weapons]
 
 
-def artemis_bonus(mount: WeaponMount, bins: tuple[AmmoBin, ...]) -> int:
-    """Cluster-roll bonus of ``mount``'s linked Artemis (reference 10.3: Artemis IV +2 on an
+def linked_artemis(mount: WeaponMount, bins: tuple[AmmoBin, ...]) -> str:
+    """The Artemis kind ("iv", "v"; "" for none) that acts on ``mount``'s cluster roll (reference 10.3: Artemis IV +2 on an
     LRM/SRM firing Artemis-capable ammunition; Artemis V +3 with Artemis V-capable
     ammunition, MegaMek ``ArtemisVHandler``, whose V-capable rounds also serve an Artemis IV).
     Every bin the launcher feeds from must carry such rounds (a pool mixing standard rounds
-    gets none: btsim does not track which bin fires first); 0 without a link."""
+    gets none: btsim does not track which bin fires first); "" without a link."""
     w = WEAPONS.get(mount.weapon) if mount.weapon is not None else None
     if not mount.artemis or w is None or w.family not in ARTEMIS_FAMILIES or w.ammo is None:
-        return 0
+        return ""
     fed = [b.munition for b in bins if b.ammo is not None and b.ammo in AMMO
            and AMMO[b.ammo].feeds(w)]
     ok = {"artemis_iv": ("artemis", "artemis_v"), "artemis_v": ("artemis_v",)}[mount.artemis]
-    return ARTEMIS_BONUS[mount.artemis] if fed and all(m in ok for m in fed) else 0
+    return ARTEMIS_KIND[mount.artemis] if fed and all(m in ok for m in fed) else ""
 
 
 def fire_unit(mech: ClassicMech) -> FireUnit:
@@ -110,13 +136,13 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     ``mech.heat_sink_locations`` (C17). A weapon btsim does not simulate (the table lacks
     it, or marks it ``no:``) is left out of the mounts and never fires; the unit is then
     incomplete and the first note says what is not simulated (issue 19). A launcher with a
-    linked Artemis gets its cluster bonus (:func:`artemis_bonus`). Unknown equipment and the
+    linked Artemis gets its cluster bonus (:func:`linked_artemis`). Unknown equipment and the
     reader's notes are carried as notes."""
     notes: list[str] = []
     mounts: list[Mount]
     if mech.weapon_mounts:
         mounts = [Mount(m.name, WEAPONS.get(m.weapon) if m.weapon is not None else None,
-                        m.location, m.rear, m.line, artemis_bonus(m, mech.ammo_bins))
+                        m.location, m.rear, m.line, linked_artemis(m, mech.ammo_bins))
                   for m in mech.weapon_mounts]
     else:
         mounts = _fallback_mounts(mech)
@@ -153,7 +179,7 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     pool_list = tuple(
         Pool(k, sum(s for _, s, _, _ in v), max(d for _, _, d, _ in v),
              any(x for _, _, _, x in v), tuple(dict.fromkeys(loc for loc, _, _, _ in v)),
-             all(loc in protected for loc, _, _, _ in v))
+             all(loc in protected for loc, _, _, _ in v), tuple(s for _, s, _, _ in v))
         for k, v in pools.items())
     for name, loc, line in mech.unknown_equipment:
         notes.append(f"unknown equipment {name!r} ({loc}" + (f", line {line}" if line else "")
