@@ -21,6 +21,16 @@ class Result:
     folder: Path
     frame: pd.DataFrame
     meta: dict[str, Any]
+    #: derived numbers computed once per build and shared by the report section and the
+    #: explorer (:meth:`memo`)
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``key`` is asked for this result, then its value
+        (the duel ratings' bootstrap is the report's costliest number)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
 
     @property
     def title(self) -> str:
@@ -142,13 +152,12 @@ class Finding:
 
 @dataclass
 class FigureFile:
-    """A saved figure (PNG + SVG) with its caption."""
+    """A saved figure (one compressed PNG) with its caption."""
 
     key: str
     title: str
     caption: str
     png: Path
-    svg: Path
 
 
 @dataclass
@@ -168,11 +177,11 @@ class Section:
         raise KeyError(key)
 
     def add_figure(self, fig: Any, key: str, title: str, caption: str) -> None:
-        """Save a Matplotlib figure beside the result's data (PNG + SVG) and list it."""
+        """Save a Matplotlib figure beside the result's data (one PNG) and list it."""
         from sim import plots
 
-        png, svg = plots.save(fig, self.result.folder / key)
-        self.figures.append(FigureFile(key, title, caption, png, svg))
+        png = plots.save(fig, self.result.folder / key)
+        self.figures.append(FigureFile(key, title, caption, png))
 
 
 @dataclass
@@ -184,7 +193,10 @@ class Report:
     figures: list[Path]
     sections: list[Section]
     findings: list[Finding]
+    #: the interactive page written beside the report (None when not asked for)
+    explorer: Path | None = None
 
     @property
     def paths(self) -> list[Path]:
-        return [self.html, self.markdown, *self.figures]
+        return [self.html, self.markdown, *([self.explorer] if self.explorer else []),
+                *self.figures]
