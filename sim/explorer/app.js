@@ -22,8 +22,8 @@
   const API = window.btsimExplorer = { plots: [], renders: 0, errors: [] };
 
   // -- data ------------------------------------------------------------------------------
-  function decode(t) {
-    const out = { n: t ? t.n : 0 };
+  function decode(t) {  // column name -> values (a column may be called "n")
+    const out = {};
     if (!t) return out;
     for (const [k, v] of Object.entries(t.cols)) {
       out[k] = Array.isArray(v) ? v : v.codes.map((c) => (c == null ? null : v.dict[c]));
@@ -31,8 +31,8 @@
     return out;
   }
   function rowsOf(t) {
-    const d = decode(t), keys = Object.keys(d).filter((k) => k !== "n"), r = [];
-    for (let i = 0; i < d.n; i++) {
+    const d = decode(t), keys = Object.keys(d), r = [], n = t ? t.n : 0;
+    for (let i = 0; i < n; i++) {
       const o = {};
       for (const k of keys) o[k] = d[k][i];
       r.push(o);
@@ -55,7 +55,16 @@
   const CATALOG = cached("catalog", () => {
     const byUnit = new Map(), specs = [], seen = new Set();
     for (const ub of unitBlocks()) {
-      for (const s of ub.specs) if (!seen.has(s.key)) { seen.add(s.key); specs.push(s); }
+      for (const s of ub.specs) {
+        if (seen.has(s.key)) continue;
+        seen.add(s.key);
+        // a spec may name the column it follows ("after"), else it goes last
+        let at = s.after ? specs.findIndex((x) => x.key === s.after) : -1;
+        if (at >= 0) {
+          while (at + 1 < specs.length && specs[at + 1].after === s.after) at++;
+          specs.splice(at + 1, 0, s);
+        } else specs.push(s);
+      }
       for (const r of rowsOf(ub.table)) {
         const cur = byUnit.get(r.unit) || { unit: r.unit };
         Object.assign(cur, r);
@@ -166,7 +175,8 @@
     const width = Math.max(320, Math.min(el.clientWidth || 640, 900));
     const opts = {
       title: o.title, width, height: o.height || 260, bands,
-      scales: { x: { time: false, distr: o.logx ? 3 : 1 },
+      scales: { x: o.logx ? { time: false, distr: 3, range: (u, mn, mx) => [mn, mx] } :
+        { time: false },
         y: o.pct ? { range: [0, 1] } : { range: (u, mn, mx) => [Math.min(0, mn), mx > 0 ?
           mx * 1.05 : 1] } },
       axes: [{ label: o.xlabel }, { label: o.ylabel, size: 60,
@@ -224,6 +234,7 @@
     return new Set(CATALOG.specs.filter((s) => s.hidden).map((s) => s.key));
   }
   function catalogBody(st) {
+    const t0 = performance.now();
     const hide = hiddenCols(st);
     const specs = CATALOG.specs.filter((s) => !hide.has(s.key));
     const rows = catalogSort(catalogFilter(st), st);
@@ -240,6 +251,7 @@
     $("#cat-count").textContent = rows.length + " of " + CATALOG.rows.length + " units";
     $("#cat-table").innerHTML = "<thead><tr>" + head + "</tr></thead><tbody>" + body +
       "</tbody>";
+    API.tableMs = performance.now() - t0;  // main-thread time of the last table update
   }
   function select(id, label, values, cur) {
     return "<label>" + label + " <select id='" + id + "'><option value=''>all</option>" +
@@ -343,10 +355,15 @@
     linePlot(div, Object.assign({ title, x: xs, series }, o));
   }
 
+  function scenarios(g, rows) {  // the block's order (short to long), else as found
+    const found = new Set(rows.map((r) => r.range));
+    const order = (SRC[g].scenarios || []).filter((s) => found.has(s));
+    return order.concat([...found].filter((s) => !order.includes(s)));
+  }
   function matchupTable(unit, g) {
     const rows = duelRows(g).filter((r) => r.a === unit && r.b !== unit);
     if (!rows.length) return "";
-    const scen = [...new Set(rows.map((r) => r.range))];
+    const scen = scenarios(g, rows);
     const byOpp = byKey(rows, (r) => r.b);
     const list = [...byOpp.entries()].map(([b, rs]) => ({ b, rs, mean: rs.reduce((s, r) =>
       s + r.score_a, 0) / rs.length })).sort((x, y) => y.mean - x.mean);
@@ -359,7 +376,7 @@
       const at = new Map(rs.map((r) => [r.range, r]));
       h += "<tr><td class='t'>" + link("matchup", { unit, vs: b }, b) + "</td>" + scen.map(
         (s) => { const r = at.get(s); return "<td>" + (r ? ci(r.p_win_a, r.p_win_a_lo,
-          r.p_win_a_hi, 1, false, true) : "–") + "</td>"; }).join("") +
+          r.p_win_a_hi, 1, r.p_win_a_x === 1, true) : "–") + "</td>"; }).join("") +
         "<td>" + fpct(mean) + "</td><td>" + fnum(rs.reduce((s, r) => s + r.turns, 0) /
           rs.length, 1) + "</td></tr>";
     }
@@ -475,16 +492,18 @@
     for (const g of ["as_duels", "classic_duels"]) {
       if (!SRC[g]) continue;
       const rows = duelRows(g);
-      const ab = rows.filter((r) => r.a === a && r.b === b);
-      const ba = rows.filter((r) => r.a === b && r.b === a);
+      const rank = new Map(scenarios(g, rows).map((s, i) => [s, i]));
+      const bySc = (x, y) => rank.get(x.range) - rank.get(y.range);
+      const ab = rows.filter((r) => r.a === a && r.b === b).sort(bySc);
+      const ba = rows.filter((r) => r.a === b && r.b === a).sort(bySc);
       if (!ab.length && !ba.length) continue;
       any = true;
       used.push(...SRC[g].assumptions);
       const line = (r, flip) => "<td>" + esc(r.range) + "</td><td>" + (flip ? "B" : "A") +
-        "</td><td>" + (flip ? ci(r.p_win_b, r.p_win_b_lo, r.p_win_b_hi, 1, false, true) :
-          ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, false, true)) + "</td><td>" +
-        (flip ? ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, false, true) :
-          ci(r.p_win_b, r.p_win_b_lo, r.p_win_b_hi, 1, false, true)) + "</td><td>" +
+        "</td><td>" + (flip ? ci(r.p_win_b, r.p_win_b_lo, r.p_win_b_hi, 1, r.p_win_b_x === 1, true) :
+          ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true)) + "</td><td>" +
+        (flip ? ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true) :
+          ci(r.p_win_b, r.p_win_b_lo, r.p_win_b_hi, 1, r.p_win_b_x === 1, true)) + "</td><td>" +
         fpct(r.p_draw) + "</td><td>" + fpct(r.p_timeout) + "</td><td>" + fnum(r.turns, 1) +
         "</td><td>" + fnum(r.trials, 0) + "</td>";
       let h = "<h3>" + esc(SRC[g].game) + " duel: " + esc(a) + " (A) against " + esc(b) +
@@ -548,7 +567,7 @@
       "</p>"; return; }
     const g = games.includes(STATE.game) ? STATE.game : games[0];
     const rows = duelRows(g);
-    const scen = [...new Set(rows.map((r) => r.range))];
+    const scen = scenarios(g, rows);
     const sc = scen.includes(STATE.scen) ? STATE.scen : "mean";
     const zoom = Math.max(6, Math.min(60, +(STATE.zoom || 0) || 24));
     const fair = SRC[g].fairness;
@@ -584,8 +603,9 @@
     $("#hm-scen").addEventListener("change", (e) => set("scen", e.target.value));
     $("#hm-zoom").addEventListener("change", (e) => set("zoom", e.target.value));
     const cv = $("#hm"), ctx = cv.getContext("2d");
-    ctx.font = "11px sans-serif";
-    const labW = Math.min(220, Math.max(...units.map((u) => ctx.measureText(u).width)) + 10);
+    const labFont = Math.min(12, Math.max(7, zoom - 4)) + "px sans-serif";
+    ctx.font = labFont;
+    const labW = Math.min(260, Math.max(...units.map((u) => ctx.measureText(u).width)) + 10);
     const W = labW + n * zoom + 4, H = labW + n * zoom + 4;
     const dpr = window.devicePixelRatio || 1;
     cv.width = W * dpr; cv.height = H * dpr;
@@ -597,7 +617,9 @@
       // interval of a mean of independent estimates: half-widths in quadrature
       const hw = Math.sqrt(list.reduce((s, r) => s + Math.pow(((r.p_win_a_hi ?? r.p_win_a) -
         (r.p_win_a_lo ?? r.p_win_a)) / 2, 2), 0)) / list.length;
-      return { p, lo: Math.max(0, p - hw), hi: Math.min(1, p + hw), list };
+      const exact = list.every((r) => r.p_win_a_x === 1);
+      return exact ? { p, lo: null, hi: null, exact, list } :
+        { p, lo: Math.max(0, p - hw), hi: Math.min(1, p + hw), exact, list };
     };
     const vals = cell.map(val);
     for (let i = 0; i < n; i++) {
@@ -614,7 +636,7 @@
         }
       }
     }
-    ctx.fillStyle = "#222"; ctx.font = Math.min(12, Math.max(7, zoom - 4)) + "px sans-serif";
+    ctx.fillStyle = "#222"; ctx.font = labFont;
     ctx.textAlign = "right"; ctx.textBaseline = "middle";
     if (zoom >= 8) {
       units.forEach((u, i) => ctx.fillText(u, labW - 4, labW + i * zoom + zoom / 2));
@@ -640,9 +662,9 @@
       if (!v) return hideTip();
       showTip("<b>" + esc(units[ij[0]]) + "</b> (A) vs <b>" + esc(units[ij[1]]) + "</b> (B)" +
         "<br>P(A wins), " + esc(sc === "mean" ? "mean over " + v.list.length +
-          " scenarios" : sc) + ": " + ci(v.p, v.lo, v.hi, 1, false, true) + v.list.map(
-          (r) => "<br><span class='muted'>" + esc(r.range) + ": win " + fpct(r.p_win_a) +
-            " [" + fpct(r.p_win_a_lo) + ", " + fpct(r.p_win_a_hi) + "], lose " +
+          " scenarios" : sc) + ": " + ci(v.p, v.lo, v.hi, 1, v.exact, true) + v.list.map(
+          (r) => "<br><span class='muted'>" + esc(r.range) + ": win " + ci(r.p_win_a,
+            r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true) + ", lose " +
             fpct(r.p_win_b) + ", draw " + fpct(r.p_draw) + ", timeout " + fpct(r.p_timeout) +
             ", " + fnum(r.turns, 1) + " turns</span>").join(""), e.clientX, e.clientY);
     });
@@ -765,7 +787,7 @@
         color: VERDICT_COLOR[p.verdict] || "#666", tip: tipOf(p), unit: p.unit })) });
     const gap = $("#fair-gap");
     linePlot(gap, { title: "How big a " + up + " gap decides a fight", xlabel: up +
-      " ratio (higher / lower)", ylabel: "score of the side with the higher " + up,
+      " ratio (higher / lower)", ylabel: "score of the higher-" + up + " side",
       pct: true, logx: true, x: F.gap.ratio, series: [{ label: "fitted score",
         y: F.gap.p, lo: F.gap.lo, hi: F.gap.hi, color: "#000000" }] });
     const sorted = pts.filter((p) => p.residual != null).sort((a, b) => b.residual -

@@ -266,6 +266,7 @@ def fire_profiles_source(inp: Inputs) -> Block | None:
         for k in ("", "_lo", "_hi", "_x"):
             ucols[f"dmg{r}{k}"] = []
         specs.append({"key": f"dmg{r}", "label": f"dmg @{r}", "type": "num", "digits": 1,
+                      "after": "as_dmg_l",
                       "lo": f"dmg{r}_lo", "hi": f"dmg{r}_hi", "x": f"dmg{r}_x",
                       "doc": f"Classic sustained damage per turn at {r} hexes, policy "
                              f"'{hottest}', Gunnery 4, heat carried ({res.name})"})
@@ -349,11 +350,13 @@ def _duel_table(res: Result) -> tuple[dict[str, Any], pd.DataFrame]:
         e = estimates(f, m)
         ci[f"{m}_lo"] = e[f"{m}_lo"]
         ci[f"{m}_hi"] = e[f"{m}_hi"]
+        ci[f"{m}_x"] = e.get(f"{m}_x", [0] * len(f))
     d = d.merge(ci, on=keys, how="left")
     cols = {"a": d["unit_a"], "b": d["unit_b"], "range": d["range"].astype(str),
             "p_win_a": d["p_win_a"], "p_win_a_lo": d["p_win_a_lo"],
             "p_win_a_hi": d["p_win_a_hi"], "p_win_b": d["p_win_b"],
             "p_win_b_lo": d["p_win_b_lo"], "p_win_b_hi": d["p_win_b_hi"],
+            "p_win_a_x": d["p_win_a_x"].astype(int), "p_win_b_x": d["p_win_b_x"].astype(int),
             "p_draw": d["p_draw"], "p_timeout": d["p_timeout"], "score_a": d["score_a"],
             "turns": d["expected_turns"], "trials": d["trials"]}
     return frame_table(pd.DataFrame(cols)), d
@@ -401,20 +404,21 @@ def _fairness_block(inp: Inputs, res: Result, cost: str, game: str) -> Block:
         f"{game}_verdict": out["verdict"], f"{game}_z": out["z"],
     }
     g = "AS" if game == "as" else "Classic"
+    after = "pv" if cost == "pv" else "bv"
     specs = [
-        {"key": f"{game}_theta", "label": f"{g} strength", "type": "num", "digits": 2,
+        {"key": f"{game}_theta", "after": after, "label": f"{g} strength", "type": "num", "digits": 2,
          "lo": f"{game}_theta_lo", "hi": f"{game}_theta_hi",
          "doc": f"Bradley-Terry strength in the {g} round-robin ({res.name}), 95% Monte "
                 "Carlo interval"},
-        {"key": f"{game}_fair", "label": f"fair {up}", "type": "num", "digits": 0,
+        {"key": f"{game}_fair", "after": after, "label": f"fair {up}", "type": "num", "digits": 0,
          "lo": f"{game}_fair_lo", "hi": f"{game}_fair_hi",
          "doc": f"the {up} at which the {up} fairness curve predicts the unit's strength"},
-        {"key": f"{game}_ratio", "label": f"{up} / fair", "type": "num", "digits": 2,
+        {"key": f"{game}_ratio", "after": after, "label": f"{up} / fair", "type": "num", "digits": 2,
          "lo": f"{game}_ratio_lo", "hi": f"{game}_ratio_hi",
          "doc": f"official {up} over fair {up}: below 1 under-costed, above 1 over-costed"},
-        {"key": f"{game}_verdict", "label": f"{g} verdict", "type": "text",
+        {"key": f"{game}_verdict", "after": after, "label": f"{g} verdict", "type": "text",
          "doc": "under-costed / over-costed when the residual's 95% interval excludes 0"},
-        {"key": f"{game}_z", "label": f"{g} z", "type": "num", "digits": 1, "hidden": True,
+        {"key": f"{game}_z", "after": after, "label": f"{g} z", "type": "num", "digits": 1, "hidden": True,
          "exact": True,
          "doc": "residual over the catalog's robust spread around the curve (robustness)"},
     ]
@@ -440,6 +444,17 @@ def _theta_ci(rat: Any, out: pd.DataFrame, col: str) -> list[float]:
     return t.set_index("unit").loc[out["unit"], col].astype(float).tolist()
 
 
+def _scenarios(res: Result) -> list[str]:
+    """The round-robin's scenarios (ranges) in reading order: short to long, or by the
+    number of hexes (a Classic brawl at 1 hex first)."""
+    from sim.alphastrike.duel import analysis as DA
+
+    found = [str(r) for r in pd.unique(res.frame["range"].astype(str))]
+    if all(r.isdigit() for r in found):
+        return sorted(found, key=int)
+    return DA.ordered_ranges(found)
+
+
 def as_duels_source(inp: Inputs) -> Block | None:
     """The Alpha Strike round-robin (``duel-round-robin``): every duel with P(win) and its
     interval; the PV fairness fit (strengths, fair PV, verdicts)."""
@@ -448,6 +463,7 @@ def as_duels_source(inp: Inputs) -> Block | None:
         return None
     duels, _ = _duel_table(res)
     return {"title": res.title, "game": "AS", "tables": {"duels": duels},
+            "scenarios": _scenarios(res),
             "scenario": "range", "fairness": _fairness_block(inp, res, "pv", "as"),
             "assumptions": [assumptions(res)]}
 
@@ -471,7 +487,7 @@ def classic_duels_source(inp: Inputs) -> Block | None:
         res.meta), ("a", "b", "range", "turn"), metrics)
     return {"title": res.title, "game": "Classic", "tables": {"duels": duels,
                                                               "turns": turns},
-            "causes": causes, "scenario": "range",
+            "causes": causes, "scenario": "range", "scenarios": _scenarios(res),
             "fairness": _fairness_block(inp, res, "bv", "classic"),
             "assumptions": [assumptions(res)]}
 
@@ -480,7 +496,7 @@ def classic_duels_source(inp: Inputs) -> Block | None:
 def _rating_files(root: Path) -> list[Path]:
     """Files under ``root/<name>/`` whose columns include every one of
     :data:`RATING_COLUMNS` (parquet schema or CSV header only; nothing else is read)."""
-    found = []
+    found: list[Path] = []
     if not root.is_dir():
         return found
     for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
@@ -514,13 +530,13 @@ def rating_source(inp: Inputs) -> Block | None:
     f = f.assign(unit=f["unit"].astype(str), verdict=f["verdict"].astype(str))
     name = p.parent.name
     specs = [
-        {"key": "r_fair", "label": "fair price", "type": "num", "digits": 0, "lo": "r_fair_lo",
+        {"key": "r_fair", "after": "pv", "label": "fair price", "type": "num", "digits": 0, "lo": "r_fair_lo",
          "hi": "r_fair_hi", "doc": f"fair price from the rating summary {name}/{p.name}"},
-        {"key": "r_ratio", "label": "price / fair", "type": "num", "digits": 2,
+        {"key": "r_ratio", "after": "pv", "label": "price / fair", "type": "num", "digits": 2,
          "exact": True, "doc": "price over fair price (rating summary)"},
-        {"key": "r_verdict", "label": "verdict", "type": "text"},
-        {"key": "r_robust", "label": "robustness", "type": "text"},
-        {"key": "r_n", "label": "rated in", "type": "num", "digits": 0, "exact": True,
+        {"key": "r_verdict", "after": "pv", "label": "verdict", "type": "text"},
+        {"key": "r_robust", "after": "pv", "label": "robustness", "type": "text"},
+        {"key": "r_n", "after": "pv", "label": "rated in", "type": "num", "digits": 0, "exact": True,
          "hidden": True},
     ]
     units = {"unit": f["unit"], "r_fair": f["fair_price"], "r_fair_lo": f["fair_price_ci_low"],

@@ -26,7 +26,7 @@ def duels(res: Result) -> pd.DataFrame:
     """One row per duel of ``res`` (:func:`sim.alphastrike.duel.analysis.duels`), once."""
     from sim.alphastrike.duel import analysis as DA
 
-    return res.memo(("duels",), lambda: DA.duels(res.frame))  # type: ignore[no-any-return]
+    return res.memo(("duels",), lambda: DA.duels(res.frame))
 
 
 def ratings(res: Result, cost: str = "pv", n_boot: int = N_BOOT) -> Any:
@@ -51,5 +51,5 @@ def outliers(res: Result, cost: str = "pv", n_boot: int = N_BOOT) -> pd.DataFram
     :func:`fairness`, once."""
     from sim.alphastrike.duel import analysis as DA
 
-    return res.memo(("outliers", cost, n_boot), lambda: DA.cost_outliers(  # type: ignore[no-any-return]
+    return res.memo(("outliers", cost, n_boot), lambda: DA.cost_outliers(
         ratings(res, cost, n_boot), fairness(res, cost, n_boot), cost))
