@@ -360,6 +360,8 @@
     const order = (SRC[g].scenarios || []).filter((s) => found.has(s));
     return order.concat([...found].filter((s) => !order.includes(s)));
   }
+  // a scenario as read: a Classic range in hexes, an Alpha Strike range band as named
+  const scenLabel = (s) => (/^\d+$/.test(s) ? s + (s === "1" ? " hex" : " hexes") : s);
   function matchupTable(unit, g) {
     const rows = duelRows(g).filter((r) => r.a === unit && r.b !== unit);
     if (!rows.length) return "";
@@ -370,7 +372,7 @@
     let h = "<h3>Matchups: " + esc(SRC[g].game) + " round-robin <span class='muted'>(" +
       list.length + " opponents; P(" + esc(unit) + " wins) as side A, 95% interval)" +
       "</span></h3><div class='scroll short'><table class='data'><thead><tr><th class='t'>" +
-      "opponent</th>" + scen.map((s) => "<th>P(win) " + esc(s) + "</th>").join("") +
+      "opponent</th>" + scen.map((s) => "<th>P(win) " + esc(scenLabel(s)) + "</th>").join("") +
       "<th>mean score</th><th>turns (mean)</th></tr></thead><tbody>";
     for (const { b, rs, mean } of list) {
       const at = new Map(rs.map((r) => [r.range, r]));
@@ -499,7 +501,7 @@
       if (!ab.length && !ba.length) continue;
       any = true;
       used.push(...SRC[g].assumptions);
-      const line = (r, flip) => "<td>" + esc(r.range) + "</td><td>" + (flip ? "B" : "A") +
+      const line = (r, flip) => "<td>" + esc(scenLabel(r.range)) + "</td><td>" + (flip ? "B" : "A") +
         "</td><td>" + (flip ? ci(r.p_win_b, r.p_win_b_lo, r.p_win_b_hi, 1, r.p_win_b_x === 1, true) :
           ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true)) + "</td><td>" +
         (flip ? ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true) :
@@ -518,14 +520,13 @@
       mu.insertAdjacentHTML("beforeend", h);
       if (g === "classic_duels") {
         const tr = turnRows().filter((r) => r.a === a && r.b === b);
-        const scen = [...new Set(tr.map((r) => r.range))];
-        for (const s of scen) {
+        for (const s of scenarios(g, tr)) {
           const rs = tr.filter((r) => r.range === s).sort((x, y) => x.turn - y.turn);
           const div = document.createElement("div");
           div.className = "plot"; div.id = "plot-destroyed-" + s.replace(/\W+/g, "_");
           mu.appendChild(div);
           const pick = (k) => rs.map((r) => r[k]);
-          linePlot(div, { title: "Destroyed by turn, scenario " + s, xlabel: "turn",
+          linePlot(div, { title: "Destroyed by turn, " + scenLabel(s), xlabel: "turn",
             ylabel: "P(destroyed by turn)", pct: true, x: pick("turn"), series: [
               { label: "A: " + a, y: pick("p_a_destroyed_by"), lo: pick("p_a_destroyed_by_lo"),
                 hi: pick("p_a_destroyed_by_hi"), color: COLORS[0] },
