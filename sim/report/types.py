@@ -110,13 +110,16 @@ class Table:
         return self.labels
 
     def display(self) -> pd.DataFrame:
-        """All cells as strings."""
-        out = pd.DataFrame(index=self.values.index, columns=self.values.columns, dtype=object)
-        for r in self.values.index:
-            for c in self.values.columns:
-                out.loc[r, c] = self.cell(r, c)
+        """All cells as strings (built once: the HTML and the Markdown both show them)."""
+        cached = self.__dict__.get("_display")
+        if cached is not None:
+            return cached.copy()
+        cols = list(self.values.columns)
+        out = pd.DataFrame([[self.cell(r, c) for c in cols] for r in self.values.index],
+                           index=self.values.index, columns=self.values.columns, dtype=object)
         out.index.name = self.index_name or self.values.index.name
-        return out
+        self.__dict__["_display"] = out
+        return out.copy()
 
 
 class ColumnTable(Table):
