@@ -1,5 +1,6 @@
 # btsim: two commands do all set-up on a fresh machine with Python 3.11+ and make.
 #   make report   create .venv, install btsim, run the default experiment suite into results/
+#                 (report.html, report.md and the offline explorer.html)
 #   make test     create .venv, install btsim with test extras, run ruff, mypy and pytest
 #   make typecheck  mypy over sim/ (pandas stubs from the dev extra)
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \

@@ -12,8 +12,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "report",
         help="rebuild figures and report.html / report.md from saved results",
         description="Read every results/<experiment>/ folder written by `btsim run` and write "
-        "its figures (PNG 150 dpi + SVG) beside the data, then RESULTS_DIR/report.html (one "
-        "self-contained page) and RESULTS_DIR/report.md. Nothing is rerun.",
+        "its figures (one compressed PNG each, 150 dpi) beside the data, then "
+        "RESULTS_DIR/report.html (one self-contained page), RESULTS_DIR/report.md and "
+        "RESULTS_DIR/explorer.html (the interactive explorer: one offline page, no network "
+        "request). Nothing is rerun.",
         epilog="examples:\n  btsim report\n  btsim report /tmp/results --title 'Nightly run'",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -21,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="folder holding the experiment results (default: results/)")
     p.add_argument("--title", default="btsim balance report", help="report title")
     p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    p.add_argument("--no-explorer", action="store_true",
+                   help="write the report only, not explorer.html")
     p.set_defaults(func=main)
 
 
@@ -30,10 +34,13 @@ def main(args: argparse.Namespace) -> int:
     if not args.quiet and sys.stderr.isatty():  # progress (make report): figures take a while
         print(f"btsim: report: building figures and the report from {args.results_dir}/ ...",
               file=sys.stderr, flush=True)
-    report = build_report(args.results_dir, title=args.title)
+    report = build_report(args.results_dir, title=args.title,
+                          explorer=not args.no_explorer)
     if not args.quiet:
-        n_fig = len(report.figures) // 2
-        print(f"{report.html}: {len(report.sections)} sections, {n_fig} figures "
-              f"(PNG + SVG), {len(report.findings)} findings", file=sys.stdout)
+        print(f"{report.html}: {len(report.sections)} sections, {len(report.figures)} "
+              f"figures (PNG), {len(report.findings)} findings", file=sys.stdout)
         print(f"{report.markdown}", file=sys.stdout)
+        if report.explorer is not None:
+            size = report.explorer.stat().st_size / 1e6
+            print(f"{report.explorer}: {size:.2f} MB", file=sys.stdout)
     return 0

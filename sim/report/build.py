@@ -29,11 +29,7 @@ def load_results(results_dir: str | Path) -> list[Result]:
             continue
         if not (sub / "summary.parquet").is_file() or not (sub / "metadata.json").is_file():
             continue
-        frame, meta = read(sub)
-        # the report needs only the metric kinds from attrs: pandas deep-copies attrs on every
-        # column access, and the per-scenario options of a 4,000-duel run (metadata.json has
-        # them) made building its section crawl
-        frame.attrs = {"metric_kinds": frame.attrs.get("metric_kinds", {})}
+        frame, meta = read(sub)  # its frame keeps only the metric kinds as attrs
         out.append(Result(str(meta.get("name") or sub.name), sub, frame, meta))
     if not out:
         raise UserError(f"The 'results_dir' parameter must hold experiment results "
@@ -62,8 +58,10 @@ def check_findings(sections: Sequence[Section]) -> None:
 
 
 def build_report(results_dir: str | Path = "results",
-                 title: str = "btsim balance report") -> Report:
-    """Rebuild every figure and the HTML/Markdown report from saved results (no rerun)."""
+                 title: str = "btsim balance report", explorer: bool = True) -> Report:
+    """Rebuild every figure and the HTML/Markdown report from saved results (no rerun),
+    and (``explorer``) the interactive ``explorer.html`` from the same loaded results
+    (:func:`sim.explorer.build_explorer`); the report's sections link into it."""
     root = Path(results_dir)
     results = load_results(root)
     sections = [build_section(r) for r in results]
@@ -72,11 +70,17 @@ def build_report(results_dir: str | Path = "results",
     lead = [fd for fd in findings if fd.lead]
     html_path = root / "report.html"
     md_path = root / "report.md"
+    explorer_path = None
+    if explorer:
+        from sim.explorer import build_explorer
+
+        explorer_path = build_explorer(root, results)
+    link = explorer_path.name if explorer_path is not None else None
     # render both before writing either
-    html_text = rendering.render_html(sections, lead, title)
-    md_text = rendering.render_markdown(sections, lead, title)
+    html_text = rendering.render_html(sections, lead, title, explorer=link)
+    md_text = rendering.render_markdown(sections, lead, title, explorer=link)
     for path, text in ((html_path, html_text), (md_path, md_text)):
         atomic_write_text(path, text)
         plots.publish_mode(path)
-    figs = [p for s in sections for fig in s.figures for p in (fig.png, fig.svg)]
-    return Report(html_path, md_path, figs, sections, findings)
+    figs = [fig.png for s in sections for fig in s.figures]
+    return Report(html_path, md_path, figs, sections, findings, explorer_path)

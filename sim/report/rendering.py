@@ -1,5 +1,5 @@
-"""Rendering: the self-contained HTML page (CSS inline, figures embedded as base64 PNG) and
-the Markdown text (figures linked by relative path) from the built sections."""
+"""Rendering: the self-contained HTML page (CSS inline, each figure's PNG embedded once as
+base64) and the Markdown text (figures linked by relative path) from the built sections."""
 
 from __future__ import annotations
 
@@ -105,8 +105,35 @@ def anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def render_html(sections: Sequence[Section], lead: Sequence[Finding], title: str) -> str:
-    """The self-contained HTML report."""
+#: where each section's numbers can be explored (a view of explorer.html, by section name)
+EXPLORER_VIEWS: dict[str, tuple[str, str]] = {
+    "fire-profiles": ("view=catalog&sort=dmg9&desc=1", "the catalog by damage at 9 hexes"),
+    "weapon-fire": ("view=catalog&game=Classic", "each 'Mech's heat curves (open a unit)"),
+    "heat-curves": ("view=catalog&game=AS", "each card's heat curves (open a unit)"),
+    "duel-round-robin": ("view=heatmap&game=as_duels", "the round-robin heat map and "
+                         "every matchup"),
+    "classic-round-robin": ("view=heatmap&game=classic_duels", "the round-robin heat map "
+                            "and every matchup"),
+}
+
+
+def explorer_link(s: Section, explorer: str | None) -> str:
+    """The explorer view of a section's numbers as a ``(href, text)`` pair's HTML, or ''."""
+    from sim.report import registry
+
+    if not explorer:
+        return ""
+    view = EXPLORER_VIEWS.get(registry.for_result(s.result).name)
+    if view is None:
+        return ""
+    return (f"<p class='note'>Explore: <a href='{html.escape(explorer)}#{html.escape(view[0])}'>"
+            f"{html.escape(view[1])}</a> (explorer.html, sortable and interactive).</p>")
+
+
+def render_html(sections: Sequence[Section], lead: Sequence[Finding], title: str,
+                explorer: str | None = None) -> str:
+    """The self-contained HTML report (``explorer``: the explorer page's file name, linked
+    from the top and from the sections it shows)."""
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
              f"<meta name='viewport' content='width=device-width,initial-scale=1'>"
              f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body><main>",
@@ -114,6 +141,9 @@ def render_html(sections: Sequence[Section], lead: Sequence[Finding], title: str
              "<p class='sub'>Monte Carlo and exact results of the btsim experiment suite. "
              "Every number below is computed; tables show exact values where the model has "
              "them, Monte Carlo means otherwise.</p>",
+             *([f"<p class='sub'>Every unit, matchup and fairness fit, sortable and "
+                f"with intervals: <a href='{html.escape(explorer)}'>the explorer</a> "
+                f"(one offline page).</p>"] if explorer else []),
              "<section class='lead'><h3>Key findings</h3><ul>"]
     parts += [f"<li>{html.escape(fd.text)}</li>" for fd in lead]
     parts.append("</ul></section><nav><ol>")
@@ -136,8 +166,9 @@ def render_html(sections: Sequence[Section], lead: Sequence[Finding], title: str
             parts.append(f"<figure data-figure='{html.escape(fig.key)}'><img alt="
                          f"'{html.escape(fig.title)}' src='data:image/png;base64,{b64}'>"
                          f"<figcaption><b>{html.escape(fig.title)}.</b> "
-                         f"{html.escape(fig.caption)} (files: {html.escape(r.name)}/"
-                         f"{fig.png.name}, {fig.svg.name})</figcaption></figure>")
+                         f"{html.escape(fig.caption)} (file: {html.escape(r.name)}/"
+                         f"{fig.png.name})</figcaption></figure>")
+        parts.append(explorer_link(s, explorer))
         for t in s.tables:
             parts.append(html_table(t))
         for n in s.notes:
@@ -149,12 +180,16 @@ def render_html(sections: Sequence[Section], lead: Sequence[Finding], title: str
     return "\n".join(parts)
 
 
-def render_markdown(sections: Sequence[Section], lead: Sequence[Finding], title: str) -> str:
+def render_markdown(sections: Sequence[Section], lead: Sequence[Finding], title: str,
+                    explorer: str | None = None) -> str:
     """The Markdown report; figures are linked relative to the results folder."""
     out = [f"# {title}", "",
            "Monte Carlo and exact results of the btsim experiment suite. Tables show exact "
-           "values where the model has them, Monte Carlo means otherwise.", "",
-           "## Key findings", ""]
+           "values where the model has them, Monte Carlo means otherwise.", ""]
+    if explorer:
+        out += [f"Every unit, matchup and fairness fit, sortable: [the explorer]({explorer}) "
+                "(one offline page).", ""]
+    out += ["## Key findings", ""]
     out += [f"- {fd.text}" for fd in lead]
     for s in sections:
         r = s.result
@@ -168,7 +203,7 @@ def render_markdown(sections: Sequence[Section], lead: Sequence[Finding], title:
             out.append("")
         for fig in s.figures:
             out += [f"![{fig.title}]({r.name}/{fig.png.name})", "",
-                    f"*{fig.title}.* {fig.caption} ([SVG]({r.name}/{fig.svg.name}))", ""]
+                    f"*{fig.title}.* {fig.caption}", ""]
         for t in s.tables:
             out += [md_table(t), ""]
         for n in s.notes:

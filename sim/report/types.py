@@ -21,6 +21,16 @@ class Result:
     folder: Path
     frame: pd.DataFrame
     meta: dict[str, Any]
+    #: derived numbers computed once per build and shared by the report section and the
+    #: explorer (:meth:`memo`)
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``key`` is asked for this result, then its value
+        (the duel ratings' bootstrap is the report's costliest number)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
 
     @property
     def title(self) -> str:
@@ -100,13 +110,16 @@ class Table:
         return self.labels
 
     def display(self) -> pd.DataFrame:
-        """All cells as strings."""
-        out = pd.DataFrame(index=self.values.index, columns=self.values.columns, dtype=object)
-        for r in self.values.index:
-            for c in self.values.columns:
-                out.loc[r, c] = self.cell(r, c)
+        """All cells as strings (built once: the HTML and the Markdown both show them)."""
+        cached = self.__dict__.get("_display")
+        if cached is not None:
+            return cached.copy()
+        cols = list(self.values.columns)
+        out = pd.DataFrame([[self.cell(r, c) for c in cols] for r in self.values.index],
+                           index=self.values.index, columns=self.values.columns, dtype=object)
         out.index.name = self.index_name or self.values.index.name
-        return out
+        self.__dict__["_display"] = out
+        return out.copy()
 
 
 class ColumnTable(Table):
@@ -142,13 +155,12 @@ class Finding:
 
 @dataclass
 class FigureFile:
-    """A saved figure (PNG + SVG) with its caption."""
+    """A saved figure (one compressed PNG) with its caption."""
 
     key: str
     title: str
     caption: str
     png: Path
-    svg: Path
 
 
 @dataclass
@@ -168,11 +180,11 @@ class Section:
         raise KeyError(key)
 
     def add_figure(self, fig: Any, key: str, title: str, caption: str) -> None:
-        """Save a Matplotlib figure beside the result's data (PNG + SVG) and list it."""
+        """Save a Matplotlib figure beside the result's data (one PNG) and list it."""
         from sim import plots
 
-        png, svg = plots.save(fig, self.result.folder / key)
-        self.figures.append(FigureFile(key, title, caption, png, svg))
+        png = plots.save(fig, self.result.folder / key)
+        self.figures.append(FigureFile(key, title, caption, png))
 
 
 @dataclass
@@ -184,7 +196,10 @@ class Report:
     figures: list[Path]
     sections: list[Section]
     findings: list[Finding]
+    #: the interactive page written beside the report (None when not asked for)
+    explorer: Path | None = None
 
     @property
     def paths(self) -> list[Path]:
-        return [self.html, self.markdown, *self.figures]
+        return [self.html, self.markdown, *([self.explorer] if self.explorer else []),
+                *self.figures]

@@ -42,20 +42,33 @@ def test_every_experiment_has_a_section_with_figures_and_tables(built_report):
             assert t.title in html and f"**{t.title}**" in md
 
 
-def test_each_figure_is_png_150dpi_and_svg_beside_its_data(built_report):
-    """Issue 6: every figure saved as PNG (150 dpi) and SVG beside summary.parquet/csv."""
+def test_each_figure_is_one_compressed_png_150dpi_beside_its_data(built_report):
+    """Issue 6 / 24: every figure saved once, as a palette PNG (150 dpi), beside
+    summary.parquet/csv; no second format drawn."""
     assert built_report.figures
     for sec in built_report.sections:
         folder = sec.result.folder
         for data in ("summary.parquet", "summary.csv", "metadata.json"):
             assert (folder / data).is_file()
+        assert not list(folder.glob("*.svg"))
         for fig in sec.figures:
-            assert fig.png.parent == folder and fig.svg.parent == folder
+            assert fig.png.parent == folder
             with Image.open(fig.png) as im:
                 dpi = im.info.get("dpi")
                 assert dpi is not None and abs(dpi[0] - 150) < 1, dpi
                 assert im.size[0] > 600 and im.size[1] > 300
-            assert fig.svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+                assert im.mode == "P"  # 256-colour palette: the compressed file
+
+
+def test_report_links_the_explorer(built_report):
+    """Issue 24: build_report writes explorer.html beside report.html, and both reports
+    link it (the round-robin sections to its heat map)."""
+    assert built_report.explorer is not None and built_report.explorer.is_file()
+    assert built_report.explorer.parent == built_report.html.parent
+    html = built_report.html.read_text(encoding="utf-8")
+    assert "href='explorer.html'" in html
+    assert "href='explorer.html#view=heatmap&amp;game=as_duels'" in html
+    assert "](explorer.html)" in built_report.markdown.read_text(encoding="utf-8")
 
 
 def test_html_is_self_contained(built_report):

@@ -181,6 +181,8 @@ def bradley_terry(i: np.ndarray, j: np.ndarray, wins_i: np.ndarray, games: np.nd
         off = prior * (1 - np.eye(k))
         n = n + off
         w = w + off.sum(axis=1) / 2
+    if prior > 0:
+        return _bt_newton(n, w, k, tol, max_iter, start)
     pi = np.ones(k) if start is None else np.exp(np.asarray(start, float))
     for _ in range(max_iter):
         denom = (n / (pi[:, None] + pi[None, :])).sum(axis=1)
@@ -193,6 +195,31 @@ def bradley_terry(i: np.ndarray, j: np.ndarray, wins_i: np.ndarray, games: np.nd
         pi = new
     theta = np.log(np.maximum(pi, 1e-300))
     return theta - theta.mean()
+
+
+def _bt_newton(n: np.ndarray, w: np.ndarray, k: int, tol: float, max_iter: int,
+               start: np.ndarray | None) -> np.ndarray:
+    """The Bradley-Terry maximum-likelihood theta (mean 0) of games ``n`` (k x k, both
+    directions) and wins ``w`` by Newton's method on theta: the same fixed point as the MM
+    iteration of :func:`bradley_terry` (the likelihood is strictly concave in theta once
+    every pair has played, which the prior makes true), reached in a few steps instead of
+    thousands (the bootstrap refits it hundreds of times). Steps are capped at 2 logits."""
+    theta = np.zeros(k) if start is None else np.asarray(start, float) - np.mean(start)
+    ones = np.ones((k, k)) / k  # fixes the mean-0 gauge (the Hessian is singular along 1)
+    for _ in range(max_iter):
+        p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+        grad = w - (n * p).sum(axis=1)
+        v = n * p * (1 - p)
+        hess = v - np.diag(v.sum(axis=1))
+        step = np.linalg.solve(hess - ones, -grad)
+        big = np.max(np.abs(step))
+        if big > 2:
+            step *= 2 / big
+        theta = theta + step
+        theta -= theta.mean()
+        if big < tol:
+            break
+    return theta
 
 
 def _games(d: pd.DataFrame, units: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,

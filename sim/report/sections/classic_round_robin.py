@@ -16,6 +16,7 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
+from sim.report import fits
 from sim.report.figures import fairness_panel, outlier_panel
 from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit, value
 from sim.report.registry import section
@@ -189,11 +190,11 @@ def bv_section(res: Result, sec: Section) -> None:
     to ``sec`` (tables ``strength``, ``bv_fairness``, ``bv_outliers``, figure
     ``fig_bv_fairness`` and their findings). Needs the facts ``bv_a`` / ``bv_b``; a frame
     without them gets the ratings only, and a note."""
-    d = DA.duels(res.frame)
+    d = fits.duels(res)
     has_bv = "bv_a" in d and "bv_b" in d and bool(((d["bv_a"] > 0) & (d["bv_b"] > 0)
                                                    & (d["unit_a"] != d["unit_b"])).any())
     seed = _seed(res)
-    rat = DA.ratings(d, n_boot=N_BOOT, seed=seed, cost="bv")
+    rat = fits.ratings(res, "bv", N_BOOT)
     ranges = DA.ordered_ranges(d["range"])
     pooled = "all" if len(ranges) > 1 else ranges[0]
     rt = rat.table
@@ -231,8 +232,8 @@ def bv_section(res: Result, sec: Section) -> None:
         sec.notes.append("No Battle Value facts (bv_a, bv_b) in these results: no BV "
                          "fairness curve.")
         return
-    fit = DA.fairness(d, n_boot=N_BOOT, seed=seed, cost="bv")
-    out = DA.cost_outliers(rat, fit)
+    fit = fits.fairness(res, "bv", N_BOOT)
+    out = fits.outliers(res, "bv", N_BOOT)
     out = out[out["verdict"] != "unknown"]
 
     fv = pd.DataFrame(index=[f"BV ratio {r:g}" for r in RATIOS],

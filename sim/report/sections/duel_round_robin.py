@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim import plots
 from sim.alphastrike.duel import analysis as DA
+from sim.report import fits
 from sim.report.figures import fairness_panel, outlier_panel
 from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit
 from sim.report.registry import section
@@ -50,12 +51,12 @@ def _seed(res: Result) -> int:
 def build(res: Result) -> Section:
     """Round-robin of Alpha Strike cards: win matrix, strengths, PV fairness curve, outliers."""
     sec = Section(res)
-    d = DA.duels(res.frame)
+    d = fits.duels(res)
     seed = _seed(res)
     ranges = DA.ordered_ranges(d["range"])
-    rat = DA.ratings(d, n_boot=N_BOOT, seed=seed)
-    fit = DA.fairness(d, n_boot=N_BOOT, seed=seed)
-    out = DA.pv_outliers(rat, fit)
+    rat = fits.ratings(res, "pv", N_BOOT)
+    fit = fits.fairness(res, "pv", N_BOOT)
+    out = fits.outliers(res, "pv", N_BOOT)
     pooled = "all" if len(ranges) > 1 else ranges[0]
     rt = rat.table
     order = list(out.sort_values("theta", ascending=False)["unit"])  # strongest first
