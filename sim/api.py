@@ -81,11 +81,12 @@ def run_scenario(model: Model | str, params: Mapping[str, Any], *, trials: int |
             from sim.errors import ConfigError
 
             raise ConfigError("seed", seed, "given only with trials (exact answers need none)")
-        if mdl.exact(scn) is None:
+        ex = engine.check_exact_values(mdl, mdl.exact(scn))
+        if ex is None:
             raise UserError("this scenario is too large for the exact computation; "
                             "pass trials= and seed= (CLI: --trials N --seed S) for a Monte "
                             "Carlo run")
-        frame = engine.exact_frame(mdl, [params])
+        frame = engine.exact_frame(mdl, [params], known=[(scn, ex)])  # computed once
         meta.update(mode="exact", trials=None, seed=None, chunk_size=None, jobs=None)
     else:
         tr, sd, jobs, be, chunk = engine.validate_run(trials, 0 if seed is None else seed,

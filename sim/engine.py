@@ -962,13 +962,22 @@ def _add_precision_columns(model: Model, scenarios: Sequence[Any], frame: pd.Dat
 
 
 def exact_frame(model: Model, params_list: Sequence[Mapping[str, Any]],
-                metrics: Sequence[str] | None = None) -> pd.DataFrame:
-    """Exact values of every metric that has one, in the same layout as :func:`simulate`."""
-    scenarios = [model.scenario(p) for p in params_list]
+                metrics: Sequence[str] | None = None, *,
+                known: Sequence[tuple[Any, Mapping[str, Any] | None]] | None = None
+                ) -> pd.DataFrame:
+    """Exact values of every metric that has one, in the same layout as :func:`simulate`.
+    ``known``: (scenario, exact values) per entry of ``params_list`` already computed by the
+    caller (:func:`sim.api.run_scenario`), so that no exact computation is done twice."""
+    if known is None:
+        scenarios = [model.scenario(p) for p in params_list]
+        values = [_exact(model, scn) for scn in scenarios]
+    else:
+        scenarios = [scn for scn, _ in known]
+        values = [None if ex is None else dict(ex) for _, ex in known]
     frames = []
-    for scn in scenarios:
+    for scn, got in zip(scenarios, values, strict=True):
         cols, k = _base_columns(model, scn)
-        ex = _exact(model, scn) or {}
+        ex = got or {}
         for m in _selected(model, metrics):
             if m.name in ex:
                 _put(cols, k, m.name, ex[m.name], m.kind == "hist")
@@ -1026,7 +1035,11 @@ def check_exact(model: Model, values: Mapping[str, Any] | None) -> None:
 
 
 def _exact(model: Model, scn: Any) -> dict[str, Any] | None:
-    ex = model.exact(scn)
+    return check_exact_values(model, model.exact(scn))
+
+
+def check_exact_values(model: Model, ex: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``ex`` (what ``model.exact`` returned) after :func:`check_exact`."""
     check_exact(model, ex)
     return ex
 
