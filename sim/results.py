@@ -561,14 +561,17 @@ def _changed(old: Path, new: Path) -> bool:
 
 
 def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read a results folder back: (summary frame, metadata)."""
+    """Read a results folder back: (summary frame, metadata). The metadata gains
+    ``scenario_options``: every scenario's effective rule options, as saved in the parquet."""
     folder = Path(folder)
     frame = pd.read_parquet(folder / "summary.parquet")
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
     # parquet brings back the writer's attrs (notes, per-scenario options: ~870 KB for a
-    # 4,000-duel run) and pandas deep-copies attrs on every column access; metadata.json
-    # holds what a reader needs, so the frame keeps only the metric kinds
-    frame.attrs = {"metric_kinds": meta.get("metric_kinds", {})}
+    # 4,000-duel run) and pandas deep-copies attrs on every column access: the options move
+    # to the metadata, and the frame keeps only the metric kinds and the notes
+    meta["scenario_options"] = frame.attrs.get("options", [])
+    frame.attrs = {"metric_kinds": meta.get("metric_kinds", {}),
+                   "notes": list(meta.get("notes", []))}
     for col in frame.columns:  # parquet gives numpy arrays for list cells; make them lists
         if frame[col].dtype == object and any(isinstance(v, np.ndarray) for v in frame[col]):
             frame[col] = frame[col].map(lambda v: list(v) if isinstance(v, np.ndarray) else v)

@@ -122,8 +122,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "(default focus)")
         p.add_argument(f"--tactic-{s}", default=None, metavar="NAME",
                        help=f"side {S}'s tactic: competent (default), stand-and-fire, brawler, "
-                       "sniper, kite, charge (alphastrike; classic: competent, "
-                       "stand-and-fire)")
+                       "sniper, kite, charge (alphastrike; classic: stand-and-fire (default), "
+                       "competent = heat-aware fire)")
     p.add_argument("--tactics", default=None, choices=("matrix",),
                    help="matrix: play every pair of tactics (--tactic-set) and print P(A "
                    "wins), P(B wins), E[turns], each side's maximin and the value of the "
@@ -233,7 +233,9 @@ CLASSIC_TACTICS = {"stand-and-fire": "all", "competent": "max-expected"}
 
 def classic_tactics(args: argparse.Namespace) -> None:
     """The Classic defaults where the Alpha Strike flags were not given, and ``--tactic-a/-b``
-    as Classic firing policies (:data:`CLASSIC_TACTICS`; default ``competent``)."""
+    as Classic firing policies (:data:`CLASSIC_TACTICS`; default ``stand-and-fire``, the
+    Classic duel's default by every door: ``sim.classic_duel`` and ``btsim classic-duel``
+    fire everything unless told otherwise, and the doors must agree)."""
     for s in ("a", "b"):
         tac = getattr(args, f"tactic_{s}", None)
         if tac is not None and tac not in CLASSIC_TACTICS:
@@ -246,7 +248,7 @@ def classic_tactics(args: argparse.Namespace) -> None:
         if getattr(args, f"moved_{s}") is None:
             setattr(args, f"moved_{s}", "stand")
         if getattr(args, f"policy_{s}") is None:
-            setattr(args, f"policy_{s}", CLASSIC_TACTICS[tac or "competent"])
+            setattr(args, f"policy_{s}", CLASSIC_TACTICS[tac or "stand-and-fire"])
 
 
 def main(args: argparse.Namespace) -> int:
@@ -257,8 +259,8 @@ def main(args: argparse.Namespace) -> int:
         if args.tactics == "matrix" or args.tactic_set is not None:
             return _classic_matrix(args)
         classic_tactics(args)
-        tactics_line = (f"tactics: A {args.tactic_a or 'competent'}, B "
-                        f"{args.tactic_b or 'competent'} (Classic: competent = the "
+        tactics_line = (f"tactics: A {args.tactic_a or 'stand-and-fire'}, B "
+                        f"{args.tactic_b or 'stand-and-fire'} (Classic: competent = the "
                         "max-expected firing policy, stand-and-fire = fire everything; the "
                         "movement mode is fixed per duel)")
         if args.closing not in (None, "close"):

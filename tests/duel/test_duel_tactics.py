@@ -208,9 +208,12 @@ def test_classic_tactics_map_to_firing_policies() -> None:
                     policy_b=None)
         return argparse.Namespace(**{**base, **kw})
 
-    a = ns()
+    a = ns()  # the default is the Classic duel's own, by every door: fire everything
     classic_tactics(a)
-    assert (a.policy_a, a.policy_b, a.moved_a) == ("max-expected", "max-expected", "stand")
+    assert (a.policy_a, a.policy_b, a.moved_a) == ("all", "all", "stand")
+    a = ns(tactic_a="competent", tactic_b="competent")
+    classic_tactics(a)
+    assert (a.policy_a, a.policy_b) == ("max-expected", "max-expected")
     a = ns(tactic_a="stand-and-fire", policy_b="neutral")
     classic_tactics(a)
     assert (a.policy_a, a.policy_b) == ("all", "neutral")

@@ -159,9 +159,9 @@ def test_run_records_notes_and_every_effective_option(tmp_path):
     (opts,) = res.metadata["options"]
     assert opts["heat_tmm_threshold"] == 3 and "ht_cap" in opts
     assert any(n.startswith("specials not simulated") for n in res.notes)
-    saved, _ = results.read(tmp_path / "h")
+    saved, meta = results.read(tmp_path / "h")
     assert saved.attrs["notes"] == res.notes
-    assert saved.attrs["options"][0]["heat_tmm_threshold"] == 3
+    assert meta["scenario_options"][0]["heat_tmm_threshold"] == 3  # not in the frame's attrs
 
 
 def test_heat_kernel_refuses_pending_damage_it_cannot_hold():

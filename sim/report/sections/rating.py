@@ -171,11 +171,14 @@ def build(res: Result) -> Section:
     gkey = "75% score"
     if len(gt) and gkey in gr.index and np.isfinite(num(gr.loc[gkey, f"{lab} ratio"])):
         gv = {str(c): num(gr.loc[gkey, c]) for c in gr.columns}
-        gcells = [(c, f"{gv[c]:.2f}") for c in (f"{lab} ratio", "low", "high")]
+        gcells = [(c, f"{gv[c]:.2f}") for c in (f"{lab} ratio", "low", "high")
+                  if np.isfinite(gv[c])]
+        high = (gcells[2][1] if len(gcells) == 3 else
+                "beyond the data")  # an open upper end is not a number to quote
         sec.findings.append(Finding(
             res.name, f"A {lab} gap decides a fight only when it is large: the dearer side "
             f"wins three fights in four (score) at a {lab} ratio of {gcells[0][1]} "
-            f"({gcells[1][1]} to {gcells[2][1]}).",
+            f"({gcells[1][1] if len(gcells) > 1 else 'beyond the data'} to {high}).",
             [("gap_ratio", gkey, c, gv[c], t) for c, t in gcells], lead=False))
     sec.notes.append(f"Rated {len(allr)} units ({n_incomplete} with something not simulated: "
                      f"rated, never judged). Pool chosen: {meta.get('pool_how')}.")
