@@ -10,6 +10,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 JOBS ?= -1
 TRIALS ?=
+# pytest worker processes for make test (pytest-xdist); 0 runs the suite in this process
+PYTEST_WORKERS ?= 2
 RUN_FLAGS := --jobs $(JOBS) $(if $(TRIALS),--trials $(TRIALS),)
 
 .PHONY: report test lint typecheck bench clean install
@@ -36,7 +38,7 @@ report: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check sim tests tools
 	$(BIN)/python -m mypy sim
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check sim tests tools
