@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -151,11 +150,11 @@ def test_foreign_and_mangled_records_are_misses_not_tracebacks(tmp_path, capsys)
     ["bench", "--big-trials", str(10**30)],
 ])
 def test_trials_above_the_cap_are_one_line(args, capsys):
-    t0 = time.perf_counter()
+    """Refused before any work is planned (a hang would hit the suite's timeout; no wall-clock
+    bound here, so the test does not depend on the machine's speed)."""
     assert cli(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and re.search(r"trials", err[0]) and str(engine.MAX_TRIALS) in err[0]
-    assert time.perf_counter() - t0 < 30
 
 
 def test_trials_in_a_toml_above_the_cap(tmp_path, capsys):
