@@ -75,9 +75,11 @@ def _target(location: str | None, rear: bool, side: str | None) -> tuple[int | N
             raise UserError("--rear goes with --location (use --side rear for the rear column)")
         return None, side
     loc = str(location).upper()
+    loc = lay.QUAD_ALIASES.get(loc, loc)  # a quad's FLL/FRL/RLL/RRL: its LA/RA/LL/RL
     if loc not in lay.LOC_INDEX:
         raise UserError(f"unknown location {location!r}; expected one of "
-                        + ", ".join(lay.LOCS))
+                        + ", ".join(lay.LOCS) + " (a quad's legs also "
+                        + ", ".join(lay.QUAD_ALIASES) + ")")
     if rear and loc not in ("CT", "LT", "RT"):
         raise UserError(f"--rear applies to CT, LT or RT; not {loc}")
     return lay.LOC_INDEX[loc], None
@@ -179,7 +181,12 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
         dr = rules
     else:
         dr = options.build(DamageRules, "default", dict(rules or {}))
-    layout = lay.build_layout(mech)
+    if (location is not None and str(location).upper() in lay.QUAD_ALIASES
+            and mech.config != "Quad"):
+        raise UserError(f"--location {location}: {mech.name} is a {mech.config} 'Mech; "
+                        f"{str(location).upper()} names a quad's leg (expected one of "
+                        + ", ".join(lay.LOCS) + ")")
+    layout = lay.build_layout(mech, quad=True)
     dm = DamageModel.build(layout, dr)
     spec = read_state(state) if isinstance(state, (str, Path)) else state
     start = fresh(layout, 1) if spec is None else damaged_state(layout, dm, spec)

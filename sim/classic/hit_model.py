@@ -105,7 +105,7 @@ class HitModel(Model):
                 "rule_options": json.dumps(scenario.rules.as_dict(), sort_keys=True)}
 
     def sample(self, scenario: HitScenario, rng: np.random.Generator, n: int) -> Aggregate:
-        layout = lay.build_layout(scenario.mech)
+        layout = lay.build_layout(scenario.mech, quad=True)
         dm = DamageModel.build(layout, scenario.rules)
         S, _ = run_groups(dm, scenario.groups, scenario.location, scenario.rear,
                           scenario.side, st.fresh(layout, n), np.ones(n), SampleChooser(rng),

@@ -60,11 +60,37 @@ KICK = _table({
     "right": ["RL"] * 6,
 }, first=1)
 
+#: Four-legged ('quad') 'Mechs (issue 19): the front legs stand in the arm codes LA/RA and
+#: the rear legs in LL/RL (as the unit reader stores them). The references are silent; the
+#: facts are MegaMek's ``QuadMek.innerRollHitLocation`` (megamek/common/units/QuadMek.java):
+#: the standard 2D6 table is the biped one (``Mek``'s table, the arm results landing on the
+#: front legs), while the punch and kick tables below differ from the biped ones (a quad has
+#: no arms: a punch from behind lands on the rear legs, a kick from the front on the front
+#: legs; roll 1-3 the left leg of the pair).
+QUAD_STANDARD = STANDARD
+QUAD_PUNCH = _table({
+    "left": ["LT", "LT", "CT", "LA", "LL", "HD"],
+    "front": ["LA", "LT", "CT", "RT", "RA", "HD"],
+    "rear": ["LL", "LTR", "CTR", "RTR", "RL", "HD"],
+    "right": ["RT", "RT", "CT", "RA", "RL", "HD"],
+}, first=1)
+QUAD_KICK = _table({
+    "left": ["LL", "LL", "LL", "LA", "LA", "LA"],
+    "front": ["LA", "LA", "LA", "RA", "RA", "RA"],
+    "rear": ["LL", "LL", "LL", "RL", "RL", "RL"],
+    "right": ["RA", "RA", "RA", "RL", "RL", "RL"],
+}, first=1)
+
 #: Table ids used by plans and kernels.
 TABLE_STANDARD, TABLE_PUNCH, TABLE_KICK = 0, 1, 2
 TABLES = (STANDARD, PUNCH, KICK)
 #: Dice of each table: 2 -> 2D6, 1 -> 1D6.
 TABLE_DICE = (2, 1, 1)
+#: The hit tables (standard, punch, kick, indexed by the table ids) of each 'Mech
+#: configuration (the unit file's ``Config:``): one place for every door that rolls a hit
+#: location on a 'Mech of that shape.
+HIT_TABLES: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {
+    "Biped": TABLES, "Quad": (QUAD_STANDARD, QUAD_PUNCH, QUAD_KICK)}
 
 #: Facing after a fall (reference 4.4): 1D6 -> hit column for the fall damage.
 FALL_COLUMN = np.array([0, SIDE["front"], SIDE["right"], SIDE["right"], SIDE["rear"],

@@ -59,9 +59,10 @@ CONSTRUCTION_NOT_SIMULATED = {
 
 
 #: Why a quad is incomplete (:func:`require_biped` refuses it where it matters).
-QUAD_REASON = ("a quad's hit tables, leg rules and kicks are not simulated: the damage model "
-               "(`btsim hit`) and the Classic duel refuse it; `btsim fire` and `btsim "
-               "profile` take it (its front legs stand in the arm locations LA/RA)")
+QUAD_REASON = ("a quad's leg rules (PSR bonus, leg damage to movement) and kicks are not "
+               "simulated in the Classic duel, which refuses it; `btsim hit` (the quad hit "
+               "tables), `btsim fire` and `btsim profile` take it (its front legs stand in "
+               "the arm locations LA/RA)")
 
 
 def require_biped(mech: ClassicMech, what: str) -> None:
@@ -69,9 +70,11 @@ def require_biped(mech: ClassicMech, what: str) -> None:
     if mech.config != "Biped":
         from sim.errors import UserError
 
+        why = ("(leg rules, kicks, no punches); `btsim hit`, `btsim fire` and `btsim "
+               "profile` take it" if mech.config == "Quad" else
+               "(biped and quad 'Mechs only)")
         raise UserError(f"{mech.name}: {what} does not simulate {mech.config} 'Mechs yet "
-                        "(quad hit tables, leg rules and kicks); `btsim fire` and `btsim "
-                        "profile` take it")
+                        + why)
 
 
 class Item(NamedTuple):

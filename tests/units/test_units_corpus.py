@@ -86,9 +86,10 @@ def test_corpus_file_imports_fires_everything_and_carries_mul_prices(path: Path)
         assert scn.notes[0].startswith(f"{mech.name} is incomplete: not simulated: ")
     if mech.config == "Quad":  # front legs in LA/RA: leg structure, no arm actuators
         assert mech.internal["LA"] == mech.internal["LL"] and not mech.has("LA", "shoulder")
+        from sim.classic.damage_state.layout import build_layout
         with pytest.raises(UserError, match="does not simulate Quad 'Mechs yet"):
-            from sim.classic.damage_state.layout import build_layout
-            build_layout(mech)
+            build_layout(mech)  # the Classic duel's door
+        assert build_layout(mech, quad=True).config == "Quad"  # btsim hit's
     # official prices: the MUL record of its MUL id
     rec = mul_by_id(mech.mul_id)
     assert rec is not None, mech.mul_id

@@ -25,7 +25,7 @@ from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.damage_state.choose import Chooser, SampleChooser
-from sim.classic.tables import SIDE, STANDARD
+from sim.classic.tables import HIT_TABLES, SIDE, TABLE_STANDARD
 from sim.dice import P2D6
 
 #: Determining Critical Hits (reference.md 5.4) by roll total: 2-7 none (0), 8-9 one (1),
@@ -116,12 +116,14 @@ class DamageModel:
                    side_engine, gauss_slot, boom_bin, layout.case | layout.case2)
 
 
-def side_outcomes(side: str, rules: DamageRules) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                          np.ndarray]:
+def side_outcomes(side: str, rules: DamageRules, config: str = "Biped"
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every distinct outcome of one standard hit-location roll from ``side`` (reference.md
-    3.2): ``(p, location, rear, tac)`` arrays (rolls that land alike are merged). A roll of 2 is a TAC at the listed location, or with
+    3.2) on a 'Mech of ``config`` (:data:`sim.classic.tables.HIT_TABLES`: a quad's arm
+    results are its front legs): ``(p, location, rear, tac)`` arrays (rolls that land alike
+    are merged). A roll of 2 is a TAC at the listed location, or with
     ``location_roll_two="floating"`` a TAC at a re-rolled location (C28)."""
-    col = STANDARD[SIDE[side]]
+    col = HIT_TABLES[config][TABLE_STANDARD][SIDE[side]]
     rear_of = {8: 1, 9: 2, 10: 3}
 
     def where(r: int) -> tuple[int, bool]:
@@ -174,7 +176,7 @@ def apply_group_from_side(S: np.ndarray, w: np.ndarray, dm: DamageModel, side: s
                           ) -> tuple[np.ndarray, np.ndarray]:
     """Roll the location of one damage group on the standard table from ``side`` (TACs
     included), then :func:`apply_group`."""
-    p, oloc, orear, otac = side_outcomes(side, dm.rules)
+    p, oloc, orear, otac = side_outcomes(side, dm.rules, dm.layout.config)
     P = np.broadcast_to(p, (len(S), len(p)))
     dmg = np.broadcast_to(damage, len(S))
     S, w, j, rows = ch.pick(S, w, P)
@@ -425,10 +427,11 @@ def _slot(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
 
 def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
     """Consequences of destroyed locations and critical slots (14.3, 14.5), for every row: a
-    destroyed side torso takes its arm; destroyed locations lose their armor; engine hits
-    count the engine slots of destroyed side torsos; counters from the slot bits; the
-    destruction cause (cockpit, head, center torso, third engine hit, sixth pilot hit)."""
-    for t, a in ((lay.LT, lay.LA), (lay.RT, lay.RA)):
+    destroyed side torso takes its arm (a quad's front leg: ``Layout.dependent``); destroyed
+    locations lose their armor; engine hits count the engine slots of destroyed side torsos;
+    counters from the slot bits; the destruction cause (cockpit, head, center torso, third
+    engine hit, sixth pilot hit)."""
+    for t, a in dm.layout.dependent:
         S[:, st.IS0 + a] = np.where(S[:, st.IS0 + t] == 0, 0, S[:, st.IS0 + a])
     dead = S[:, st.IS0:st.IS0 + 8] == 0
     S[:, :st.N_ARMOR] = np.where(dead[:, st.ARMOR_LOC], 0, S[:, :st.N_ARMOR])

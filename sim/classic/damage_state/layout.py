@@ -36,6 +36,33 @@ TORSOS = (CT, LT, RT)
 #: Limbs whose 12 on the determining table blows them off (with the head).
 BLOWABLE = np.array([True, False, False, False, True, True, True, True])
 
+#: 'Mech configurations (the unit file's ``Config:``) the damage state knows. A quad keeps the
+#: biped location codes: its front legs are LA/RA, its rear legs LL/RL (as the unit reader
+#: stores them); what differs is data, per configuration, below. The references are silent
+#: on quads; the facts are MegaMek's ``QuadMek`` (megamek/common/units/QuadMek.java).
+CONFIGS: tuple[str, ...] = ("Biped", "Quad")
+#: Slots per location (reference.md 5.3; a quad's four legs have 6 each: ``QuadMek``
+#: ``NUM_OF_SLOTS``).
+SLOTS_BY_CONFIG: dict[str, tuple[int, ...]] = {"Biped": N_SLOTS,
+                                               "Quad": (6, 12, 12, 12, 6, 6, 6, 6)}
+#: What each of the 8 location codes is called (a quad's: ``QuadMek`` abbreviations).
+NAMES_BY_CONFIG: dict[str, tuple[str, ...]] = {
+    "Biped": LOCS, "Quad": ("HD", "CT", "LT", "RT", "FLL", "FRL", "RLL", "RRL")}
+#: (side torso, location) pairs: a destroyed side torso takes that location with it
+#: (reference.md 5.2: its arm; a quad's front leg: MegaMek ``Mek.getDependentLocation``,
+#: which ``QuadMek`` does not override). Damage transfer (``TRANSFER``) is the same for both:
+#: limbs, front legs included, to their side torso.
+DEPENDENT_BY_CONFIG: dict[str, tuple[tuple[int, int], ...]] = {
+    "Biped": ((LT, LA), (RT, RA)), "Quad": ((LT, LA), (RT, RA))}
+#: a quad's own leg names, accepted where a location is named (``btsim hit --location FLL``)
+QUAD_ALIASES: dict[str, str] = {q: b for q, b in zip(NAMES_BY_CONFIG["Quad"], LOCS,
+                                                      strict=True) if q != b}
+#: the actuators of each limb code (a quad's front legs carry leg actuators)
+LIMB_ACTUATORS: dict[str, dict[str, tuple[str, ...]]] = {
+    "Biped": {"LA": ARM_ACTUATORS, "RA": ARM_ACTUATORS, "LL": LEG_ACTUATORS,
+              "RL": LEG_ACTUATORS},
+    "Quad": {k: LEG_ACTUATORS for k in ("LA", "RA", "LL", "RL")}}
+
 # slot kinds
 EMPTY, ENGINE, GYRO, COCKPIT, SENSORS, LIFE, ACTUATOR, HEAT_SINK, JUMP_JET, WEAPON, AMMO_BIN, \
     CASE, FILLER, OTHER = range(14)
@@ -93,6 +120,22 @@ class Layout:
     #: multi-slot item, or single-slot items of the same name and kind, bins excepted):
     #: ``(location, bitmask)``; the uniform slot choice of 14.2 treats them alike
     classes: tuple[tuple[int, int], ...] = field(default=())
+    #: the 'Mech's configuration (:data:`CONFIGS`); the fields below follow from it
+    config: str = "Biped"
+    #: slots per location (:data:`SLOTS_BY_CONFIG`)
+    n_slots: tuple[int, ...] = N_SLOTS
+    #: the name of each location code (:data:`NAMES_BY_CONFIG`)
+    loc_names: tuple[str, ...] = LOCS
+    #: (side torso, location) pairs lost together (:data:`DEPENDENT_BY_CONFIG`)
+    dependent: tuple[tuple[int, int], ...] = ((LT, LA), (RT, RA))
+
+    @property
+    def hit_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The standard, punch and kick hit-location tables of this configuration
+        (:data:`sim.classic.tables.HIT_TABLES`, indexed by the table ids)."""
+        from sim.classic.tables import HIT_TABLES
+
+        return HIT_TABLES[self.config]
 
     def kind_mask(self, *kinds: int) -> np.ndarray:
         """(8,) int bitmask of the slots of ``kinds`` in each location."""
@@ -108,7 +151,7 @@ class Layout:
         bad = [EMPTY] + ([] if filler else [FILLER]) + ([] if case else [CASE])
         out = np.zeros(8, dtype=np.int64)
         for loc in range(8):
-            for s in range(N_SLOTS[loc]):
+            for s in range(self.n_slots[loc]):
                 if self.kind[loc, s] not in bad:
                     out[loc] |= 1 << s
         return out
@@ -138,9 +181,9 @@ def catalog_slots(mech: ClassicMech) -> dict[str, list[str | None]]:
         side = 2 if mech.engine_clan or mech.engine_type == "Light" else 3
         slots["LT"] += ["Fusion Engine"] * side
         slots["RT"] += ["Fusion Engine"] * side
+    acts = LIMB_ACTUATORS.get(mech.config, LIMB_ACTUATORS["Biped"])
     for limb in ("LA", "RA", "LL", "RL"):
-        names = ARM_ACTUATORS if limb in ("LA", "RA") else LEG_ACTUATORS
-        slots[limb] = [_ACT_SLOT[a] for a in names if mech.has(limb, a)]
+        slots[limb] = [_ACT_SLOT[a] for a in acts[limb] if mech.has(limb, a)]
 
     def put(loc: str, names: list[str]) -> None:
         if loc == "HD" and None in slots["HD"]:
@@ -211,12 +254,25 @@ def _weapon_ok(text: str, mech: ClassicMech) -> bool:
         return False
 
 
-def build_layout(mech: ClassicMech) -> Layout:
-    """The slot layout of ``mech`` (its own slots, or :func:`catalog_slots` when it has none)."""
+def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
+    """The slot layout of ``mech`` (its own slots, or :func:`catalog_slots` when it has none).
+
+    ``quad=True``: the caller reads the configuration facts of the layout (``config``,
+    ``n_slots``, ``dependent``, ``hit_tables``) and takes a quad (``btsim hit``); by default a
+    quad is refused with the reason, for a caller that does not read them yet (the Classic
+    duel: leg rules, kicks and no punches)."""
     from sim.units.usable import require_biped
 
-    require_biped(mech, "the damage model (hit, duel)")  # quads: issue 19
+    if not (quad and mech.config in CONFIGS):
+        require_biped(mech, "the Classic duel" if not quad else "the damage model")
+    config = mech.config
+    n_slots = SLOTS_BY_CONFIG[config]
     notes: list[str] = []
+    if config != "Biped":
+        names_ = NAMES_BY_CONFIG[config]
+        notes.append(f"{mech.name} is a {config} 'Mech: its front legs are the locations LA/RA "
+                     f"({names_[LA]}/{names_[RA]}) and its rear legs LL/RL ({names_[LL]}/"
+                     f"{names_[RL]}); arm results of the hit table land on the front legs")
     if mech.slots:
         raw = {loc: list(mech.slots.get(loc, ())) for loc in LOCS}
     else:
@@ -231,9 +287,9 @@ def build_layout(mech: ClassicMech) -> Layout:
     bin_slot = np.full((8, 12), -1, dtype=np.int64)
     gauss: list[int] = []
     for li, loc in enumerate(LOCS):
-        row = (raw.get(loc, []) + [None] * 12)[:N_SLOTS[li]]
-        if len([s for s in raw.get(loc, []) if s not in (None, "-Empty-")]) > N_SLOTS[li]:
-            notes.append(f"{mech.name}: more items in {loc} than its {N_SLOTS[li]} slots; "
+        row = (raw.get(loc, []) + [None] * 12)[:n_slots[li]]
+        if len([s for s in raw.get(loc, []) if s not in (None, "-Empty-")]) > n_slots[li]:
+            notes.append(f"{mech.name}: more items in {loc} than its {n_slots[li]} slots; "
                          "the extra ones are ignored")
         names.append(tuple(None if s in (None, "-Empty-") else s for s in row))
         prev_key, run = None, 0
@@ -299,16 +355,18 @@ def build_layout(mech: ClassicMech) -> Layout:
     structure = np.array([mech.internal.get(k, 0) for k in LOCS], dtype=np.int64)
     return Layout(mech.name, tuple(names), kind, item, tuple(items), masks, tuple(bins),
                   bin_slot, tuple(gauss), case, case2, armor, structure, tuple(notes),
-                  _classes(names, kind, item, masks))
+                  _classes(names, kind, item, masks, n_slots), config, n_slots,
+                  NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config])
 
 
 def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,
-             masks: np.ndarray) -> tuple[tuple[int, int], ...]:
+             masks: np.ndarray, n_slots: tuple[int, ...] = N_SLOTS
+             ) -> tuple[tuple[int, int], ...]:
     """Groups of interchangeable slots per location (see ``Layout.classes``)."""
     out: list[tuple[int, int]] = []
     for li in range(8):
         groups: dict[object, int] = {}
-        for s in range(N_SLOTS[li]):
+        for s in range(n_slots[li]):
             k = int(kind[li, s])
             if k == EMPTY:
                 continue

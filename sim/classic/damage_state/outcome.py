@@ -53,7 +53,7 @@ def summarize(S: np.ndarray, w: np.ndarray, layout: lay.Layout,
             if mask >> s & 1:
                 per_slot[loc, s] = 1.0 if pre >> s & 1 else new / max(whole, 1)
     for i in range(8):
-        for s in range(lay.N_SLOTS[i]):
+        for s in range(layout.n_slots[i]):
             if layout.kind[i, s] != lay.EMPTY:
                 slots[layout.slot_label(i, s)] = per_slot[i, s]
     out["p_slot_hit"] = slots

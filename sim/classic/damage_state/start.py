@@ -74,7 +74,7 @@ def _location(field: str, name: Any, allowed: tuple[str, ...]) -> int:
 
 def _slot(layout: lay.Layout, label: Any, field: str) -> tuple[int, int]:
     labels = {layout.slot_label(i, s): (i, s) for i in range(8)
-              for s in range(lay.N_SLOTS[i]) if layout.kind[i, s] != lay.EMPTY}
+              for s in range(layout.n_slots[i]) if layout.kind[i, s] != lay.EMPTY}
     if not isinstance(label, str):
         raise UserError(f"state {field}: {shown(label)} is not a slot name (a string like "
                         f"{next(iter(labels))!r})")
