@@ -4,7 +4,8 @@
 The exact path enumerates every outcome of every die (hit location with TAC, determining
 table, slot choice) through :class:`~sim.classic.damage_state.ExactChooser` and merges equal
 states after each group; the Monte Carlo path runs the same kernel with a
-:class:`~sim.classic.damage_state.SampleChooser`. Both return the same summary fields.
+:class:`~sim.classic.damage_state.SampleChooser` through the engine (:func:`monte_carlo`:
+the chunk streams of ``sim.run``, issue 21). Both return the same summary fields.
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ from sim.units.types import ClassicMech
 SIDES = ("front", "left", "right", "rear")
 #: exact enumeration gives up (asking for Monte Carlo) beyond this many distinct states
 MAX_STATES = 400_000
-#: Monte Carlo trials per block (``method="mc"``): memory is bounded by it
-MC_BLOCK = 65_536
 #: Monte Carlo trials and seed when none are given
 MC_TRIALS = 100_000
 MC_SEED = 1
@@ -85,16 +84,6 @@ def _target(location: str | None, rear: bool, side: str | None) -> tuple[int | N
     return lay.LOC_INDEX[loc], None
 
 
-def _pooled(parts: Sequence[tuple[int, Any]]) -> Any:
-    """Trial-weighted mean of block summaries (every field of ``summarize`` is a mean or a
-    probability, nested in dicts)."""
-    first = parts[0][1]
-    if isinstance(first, dict):
-        return {k: _pooled([(n, p[k]) for n, p in parts]) for k in first}
-    total = sum(n for n, _ in parts)
-    return sum(n * float(p) for n, p in parts) / total
-
-
 def _squares(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]:
     """Weighted means of the squares of the per-trial values behind ``summarize``'s
     expectations (the same keys), for their sample standard errors."""
@@ -111,35 +100,38 @@ def _squares(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]
             "expected_engine_hits": float(w @ (engine * engine))}
 
 
-def standard_errors(out: Mapping[str, Any], squares: Mapping[str, Any], n: int
-                    ) -> dict[str, Any]:
-    """``<name>_se`` for every estimate of a Monte Carlo summary of ``n`` trials (nested
-    like the estimate, as ``sim.attack``'s ``expected_damage_by_location_se``): binomial
-    ``sqrt(p(1-p)/n)`` for the probabilities (``p_*``; for a slot that shares its class's
-    mean, 14.2, an upper bound), ``sqrt((E[x^2] - E[x]^2)/(n-1))`` for the expectations
-    (``squares``: :func:`_squares`)."""
-    def binom(p: Any) -> Any:
-        if isinstance(p, dict):
-            return {k: binom(v) for k, v in p.items()}
-        var = p * (1 - p)
-        # a certain event pooled over blocks reads 1 - 5e-14: no variance, not rounding noise
-        return 0.0 if var <= 1e-12 else math.sqrt(var / n)
+def monte_carlo(mech: ClassicMech, layout: lay.Layout, rules: DamageRules,
+                groups: Sequence[int],
+                location: int | None, rear: bool, side: str | None, start: np.ndarray,
+                trials: int, seed: int) -> dict[str, Any]:
+    """The Monte Carlo summary through the engine (:func:`sim.engine.sample_run`, issue 21:
+    every door): the ``hit`` model with every document field as a metric
+    (:class:`~sim.classic.hit_model.HitSummaryModel`), so the same seed and trials give the
+    bits of ``sim.run`` on the ``hit`` model. Each estimate is followed by ``<field>_se``
+    (the engine's: binomial ``sqrt(p(1-p)/n)`` for probabilities, for a slot sharing its
+    class's mean (14.2) an upper bound; the sample standard error for expectations)."""
+    from sim import engine
+    from sim.classic.damage_state.outcome import nest
+    from sim.classic.hit_model import HitScenario, HitSummaryModel
 
-    def sample(m: Any, m2: Any) -> Any:
-        if isinstance(m, dict):
-            return {k: sample(m[k], m2[k]) for k in m}
-        var = m2 - m * m
-        # E[x^2] - E[x]^2 of a constant leaves rounding noise of order 1e-15 x E[x^2]
-        var = 0.0 if var <= 1e-12 * max(m2, 1.0) else var
-        return math.sqrt(var / max(n - 1, 1))
-
-    se: dict[str, Any] = {}
-    for k, v in out.items():
-        if k.startswith("p_"):
-            se[f"{k}_se"] = binom(v)
-        elif k in squares:
-            se[f"{k}_se"] = sample(v, squares[k])
-    return se
+    model = HitSummaryModel.for_layout(layout, start)
+    scn = HitScenario(mech, tuple(groups), location, rear, side, "", rules)
+    agg = engine.sample_run(model, [scn], trials, seed, n_jobs=1,
+                            backend="sequential").parts[0]
+    means: dict[str, float] = {}
+    ses: dict[str, float] = {}
+    for m in model.metrics:
+        c, t, q = agg.stats[m.name][0]
+        mean, se, _lo, _hi = engine._interval(m.kind, np.array([c]), np.array([t]),
+                                              np.array([q]))
+        means[m.name] = float(mean[0])
+        ses[m.name] = float(se[0])
+    est, err = nest(means), nest(ses)
+    out: dict[str, Any] = {}
+    for k, v in est.items():          # each estimate, then its standard error
+        out[k] = v
+        out[f"{k}_se"] = err[k]
+    return out
 
 
 def run_groups(dm: DamageModel, groups: Sequence[int], location: int | None, rear: bool,
@@ -198,22 +190,7 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     elif method == "mc":
         trials = check_int("trials", trials, lo=1, hi=10**9)
         seed = check_int("seed", seed, lo=0)
-        ch = SampleChooser(np.random.default_rng(seed))
-        parts: list[tuple[int, dict[str, Any]]] = []
-        squares: list[tuple[int, dict[str, Any]]] = []
-        for lo in range(0, trials, MC_BLOCK):     # memory bounded by the block, not trials
-            n = min(MC_BLOCK, trials - lo)
-            S, w = run_groups(dm, gs, loc, rear, side, np.repeat(start, n, axis=0),
-                              np.full(n, 1.0 / n), ch, False)
-            parts.append((n, summarize(S, w, layout, start[0])))
-            squares.append((n, _squares(S, w, layout)))
-        mean = _pooled(parts)
-        se = standard_errors(mean, _pooled(squares), trials)
-        out = {}
-        for k, v in mean.items():          # each estimate, then its standard error
-            out[k] = v
-            if f"{k}_se" in se:
-                out[f"{k}_se"] = se[f"{k}_se"]
+        out = monte_carlo(mech, layout, dr, gs, loc, rear, side, start, trials, seed)
     else:
         raise UserError(f"unknown method {method!r}; expected exact or mc")
     seconds = time.perf_counter() - t0

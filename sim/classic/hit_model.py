@@ -134,4 +134,42 @@ class HitModel(Model):
         return {k: np.array([v]) for k, v in out.items()}
 
 
+@dataclass
+class HitSummaryModel(HitModel):
+    """The ``hit`` model with every field of the ``btsim hit`` document as a metric
+    (:func:`sim.classic.damage_state.outcome.per_row`, flattened names), for one unit layout
+    and start state: ``sim.hit``/``btsim hit`` run their Monte Carlo through the engine with
+    it (issue 21), so they draw the same chunk streams as ``sim.run`` on the ``hit`` model and
+    give its metrics (``p_destroyed``, ...) the same bits for the same seed and trials."""
+
+    layout: lay.Layout | None = None
+    start: np.ndarray | None = None
+
+    @classmethod
+    def for_layout(cls, layout: lay.Layout, start: np.ndarray) -> HitSummaryModel:
+        from sim.classic.damage_state.outcome import PROBABILITY_FIELDS, SEP, per_row
+
+        names = per_row(start, layout, start[0])
+        metrics = tuple(Metric(k, k.replace(SEP, " "), "probability"
+                               if k.partition(SEP)[0] in PROBABILITY_FIELDS else "mean")
+                        for k in names)
+        return cls(metrics=metrics, layout=layout, start=start)
+
+    def sample(self, scenario: HitScenario, rng: np.random.Generator, n: int) -> Aggregate:
+        from sim.classic.damage_state.outcome import per_row
+
+        assert self.layout is not None and self.start is not None
+        dm = DamageModel.build(self.layout, scenario.rules)
+        S, _ = run_groups(dm, scenario.groups, scenario.location, scenario.rear,
+                          scenario.side, np.repeat(self.start, n, axis=0), np.ones(n),
+                          SampleChooser(rng), False)
+        agg = Aggregate(n)
+        for k, v in per_row(S, self.layout, self.start[0]).items():
+            agg.add_mean(k, v)
+        return agg
+
+    def exact(self, scenario: HitScenario) -> dict[str, np.ndarray] | None:
+        return None
+
+
 MODEL = HitModel()

@@ -101,3 +101,16 @@ def test_cli_trials_or_seed_with_exact_exit_2(extra: list[str]) -> None:
     p = _cli(LOCUST, "--damage", "20", "--side", "front", "--method", "exact", *extra)
     assert p.returncode == 2 and p.stdout == ""
     assert len(p.stderr.strip().splitlines()) == 1 and "--method mc" in p.stderr
+
+
+def test_mc_goes_through_the_engine_same_bits_as_sim_run() -> None:
+    """Issue 21: ``sim.hit`` Monte Carlo and ``sim.run`` on the ``hit`` model give the same
+    bits for the same seed and trials (both draw the engine's chunk streams)."""
+    kw = {"unit": "Hunchback HBK-4G", "damage": 20, "side": "front"}
+    a = sim.hit(kw["unit"], damage=20, side="front", method="mc", trials=3_000, seed=4)
+    r = sim.run({"model": "hit", "fixed": kw}, trials=3_000, seed=4, progress=False,
+                cache=False).frame.iloc[0]
+    for k in ("p_destroyed", "p_ammo_explosion", "p_any_critical", "expected_pilot_damage",
+              "expected_engine_hits"):
+        assert a[k] == r[k] and a[f"{k}_se"] == r[f"{k}_se"], k
+    assert a["p_destroyed_by"]["head"] == r["p_destroyed_by_head"]
