@@ -10,7 +10,6 @@ the chunk streams of ``sim.run``, issue 21). Both return the same summary fields
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -23,7 +22,7 @@ from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.damage_state.apply import DamageModel, apply_group, apply_group_from_side
-from sim.classic.damage_state.choose import Chooser, ExactChooser, SampleChooser
+from sim.classic.damage_state.choose import Chooser, ExactChooser
 from sim.classic.damage_state.outcome import ARMOR_NAMES, dedupe, summarize
 from sim.classic.damage_state.start import damaged_state, read_state
 from sim.classic.damage_state.state import canonical, fresh
