@@ -2,7 +2,9 @@
 
 One table, one place: ``sim/classic/data/weapons.csv`` (one row per weapon, with the ``.mtf``
 slot name, the other lookup names and a ``source`` per row) and ``sim/classic/data/ammo.csv``
-(one row per ammunition type). This module only loads and checks them.
+(one row per ammunition type), ``sim/classic/data/munitions.csv`` (rounds a launcher fires
+besides its standard ones, with their own damage and ranges: :class:`Munition`,
+:func:`rounds_for`). This module only loads and checks them.
 
 Columns of ``weapons.csv`` (reference 10.2): ``damage`` per missile for launchers, per shot
 otherwise; ``heat`` per shot (Ultra/Rotary: per shot fired); ``min_range`` 0 = none;
@@ -49,6 +51,8 @@ if TYPE_CHECKING:
 WEAPONS_FILE = "weapons.csv"
 AMMO_FILE = "ammo.csv"
 EQUIPMENT_FILE = "equipment.csv"
+#: rounds a launcher fires besides its standard ones (:class:`Munition`)
+MUNITIONS_FILE = "munitions.csv"
 #: Allowed values of ``Weapon.tech`` and ``Weapon.family``.
 TECHS = ("IS", "Clan", "Both")
 FAMILIES = ("laser", "pulse", "ppc", "flamer", "mg", "ac", "lbx", "ultra", "rotary", "gauss",
@@ -307,6 +311,60 @@ def _equipment() -> tuple[dict[str, Equipment], dict[str, str]]:
             hittable=_bool(row, "hittable", where), source=row["source"],
             lookups=_names(row["lookups"]), simulated=_simulated(row, where, ("none", "no")))
     return table, _index({k: (e.key, *e.lookups) for k, e in table.items()}, EQUIPMENT_FILE)
+
+
+@dataclass(frozen=True)
+class Munition:
+    """One row of ``munitions.csv``: rounds a launcher fires *besides* its standard ones,
+    with their own firing numbers (MML SRM rounds; ATM ER and HE rounds, reference 10.2).
+    The launcher's heat, rack size, to-hit modifier and cluster bonus stay its own."""
+
+    ammo: str
+    launcher: str
+    label: str
+    family: str
+    damage: int
+    min_range: int
+    short: int
+    medium: int
+    long: int
+    group: int
+    source: str
+
+
+@cache
+def _munitions() -> dict[str, tuple[Munition, ...]]:
+    """launcher key -> its other rounds, in table order (checked against both tables)."""
+    out: dict[str, list[Munition]] = {}
+    weapons, ammo = _weapons()[0], _ammo()[0]
+    for k, row in enumerate(_data(MUNITIONS_FILE), 2):
+        where = f"{MUNITIONS_FILE}:{k}"
+        ints = {c: _int(row, c, where) for c in ("damage", "min_range", "short", "medium",
+                                                 "long", "group")}
+        m = Munition(ammo=row["ammo"], launcher=row["launcher"], label=row["label"],
+                     family=row["family"], source=row["source"], **ints)
+        if m.launcher not in weapons or m.ammo not in ammo or m.family not in FAMILIES:
+            raise WeaponTableError(f"{where}: launcher {m.launcher!r}, ammunition {m.ammo!r} "
+                                   f"and family {m.family!r} must be in the tables")
+        if weapons[m.launcher].ammo == m.ammo:
+            raise WeaponTableError(f"{where}: {m.ammo!r} is the launcher's standard round")
+        out.setdefault(m.launcher, []).append(m)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def rounds_for(weapon: Weapon) -> tuple[Weapon, ...]:
+    """Every kind of round ``weapon`` can fire, as the weapon firing it: the launcher itself
+    (its standard rounds, ``weapon.ammo``), then each :class:`Munition` of it with its own
+    damage, ranges, grouping and ammunition (``ammo``), named ``"MML 7 (SRM rounds)"``. A
+    weapon without other rounds gives ``(weapon,)``. The fire model picks among those it
+    has ammunition for (:func:`sim.classic.fire.scenario.choose_rounds`)."""
+    from dataclasses import replace
+
+    return (weapon, *(replace(weapon, name=f"{weapon.name} ({m.label})", family=m.family,
+                              damage=m.damage, min_range=m.min_range, short=m.short,
+                              medium=m.medium, long=m.long, group=m.group, ammo=m.ammo,
+                              source=m.source)
+                      for m in _munitions().get(weapon.key, ())))
 
 
 WEAPONS: Mapping[str, Weapon] = MappingProxyType(_weapons()[0])

@@ -25,6 +25,7 @@ from sim.classic.weapons import (
     lookup_equipment,
     lookup_weapon,
     require,
+    rounds_for,
 )
 from sim.errors import UserError
 from sim.units.catalog import get_classic
@@ -79,8 +80,10 @@ def test_every_ammo_maps_to_a_weapon_and_back() -> None:
     ``ammo`` family has that family's standard ammo (key = family), energy weapons none."""
     fams = {w.ammo for w in WEAPONS.values() if w.ammo}
     for a in AMMO.values():
-        users = [w for w in WEAPONS.values() if a.feeds(w)]
-        # rounds no launcher fires (MML SRM, ATM ER/HE) say so (issue 19)
+        # a launcher's other rounds (munitions.csv: MML SRM, ATM ER/HE) feed it too
+        users = [w for w in WEAPONS.values() if a.feeds(w)
+                 or any(c.ammo == a.key for c in rounds_for(w))]
+        # rounds no launcher fires (iATM ER/HE) say so (issue 19)
         assert bool(users) != a.simulated.startswith("no:"), a.key
         assert all(w.tech in (a.tech, "Both") for w in users), a.key
         assert a.source.startswith(("reference-classic-combat.md",

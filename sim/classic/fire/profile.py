@@ -104,7 +104,8 @@ class ProfileModel(Model):
                                   Metric("sustained", "expected damage per turn over N turns "
                                          "with heat carried", "mean", "points")),
                          # 2: issue 18: ATM +2 on the cluster roll, C8 one bin explodes
-                         version="2",
+                         # 3: issue 19: per-range choice of rounds (MML SRM, ATM ER/HE)
+                         version="3",
                          bench_cases=(BenchCase("profile-7-weapons", _bench_params(),
                                                 unit="unit-turns",
                                                 per_trial=BENCH_RANGES * BENCH_TURNS),))

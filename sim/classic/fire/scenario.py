@@ -24,7 +24,7 @@ from sim.classic.fire import to_hit as TH
 from sim.classic.fire.policies import Policy, parse_policy
 from sim.classic.fire.rules import OPTION_NAMES, FireRules, rules_from
 from sim.classic.fire.unit import FireUnit, Mount, fire_unit
-from sim.classic.weapons import Weapon, damage_at
+from sim.classic.weapons import Weapon, damage_at, rounds_for
 from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 from sim.errors import ConfigError, check_bool, check_choice, check_int
 from sim.units.types import ClassicMech
@@ -295,11 +295,10 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
     rows: list[dict[str, Any]] = []
     notes = list(unit.notes)
     for m in unit.mounts:
-        row, gun = _compile_mount(m, len(guns), unit, rules, gunnery, step_ranges,
-                                  target_hexes, target_jumped, terrain, move_mod)
+        row, mount_guns = _compile_rounds(m, len(guns), unit, rules, gunnery, step_ranges,
+                                          target_hexes, target_jumped, terrain, move_mod)
         rows.append(row)
-        if gun is not None:
-            guns.append(gun)
+        guns.extend(mount_guns)
     heat_turn = int(move_heat.max() + sum(g.heat_of(g.rate) for g in guns))
     diss = H.dissipation(unit.heat_sinks, unit.double_sinks, water, unit.leg_sinks,
                          rules.water_cooling)
@@ -326,11 +325,63 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
         target_ams=target_ams)
 
 
-def _compile_mount(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunnery: int,
-                   step_ranges: tuple[int, ...], target_hexes: int, target_jumped: bool,
-                   terrain: str, move_mod: np.ndarray) -> tuple[dict[str, Any], Gun | None]:
+def expected_damage(gun: Gun, tn: int) -> Fraction:
+    """Exact expected damage of one attack of ``gun`` at target number ``tn`` (full rate)."""
+    return sum((d * p for d, p in gun.damage_pmf(tn).items()), Fraction(0))
+
+
+def choose_rounds(guns: Sequence[Gun]) -> tuple[int, ...]:
+    """Per range step, which of a launcher's kinds of round it fires (issue 19: MML LRM or
+    SRM rounds, ATM standard, ER or HE rounds): ``guns`` holds one compiled gun per kind it
+    has ammunition for, standard rounds first; the pick is the one with the highest exact
+    expected damage at that step (target number at heat 0: heat adds the same to every
+    kind), ties to the earlier (the standard rounds). A fixed choice per step: the rounds
+    are not switched when the chosen bins run dry (docs/rules.md)."""
+    out = []
+    for r in range(guns[0].tn.shape[0]):
+        vals = [expected_damage(g, int(g.tn[r, 0])) for g in guns]
+        out.append(max(range(len(guns)), key=lambda k: (vals[k], -k)))
+    return tuple(out)
+
+
+def _compile_rounds(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunnery: int,
+                    step_ranges: tuple[int, ...], target_hexes: int, target_jumped: bool,
+                    terrain: str, move_mod: np.ndarray) -> tuple[dict[str, Any], list[Gun]]:
+    """The row and the guns of one mount. A launcher with several kinds of round on hand
+    (:func:`sim.classic.weapons.rounds_for`) gets one gun per kind it fires at some step
+    (:func:`choose_rounds`), each unable to fire (target number 13) at the other steps."""
     w = m.weapon
     assert w is not None
+    rounds = rounds_for(w)
+    fed = [c for c in rounds if unit.pool_index(c) >= 0
+           and unit.pools[unit.pool_index(c)].shots > 0]
+    if len(rounds) == 1 or not unit.ammo_known or not fed or m.rear:
+        row, gun = _compile_mount(m, w, index, unit, rules, gunnery, step_ranges,
+                                  target_hexes, target_jumped, terrain, move_mod)
+        return row, [] if gun is None else [gun]
+    compiled = [_compile_mount(m, c, index, unit, rules, gunnery, step_ranges, target_hexes,
+                               target_jumped, terrain, move_mod) for c in fed]
+    row = compiled[0][0]
+    cands = [g for _, g in compiled if g is not None]
+    if len(cands) < len(compiled):
+        return row, cands[:1]
+    pick = np.array(choose_rounds(cands))
+    out: list[Gun] = []
+    for k, g in enumerate(cands):
+        steps = pick == k
+        if not steps.any():
+            continue
+        out.append(replace(g, index=index + len(out),
+                           tn=np.where(steps[:, None], g.tn, 13),
+                           tn_uncapped=np.where(steps[:, None], g.tn_uncapped, OUT_OF_RANGE)))
+    row["rounds"] = {step_ranges[r]: cands[int(k)].weapon.ammo for r, k in enumerate(pick)}
+    return row, out
+
+
+def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireRules,
+                   gunnery: int, step_ranges: tuple[int, ...], target_hexes: int,
+                   target_jumped: bool, terrain: str, move_mod: np.ndarray
+                   ) -> tuple[dict[str, Any], Gun | None]:
     row: dict[str, Any] = {"name": w.name, "key": w.key, "location": m.location,
                            "rear": m.rear}
     reason = None
