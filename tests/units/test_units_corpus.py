@@ -63,6 +63,19 @@ def _expected_max(mech) -> tuple[int, list[str]]:
             continue
         total += max(c.damage * max(c.cluster, 1) * shots.get(c.family, 1) for c in kinds)
         names.append(w.key)
+    # a machine gun array's guns (up to 4 of its type in its location) fire as one weapon
+    for m in mech.weapon_mounts:
+        w = WEAPONS.get(m.weapon) if m.weapon else None
+        if w is not None and w.name.endswith(" Array"):
+            base = w.name.removesuffix(" Array")
+            n = min(4, sum(1 for x in mech.weapon_mounts if x.location == m.location
+                           and not x.rear and x.weapon and WEAPONS[x.weapon].name == base))
+            if n >= 2:
+                key = next(WEAPONS[x.weapon].key for x in mech.weapon_mounts
+                           if x.location == m.location and x.weapon
+                           and WEAPONS[x.weapon].name == base)
+                for _ in range(n - 1):
+                    names.remove(key)
     return total, names
 
 
@@ -109,7 +122,7 @@ def test_corpus_import_counts(tmp_path: Path, home: Path) -> None:
     assert {s.kind for s in rep.skipped} == {"not supported"}
     assert len(rep.skipped) == 2  # the 2 IndustrialMechs (one a quad)
     assert all("IndustrialMechs" in s.reason for s in rep.skipped)
-    assert len(rep.imported) == 80 and rep.complete_count() == 63
+    assert len(rep.imported) == 80 and rep.complete_count() == 64
     quads = next(it for it in rep.items() if it["name"] == "config: Quad")
     assert quads["count"] == 5  # imported, incomplete: fire and profile only
     kinds = {it["kind"] for it in rep.items()}

@@ -241,6 +241,12 @@ def _hit_tables(w: Weapon, rate: int, rules: FireRules, artemis: str = "",
             h = (C.hits_by_roll(rack, C.cluster_modifier(w, ams=True)) if ams
                  else np.full(13, rack, dtype=np.int64))
             g = tuple(C.groups(k, w.damage, w.group) for k in range(rack + 1))
+        elif w.family == "mg" and w.cluster > 1:
+            # a machine gun array (unit.link_mg_arrays): the guns that hit, from the cluster
+            # table with the gun count as the column; one location for the salvo
+            rack = w.cluster
+            h = C.hits_by_roll(rack, 0)
+            g = tuple(((w.damage * k,) if k else ()) for k in range(rack + 1))
         elif w.family in ("ultra", "rotary") and s > 1:
             h = C.hits_by_roll(s)
             g = tuple((w.damage,) * k for k in range(s + 1))

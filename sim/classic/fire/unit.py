@@ -126,6 +126,67 @@ def linked_artemis(mount: WeaponMount, bins: tuple[AmmoBin, ...]) -> str:
     return ARTEMIS_KIND[mount.artemis] if fed and all(m in ok for m in fed) else ""
 
 
+#: Most machine guns one array links (MegaMek ``MGAWeaponHandler``; TacOps: 2-4).
+MGA_MAX_LINKED = 4
+
+
+def is_mg_array(w: Weapon | None) -> bool:
+    """True for a machine gun array row (``Machine Gun Array``, light and heavy ones)."""
+    return w is not None and w.family == "mg" and w.name.endswith(" Array")
+
+
+def link_mg_arrays(mounts: list[Mount], pools: list[Pool]
+                   ) -> tuple[list[Mount], list[Pool], list[str]]:
+    """Machine gun arrays (MegaMek ``MGAWeaponHandler``, facts where the references are
+    silent): an array fires the machine guns of its type in its location (up to
+    :data:`MGA_MAX_LINKED`, same facing) as one weapon: one to-hit roll, the number of guns
+    that hit from the cluster table with the gun count as the column (no modifier), every
+    hit on the one location the salvo rolls (one damage group), each gun's heat, and one
+    round per gun from their ammunition. The linked mounts become one mount whose weapon
+    has ``cluster`` = the gun count; its pool is the guns' pool counted in salvos (rounds
+    // guns per bin, explosion damage per salvo = guns x per round), which is exact when the
+    array's guns are the pool's only users. When another weapon also feeds from that pool
+    the guns fire singly instead (a note says so)."""
+    from dataclasses import replace
+
+    notes: list[str] = []
+    out = list(mounts)
+    for arr in [m for m in mounts if is_mg_array(m.weapon)]:
+        assert arr.weapon is not None
+        base = arr.weapon.name.removesuffix(" Array")
+        linked = [m for m in out if m.location == arr.location and m.rear == arr.rear
+                  and m.weapon is not None and m.weapon.family == "mg"
+                  and m.weapon.name == base][:MGA_MAX_LINKED]
+        out.remove(arr)
+        if len(linked) < 2:
+            notes.append(f"{arr.weapon.name} ({arr.location}): fewer than two {base}s to link; "
+                         "they fire singly")
+            continue
+        w = linked[0].weapon
+        assert w is not None
+        n = len(linked)
+        users = [m for m in out if m.weapon is not None and m.weapon.ammo == w.ammo]
+        k = next((i for i, p in enumerate(pools) if p.key == w.ammo), -1)
+        if k >= 0 and len(users) != n:
+            notes.append(f"{arr.weapon.name} ({arr.location}): its {base}s share their ammunition "
+                         "with other weapons; they fire singly (not as one array)")
+            continue
+        if k >= 0:
+            p = pools[k]
+            bins = tuple(b // n for b in (p.bins or (p.shots,)))
+            pools[k] = replace(p, shots=sum(bins), bins=bins,
+                               damage_per_shot=p.damage_per_shot * n)
+        gun = replace(w, name=f"{arr.weapon.name} ({n} x {base})", cluster=n,
+                      group=w.damage * n, heat=w.heat * n)
+        at = out.index(linked[0])
+        for m in linked:
+            out.remove(m)
+        out.insert(at, replace(linked[0], name=arr.name, weapon=gun))
+        notes.append(f"{arr.weapon.name} ({arr.location}): {n} {base}s fire as one array (one "
+                     "to-hit roll, the cluster table for the guns that hit, one location)")
+    return out, pools, notes
+
+
 def fire_unit(mech: ClassicMech) -> FireUnit:
     """Build the firing view of ``mech`` from the unit reader's fields (issue 11).
 
@@ -181,6 +242,10 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
              any(x for _, _, _, x in v), tuple(dict.fromkeys(loc for loc, _, _, _ in v)),
              all(loc in protected for loc, _, _, _ in v), tuple(s for _, s, _, _ in v))
         for k, v in pools.items())
+    if any(is_mg_array(m.weapon) for m in mounts):
+        mounts, pools_l, mga_notes = link_mg_arrays(mounts, list(pool_list))
+        pool_list = tuple(pools_l)
+        notes += mga_notes
     for name, loc, line in mech.unknown_equipment:
         notes.append(f"unknown equipment {name!r} ({loc}" + (f", line {line}" if line else "")
                      + "): not simulated")
