@@ -289,8 +289,8 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
              "piloting": piloting}
         fire[(r, ma, mb)] = build_scenario(p)
     any_fs = next(iter(fire.values()))
-    notes.extend(f"{mech.name}: {n}" for n in any_fs.notes if "not simulated: damage to the "
-                 "firing" not in n)
+    notes.extend(n if n.startswith(f"{mech.name} ") else f"{mech.name}: {n}"
+                 for n in any_fs.notes if "not simulated: damage to the firing" not in n)
     sinks = tuple(i for i, it in enumerate(layout.items) if it.kind == lay.HEAT_SINK)
     jets = tuple(int(sum(1 << s for s in range(12) if layout.kind[loc, s] == lay.JUMP_JET))
                  for loc in range(8))
