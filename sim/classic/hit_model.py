@@ -62,7 +62,8 @@ class HitModel(Model):
     metrics: tuple = METRICS
     #: 2: issue 18, C10: a bin hit by the critical of the group that destroys the 'Mech
     #: explodes (cause ammunition, pilot damage)
-    version: str = "2"
+    #: 3: issue 19: quads; HAG explosions rackSize / 2 (MegaMek CLHAG*)
+    version: str = "3"
     #: ``btsim bench`` times the exact answer (``exact ms``: what ``btsim hit`` computes;
     #: issue 13 asks for under 50 ms) and the Monte Carlo kernel of each case
     bench_cases: tuple = field(default_factory=lambda: (

@@ -320,3 +320,21 @@ def test_require_names_the_missing_weapon() -> None:
     with pytest.raises(UserError, match=r"'CLHeavyLargeLaser' \(LA, line 77\) is not in"):
         require(bad)
     assert len(require(bad, bad.weapon_mounts[:2])) == 2
+
+
+def test_rows_rechecked_against_megamek() -> None:
+    """Issue 19: rows filled from MegaMek re-read against its weapon classes: artillery
+    damage is the class's rackSize (Sniper 20, Thumper 15, Long Tom 25, Arrow IV 20; the
+    rows had the adjacent-hex values), Thumper heat 5, HAG explosion rackSize / 2, iATM 3
+    1.5 t; the ammunition explodes for the same damage per round."""
+    got = {k: (WEAPONS[k].damage, WEAPONS[k].heat) for k in
+           ("IS Sniper", "IS Thumper", "IS Long Tom", "IS Arrow IV")}
+    assert got == {"IS Sniper": (20, 10), "IS Thumper": (15, 5), "IS Long Tom": (25, 20),
+                   "IS Arrow IV": (20, 10)}
+    assert [WEAPONS[f"Clan HAG {n}"].explosion_damage for n in (20, 30, 40)] == [10, 15, 20]
+    assert WEAPONS["Clan iATM 3"].tons == 1.5
+    assert [AMMO[f"IS Ammo {k}"].damage_per_shot for k in ("Sniper", "Thumper", "Long Tom")] \
+        == [20, 15, 25]
+    for k in ("IS Sniper", "Clan HAG 20", "Clan iATM 3", "IS Rocket Launcher 10",
+              "IS Heavy Gauss Rifle", "IS Medium X-Pulse Laser", "Clan Light TAG"):
+        assert "re-checked issue 19" in WEAPONS[k].source and ".java" in WEAPONS[k].source
