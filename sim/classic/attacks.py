@@ -22,6 +22,11 @@ from typing import TYPE_CHECKING, Any
 from sim.classic import damage as D
 from sim.classic import psr as P
 from sim.classic import tables as T
+from sim.classic.physical_weapons import (  # noqa: F401 - declared with the attacks
+    PHYSICAL_WEAPONS,
+    PhysicalWeapon,
+    physical_weapon_damage,
+)
 
 if TYPE_CHECKING:
     from sim.classic.scenario import Scenario

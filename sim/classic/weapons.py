@@ -309,7 +309,8 @@ def _equipment() -> tuple[dict[str, Equipment], dict[str, str]]:
         table[row["key"]] = Equipment(
             key=row["key"], kind=row["kind"], tech=row["tech"], slots=_int(row, "slots", where),
             hittable=_bool(row, "hittable", where), source=row["source"],
-            lookups=_names(row["lookups"]), simulated=_simulated(row, where, ("none", "no")))
+            lookups=_names(row["lookups"]),
+            simulated=_simulated(row, where, ("none", "partly", "no")))
     return table, _index({k: (e.key, *e.lookups) for k, e in table.items()}, EQUIPMENT_FILE)
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
@@ -46,15 +47,20 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
     ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
     ("armor", "heat-dissipating"): "heat-dissipating armor",
-    ("armor", "stealth"): "stealth armor (+1/+2 to-hit at medium/long range)",
+    ("armor", "stealth"): "stealth armor (+1/+2 to-hit at medium/long range, 10 heat a turn "
+                          "while on; sim/classic/equipment_rules.py stealth_to_hit, "
+                          "stealth_heat, not read by the duel yet)",
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",
-    ("cockpit", "small"): "small cockpit (+1 to piloting rolls)",
+    ("cockpit", "small"): "small cockpit (+1 to piloting rolls; sim/classic/equipment_rules.py "
+                          "cockpit_psr_mod, not read by the duel yet)",
     ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
-    ("gyro", "heavy"): "heavy-duty gyro (survives one more gyro hit)",
+    ("gyro", "heavy"): "heavy-duty gyro (destroyed at the third hit, +1/+3 to piloting rolls "
+                       "after one/two; sim/classic/equipment_rules.py gyro_psr_mod, not read "
+                       "by the duel yet)",
 }
 
 
@@ -130,10 +136,13 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
             out.append(Item("ammunition", _short(b.name), b.location, reason))
     if _narc_bonus(mech):
         out.append(Item("equipment", "Narc", "", "the +2 cluster bonus of Narc-capable "
-                        "missiles against a target its beacon marked is not simulated"))
+                        "missiles against a target its beacon marked is a rule function "
+                        "(sim/classic/equipment_rules.py: narc_cluster_bonus) that the fire "
+                        "model and the Classic duel do not read yet (it needs the beacon's "
+                        "hit carried from turn to turn)"))
     for key, loc in mech.equipment:
         eq = EQUIPMENT.get(key)
-        if eq is not None and eq.simulated.startswith("no:"):
+        if eq is not None and eq.simulated.startswith(("no:", "partly:")):
             out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
     if mech.tsm and not any(EQUIPMENT.get(k) is not None and EQUIPMENT[k].kind == "tsm"
                             for k, _ in mech.equipment):
@@ -141,7 +150,12 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         out.append(Item("equipment", "Triple-Strength Myomer", "",
                         eq.simulated.partition(":")[2].strip()))
     for weapon, loc in mech.physical_weapons:  # the attack model and the duel: hatchets only
-        if weapon != "hatchet":
+        if weapon in PHYSICAL_WEAPONS and weapon != "hatchet":
+            out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
+                            "declared (sim/classic/attacks.py PHYSICAL_WEAPONS: to-hit, "
+                            "damage), but the attack model and the Classic duel swing "
+                            "hatchets only so far"))
+        elif weapon != "hatchet":
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
                             "btsim's physical attacks know hatchets only (the duel never "
                             "swings it)"))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.classic.equipment_rules import GYRO_HITS_TO_DESTROY, gyro_kind
 from sim.classic.weapons import (
     AMMO,
     EQUIPMENT,
@@ -128,6 +129,9 @@ class Layout:
     loc_names: tuple[str, ...] = LOCS
     #: (side torso, location) pairs lost together (:data:`DEPENDENT_BY_CONFIG`)
     dependent: tuple[tuple[int, int], ...] = ((LT, LA), (RT, RA))
+    #: gyro hits that destroy this 'Mech's gyro (a heavy-duty gyro 3, else 2:
+    #: :data:`sim.classic.equipment_rules.GYRO_HITS_TO_DESTROY`), for the duel to read
+    gyro_destroyed_at: int = 2
 
     @property
     def hit_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -356,7 +360,8 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
     return Layout(mech.name, tuple(names), kind, item, tuple(items), masks, tuple(bins),
                   bin_slot, tuple(gauss), case, case2, armor, structure, tuple(notes),
                   _classes(names, kind, item, masks, n_slots), config, n_slots,
-                  NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config])
+                  NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config],
+                  GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)])
 
 
 def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,

@@ -1,0 +1,197 @@
+"""Rules of equipment that acts in a Classic duel but that the duel does not read yet (issue
+19): MASC and superchargers, triple-strength myomer, coolant pods, plasma weapons' heat on
+the target, Narc beacons, stealth armor, the small cockpit and the heavy-duty gyro.
+
+Each is a small pure function (or a table as data) with its source; the Classic duel kernel
+rewrite (the engine work) wires them into movement, heat and piloting rolls. Until then the
+units carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
+references are silent on most of them; the facts are MegaMek's, cited per function.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from sim.dice import PMF_2D6
+
+# --------------------------------------------------------------------------- MASC
+
+#: MASC / supercharger failure target by the number of consecutive turns it was used before
+#: (0, 1, 2, ...): the system fails on a 2D6 roll *below* the target (MegaMek
+#: ``Entity.MASC_FAILURE`` {3, 5, 7, 11, 13, ...}, ``checkForMASCFailure``: roll < target; 13
+#: always fails). The same table serves a supercharger (``nSuperchargerLevel``).
+MASC_FAILURE_TARGET: tuple[int, ...] = (3, 5, 7, 11, 13)
+
+
+def masc_failure_target(level: int) -> int:
+    """The failure target after ``level`` consecutive turns of use (the last entry holds)."""
+    if level < 0:
+        raise ValueError("level must be >= 0")
+    return MASC_FAILURE_TARGET[min(level, len(MASC_FAILURE_TARGET) - 1)]
+
+
+def p_masc_failure(level: int) -> Fraction:
+    """Exact P(failure) of using MASC (or a supercharger) at ``level``: P(2D6 < target)."""
+    target = masc_failure_target(level)
+    return sum((p for t, p in enumerate(PMF_2D6) if 2 <= t < target), Fraction(0))
+
+
+def next_masc_level(level: int, used: bool) -> int:
+    """The level after a turn: one up when the system was used, else one down to 0 (MegaMek
+    ``Entity`` turn bookkeeping: ``nMASCLevel`` rises with each use and falls by one in a
+    turn without it)."""
+    return level + 1 if used else max(level - 1, 0)
+
+
+def sprint_mp(walk: int, masc: bool, supercharger: bool) -> int:
+    """Running MP with the system engaged (MegaMek ``Mek.getRunMP``): MASC or a
+    supercharger alone: twice the walking MP; both: walking MP x 2.5, rounded up; neither:
+    the ordinary ceil(1.5 x walk)."""
+    if masc and supercharger:
+        return math.ceil(walk * 2.5)
+    if masc or supercharger:
+        return 2 * walk
+    return math.ceil(1.5 * walk)
+
+
+# --------------------------------------------------------------------------- TSM
+
+#: Heat at or above which triple-strength myomer works (reference.md 2: "TSM (heat >= 9)";
+#: MegaMek ``Mek.hasActiveTSM``: heat >= 9).
+TSM_HEAT = 9
+
+
+def tsm_active(heat: int) -> bool:
+    """True when TSM acts at this heat level (the heat window starts at 9)."""
+    return heat >= TSM_HEAT
+
+
+def tsm_walk_bonus(heat: int) -> int:
+    """Walking MP TSM adds at this heat (MegaMek ``Mek.getWalkMP``: +2 while active; the
+    heat scale's own MP loss, -1 at 5-9 heat, still applies, so a net +1 at heat 9)."""
+    return 2 if tsm_active(heat) else 0
+
+
+def tsm_damage_factor(heat: int) -> int:
+    """Punch, kick, club and physical-weapon damage multiplier (reference.md 2: doubled
+    while TSM acts; MegaMek ``ClubAttackAction.getDamageFor``)."""
+    return 2 if tsm_active(heat) else 1
+
+
+# --------------------------------------------------------------------------- coolant pods
+
+#: When a coolant pod is used (MegaMek heat phase, the pod's mode): at once (``dump``), when
+#: the heat after dissipation would exceed 13 (``safe``; 9 with Inferno rounds aboard), or
+#: when at least the pod's whole effect can be used (``efficient``).
+COOLANT_MODES = ("dump", "safe", "efficient")
+COOLANT_SAFE_HEAT = 13
+
+
+def coolant_pod_sinking(heat_sinks: int, heat_after: int, mode: str) -> int:
+    """Extra heat a coolant pod dissipates this turn (0: not used now). One shot per pod:
+    it removes one point per heat sink the 'Mech has (its count, single or double alike;
+    MegaMek heat phase: ``possibleSinkage = getNumberOfSinks()``), never below 0 heat.
+    ``heat_after``: the heat left after the ordinary dissipation."""
+    if mode not in COOLANT_MODES:
+        raise ValueError(f"mode must be one of {', '.join(COOLANT_MODES)}")
+    use = (mode == "dump" or (mode == "safe" and heat_after > COOLANT_SAFE_HEAT)
+           or (mode == "efficient" and heat_after >= heat_sinks))
+    return min(heat_sinks, max(heat_after, 0)) if use else 0
+
+
+# --------------------------------------------------------------------------- plasma
+
+#: Heat dice a plasma weapon puts on a 'Mech it hits (MegaMek ``PlasmaRifleHandler``: 1D6
+#: with its 10 damage; ``PlasmaCannonHandler``: 2D6 and no damage).
+PLASMA_HEAT_DICE: dict[str, int] = {"IS Plasma Rifle": 1, "Clan Plasma Cannon": 2}
+#: Most external heat a 'Mech takes in one turn (reference-classic-combat.md, heat effects
+#: table: "External heat ... capped at +15 per turn", MegaMek, TW p. 159).
+EXTERNAL_HEAT_CAP = 15
+
+
+def plasma_heat_pmf(weapon_key: str) -> dict[int, Fraction]:
+    """Exact distribution of the heat one hit of the plasma weapon puts on a 'Mech target."""
+    n = PLASMA_HEAT_DICE[weapon_key]
+    out: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(n):
+        nxt: dict[int, Fraction] = {}
+        for h, p in out.items():
+            for d in range(1, 7):
+                nxt[h + d] = nxt.get(h + d, Fraction(0)) + p / 6
+        out = nxt
+    return out
+
+
+def external_heat(total: int) -> int:
+    """External heat a 'Mech keeps from one turn's hits (capped at :data:`EXTERNAL_HEAT_CAP`)."""
+    return min(max(total, 0), EXTERNAL_HEAT_CAP)
+
+
+# --------------------------------------------------------------------------- Narc
+
+#: Cluster-roll bonus of Narc-capable missiles against a target carrying an attached beacon
+#: (reference-classic-combat.md 11: "Narc +2 (Narc-capable ammo vs a Narced target)"; C23: no
+#: stacking with Artemis or the ATM's own +2).
+NARC_BONUS = 2
+
+
+def narc_cluster_bonus(attached: bool, narc_capable: bool, other_bonus: int = 0) -> int:
+    """The Narc bonus on a launcher's cluster roll: +2 for Narc-capable rounds once a beacon
+    sticks to the target (a Narc launcher hit), 0 otherwise, and none when the launcher
+    already has a bonus (Artemis, ATM: C23 default, MegaMek's branch order)."""
+    return NARC_BONUS if attached and narc_capable and other_bonus == 0 else 0
+
+
+# --------------------------------------------------------------------------- stealth armor
+
+#: To-hit modifier against a 'Mech whose stealth armor is on, by range bracket (MegaMek
+#: ``Mek.getStealthModifier``: minimum and short 0, medium +1, long +2), and the heat it
+#: makes each turn it is on; it needs a working ECM suite (off without one).
+STEALTH_MOD: dict[str, int] = {"short": 0, "medium": 1, "long": 2, "extreme": 2}
+STEALTH_HEAT = 10
+
+
+def stealth_to_hit(bracket: str, on: bool, ecm_working: bool) -> int:
+    """What stealth armor adds to an attacker's target number at ``bracket``."""
+    return STEALTH_MOD[bracket] if on and ecm_working else 0
+
+
+def stealth_heat(on: bool, ecm_working: bool) -> int:
+    """Heat the stealth system adds to its own 'Mech this turn."""
+    return STEALTH_HEAT if on and ecm_working else 0
+
+
+# --------------------------------------------------------------------------- cockpit, gyro
+
+#: Piloting-roll modifier of a cockpit type (MegaMek ``Mek.addEntityBonuses``: small cockpit
+#: +1 to every PSR).
+COCKPIT_PSR_MOD: dict[str, int] = {"standard": 0, "small": 1}
+#: Gyro hits that destroy a gyro by type (MegaMek ``Mek.isGyroDestroyed``: a standard gyro at
+#: 2 hits, a heavy-duty one at 3; MegaMek's test ``aStandardGyroFailsAtTwoHitsAndAHeavy
+#: DutyGyroAtThree``).
+GYRO_HITS_TO_DESTROY: dict[str, int] = {"standard": 2, "heavy": 3}
+
+
+def cockpit_psr_mod(cockpit: str) -> int:
+    """The PSR modifier of the unit file's ``cockpit:`` type (small +1; others 0)."""
+    return COCKPIT_PSR_MOD["small"] if "small" in cockpit.lower() else 0
+
+
+def gyro_kind(gyro: str) -> str:
+    """``heavy`` for a heavy-duty gyro (the unit file's ``gyro:`` line), else ``standard``."""
+    return "heavy" if "heavy" in gyro.lower() else "standard"
+
+
+def gyro_psr_mod(gyro: str, hits: int) -> int | None:
+    """PSR modifier of a damaged gyro (None: destroyed). A standard gyro: +3 after one hit
+    (reference-classic-combat.md, critical effects table), destroyed at two. A heavy-duty gyro (MegaMek
+    ``Mek.addEntityBonuses`` and errata, MegaMek test ``testHeavyDutyGyroFirstHitNoPSR``):
+    +1 after the first hit, which calls for no PSR of its own, +3 after the second,
+    destroyed at the third."""
+    kind = gyro_kind(gyro)
+    if hits >= GYRO_HITS_TO_DESTROY[kind]:
+        return None
+    if kind == "heavy":
+        return (0, 1, 3)[hits]
+    return (0, 3)[hits]
