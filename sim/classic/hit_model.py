@@ -122,7 +122,7 @@ class HitModel(Model):
         agg.add_mean("expected_engine_hits", np.minimum(S[:, st.ENGINE], st.ENGINE_DEAD))
         return agg
 
-    def exact(self, scenario: HitScenario) -> dict[str, np.ndarray]:
+    def exact(self, scenario: HitScenario) -> dict[str, np.ndarray] | None:
         r = hit(scenario.mech, groups=scenario.groups,
                 location=None if scenario.location is None else lay.LOCS[scenario.location],
                 rear=scenario.rear, side=scenario.side, rules=scenario.rules)
