@@ -59,3 +59,19 @@ def test_mc_matches_exact_with_an_array() -> None:
     frame = engine.simulate(MODEL, [params], trials=8_000, seed=9, backend="sequential")
     testing.assert_mc_matches_exact(frame, metrics=[m.name for m in MODEL.metrics
                                                     if m.kind != "hist"])
+
+
+@pytest.mark.parametrize("array,gun", [("Clan Machine Gun Array", "Clan Machine Gun"),
+                                       ("IS Light Machine Gun Array", "IS Light Machine Gun"),
+                                       ("Clan Heavy Machine Gun Array",
+                                        "Clan Heavy Machine Gun")])
+def test_every_array_links_its_own_kind_of_gun(array: str, gun: str) -> None:
+    """MegaMek ISLightMGA, CLMGA, CLHeavyMGA...: an array links the guns of its type only."""
+    mg, other = WEAPONS[gun], WEAPONS["IS Machine Gun"]
+    mounts = [Mount("A", WEAPONS[array], "LA", False), *[Mount("G", mg, "LA", False)] * 4,
+              Mount("M", other, "LA", False)] if other.name != mg.name else [
+        Mount("A", WEAPONS[array], "LA", False), *[Mount("G", mg, "LA", False)] * 4]
+    pools = [Pool(mg.ammo or "", 200, mg.damage, True, ("LT",), False, (200,))]
+    out, _, _ = link_mg_arrays(mounts, pools)
+    arrays = [m.weapon for m in out if m.weapon is not None and m.weapon.cluster]
+    assert len(arrays) == 1 and arrays[0].cluster == 4 and arrays[0].damage == mg.damage
