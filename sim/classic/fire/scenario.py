@@ -365,8 +365,11 @@ def _compile_rounds(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunn
         row, gun = _compile_mount(m, w, index, unit, rules, gunnery, step_ranges,
                                   target_hexes, target_jumped, terrain, move_mod)
         return row, [] if gun is None else [gun]
-    compiled = [_compile_mount(m, c, index, unit, rules, gunnery, step_ranges, target_hexes,
-                               target_jumped, terrain, move_mod) for c in fed]
+    # the mount's Artemis link is judged on the bins of its standard rounds (unit.py
+    # linked_artemis): the other kinds of round fire without it
+    compiled = [_compile_mount(m if c is w else replace(m, artemis=""), c, index, unit, rules,
+                               gunnery, step_ranges, target_hexes, target_jumped, terrain,
+                               move_mod) for c in fed]
     row = compiled[0][0]
     cands = [g for _, g in compiled if g is not None]
     if len(cands) < len(compiled):
