@@ -16,8 +16,9 @@ SRM/Streak 2, 0 = the whole damage one group); ``rate`` shots per turn (Ultra 2,
 ``explosion_damage`` (Gauss rifles, 10.3); ``tons``/``slots`` (reference only, slots also
 group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target);
 ``cluster_bonus`` the launcher's built-in modifier on its cluster roll (ATM +2, 10.3 and
-11.2; read through :func:`sim.classic.fire.cluster.cluster_modifier`). ``cluster_bonus`` is
-the last column and optional per row: a row that stops before it (or leaves it empty) has 0.
+11.2; read through :func:`sim.classic.fire.cluster.cluster_modifier`); ``cluster_by_range``
+the modifier on the cluster roll by range bracket (``S/M/L``: HAG ``2/0/-2``). The last columns
+are optional per row: a row that stops before them (or leaves them empty) has none.
 
 Columns of ``ammo.csv``: ``key`` (canonical), ``family`` (= ``Weapon.ammo`` of the weapons
 that use it), ``lookups`` (names in ``.mtf`` slots), ``half_lookups`` (names of half-ton
@@ -111,6 +112,10 @@ class Weapon:
     #: (column ``damage_by_range``: snub-nose PPC 10/8/5, heavy Gauss 25/20/10); None: one
     #: damage at every range (:func:`damage_at`)
     damage_by_range: tuple[int, int, int] | None = None
+    #: modifier on the cluster roll at short / medium / long range for weapons whose roll
+    #: changes with the range bracket (column ``cluster_by_range``: HAG +2/0/-2, MegaMek
+    #: ``HAGWeaponHandler``); None: none (the fire model gives it one gun per bracket)
+    cluster_by_range: tuple[int, int, int] | None = None
 
     @property
     def fires(self) -> bool:
@@ -224,6 +229,26 @@ def _by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
+def _cluster_by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
+    """The optional ``cluster_by_range`` column: empty or ``S/M/L`` signed modifiers."""
+    val = (row.get("cluster_by_range") or "").strip()
+    if not val:
+        return None
+    parts = val.split("/")
+    if len(parts) != 3 or not all(p.lstrip("+-").isdigit() for p in parts):
+        raise WeaponTableError(f"{where}: column 'cluster_by_range' must be empty or S/M/L "
+                               f"modifiers like 2/0/-2, got {val!r}")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def cluster_mod_at(w: Weapon, bracket: str | None) -> int:
+    """``w``'s range-bracket modifier on its cluster roll (``cluster_by_range``; 0 without,
+    or beyond long range)."""
+    if w.cluster_by_range is None or bracket is None:
+        return 0
+    return w.cluster_by_range[("short", "medium", "long").index(bracket)]
+
+
 def damage_at(w: Weapon, bracket: str | None) -> int:
     """Damage of ``w`` in a range bracket (``short``/``medium``/``long``): its
     ``damage_by_range`` entry, else its one damage."""
@@ -269,6 +294,7 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             defensive=_bool(row, "defensive", where),
             simulated=_simulated(row, where, ("partly", "no")),
             damage_by_range=_by_range(row, where),
+            cluster_by_range=_cluster_by_range(row, where),
             cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
             **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)

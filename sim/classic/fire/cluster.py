@@ -66,14 +66,15 @@ ROWS: dict[int, tuple[int, ...]] = {
 
 
 def cluster_modifier(w: Weapon, *, mrm_to_hit: str = "tw", artemis: str = "",
-                     ams: bool = False) -> int:
+                     ams: bool = False, range_mod: int = 0) -> int:
     """The modifier on ``w``'s cluster roll (reference part 2, 11.2), the one place every
     cluster reader takes it from: the launcher's built-in bonus (``Weapon.cluster_bonus``:
     ATM +2) or its Artemis fire control (``artemis`` "iv" +2, "v" +3; not on Streaks), the
     larger of the two only (C23: the +2 bonuses do not stack, MegaMek's branch order); MRM
     -1 under the Core rules (C19 ``mrm_to_hit=core``); -4 when the target's anti-missile
-    system engages the attack (10.3, C25). The sum is applied to the roll, which is then
-    clamped to 2..12 (:func:`hits_by_roll`)."""
+    system engages the attack (10.3, C25); ``range_mod``, the weapon's range-bracket term
+    (``Weapon.cluster_by_range``: HAG +2 short, -2 long, MegaMek ``HAGWeaponHandler``). The
+    sum is applied to the roll, which is then clamped to 2..12 (:func:`hits_by_roll`)."""
     if artemis not in ARTEMIS_BONUS:
         raise ValueError(f"artemis must be one of {sorted(ARTEMIS_BONUS)}; got {artemis!r}")
     bonus = w.cluster_bonus
@@ -84,7 +85,7 @@ def cluster_modifier(w: Weapon, *, mrm_to_hit: str = "tw", artemis: str = "",
         mod -= 1
     if ams:
         mod += AMS_MOD
-    return mod
+    return mod + range_mod
 
 
 def row(rack: int) -> np.ndarray:

@@ -24,7 +24,7 @@ from sim.classic.fire import to_hit as TH
 from sim.classic.fire.policies import Policy, parse_policy
 from sim.classic.fire.rules import OPTION_NAMES, FireRules, rules_from
 from sim.classic.fire.unit import FireUnit, Mount, fire_unit
-from sim.classic.weapons import Weapon, damage_at, rounds_for
+from sim.classic.weapons import Weapon, cluster_mod_at, damage_at, rounds_for
 from sim.dice import P_2D6_AT_LEAST, PMF_2D6
 from sim.errors import ConfigError, check_bool, check_choice, check_int
 from sim.units.types import ClassicMech
@@ -219,7 +219,7 @@ def _jam_le(w: Weapon, s: int, rules: FireRules) -> int:
 
 
 def _hit_tables(w: Weapon, rate: int, rules: FireRules, artemis: str = "",
-                ams: bool = False
+                ams: bool = False, range_mod: int = 0
                 ) -> tuple[tuple[np.ndarray, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
     """Per shot count s (index 0 unused): hits by unmodified roll, and groups by hits.
     Cluster launchers read their modifier from :func:`cluster.cluster_modifier` (ATM +2,
@@ -228,10 +228,11 @@ def _hit_tables(w: Weapon, rate: int, rules: FireRules, artemis: str = "",
     groups: list[tuple[tuple[int, ...], ...]] = [((),)]
     lbx_cluster = w.family == "lbx" and rules.lbx_ammo == "cluster"
     for s in range(1, rate + 1):
-        if w.family in C.CLUSTER_LAUNCHERS or lbx_cluster:
+        if w.family in C.CLUSTER_LAUNCHERS or lbx_cluster or w.cluster_by_range is not None:
             rack = w.cluster if w.cluster else w.damage
             mod = 0 if lbx_cluster else C.cluster_modifier(
-                w, mrm_to_hit=rules.mrm_to_hit, artemis=artemis, ams=ams)
+                w, mrm_to_hit=rules.mrm_to_hit, artemis=artemis, ams=ams,
+                range_mod=range_mod)
             h = C.hits_by_roll(rack, mod)
             per, grp = (1, 1) if lbx_cluster else (w.damage, w.group)
             g = tuple(C.groups(k, per, grp) for k in range(rack + 1))
@@ -358,6 +359,9 @@ def _compile_rounds(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunn
     (:func:`choose_rounds`), each unable to fire (target number 13) at the other steps."""
     w = m.weapon
     assert w is not None
+    if w.cluster_by_range is not None and not m.rear:
+        return _compile_brackets(m, w, index, unit, rules, gunnery, step_ranges,
+                                 target_hexes, target_jumped, terrain, move_mod)
     rounds = rounds_for(w)
     fed = [c for c in rounds if unit.pool_index(c) >= 0
            and unit.pools[unit.pool_index(c)].shots > 0]
@@ -387,10 +391,35 @@ def _compile_rounds(m: Mount, index: int, unit: FireUnit, rules: FireRules, gunn
     return row, out
 
 
+def _compile_brackets(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireRules,
+                      gunnery: int, step_ranges: tuple[int, ...], target_hexes: int,
+                      target_jumped: bool, terrain: str, move_mod: np.ndarray
+                      ) -> tuple[dict[str, Any], list[Gun]]:
+    """A weapon whose cluster roll changes with the range bracket (HAG: ``cluster_by_range``,
+    MegaMek ``HAGWeaponHandler``): one gun per modifier the steps need, each firing at its
+    steps only (target number 13 elsewhere; steps beyond long range go to the first)."""
+    mods = [cluster_mod_at(w, TH.bracket(w, d)) for d in step_ranges]
+    kinds = list(dict.fromkeys(mods))
+    out: list[Gun] = []
+    row: dict[str, Any] = {}
+    for mod in kinds:
+        row, gun = _compile_mount(m, w, index + len(out), unit, rules, gunnery, step_ranges,
+                                  target_hexes, target_jumped, terrain, move_mod,
+                                  cluster_range_mod=mod)
+        if gun is None:
+            return row, []
+        steps = np.array([x == mod for x in mods])
+        out.append(replace(gun, tn=np.where(steps[:, None], gun.tn, 13),
+                           tn_uncapped=np.where(steps[:, None], gun.tn_uncapped,
+                                                OUT_OF_RANGE)))
+    row["cluster_mod"] = {d: x for d, x in zip(step_ranges, mods, strict=True)}
+    return row, out
+
+
 def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireRules,
                    gunnery: int, step_ranges: tuple[int, ...], target_hexes: int,
-                   target_jumped: bool, terrain: str, move_mod: np.ndarray
-                   ) -> tuple[dict[str, Any], Gun | None]:
+                   target_jumped: bool, terrain: str, move_mod: np.ndarray,
+                   cluster_range_mod: int = 0) -> tuple[dict[str, Any], Gun | None]:
     row: dict[str, Any] = {"name": w.name, "key": w.key, "location": m.location,
                            "rear": m.rear}
     reason = None
@@ -414,9 +443,10 @@ def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireR
         row["reason"] = reason
         return row, None
     rate = _shots_for(w, rules)
-    hits, groups = _hit_tables(w, rate, rules, m.artemis)
+    hits, groups = _hit_tables(w, rate, rules, m.artemis, range_mod=cluster_range_mod)
     ams_target = w.family in C.AMS_TARGETS
-    hits_ams = _hit_tables(w, rate, rules, m.artemis, ams=True)[0] if ams_target else ()
+    hits_ams = (_hit_tables(w, rate, rules, m.artemis, ams=True,
+                            range_mod=cluster_range_mod)[0] if ams_target else ())
     tn = np.full((len(step_ranges), ACTIVE_HEATS), 13, dtype=np.int64)
     raw = np.full((len(step_ranges), ACTIVE_HEATS), OUT_OF_RANGE, dtype=np.int64)
     for r, dist in enumerate(step_ranges):
