@@ -193,7 +193,8 @@ def hit(unit: str | ClassicMech, damage: int | None = None, groups: Sequence[int
     else:
         raise UserError(f"unknown method {method!r}; expected exact or mc")
     seconds = time.perf_counter() - t0
-    out["params"] = {"unit": mech.name, "groups": list(gs), "damage": sum(gs),
+    out["params"] = {"unit": mech.name, "config": mech.config, "groups": list(gs),
+                     "damage": sum(gs),
                      "location": lay.LOCS[loc] if loc is not None else None, "rear": rear,
                      "side": side, "method": method, "rules": dr.as_dict(),
                      "state": None if spec is None else dict(spec),

@@ -122,10 +122,15 @@ def run(args: argparse.Namespace) -> int:
     armor = res["expected_armor_left"]
     print(f"  loc   {'P(destroyed)':>{w[0]}}  {'E[armor]':>{w[1]}}  {'E[rear]':>{w[2]}}  "
           f"{'E[structure]':>{w[3]}}  {'P(critical)':>{w[4]}}")
+    from sim.classic.damage_state.layout import LOCS, NAMES_BY_CONFIG
+
+    shown_as = dict(zip(LOCS, NAMES_BY_CONFIG.get(prm.get("config", "Biped"), LOCS),
+                        strict=True))  # a quad's legs by their own names (FLL for LA)
     for loc, p in res["p_location_destroyed"].items():
         rear = (_pm(res, "expected_armor_left", armor[f"{loc}R"], f"{loc}R", 2)
                 if f"{loc}R" in armor else "")      # torsos: the rear armor
-        print(f"  {loc:4s}  {_pm(res, 'p_location_destroyed', p, loc):>{w[0]}}  "
+        print(f"  {shown_as.get(loc, loc):4s}  "
+              f"{_pm(res, 'p_location_destroyed', p, loc):>{w[0]}}  "
               f"{_pm(res, 'expected_armor_left', armor[loc], loc, 2):>{w[1]}}  {rear:>{w[2]}}"
               f"  {_pm(res, 'expected_structure_left', res['expected_structure_left'][loc], loc, 2):>{w[3]}}"
               f"  {_pm(res, 'p_critical', res['p_critical'][loc], loc):>{w[4]}}")
