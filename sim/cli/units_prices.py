@@ -113,8 +113,8 @@ def _edit_flag(p: argparse.ArgumentParser) -> None:
 
 
 def _edited(design: Design, items: list[str]) -> Design:
-    from sim.units.design.edit import edit, parse_edits
-    return edit(design, **parse_edits(items)) if items else design
+    from sim.units.edited import edited_design
+    return edited_design(design, items, "--edit") or design
 
 
 def price_rules(items: list[str]) -> tuple[BVRules, ConversionRules]:
