@@ -16,8 +16,8 @@ from sim.report.types import ColumnTable, Finding, Result, Section
 
 
 def _fmt_edge(v: float) -> str:
-    """An edge P(A wins) - P(B wins) in percentage points, signed."""
-    return "–" if not finite(v) else f"{100 * float(v):+.1f}"
+    """An edge P(A wins) - P(B wins) in percentage points (a minus sign when negative)."""
+    return "–" if not finite(v) else f"{100 * float(v):.1f}"
 
 
 def _fmt_signed(v: float) -> str:
@@ -28,7 +28,7 @@ def _fmt_ratio(v: float) -> str:
     return "–" if not finite(v) else f"{float(v):.0f}"
 
 
-@section("change-costs", order=110)
+@section("change-costs", order=115)
 def build(res: Result) -> Section:
     """What a change costs: ΔBV, ΔPV and the win probability one more heat sink, ton of armor
     or jump MP buys."""
@@ -48,13 +48,13 @@ def build(res: Result) -> Section:
         "ΔBV per +10 pts": t["bv_per_gain"].to_numpy(float)}, index=idx)
     sec.tables.append(ColumnTable(
         "costs", "What a change costs: the price and what it buys against the unchanged "
-        "'Mech", tv,
+        "design", tv,
         {"BV": fmt_count, "ΔBV": _fmt_signed, "PV": fmt_count, "ΔPV": _fmt_signed,
          "AS edge": _fmt_edge, "Classic edge": _fmt_edge, "95% low": _fmt_edge,
          "95% high": _fmt_edge, "gain": _fmt_edge, "gain low": _fmt_edge,
          "gain high": _fmt_edge, "E[turns]": lambda v: "–" if not finite(v) else f"{v:.2f}",
          "ΔBV per +10 pts": _fmt_ratio},
-        index_name="'Mech / change",
+        index_name="unit / change",
         note="BV and PV of the unchanged 'Mech, computed from its design; ΔBV and ΔPV what "
         "the change adds. Edge = P(changed wins) - P(unchanged wins) in percentage points: "
         "AS edge from the Alpha Strike mirror duel of the converted cards (short range, "
@@ -103,7 +103,7 @@ def build(res: Result) -> Section:
     # findings: the change with the largest Classic edge, and the costliest one that buys
     # nothing measurable
     ce = tv["gain"]
-    if ce.notna().any():
+    if ce.notna().any() and float(ce.max()) > 0:
         k = str(ce.idxmax())
         q = [("costs", k, c, num(tv.loc[k, c]), f(num(tv.loc[k, c]))) for c, f in
              (("gain", _fmt_edge), ("ΔBV", _fmt_signed), ("ΔPV", _fmt_signed))]
@@ -118,10 +118,9 @@ def build(res: Result) -> Section:
                and finite(tv["ΔBV"].iloc[n]) and tv["ΔBV"].iloc[n] > 0]
     if nothing:
         k = max(nothing, key=lambda i: float(tv.loc[i, "ΔBV"]))
-        q = [("costs", k, "ΔBV", num(tv.loc[k, "ΔBV"]), _fmt_signed(num(tv.loc[k, "ΔBV"]))),
-             ("costs", k, "gain", num(tv.loc[k, "gain"]), _fmt_edge(num(tv.loc[k, "gain"])))]
+        q = [("costs", k, "ΔBV", num(tv.loc[k, "ΔBV"]), _fmt_signed(num(tv.loc[k, "ΔBV"])))]
         sec.findings.append(Finding(
             res.name, f"{k.replace(' / ', ' with ')} costs {q[0][4]} BV but buys no edge the "
-            f"Classic duel can tell from zero ({q[1][4]} percentage points of gain, its 95% "
-            "interval includes 0).", q, lead=False))
+            "Classic duel can tell from zero (the 95 percent interval of its gain includes "
+            "0).", q, lead=False))
     return sec
