@@ -147,6 +147,8 @@ def _resolve(text: str) -> tuple[Design, ClassicMech | None, ASCard | None]:
             card = get_alphastrike(text)
         except UserError:
             pass
+        if card is not None and card.source.startswith("converted"):
+            card = None  # no MUL card shipped: get_alphastrike converted this one
         return design, None, card
     entry = lookup(text)
     if entry.classic is None:

@@ -33,7 +33,8 @@ import pandas as pd
 _LABEL = re.compile(r"^(.*?)\s*\[(.+)\]\s*$")
 _NUM = re.compile(r"^([+-]\d+) (heat sinks?|armor|t armor|jump MP|armor [A-Z]{2,3})$")
 #: the Alpha Strike duel the prices are set beside
-AS_DUEL = {"range": "short", "tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+AS_DUEL: dict[str, Any] = {"range": "short", "tactic_a": "stand-and-fire",
+                           "tactic_b": "stand-and-fire"}
 Z95 = 1.959963984540054
 
 
@@ -72,7 +73,8 @@ def price_change(unit: str, label: str) -> dict[str, Any]:
     from dataclasses import replace
 
     from sim import api
-    from sim.units import alpha_strike_card, battle_value
+    from sim.units.as_conversion import alpha_strike_card
+    from sim.units.bv2 import battle_value
     from sim.units.design.reader import design_of
     from sim.units.edited import _design_and_mech, edited_design
     design, _ = _design_and_mech(unit)
@@ -84,7 +86,8 @@ def price_change(unit: str, label: str) -> dict[str, Any]:
     if replace(c1, name=c0.name) == c0:
         row.update(as_edge=0.0, as_turns=math.nan, as_same_card=True)
         return row
-    d = api.duel(c1, c0, progress=False, **AS_DUEL).to_dict()
+    d = api.duel(c1, c0, range=AS_DUEL["range"], progress=False,
+                 tactic_a=AS_DUEL["tactic_a"], tactic_b=AS_DUEL["tactic_b"]).to_dict()
     row.update(as_edge=float(d["p_win_a"] - d["p_win_b"]),
                as_turns=float(d["expected_turns"]), as_same_card=False)
     return row

@@ -272,9 +272,9 @@ def _apply(mech: ClassicMech, before: Design, after: Design, label: str) -> Clas
         engine_sinks = max(mech.engine_heat_sinks - drop, 0)
     if after.jump < before.jump and slots:
         for _ in range(before.jump - after.jump):
-            loc = next((k for k, row in slots.items() if "Jump Jet" in row), None)
-            if loc is not None:
-                take(loc, "Jump Jet", 1)
+            jet = next((k for k, row in slots.items() if "Jump Jet" in row), None)
+            if jet is not None:
+                take(jet, "Jump Jet", 1)
     name = edited_name(mech.name, label)
     bv, pv, why = _prices(after)
     notes = (*mech.notes, f"edited {label}: BV and PV computed for the edited design "

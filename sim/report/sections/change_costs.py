@@ -6,7 +6,8 @@ Numbers from :func:`sim.units.costs.change_cost_table`.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
 import pandas as pd
 
 from sim import plots
@@ -74,8 +75,8 @@ def build(res: Result) -> Section:
     with plots.style():
         fig, axes = plots.new_figure(1, 2, width=13, height=4.6)
         cats = [short_unit(u) for u in units]
-        series_e: dict[str, dict[str, np.ndarray]] = {}
-        series_b: dict[str, dict[str, np.ndarray]] = {}
+        series_e: dict[str, dict[str, Any]] = {}
+        series_b: dict[str, dict[str, Any]] = {}
         for j, c in enumerate(changes):
             g = t[t["change"] == c].set_index("unit").reindex(units)
             series_e[c] = {"values": 100 * g["edge"].to_numpy(float),
@@ -117,7 +118,7 @@ def build(res: Result) -> Section:
                and finite(lo.iloc[n]) and lo.iloc[n] <= 0 <= hi.iloc[n]
                and finite(tv["ΔBV"].iloc[n]) and tv["ΔBV"].iloc[n] > 0]
     if nothing:
-        k = max(nothing, key=lambda i: float(tv.loc[i, "ΔBV"]))
+        k = max(nothing, key=lambda i: num(tv.loc[i, "ΔBV"]))
         q = [("costs", k, "ΔBV", num(tv.loc[k, "ΔBV"]), _fmt_signed(num(tv.loc[k, "ΔBV"])))]
         sec.findings.append(Finding(
             res.name, f"{k.replace(' / ', ' with ')} costs {q[0][4]} BV but buys no edge the "
