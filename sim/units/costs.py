@@ -76,8 +76,8 @@ def price_change(unit: str, label: str) -> dict[str, Any]:
     from sim.units.as_conversion import alpha_strike_card
     from sim.units.bv2 import battle_value
     from sim.units.design.reader import design_of
-    from sim.units.edited import _design_and_mech, edited_design
-    design, _ = _design_and_mech(unit)
+    from sim.units.edited import design_and_mech, edited_design
+    design, _ = design_and_mech(unit)
     after = edited_design(design, edit_of_label(label)) or design
     b0, b1 = battle_value(design).bv, battle_value(after).bv
     c0, c1 = alpha_strike_card(design_of(design)).card, alpha_strike_card(after).card

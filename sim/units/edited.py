@@ -69,7 +69,7 @@ def _refused(field: str, value: Any, exc: UserError) -> UserError:
                      "permit; tonnage=free lets it add weight)")
 
 
-def _design_and_mech(unit: UnitLike) -> tuple[Design, ClassicMech | None]:
+def design_and_mech(unit: UnitLike) -> tuple[Design, ClassicMech | None]:
     if isinstance(unit, Design):
         return unit, None
     if isinstance(unit, ClassicMech):
@@ -87,7 +87,7 @@ def edited_design(unit: UnitLike, value: Any, field: str = "edit") -> Design | N
     kw = _keywords(value, field)
     if kw is None:
         return None
-    design, _ = _design_and_mech(unit)
+    design, _ = design_and_mech(unit)
     try:
         return edit(design, **kw)
     except EditError as exc:
@@ -154,7 +154,7 @@ def _edit(unit: UnitLike, value: Any, field: str, **keywords: Any) -> ClassicMec
                                      "add": [], "tonnage": "fixed", **keywords}
     else:
         kw = _keywords(value, field)
-    design, mech = _design_and_mech(unit)
+    design, mech = design_and_mech(unit)
     if mech is None:
         raise ConfigError("unit", getattr(unit, "name", unit), "a catalog name, an .mtf path "
                           "or a ClassicMech (a Design has no Classic record to simulate)")

@@ -9,6 +9,7 @@ import json
 import pytest
 
 import sim
+import sim.units
 from sim.cli import main
 from sim.errors import UserError
 from sim.experiment import load, validate_all
@@ -81,3 +82,17 @@ def test_labels_read_back() -> None:
     assert edit_of_label("+2 heat sinks, +1 jump MP") == ["heat_sinks=+2", "jump=+1", FREE]
     assert edit_of_label("-Small Laser@HD, +4 armor CT") == ["remove=Small Laser@HD",
                                                              "armor.CT=+4", FREE]
+
+
+def test_edits_that_do_not_fit_are_refused() -> None:
+    with pytest.raises(UserError, match="only 9 more point"):
+        edit_unit("Hunchback HBK-4G", f"armor=+100; {FREE}")
+    with pytest.raises(UserError, match="no edit item"):
+        edit_unit("Hunchback HBK-4G", ";;")
+    m = sim.units.edit_unit("Hunchback HBK-4G", f"armor_tons=+1; {FREE}")
+    assert "9 of its 16 points fit" in m.notes[-1]
+    exp = load({"name": "d", "model": "duel", "trials": 10,
+                "fixed": {"a": "Locust LCT-1V,Locust LCT-1V", "b": "Locust LCT-1V"},
+                "grid": {"edit_a": ["", f"jump=+1; {FREE}"]}})
+    with pytest.raises(UserError, match="edit_a"):
+        validate_all([exp])

@@ -143,14 +143,27 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
     d = design_of(unit)
     label = edit_label(heat_sinks=heat_sinks, armor=armor, armor_tons=armor_tons, jump=jump,
                        remove=remove, add=add)
+    spread_note = ""
     if isinstance(armor, int) and not isinstance(armor, bool):
-        armor = spread_armor(d, armor)
+        spread = spread_armor(d, armor)
+        if sum(spread.values()) < armor:
+            raise EditError(f"armor {armor:+d}: only {sum(spread.values())} more point(s) fit "
+                            f"below the locations' maxima of {d.name}")
+        armor = spread
     elif armor is not None and not isinstance(armor, dict):
         raise EditError(f"armor {armor!r}: expected points per location or a number of points")
     if armor_tons:
-        extra = spread_armor(d, armor_tons * int(_pts_per_ton(d)))
+        want = armor_tons * int(_pts_per_ton(d))
+        extra = spread_armor(d, want)
+        got = sum(extra.values())
+        if got == 0:
+            raise EditError(f"armor_tons {armor_tons:+d}: every location of {d.name} is at its "
+                            "armor maximum")
+        if got < want:
+            spread_note = (f"; armor_tons {armor_tons:+d}: {got} of its {want} points fit below "
+                           "the maxima")
         armor = {k: (armor or {}).get(k, 0) + extra.get(k, 0)
-                 for k in {*(armor or {}), *extra}}
+                 for k in dict.fromkeys([*(armor or {}), *extra])}
     #: a catalog record keeps no system or filler slots: the slot rules cannot be checked
     record = bool(d.assumed) and not any(norm(e.name) == "gyro" or "engine" in norm(e.name)
                                          for e in d.entries)
@@ -237,7 +250,8 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
                         f"({', '.join(changes)}); the design's tonnage is fully used")
     note = f"edited: {', '.join(changes)}; weight {float(weight):+g} t" + (
         " (over the design's tonnage: tonnage=free)" if weight > 0 else "") + (
-        "; critical slots not checked (the catalog record keeps none)" if record else "")
+        "; critical slots not checked (the catalog record keeps none)" if record else "") + (
+        spread_note)
     out = replace(d, entries=tuple(entries), armor=new_armor, heat_sinks=sinks,
                   jump=new_jump, name=edited_name(d.name, label), _inventory=None,
                   assumed=(*d.assumed, note))
@@ -297,7 +311,10 @@ def edit_items(value: object) -> list[str]:
     parts = [value] if isinstance(value, str) else value
     if not isinstance(parts, list | tuple) or not all(isinstance(p, str) for p in parts):
         raise EditError(f"edit {value!r}: expected {EDIT_SYNTAX}")
-    return [t.strip() for p in parts for t in p.split(";") if t.strip()]
+    items = [t.strip() for p in parts for t in p.split(";") if t.strip()]
+    if not items and any(p.strip() for p in parts):
+        raise EditError(f"edit {value!r}: no edit item in it; expected {EDIT_SYNTAX}")
+    return items
 
 
 def parse_edits(items: list[str] | str) -> dict[str, Any]:
