@@ -96,3 +96,25 @@ def test_edits_that_do_not_fit_are_refused() -> None:
                 "grid": {"edit_a": ["", f"jump=+1; {FREE}"]}})
     with pytest.raises(UserError, match="edit_a"):
         validate_all([exp])
+
+
+def test_change_cost_table_arithmetic() -> None:
+    import math
+
+    import pandas as pd
+
+    from sim.units.costs import Z95, change_cost_table
+
+    f = pd.DataFrame({"unit_a": ["Locust LCT-1V", "Locust LCT-1V [+1 t armor]"],
+                      "unit_b": ["Locust LCT-1V"] * 2, "p_win_a": [0.45, 0.60],
+                      "p_win_b": [0.45, 0.30], "p_win_a_n": [1000.0, 1000.0],
+                      "expected_turns": [3.0, 3.5]})
+    t = change_cost_table(f).set_index("change")
+    se = math.sqrt((0.9 - 0.3 ** 2) / 1000)
+    assert t.loc["+1 t armor", "edge"] == pytest.approx(0.3)
+    assert t.loc["+1 t armor", "edge_hi"] == pytest.approx(0.3 + Z95 * se)
+    base_se = math.sqrt(0.9 / 1000)
+    assert t.loc["+1 t armor", "gain_lo"] == pytest.approx(0.3 - Z95 * math.hypot(se, base_se))
+    assert math.isnan(t.loc["unchanged", "gain"])
+    row = t.loc["+1 t armor"]
+    assert row["d_bv"] > 0 and row["bv_per_gain"] == pytest.approx(row["d_bv"] / 3)
