@@ -65,6 +65,11 @@ def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> 
              "gunnery 4 / piloting 5 (the base BV, as the catalog's; overrides it, needed for "
              f"a .mtf file); the duel adjusts it for --gunnery-{s}/--piloting-{s} (24.2): "
              "bv_" + s + " in the output is at the side's skills")
+    from sim.cli.common import EDIT_HELP
+    _add(p, "--edit", action="append", default=None, metavar="KEY=VALUE",
+         help="side A: " + EDIT_HELP)
+    _add(p, "--edit-b", action="append", default=None, metavar="KEY=VALUE",
+         help="side B: the same (a mirror duel: A and B the same 'Mech, --edit on A)")
     _add(p, "--ranges", default=None, help="per-turn ranges, e.g. 9,6,3 (the last repeats)")
     _add(p, "--closing", action="store_true", help="both close at full speed until adjacent "
          "(from --range, default 15)")
@@ -100,6 +105,11 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
                             "file for both A and B")
     from sim.classic.duel.api import DEFAULT_TURNS
 
+    for i, flag in ((0, "edit"), (1, "edit_b")):
+        if getattr(args, flag, None):
+            from sim.units.edited import edit_unit
+
+            units[i] = edit_unit(units[i], getattr(args, flag), "--" + flag.replace("_", "-"))
     turns = getattr(args, "turns", None)
     params: dict[str, Any] = {"unit_a": units[0], "unit_b": units[1],
                               "turns": DEFAULT_TURNS if turns is None

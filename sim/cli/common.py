@@ -87,3 +87,17 @@ def int_arg(name: str, value: Any) -> int | None:
         return int(value)
     except ValueError:
         raise ConfigError(name, value, "an integer") from None
+
+
+#: the help of ``--edit`` (issue 20; the syntax of ``btsim units bv --edit``)
+EDIT_HELP = ("change the unit's design before it plays (sim.units.edit; slots, tonnage and "
+             "armor maximum checked): heat_sinks=+1, armor=+16 (points spread), "
+             "armor_tons=+1, armor.CT=+2, jump=+1, 'remove=Large Laser@RA', "
+             "'add=ISLargePulseLaser@RA', tonnage=free (allow added weight); repeatable or "
+             "';'-separated. The unit plays as 'NAME [edit]' at its recomputed BV / PV")
+
+
+def add_edit_flag(p: Any, flag: str = "--edit", what: str = "") -> None:
+    """``--edit KEY=VALUE`` (repeatable) on a simulation command (issue 20)."""
+    p.add_argument(flag, action="append", default=None, metavar="KEY=VALUE",
+                   help=(what + ": " if what else "") + EDIT_HELP)

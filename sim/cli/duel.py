@@ -132,6 +132,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the tactics of --tactics matrix (default: every named tactic)")
     p.add_argument("--turns", default=None, metavar="T", help="turn limit (default "
                    f"{AS['turns']} for alphastrike, {DEFAULT_TURNS} for classic)")
+    from sim.cli.common import EDIT_HELP
+
+    p.add_argument("--edit", action="append", default=None, metavar="KEY=VALUE",
+                   help="side A (one unit): " + EDIT_HELP + "; Alpha Strike: the edited "
+                   "unit plays its converted card (against the unedited one name B as "
+                   "'NAME (converted)')")
+    p.add_argument("--edit-b", action="append", default=None, metavar="KEY=VALUE",
+                   help="side B: the same")
     add_rule_flags(p, "duel")
     for act in p._actions:
         if act.dest == "rule":
@@ -186,7 +194,31 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "rules", None) is not None:
         params["rules"] = args.rules
     params.update(rule_overrides(args, "duel"))
+    for s, flag in (("a", "edit"), ("b", "edit_b")):
+        if getattr(args, flag, None):
+            params[s] = edited_side(params[s], params.get(f"skill_{s}", 4), getattr(args, flag),
+                                    "--" + flag.replace("_", "-"))
     return params
+
+
+def edited_side(side: Any, skill: Any, items: list[str], flag: str) -> Any:
+    """An Alpha Strike side of one unit with ``--edit`` applied: ``[(card, skill)]``, the card
+    converted from the edited design (:func:`sim.units.edited.edit_side`)."""
+    from sim.alphastrike.duel.sides import parse_side
+    from sim.units.edited import edit_side
+
+    pairs = parse_side(side, skill, "side")
+    if len(pairs) != 1:
+        raise ConfigError(flag, " ".join(items), f"an edit of a side of one unit (got "
+                          f"{len(pairs)} units)")
+    return [(edit_side(pairs[0][0], items, flag), pairs[0][1])]
+
+
+def side_label(side: Any) -> str:
+    """A side as the output names it (an edited side is a card: its name)."""
+    if isinstance(side, list) and side and isinstance(side[0], tuple):
+        return ",".join(f"{getattr(u, 'name', u)}@{sk}" for u, sk in side)
+    return str(side)
 
 
 def to_text(doc: dict[str, Any]) -> str:
@@ -304,6 +336,7 @@ def _matrix(args: argparse.Namespace, params: dict[str, Any]) -> int:
     a, b = params.pop("a"), params.pop("b")
     m = tactic_matrix(a, b, args.tactic_set, trials=args.trials, seed=args.seed,
                       n_jobs=args.jobs, **params)
+    a, b = side_label(a), side_label(b)
     if args.json:
         print(json.dumps({"a": a, "b": b, "params": params, **m.to_dict()}, indent=2))
     else:

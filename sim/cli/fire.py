@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from sim.cli.common import add_rule_flags, int_arg, rule_overrides
+from sim.cli.common import add_edit_flag, add_rule_flags, int_arg, rule_overrides
 from sim.cli.progress import add_progress
 from sim.errors import ConfigError
 
@@ -30,7 +30,8 @@ lookahead with heat penalties). Rows are read after each turn's heat phase.
 examples:
   btsim fire "Hunchback HBK-4G" --range 3 --moved run --turns 6
   btsim fire "Awesome AWS-8Q" --ranges 12,9,6 --policy neutral --json
-  btsim fire "Hunchback HBK-4G" --policy below:13 --trials 100000 --seed 1"""
+  btsim fire "Hunchback HBK-4G" --policy below:13 --trials 100000 --seed 1
+  btsim fire "Hunchback HBK-4G" --edit heat_sinks=+2 --edit tonnage=free"""
 
 
 def register(sub: Any) -> None:
@@ -54,6 +55,7 @@ def register(sub: Any) -> None:
     p.add_argument("--target-ams", default="0", help="anti-missile systems of the target, "
                    "each engaging one missile attack a turn (10.3; default 0; which attack: "
                    "--rule ams_engages=hit|declared)")
+    add_edit_flag(p)
     add_mc_flags(p, "fire")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -71,11 +73,21 @@ def add_mc_flags(p: argparse.ArgumentParser, model: str) -> None:
     add_progress(p)
 
 
+def edited_unit(args: argparse.Namespace) -> Any:
+    """``args.unit``, edited by ``--edit`` when given (:func:`sim.units.edited.edit_unit`;
+    a bad edit names ``--edit``)."""
+    if not getattr(args, "edit", None):
+        return args.unit
+    from sim.units.edited import edit_unit
+
+    return edit_unit(args.unit, args.edit, "--edit")
+
+
 def run(args: argparse.Namespace) -> int:
     from sim.classic.fire.api import fire_result
 
     params: dict[str, Any] = {
-        "unit": args.unit, "gunnery": int_arg("gunnery", args.gunnery), "moved": args.moved,
+        "unit": edited_unit(args), "gunnery": int_arg("gunnery", args.gunnery), "moved": args.moved,
         "target_hexes": int_arg("target_hexes", args.target_hexes),
         "target_jumped": bool(args.target_jumped), "terrain": args.terrain,
         "policy": args.policy, "turns": int_arg("turns", args.turns),

@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any
 
-from sim.cli.common import int_arg, rule_overrides
-from sim.cli.fire import add_mc_flags
+from sim.cli.common import add_edit_flag, int_arg, rule_overrides
+from sim.cli.fire import add_mc_flags, edited_unit
 from sim.errors import ConfigError
 
 
@@ -29,6 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--gunnery", default="4", help="gunnery skill (default 4)")
     p.add_argument("--turns", default="10", help="turns for 'sustained' (default 10)")
     p.add_argument("--policy", default="all", help="all|neutral|below:H|max-expected")
+    add_edit_flag(p)
     add_mc_flags(p, "profile")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.trials is None:
         raise ConfigError("seed", args.seed, "given only with --trials")
-    params = {"unit": args.unit, "gunnery": int_arg("gunnery", args.gunnery),
+    params = {"unit": edited_unit(args), "gunnery": int_arg("gunnery", args.gunnery),
               "turns": int_arg("turns", args.turns), "policy": args.policy,
               **rule_overrides(args, "profile")}
     doc = profile_result(params, trials=int_arg("trials", args.trials),

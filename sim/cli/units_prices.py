@@ -113,8 +113,8 @@ def _edit_flag(p: argparse.ArgumentParser) -> None:
 
 
 def _edited(design: Design, items: list[str]) -> Design:
-    from sim.units.design.edit import edit, parse_edits
-    return edit(design, **parse_edits(items)) if items else design
+    from sim.units.edited import edited_design
+    return edited_design(design, items, "--edit") or design
 
 
 def price_rules(items: list[str]) -> tuple[BVRules, ConversionRules]:
@@ -147,6 +147,8 @@ def _resolve(text: str) -> tuple[Design, ClassicMech | None, ASCard | None]:
             card = get_alphastrike(text)
         except UserError:
             pass
+        if card is not None and card.source.startswith("converted"):
+            card = None  # no MUL card shipped: get_alphastrike converted this one
         return design, None, card
     entry = lookup(text)
     if entry.classic is None:

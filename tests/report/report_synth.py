@@ -343,6 +343,28 @@ def classic_rr_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
     return pd.concat(frames, ignore_index=True), kinds
 
 
+def change_costs_frame(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """What a change costs (model classic-duel): two catalog 'Mechs, each unchanged and with
+    one more heat sink or ton of armor (side A) against itself unchanged, 3 turns; armor
+    buys a clear edge, a heat sink none."""
+    turns = np.arange(1, 4)
+    frames = []
+    kinds: dict[str, str] = {}
+    for unit, (label, gain) in itertools.product(
+            ["Locust LCT-1V", "Hunchback HBK-4G"],
+            [("", 0.0), ("+1 heat sink", 0.0), ("+1 t armor", 0.2)]):
+        f = pd.DataFrame({"range": "6", "unit_a": f"{unit} [{label}]" if label else unit,
+                          "unit_b": unit, "turns": 3, "turn": turns})
+        pa, pb = 0.45 + gain / 2, 0.45 - gain / 2
+        add_metric(f, "p_win_a", np.full(3, pa), "probability", rng, kinds)
+        add_metric(f, "p_win_b", np.full(3, pb), "probability", rng, kinds)
+        add_metric(f, "p_draw", np.full(3, 0.05), "probability", rng, kinds)
+        add_metric(f, "p_timeout", np.full(3, 0.05), "probability", rng, kinds)
+        add_metric(f, "expected_turns", np.full(3, 2.5), "mean", rng, kinds)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True), kinds
+
+
 EXPERIMENTS = {
     "physical_damage": ("attack", "Expected damage of every physical attack",
                         lambda r: physical_frame(r)),
@@ -359,6 +381,7 @@ EXPERIMENTS = {
     "duel_overheat": ("duel", "What OV buys in a duel", duel_overheat_frame),
     "duel_skill": ("duel", "What skill buys in a duel", duel_skill_frame),
     "classic_round_robin": ("classic-duel", "Classic round-robin", classic_rr_frame),
+    "change_costs": ("classic-duel", "What a change costs", change_costs_frame),
     "rating_alphastrike": ("rating", "Fair prices: synthetic rating", None),  # rating
 }
 
@@ -377,6 +400,7 @@ SECTIONS = {
     "duel_overheat": "duel-overheat",
     "duel_skill": "duel-skill",
     "classic_round_robin": "classic-round-robin",
+    "change_costs": "change-costs",
     "rating_alphastrike": "rating",
 }
 

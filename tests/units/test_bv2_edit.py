@@ -23,7 +23,7 @@ def test_a_trade_within_the_tonnage_is_priced() -> None:
     inv = inventory(d)
     assert [w.spec.slot for w in inv.weapons if w.location == "LA"] == ["ISMediumPulseLaser"]
     assert not [w for w in inv.weapons if w.location == "RA"]
-    assert d.name == "Atlas AS7-D (edited)" and "weight +0 t" in d.assumed[-1]
+    assert d.name == "Atlas AS7-D [-Medium Laser@LA, -Medium Laser@RA, +ISMediumPulseLaser@LA]" and "weight +0 t" in d.assumed[-1]
     b = U.battle_value(d)
     assert b.bv != U.battle_value(ATLAS).bv
     assert any(w.name == "ISMediumPulseLaser" and w.bv == 48 for w in b.offensive.weapons)

@@ -46,6 +46,8 @@ PARAMS: dict[str, Any] = {
     "targeting_a": None, "targeting_b": None,   # None -> rule option ``targeting``
     "turns": 30,
     "rules": "default",                # preset of the alphastrike options (btsim rules)
+    "edit_a": None, "edit_b": None,    # a design edit of the side's unit (issue 20): the
+                                       # unit plays its converted card (sim.units.edited)
 }
 #: Closing policies implemented (20.7): ``close`` (both close at full Move) and ``hold-band``
 #: (the faster unit keeps its preferred band; rule option ``hold_band`` says which band it
@@ -266,7 +268,15 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
     for s in ("a", "b"):
         if p[s] is None or (isinstance(p[s], str) and not p[s].strip()):
             raise ConfigError(f"side {s.upper()}", p[s], "1 to 4 units, e.g. 'Atlas AS7-D@3'")
-        side_pairs.append(parse_side(p[s], p[f"skill_{s}"], f"side {s.upper()}"))
+        pairs = parse_side(p[s], p[f"skill_{s}"], f"side {s.upper()}")
+        if p[f"edit_{s}"] not in (None, "", []):
+            if len(pairs) != 1:
+                raise ConfigError(f"edit_{s}", p[f"edit_{s}"], f"an edit of a side of one "
+                                  f"unit (side {s.upper()} has {len(pairs)})")
+            from sim.units.edited import edit_side
+
+            pairs = [(edit_side(pairs[0][0], p[f"edit_{s}"], f"edit_{s}"), pairs[0][1])]
+        side_pairs.append(pairs)
     force = len(side_pairs[0]) > 1 or len(side_pairs[1]) > 1
     tacs = _tactics(p, force or closing is not None)
     tactical = any(t is not STAND_AND_FIRE for t in tacs)

@@ -45,6 +45,7 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                  moved_b: str = "stand", policy_a: Any = "all", policy_b: Any = "all",
                  physical_a: Any = "best", physical_b: Any = "best", turns: int = DEFAULT_TURNS,
                  bv_a: int | None = None, bv_b: int | None = None,
+                 edit_a: Any = None, edit_b: Any = None,
                  rules: dict[str, Any] | None = None, trials: int = 10_000, seed: int = 0,
                  n_jobs: int = 1, chunk_size: int | None = None,
                  progress: bool | str | None = "auto") -> Result:
@@ -53,7 +54,9 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
     classic`` and ``btsim run`` with the same seed, trials and chunk size). ``rules``: rule
     options by name (fire, damage, physical-attack and the duel's own groups). ``progress``:
     ``auto`` (default: a bar after ~2 s only when stderr is a terminal, so none in a
-    notebook), ``always`` or ``never``.
+    notebook), ``always`` or ``never``. ``edit_a`` / ``edit_b``: a design edit of that side's
+    'Mech (``"heat_sinks=+1; tonnage=free"``, :mod:`sim.units.edited`), played under the name
+    ``NAME [edit]`` at its recomputed BV.
 
     Returns a :class:`~sim.result.Result`: ``.to_dict()`` is the ``--json`` document of
     the CLI (:func:`result_view`, see the module docstring) and ``res["p_win_a"]`` reads
@@ -66,7 +69,8 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                                  ranges=ranges, closing=closing, moved_a=moved_a,
                                  moved_b=moved_b, policy_a=policy_a, policy_b=policy_b,
                                  physical_a=physical_a, physical_b=physical_b, turns=turns,
-                                 bv_a=bv_a, bv_b=bv_b, rules=rules)
+                                 bv_a=bv_a, bv_b=bv_b, edit_a=edit_a, edit_b=edit_b,
+                                 rules=rules)
     res = run_scenario("classic-duel", params, trials=trials, seed=seed, n_jobs=n_jobs,
                        chunk_size=chunk_size, progress=progress)
     return with_view(res)

@@ -30,6 +30,7 @@ from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
 from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
+from sim.errors import ConfigError
 from sim.model import BenchCase, Metric, Model
 
 #: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
@@ -91,6 +92,24 @@ def _bench_params() -> dict[str, Any]:
             "turns": BENCH_TURNS}
 
 
+def with_edits(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with ``edit_a`` / ``edit_b`` (issue 20, :mod:`sim.units.edited`) applied to
+    ``unit_a`` / ``unit_b`` before the scenario builder sees them: the side plays the edited
+    'Mech, named ``NAME [edit]``, at its recomputed Battle Value."""
+    out = {k: v for k, v in params.items() if k not in ("edit_a", "edit_b")}
+    for s in "ab":
+        value = params.get(f"edit_{s}")
+        if value is None or value == "" or value == []:
+            continue
+        from sim.units.edited import edit_unit
+
+        unit = params.get(f"unit_{s}")
+        if unit is None or (isinstance(unit, str) and not unit.strip()):
+            raise ConfigError(f"unit_{s}", unit, f"a unit to edit (edit_{s} is given)")
+        out[f"unit_{s}"] = edit_unit(unit, value, f"edit_{s}")
+    return out
+
+
 class ClassicDuelModel(Model):
     """Two Classic 'Mechs fight to destruction (issue 13)."""
 
@@ -118,7 +137,7 @@ class ClassicDuelModel(Model):
                          default_chunk=kernel.BLOCK)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
-        return build(params)
+        return build(with_edits(params))
 
     def params(self, scenario: DuelScenario) -> dict[str, Any]:
         s = scenario

@@ -28,7 +28,7 @@ from sim.classic.fire.scenario import FireScenario, build_scenario
 from sim.errors import ConfigError, UserError, check_int
 from sim.model import BenchCase, Metric, Model
 
-PARAMS = ("unit", "gunnery", "turns", "policy")
+PARAMS = ("unit", "gunnery", "turns", "policy", "edit")
 
 
 def longest_range(scn: FireScenario) -> int:

@@ -36,7 +36,8 @@ MAX_TURNS = 100
 OUT_OF_RANGE = 99
 #: Parameters of the model besides the rule options.
 PARAMS = ("unit", "gunnery", "range", "ranges", "moved", "target_hexes", "target_jumped",
-          "terrain", "policy", "turns", "start_heat", "water", "jump_hexes", "target_ams")
+          "terrain", "policy", "turns", "start_heat", "water", "jump_hexes", "target_ams",
+          "edit")
 #: Most anti-missile systems a target can bring to bear (``target_ams``).
 MAX_TARGET_AMS = 8
 
@@ -165,7 +166,17 @@ class FireScenario:
         return tuple(i for i, p in enumerate(self.unit.pools) if p.explosive and p.shots > 0)
 
 
-def _resolve_unit(value: Any) -> tuple[FireUnit, str]:
+def _resolve_unit(value: Any, edit: Any = None) -> tuple[FireUnit, str]:
+    """The firing unit; ``edit`` (``--edit`` text, :mod:`sim.units.edited`) changes the
+    'Mech first (issue 20)."""
+    if edit is not None and edit != "" and edit != []:
+        if isinstance(value, FireUnit):
+            raise ConfigError("edit", edit, "an edit of a catalog name, an .mtf path or a "
+                              "ClassicMech (a compiled FireUnit has no design)")
+        from sim.units.edited import edit_unit
+
+        mech = edit_unit(value if isinstance(value, ClassicMech) else _mech_of(value), edit)
+        return fire_unit(mech), mech.name
     if isinstance(value, FireUnit):
         return value, value.name
     if isinstance(value, ClassicMech):
@@ -175,6 +186,12 @@ def _resolve_unit(value: Any) -> tuple[FireUnit, str]:
 
         mech = get_classic(value)
         return fire_unit(mech), mech.name
+    raise ConfigError("unit", value, "a catalog unit name, an .mtf path or a ClassicMech")
+
+
+def _mech_of(value: Any) -> ClassicMech | str | PathLike[str]:
+    if isinstance(value, str | PathLike) and str(value).strip():
+        return value
     raise ConfigError("unit", value, "a catalog unit name, an .mtf path or a ClassicMech")
 
 
@@ -269,7 +286,7 @@ def build_scenario(params: Mapping[str, Any]) -> FireScenario:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
     overrides = {k: v for k, v in params.items() if k in OPTION_NAMES and v is not None}
     rules = rules_from(overrides)
-    unit, label = _resolve_unit(params.get("unit"))
+    unit, label = _resolve_unit(params.get("unit"), params.get("edit"))
     gunnery = check_skill("gunnery", params.get("gunnery", 4))
     turns = check_int("turns", params.get("turns", 10), lo=1, hi=MAX_TURNS)
     ranges = _ranges(params, turns)

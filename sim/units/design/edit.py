@@ -15,7 +15,7 @@ Construction rules checked (an edit that breaks one is refused with the reason,
   tonnage, and canon designs use it all, so an edit may not add more weight than it removes (weapons and equipment at their table
   weight, a heat sink 1 t, armor at its points per ton, jump jets 0.5 / 1 / 2 t by tonnage).
 * **armor** at most the location's maximum (reference 5.1); at least 10 heat sinks on a fusion
-  engine; jump MP at most walk MP (standard jets).
+  engine; jump MP at most walk MP (standard jets), jump jets in the torsos and legs only.
 
 Items are named by slot name or table name (``Large Pulse Laser``, ``ISLargePulseLaser``),
 with ``@LOC`` (and `` (R)`` for a rear mount).
@@ -127,16 +127,43 @@ def _jet_tons(tons: int) -> F:
 
 
 def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 0,
-         armor: dict[str, int] | None = None, jump: int = 0,
+         armor: dict[str, int] | int | None = None, armor_tons: int = 0, jump: int = 0,
          remove: list[str] | tuple[str, ...] = (), add: list[str] | tuple[str, ...] = (),
          tonnage: str = "fixed") -> Design:
     """``unit`` with the changes applied (module doc), refused with :class:`EditError`
-    when a construction rule breaks. ``tonnage="free"`` lets an edit add weight (the
-    question "what is one more heat sink worth" without a trade; the added tons are noted in
-    the design's ``assumed``). The result's name ends in `` (edited)``."""
+    when a construction rule breaks. ``armor``: points per location (``{"CT": +2}``) or a
+    number of points spread where the maximum allows (:func:`spread_armor`);
+    ``armor_tons``: that many tons of the unit's armor type, spread the same way.
+    ``tonnage="free"`` lets an edit add weight (the question "what is one more heat sink
+    worth" without a trade; the added tons are noted in the design's ``assumed``). The
+    result's name ends in the edit's label in brackets (:func:`edit_label`:
+    ``Atlas AS7-D [+1 heat sink]``)."""
     if tonnage not in ("fixed", "free"):
         raise EditError(f"tonnage {tonnage!r}: expected 'fixed' or 'free'")
     d = design_of(unit)
+    label = edit_label(heat_sinks=heat_sinks, armor=armor, armor_tons=armor_tons, jump=jump,
+                       remove=remove, add=add)
+    spread_note = ""
+    if isinstance(armor, int) and not isinstance(armor, bool):
+        spread = spread_armor(d, armor)
+        if sum(spread.values()) < armor:
+            raise EditError(f"armor {armor:+d}: only {sum(spread.values())} more point(s) fit "
+                            f"below the locations' maxima of {d.name}")
+        armor = spread
+    elif armor is not None and not isinstance(armor, dict):
+        raise EditError(f"armor {armor!r}: expected points per location or a number of points")
+    if armor_tons:
+        want = armor_tons * int(_pts_per_ton(d))
+        extra = spread_armor(d, want)
+        got = sum(extra.values())
+        if got == 0:
+            raise EditError(f"armor_tons {armor_tons:+d}: every location of {d.name} is at its "
+                            "armor maximum")
+        if got < want:
+            spread_note = (f"; armor_tons {armor_tons:+d}: {got} of its {want} points fit below "
+                           "the maxima")
+        armor = {k: (armor or {}).get(k, 0) + extra.get(k, 0)
+                 for k in dict.fromkeys([*(armor or {}), *extra])}
     #: a catalog record keeps no system or filler slots: the slot rules cannot be checked
     record = bool(d.assumed) and not any(norm(e.name) == "gyro" or "engine" in norm(e.name)
                                          for e in d.entries)
@@ -183,7 +210,7 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
                           if "heatsink" in norm(e.name))
             room = max(d.engine_rating // 25 - (d.heat_sinks - slotted), 0)
             for _ in range(0 if record else max(heat_sinks - room, 0)):
-                room_at = next((x for x in _SINK_ORDER if x in used and
+                room_at = next((x for x in _SINK_ORDER if x in d.armor and
                                 SLOT_CAPACITY[x] - used[x] >= size), None)
                 if room_at is None:
                     raise EditError(f"heat_sinks {heat_sinks:+d}: no location has {size} free "
@@ -210,7 +237,7 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
             raise EditError(f"jump {jump:+d}: jump MP must stay in 0..walk MP ({d.walk}); "
                             f"got {new_jump}")
         for _ in range(0 if record else max(jump, 0)):
-            jet_at = next((x for x in ("LT", "RT", "CT", "LL", "RL", "RLL", "RRL") if x in used
+            jet_at = next((x for x in ("LT", "RT", "CT", "LL", "RL", "RLL", "RRL") if x in d.armor
                            and SLOT_CAPACITY[x] - used[x] >= 1), None)
             if jet_at is None:
                 raise EditError(f"jump {jump:+d}: no free critical slot for a jump jet")
@@ -223,9 +250,10 @@ def edit(unit: ClassicMech | Design | str | PathLike[str], *, heat_sinks: int = 
                         f"({', '.join(changes)}); the design's tonnage is fully used")
     note = f"edited: {', '.join(changes)}; weight {float(weight):+g} t" + (
         " (over the design's tonnage: tonnage=free)" if weight > 0 else "") + (
-        "; critical slots not checked (the catalog record keeps none)" if record else "")
+        "; critical slots not checked (the catalog record keeps none)" if record else "") + (
+        spread_note)
     out = replace(d, entries=tuple(entries), armor=new_armor, heat_sinks=sinks,
-                  jump=new_jump, name=d.name + " (edited)", _inventory=None,
+                  jump=new_jump, name=edited_name(d.name, label), _inventory=None,
                   assumed=(*d.assumed, note))
     over = armor_over_maximum(out)
     if over:
@@ -238,7 +266,19 @@ def one_ton_of_armor(unit: ClassicMech | Design | str | PathLike[str]) -> dict[s
     """The points one more ton of the unit's armor type buys (rounded down), spread over the
     locations with room below their maximum (CT, side torsos, legs, arms, head)."""
     d = design_of(unit)
-    left = int(_pts_per_ton(d))
+    return spread_armor(d, int(_pts_per_ton(d)))
+
+
+def spread_armor(unit: ClassicMech | Design | str | PathLike[str], points: int
+                 ) -> dict[str, int]:
+    """``points`` more armor points spread one at a time round the locations with room below
+    their maximum (CT, side torsos, legs, arms, head); fewer when every location is full.
+    Only additions: removing armor names its location (``armor.LT=-4``)."""
+    d = design_of(unit)
+    if points < 0:
+        raise EditError(f"armor {points:+d}: armor is spread only when added; name the "
+                        "location to remove it (armor.LT=-4)")
+    left = points
     out: dict[str, int] = {}
     order = ("CT", "LT", "RT", "LL", "RL", "FLL", "FRL", "RLL", "RRL", "LA", "RA", "HD")
     while left > 0:
@@ -256,34 +296,105 @@ def one_ton_of_armor(unit: ClassicMech | Design | str | PathLike[str]) -> dict[s
     return out
 
 
-def parse_edits(items: list[str]) -> dict[str, Any]:
-    """``--edit`` texts (``heat_sinks=+1``, ``armor.CT=+2``, ``jump=+1``,
-    ``remove=Large Laser@RA``, ``add=ISLargePulseLaser@RA``) as :func:`edit` keywords."""
+#: what an edit item may be (the error messages quote it)
+EDIT_SYNTAX = ("KEY=VALUE items (repeated, or separated by semicolons): heat_sinks=+N, "
+               "armor=+N (points spread), armor_tons=+N, armor.LOC=+N, jump=+N, "
+               "remove=NAME@LOC, add=NAME@LOC, tonnage=free")
+_NUMERIC = ("heat_sinks", "jump", "armor", "armor_tons")
+
+
+def edit_items(value: object) -> list[str]:
+    """The edit items of ``value``: None or ``""`` none; a string (items separated by
+    ``;``); a list of such strings. :class:`EditError` for anything else."""
+    if value is None:
+        return []
+    parts = [value] if isinstance(value, str) else value
+    if not isinstance(parts, list | tuple) or not all(isinstance(p, str) for p in parts):
+        raise EditError(f"edit {value!r}: expected {EDIT_SYNTAX}")
+    items = [t.strip() for p in parts for t in p.split(";") if t.strip()]
+    if not items and any(p.strip() for p in parts):
+        raise EditError(f"edit {value!r}: no edit item in it; expected {EDIT_SYNTAX}")
+    return items
+
+
+def parse_edits(items: list[str] | str) -> dict[str, Any]:
+    """``--edit`` texts (``heat_sinks=+1``, ``armor=+16``, ``armor_tons=+1``, ``armor.CT=+2``,
+    ``jump=+1``, ``remove=Large Laser@RA``, ``add=ISLargePulseLaser@RA``, ``tonnage=free``;
+    a string may hold several, ``;``-separated; ``heat_sinks+1`` is short for
+    ``heat_sinks=+1``) as :func:`edit` keywords."""
     kw: dict[str, Any] = {"heat_sinks": 0, "armor": {}, "jump": 0, "remove": [], "add": [],
                           "tonnage": "fixed"}
-    for item in items:
+    for item in edit_items(items):
         key, sep, value = item.partition("=")
+        if not sep:
+            short = next((k for k in (*_NUMERIC, "armor.") if item.startswith(k)
+                          and item[len(k):len(k) + 1] in "+-"), None)
+            if short is not None and short != "armor.":
+                key, sep, value = short, "=", item[len(short):]
         key, value = key.strip(), value.strip()
         if not sep or not value:
-            raise EditError(f"--edit {item!r}: expected KEY=VALUE (heat_sinks=+1, armor.CT=+2, "
-                            "jump=+1, remove=NAME@LOC, add=NAME@LOC, tonnage=free)")
-        if key in ("heat_sinks", "jump") or key.startswith("armor."):
+            raise EditError(f"edit item {item!r}: expected {EDIT_SYNTAX}")
+        if key in _NUMERIC or key.startswith("armor."):
             try:
                 n = int(value)
             except ValueError:
-                raise EditError(f"--edit {item!r}: expected a signed integer") from None
+                raise EditError(f"edit item {item!r}: expected a signed integer "
+                                f"({EDIT_SYNTAX})") from None
             if key.startswith("armor."):
                 kw["armor"][key[6:].upper()] = kw["armor"].get(key[6:].upper(), 0) + n
+            elif key == "armor":
+                kw["armor_points"] = kw.get("armor_points", 0) + n
             else:
-                kw[key] += n
+                kw[key] = kw.get(key, 0) + n
         elif key in ("remove", "add"):
             kw[key].append(value)
         elif key == "tonnage":
+            if value not in ("fixed", "free"):
+                raise EditError(f"edit item {item!r}: tonnage is 'fixed' or 'free'")
             kw["tonnage"] = value
         else:
-            raise EditError(f"--edit {item!r}: key must be heat_sinks, jump, armor.LOC, remove, "
-                            "add or tonnage")
+            raise EditError(f"edit item {item!r}: unknown key {key!r}; expected {EDIT_SYNTAX}")
     return kw
 
 
-__all__ = ["EditError", "edit", "one_ton_of_armor", "parse_edits"]
+def edit_keywords(value: object) -> dict[str, Any] | None:
+    """:func:`edit` keywords of an edit value (:func:`edit_items`), None for no edit."""
+    items = edit_items(value)
+    if not items:
+        return None
+    kw = parse_edits(items)
+    points = kw.pop("armor_points", 0)
+    if points:
+        if kw["armor"]:
+            raise EditError(f"edit {value!r}: armor=+N (spread) and armor.LOC in one edit; "
+                            "use one form")
+        kw["armor"] = points
+    return kw
+
+
+def edit_label(*, heat_sinks: int = 0, armor: dict[str, int] | int | None = None,
+               armor_tons: int = 0, jump: int = 0, remove: Any = (), add: Any = (),
+               **_: Any) -> str:
+    """The short name of an edit, e.g. ``+1 heat sink``, ``+16 armor``, ``+1 t armor,
+    +1 jump MP``, ``-Large Laser@RA, +ISLargePulseLaser@RA``."""
+    parts = [f"-{t}" for t in remove] + [f"+{t}" for t in add]
+    if heat_sinks:
+        parts.append(f"{heat_sinks:+d} heat sink" + ("s" if abs(heat_sinks) != 1 else ""))
+    if isinstance(armor, int) and armor:
+        parts.append(f"{armor:+d} armor")
+    elif isinstance(armor, dict):
+        parts += [f"{n:+d} armor {loc.upper()}" for loc, n in armor.items() if n]
+    if armor_tons:
+        parts.append(f"{armor_tons:+d} t armor")
+    if jump:
+        parts.append(f"{jump:+d} jump MP")
+    return ", ".join(parts) or "no change"
+
+
+def edited_name(name: str, label: str) -> str:
+    """The name an edited unit plays under: ``Atlas AS7-D [+1 heat sink]``."""
+    return f"{name} [{label}]"
+
+
+__all__ = ["EDIT_SYNTAX", "EditError", "edit", "edit_items", "edit_keywords", "edit_label",
+           "edited_name", "one_ton_of_armor", "parse_edits", "spread_armor"]
