@@ -1105,15 +1105,63 @@ def _column(values: list[Any]) -> Any:
     return flat
 
 
+def _signature(value: Any) -> Any:
+    """What pandas' dtype inference of one scenario's column depends on: the array's dtype,
+    or the element types of a list (None: not a plain column)."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str) if value.ndim == 1 and value.dtype != object \
+            else None
+    if isinstance(value, list):
+        return tuple(type(x) for x in value)
+    return None
+
+
+def _column_by_groups(values: list[Any]) -> Any:
+    """The column ``pd.concat`` of per-scenario frames gives, built from one Series per kind
+    of scenario value (:func:`_signature`): the scenarios of one kind infer one dtype, the
+    joined column takes pandas' common dtype of the kinds (``pd.concat`` of one Series per
+    kind) and each scenario's values cast to it. None where a value is not plain."""
+    groups: dict[Any, list[int]] = {}
+    for i, v in enumerate(values):
+        sig = _signature(v)
+        if sig is None or isinstance(sig, tuple) and any(
+                t not in _PLAIN and t is not type(None) for t in sig):
+            return None
+        groups.setdefault(sig, []).append(i)
+    series = {}
+    for sig, idx in groups.items():
+        flat = [x for i in idx for x in values[i]]
+        series[sig] = pd.Series(np.concatenate([values[i] for i in idx])
+                                if sig[0] == "array" else flat)
+    common = pd.concat([pd.DataFrame({"c": s.iloc[:1]}) for s in series.values()],
+                       ignore_index=True)["c"].dtype
+    sizes = [len(v) for v in values]
+    ends = np.cumsum(sizes)
+    out = np.empty(int(ends[-1]) if sizes else 0, dtype=common)
+    for sig, idx in groups.items():
+        vals = series[sig].astype(common).to_numpy()
+        at = 0
+        for i in idx:
+            out[ends[i] - sizes[i]: ends[i]] = vals[at: at + sizes[i]]
+            at += sizes[i]
+    # a Series keeps the dtype (an object array of strings would become ``str`` again)
+    return pd.Series(out, dtype=common, copy=False)
+
+
 def _frame_of(parts: list[dict[str, Any]]) -> pd.DataFrame:
     """``pd.concat([pd.DataFrame(c) for c in parts], ignore_index=True)``, the same frame,
     built column by column when every scenario has the same columns (a DataFrame per
-    scenario cost a 1,224-scenario summary most of its time)."""
+    scenario cost a 1,224-scenario summary most of its time): a column of one dtype
+    joined directly, a column of mixed kinds (None beside numbers) by
+    :func:`_column_by_groups`."""
     keys = list(parts[0]) if parts else []
     if parts and all(list(p) == keys for p in parts[1:]):
         joined = {}
         for key in keys:
-            col = _column([p[key] for p in parts])
+            values = [p[key] for p in parts]
+            col = _column(values)
+            if col is None:
+                col = _column_by_groups(values)
             if col is None:
                 break
             joined[key] = col
