@@ -1178,9 +1178,11 @@ def _put(cols: dict[str, Any], k: int, col: str, values: Any, hist: bool) -> Non
         if arr.shape[0] == 1 and k > 1:
             arr = np.repeat(arr, k, axis=0)
         cols[col] = [list(map(float, r)) for r in arr]
+    elif arr.ndim == 1 and arr.size == k and k > 1:
+        cols[col] = arr
     else:
         arr = np.atleast_1d(arr)
-        cols[col] = np.broadcast_to(arr, (k,)).copy() if arr.size == 1 else arr
+        cols[col] = np.full(k, arr.reshape(-1)[0]) if arr.size == 1 else arr
 
 
 def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndarray
