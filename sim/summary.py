@@ -152,3 +152,16 @@ def proportion_interval(p: float, n: float) -> tuple[float, float]:
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def estimate_text(value: float | None, se: float | None = None, trials: float | None = None,
+                  probability: bool = False, digits: int = 3) -> str:
+    """A Monte Carlo estimate from a result's ``name``/``name_se`` pair as text
+    (:func:`with_interval`): a probability with the Wilson interval of ``trials`` (the
+    engine's, inside [0, 1]), another value ± 1.96 ``se``; ``value`` alone when ``se`` is
+    None (exact)."""
+    if se is not None and probability and trials and value is not None \
+            and not math.isnan(value):
+        lo, hi = proportion_interval(float(value), float(trials))
+        return with_interval(value, low=lo, high=hi, digits=digits)
+    return with_interval(value, se, digits=digits)
