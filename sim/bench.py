@@ -76,6 +76,29 @@ def startup_times(repeats: int = 5) -> dict[str, Any]:
     return out
 
 
+def profile_times(units: list[str] | None = None) -> dict[str, Any]:
+    """In-process CPU time (``time.process_time``) of the exact ``btsim profile`` of every
+    built-in catalog 'Mech with Classic data (``units``: these instead; a name or an
+    ``.mtf`` path), defaults (10 turns, policy ``all``), each the first profile of its unit
+    in this process: the median, the maximum and the slowest unit (issue 18: under 1 s for
+    any catalog 'Mech). A figure, not pass/fail."""
+    from sim.classic.fire.profile import profile_frame
+
+    if units is None:
+        from sim.units.catalog import entries
+
+        units = [e.name for e in entries() if e.classic is not None]
+    times: dict[str, float] = {}
+    for name in units:
+        t0 = time.process_time()
+        profile_frame({"unit": name})
+        times[name] = time.process_time() - t0
+    slowest = max(times, key=lambda k: times[k]) if times else None
+    return {"units": len(times), "median_s": statistics.median(times.values()) if times
+            else math.nan, "max_s": times[slowest] if slowest else math.nan,
+            "slowest": slowest, "total_s": sum(times.values())}
+
+
 def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
     """Raw dice speed in chunks of the engine's size: NumPy's own bounded-integer d6
     (``Generator.integers``, the baseline) and btsim's byte-rejection d6 and 2D6."""
@@ -490,6 +513,8 @@ def run(models: list[str] | None = None, quick: bool = False,
         out["memory"]["seconds"] = time.perf_counter() - t0
     if precision:
         out["precision"] = precision_figures(names, quick, coverage_runs)
+    if models is None or "profile" in names:  # issue 18: the exact profile of every 'Mech
+        out["profile"] = profile_times()
     if models is None:  # issue 20: BV + converted card, both from the unit design
         from sim.units.price_check import bench_prices
         out["prices"] = bench_prices(400 if quick else 4000)
@@ -579,6 +604,11 @@ def format_table(res: dict[str, Any]) -> str:
         for name, row in res["chunk_sweep"].items():
             lines.append(f"{name:<22}" + "".join(f"{row[s] / 1e6:>8.1f}" for s in sizes))
     lines += _precision_lines(res.get("precision") or {}, res["chunk_size"])
+    if "profile" in res:
+        p = res["profile"]
+        lines.append(f"btsim profile (exact, in-process CPU) of the {p['units']} catalog "
+                     f"'Mechs: median {p['median_s']:.3f} s, max {p['max_s']:.3f} s "
+                     f"({p['slowest']})")
     if "prices" in res:
         p = res["prices"]
         lines.append(f"prices (BV 2 + converted AS card): {p['units']} units in "

@@ -882,7 +882,8 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
              metrics: Sequence[str] | None = None, with_exact: bool = True, *,
              precision: Precision | None = None, streams: Sequence[int] | None = None,
              pairs: Mapping[int, int] | None = None, cache: Any = None,
-             outcome: list[RunOutcome] | None = None) -> pd.DataFrame:
+             outcome: list[RunOutcome] | None = None,
+             scenarios: Sequence[Any] | None = None) -> pd.DataFrame:
     """Run ``trials`` Monte Carlo trials of every scenario and summarise them.
 
     Returns one row per scenario row with the parameters, the model's facts and, for every
@@ -895,12 +896,16 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     used). ``streams``/``pairs`` pair scenarios (see :func:`sample_run`); paired rows gain
     ``m_diff``, ``m_diff_se``, ``m_diff_ci_low``, ``m_diff_ci_high`` against their baseline.
     ``cache``: resume and extend (:mod:`sim.cache`). ``outcome``: a list that receives the
-    :class:`RunOutcome` (chunks computed and cached).
+    :class:`RunOutcome` (chunks computed and cached). ``scenarios``: the scenarios of
+    ``params_list`` already built (:func:`sim.experiment.run` builds each once).
     """
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
                                                         chunk_size, model)
     check_progress(progress)
-    scenarios = [model.scenario(p) for p in params_list]
+    if scenarios is None:
+        scenarios = [model.scenario(p) for p in params_list]
+    elif len(scenarios) != len(params_list):
+        raise ValueError("scenarios and params_list differ in length")
     if cache is not None:
         cache.bind(model, scenarios, params_list, seed, chunk, streams)
     res = sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,

@@ -44,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,14 +84,15 @@ def git_dirty() -> bool | None:
 
 
 def rule_sets(model: Model, params_list: list[dict[str, Any]],
-              frame: pd.DataFrame | None = None) -> dict[str, Any]:
+              frame: pd.DataFrame | None = None,
+              scenarios: Sequence[Any] | None = None) -> dict[str, Any]:
     """Every effective rule option of a run, one entry per distinct rule set the scenarios
     use (:func:`sim.options.rule_sets`: ``rules`` = preset names, ``rule_options`` = every
     option of each set, ``sets`` = game, group, preset, overrides, options, scenarios).
     A model without declared options falls back on the frame's ``rules`` column."""
     from sim import options
 
-    found = options.rule_sets(model, params_list)
+    found = options.rule_sets(model, params_list, scenarios)
     if found or frame is None:
         return found
     return _rule_sets(frame)
@@ -108,8 +109,11 @@ def _rule_sets(frame: pd.DataFrame) -> dict[str, Any]:
 
 def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s: float,
              backend: str, n_jobs: int, chunk_size: int, exact_only: bool,
-             scheduler: str | None = None) -> dict[str, Any]:
-    """Everything needed to reproduce and to cite a run."""
+             scheduler: str | None = None,
+             scenarios: Sequence[Any] | None = None) -> dict[str, Any]:
+    """Everything needed to reproduce and to cite a run (``scenarios``: the run's scenarios,
+    built once by :func:`sim.experiment.run`)."""
+    params = exp.scenarios()
     return {
         "name": exp.name,
         "title": exp.title,
@@ -122,7 +126,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "seed": exp.seed,
         "trials": None if exact_only else exp.trials,
         "exact_only": exact_only,
-        "scenarios": len(exp.scenarios()),
+        "scenarios": len(params),
         "rows": int(frame.shape[0]),
         "chunk_size": chunk_size,
         "backend": backend,
@@ -130,7 +134,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "jobs": n_jobs,
         "cores": os.cpu_count(),
         "wall_time_s": round(wall_time_s, 4),
-        "rule_sets": rule_sets(model, exp.scenarios(), frame),
+        "rule_sets": rule_sets(model, params, frame, scenarios),
         "metric_kinds": frame.attrs.get("metric_kinds", {}),
         "notes": list(frame.attrs.get("notes", [])),
         "python": platform.python_version(),
