@@ -906,15 +906,20 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
         scenarios = [model.scenario(p) for p in params_list]
     elif len(scenarios) != len(params_list):
         raise ValueError("scenarios and params_list differ in length")
+    exact_values = None
     if cache is not None:
         cache.bind(model, scenarios, params_list, seed, chunk, streams)
+        if with_exact:  # before the chunks: the first saved chunk stores them too
+            exact_values = cache.exact_values(lambda s: _exact(model, scenarios[s]))
     res = sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
                      chunk_size=chunk, progress=progress, scheduler=scheduler,
                      precision=precision, streams=streams, pairs=pairs, cache=cache)
     if outcome is not None:
         outcome.append(res)
+    if cache is not None:
+        cache.flush_exact()
     frame = summarize(model, scenarios, res.parts, metrics=metrics, with_exact=with_exact,
-                      trials=trials if precision is None else None)
+                      trials=trials if precision is None else None, exact=exact_values)
     if precision is not None or res.pairs:
         frame = _add_precision_columns(model, scenarios, frame, res, metrics)
     return frame
@@ -1209,15 +1214,21 @@ def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndar
 
 def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggregate],
               metrics: Sequence[str] | None = None, with_exact: bool = True,
-              trials: int | None = None) -> pd.DataFrame:
-    """Turn merged aggregates into the summary frame (see :func:`simulate`)."""
+              trials: int | None = None,
+              exact: Sequence[Mapping[str, Any] | None] | None = None) -> pd.DataFrame:
+    """Turn merged aggregates into the summary frame (see :func:`simulate`). ``exact``: the
+    scenarios' exact values already computed (the chunk cache keeps them: a resume does not
+    recompute them), else computed here."""
     chosen = _selected(model, metrics)
     frames = []
     for s, scn in enumerate(scenarios):
         agg = parts[s]
         cols, k = _base_columns(model, scn)
         cols["trials"] = [agg.n if trials is None else trials] * k
-        ex = (_exact(model, scn) or {}) if with_exact else {}
+        if not with_exact:
+            ex: Mapping[str, Any] = {}
+        else:
+            ex = (exact[s] if exact is not None else _exact(model, scn)) or {}
         for m in chosen:
             if m.kind == "hist":
                 if m.name in agg.hists:
