@@ -1116,38 +1116,41 @@ def _column(values: list[Any]) -> Any:
 
 
 def _signature(value: Any) -> Any:
-    """What pandas' dtype inference of one scenario's column depends on: the array's dtype,
-    or the element types of a list (None: not a plain column)."""
+    """What pandas' dtype inference of one scenario's column depends on: ``("array",
+    dtype)`` of a 1-D array, ``("list", element types)`` of a non-empty list (None: not a
+    plain column)."""
     if isinstance(value, np.ndarray):
         return ("array", value.dtype.str) if value.ndim == 1 and value.dtype != object \
             else None
-    if isinstance(value, list):
-        return tuple(type(x) for x in value)
+    if isinstance(value, list) and value and all(
+            type(x) in _PLAIN or x is None for x in value):
+        return ("list", tuple(type(x) for x in value))
     return None
 
 
 def _column_by_groups(values: list[Any]) -> Any:
     """The column ``pd.concat`` of per-scenario frames gives, built from one Series per kind
     of scenario value (:func:`_signature`): the scenarios of one kind infer one dtype, the
-    joined column takes pandas' common dtype of the kinds (``pd.concat`` of one Series per
-    kind) and each scenario's values cast to it. None where a value is not plain."""
+    joined column takes pandas' common dtype of the kinds (``pd.concat`` of one frame per
+    kind) and each scenario's values cast to it. None where a value is not plain or the
+    common dtype is not a NumPy one (then the frames are joined the slow way)."""
     groups: dict[Any, list[int]] = {}
     for i, v in enumerate(values):
         sig = _signature(v)
-        if sig is None or isinstance(sig, tuple) and any(
-                t not in _PLAIN and t is not type(None) for t in sig):
+        if sig is None:
             return None
         groups.setdefault(sig, []).append(i)
     series = {}
     for sig, idx in groups.items():
-        flat = [x for i in idx for x in values[i]]
-        series[sig] = pd.Series(np.concatenate([values[i] for i in idx])
-                                if sig[0] == "array" else flat)
+        series[sig] = pd.Series(np.concatenate([values[i] for i in idx]) if sig[0] == "array"
+                                else [x for i in idx for x in values[i]])
     common = pd.concat([pd.DataFrame({"c": s.iloc[:1]}) for s in series.values()],
                        ignore_index=True)["c"].dtype
+    if not isinstance(common, np.dtype):
+        return None
     sizes = [len(v) for v in values]
     ends = np.cumsum(sizes)
-    out = np.empty(int(ends[-1]) if sizes else 0, dtype=common)
+    out = np.empty(int(ends[-1]), dtype=common)
     for sig, idx in groups.items():
         vals = series[sig].astype(common).to_numpy()
         at = 0

@@ -194,8 +194,13 @@ def to_text(doc: dict[str, Any]) -> str:
     p = doc["params"]
     se = doc["mode"] == "monte-carlo"
 
-    from sim.summary import INTERVAL_NOTE, estimate_text, rows_until_settled, text_table, \
-        with_interval
+    from sim.summary import (
+        INTERVAL_NOTE,
+        estimate_text,
+        rows_until_settled,
+        text_table,
+        with_interval,
+    )
 
     def f(k: str) -> str:
         if not se:
