@@ -23,6 +23,13 @@ uninterrupted fresh run. A change of model version, seed or chunk size empties t
 with a one-line message on stderr; a changed scenario gets a new key (its old chunks are
 removed, also with a message). ``btsim cache clean [DIR]`` deletes caches.
 
+Exact values (``exact.rec`` in the cache folder): the scenarios' exact answers, computed
+once before the chunks and written (one framed record: a JSON header naming the metrics and,
+per scenario key, each metric's shape, then the values as float64) with the first chunk the
+run saves, so a resume reads them instead of recomputing them; the summary reads exact values
+as float64 either way, so the bits are the same. A torn, foreign or mismatched record is a
+miss (recomputed and rewritten).
+
 Trust (README "Results folders: trust, links, locks"): a results folder is trusted like code.
 The CRC only catches a torn write; beyond it each record names its scenario key, and a record
 whose key, layout (the model's declared metrics, their kinds and row counts) or format does
