@@ -154,3 +154,18 @@ def test_helpers() -> None:
     assert lo < 0.5 < hi and np.isclose(0.5 - lo, hi - 0.5)
     head, row = text_table(["a", "bb"], [["x", with_interval(1.0, 0.1)]], left=1)
     assert row == "x 1.000 (0.804–1.196)" and len(head) == len(row) and head.startswith("a ")
+
+
+def test_tactic_matrix_text() -> None:
+    """The maximin guarantees and the game's value carry intervals too (Monte Carlo)."""
+    from sim import tactics as G
+
+    def play(r: str, c: str) -> G.Cell:
+        return G.cell(0.6 if r == c else 0.3, 0.3, 3.0, 0.01, 0.01, 0.1)
+
+    text = G.play_matrix(play, ["x", "y"]).to_text().splitlines()
+    for line in text:
+        if line.startswith(("maximin", "value of")):
+            assert bare_decimals(line.split("; A mixes")[0]) == [], line
+    cells = [x for x in text if x.startswith(("x ", "y "))]
+    assert cells and all(bare_decimals(x) == [] for x in cells)
