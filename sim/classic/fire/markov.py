@@ -379,6 +379,8 @@ def curves(scn: FireScenario, ever: bool = True) -> dict[str, np.ndarray] | None
     am0 = tuple(pools[i].shots for i in ch.tidx)
     states: list[tuple] = [(scn.start_heat, False, False, 0, am0)]
     index: dict[tuple, int] = {states[0]: 0}
+    # per state: heat, shut down, out, tracked rounds left (the turn's metrics read them)
+    attrs: list[tuple[int, bool, bool, int]] = [(scn.start_heat, False, False, sum(am0))]
     n_layers = 4 if ever else 1
     layers = np.zeros((n_layers, 1))
     layers[0, 0] = 1.0
@@ -421,6 +423,7 @@ def curves(scn: FireScenario, ever: bool = True) -> dict[str, np.ndarray] | None
                 if j is None:
                     j = index[k] = len(states)
                     states.append(k)
+                    attrs.append((h2, s2, o2, sum(am2)))
                 step.src.append(i)
                 step.dst.append(j)
                 step.prob.append(q)
@@ -449,16 +452,16 @@ def curves(scn: FireScenario, ever: bool = True) -> dict[str, np.ndarray] | None
         out["expected_cumulative_damage"][t] = cum
         locs[t] = e_d * P_FRONT
         total = layers.sum(axis=0)
-        heat = np.array([s[0] for s in states])
+        per = np.array(attrs, dtype=np.int64).reshape(-1, 4)
+        heat = per[:, 0]
         out["heat_hist"][t] = np.bincount(np.minimum(heat, hb - 1), total, minlength=hb)
         out["mean_heat"][t] = float(total @ heat)
-        out["p_shutdown"][t] = float(total @ np.array([s[1] for s in states], float))
-        out["p_out_by"][t] = float(total @ np.array([s[2] for s in states], float))
+        out["p_shutdown"][t] = float(total @ per[:, 1])
+        out["p_out_by"][t] = float(total @ per[:, 2])
         if ever:
             out["p_shutdown_by"][t] = float(layers[1].sum() + layers[3].sum())
             out["p_ammo_explosion_by"][t] = float(layers[2].sum() + layers[3].sum())
-        left = np.array([sum(s[4]) for s in states], float)
-        out["expected_ammo_left"][t] = float(total @ left) + untracked_total - sum(
+        out["expected_ammo_left"][t] = float(total @ per[:, 3]) + untracked_total - sum(
             used[i] for i in untracked)
     for i, loc in enumerate(CT.LOCATIONS[:8]):
         out[f"expected_damage_{loc}"] = locs[:, i]
