@@ -1215,6 +1215,32 @@ def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndar
         return mean, se, mean - Z95 * se, mean + Z95 * se
 
 
+def _estimates(chosen: Sequence[Metric], parts: Mapping[int, Aggregate], rows: Sequence[int]
+               ) -> dict[str, dict[int, tuple[np.ndarray, ...]]]:
+    """Mean, SE, 95% interval and count of every chosen mean/probability metric of every
+    scenario that has it (``[metric][scenario]``: k-row arrays, a one-row statistic
+    repeated over the scenario's k rows): :func:`_interval` once per metric over all
+    scenarios (elementwise, so the same bits as scenario by scenario)."""
+    out: dict[str, dict[int, tuple[np.ndarray, ...]]] = {}
+    for m in chosen:
+        if m.kind == "hist":
+            continue
+        have = [s for s in range(len(rows)) if m.name in parts[s].stats]
+        if not have:
+            continue
+        blocks = []
+        for s in have:
+            st = np.asarray(parts[s].stats[m.name], dtype=np.float64)
+            blocks.append(np.repeat(st, rows[s], axis=0) if st.shape[0] == 1 and rows[s] > 1
+                          else st)
+        st = np.concatenate(blocks)
+        cols = (*_interval(m.kind, st[:, 0], st[:, 1], st[:, 2]), st[:, 0].copy())
+        ends = np.cumsum([b.shape[0] for b in blocks])
+        out[m.name] = {s: tuple(c[e - b.shape[0]: e] for c in cols)
+                       for s, b, e in zip(have, blocks, ends.tolist(), strict=True)}
+    return out
+
+
 def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggregate],
               metrics: Sequence[str] | None = None, with_exact: bool = True,
               trials: int | None = None,
@@ -1223,10 +1249,12 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
     scenarios' exact values already computed (the chunk cache keeps them: a resume does not
     recompute them), else computed here."""
     chosen = _selected(model, metrics)
+    bases = [_base_columns(model, scn) for scn in scenarios]
+    estimates = _estimates(chosen, parts, [k for _, k in bases])
     frames = []
     for s, scn in enumerate(scenarios):
         agg = parts[s]
-        cols, k = _base_columns(model, scn)
+        cols, k = bases[s]
         cols["trials"] = [agg.n if trials is None else trials] * k
         if not with_exact:
             ex: Mapping[str, Any] = {}
@@ -1241,11 +1269,9 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
                     _put(cols, k, m.name + "_exact", ex[m.name], True)
                 continue
             if m.name in agg.stats:
-                st = agg.stats[m.name]
-                mean, se, lo, hi = _interval(m.kind, st[:, 0], st[:, 1], st[:, 2])
-                for suffix, v in (("", mean), ("_se", se), ("_ci_low", lo), ("_ci_high", hi),
-                                  ("_n", st[:, 0])):
-                    _put(cols, k, m.name + suffix, v, False)
+                for suffix, v in zip(("", "_se", "_ci_low", "_ci_high", "_n"),
+                                     estimates[m.name][s], strict=True):
+                    cols[m.name + suffix] = v
             if m.name in ex:
                 _put(cols, k, m.name + "_exact", ex[m.name], False)
         frames.append(_blank_if_impossible(model, scn, cols, k))
