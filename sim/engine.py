@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from sim.aggregate import Aggregate, ChunkAggregates
+from sim.choices import BACKENDS, PROGRESS_MODES
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.model import Metric, MetricContractError, Model
 
@@ -71,7 +72,6 @@ WAVE_CHUNKS = 8192
 #: Most trials per scenario (``trials``, ``max_trials``, ``bench --big-trials``): 10**12, a
 #: few hours of the fastest kernel per scenario on one core. Above it: one line, exit 2.
 MAX_TRIALS = 10**12
-BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
 def _no_results() -> Iterator[Any]:
@@ -595,9 +595,6 @@ def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, ba
     yield run_joblib
 
 
-#: ``progress`` modes: ``auto`` draws a bar after ~2 s when stderr is a terminal, ``always``
-#: draws it at once (terminal or not), ``never`` draws none.
-PROGRESS_MODES = ("auto", "always", "never")
 #: Seconds an ``auto`` bar waits before it appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
 

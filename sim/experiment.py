@@ -370,7 +370,11 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
         **kwargs: Any) -> pd.DataFrame:
     """Run an experiment (:func:`_run`, whose docstring follows). With ``out``, one process at
     a time writes its results folder (:func:`sim.results.lock`; a second one waits and says
-    who holds it), and what an earlier, killed write of it left is removed first."""
+    who holds it), and what an earlier, killed write of it left is removed first.
+    ``rerun_key`` (``btsim run``: :func:`sim.results.rerun_key` of its command) is stamped
+    beside the run key of a computed result, so the same command's rerun is recognised
+    before anything heavy is imported (:func:`sim.results.finished`); it changes no number."""
+    rerun = kwargs.pop("rerun_key", None)
     out = kwargs.get("out")
     if out is None:
         return _run(experiment, **kwargs)
@@ -393,7 +397,8 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
             return results.read(folder)[0]
         frame = _run(exp, **kwargs)
         if kwargs.get("cache", True):
-            results.stamp(folder, key)
+            results.stamp(folder, key, rerun=rerun, rows=len(frame),
+                          scenarios=len(exp.scenarios()) if rerun is not None else None)
         return frame
 
 
