@@ -21,7 +21,8 @@ without one is timed in smaller chunks (:func:`bench_chunk`), its memory check a
 figures too, so ``--quick`` stays well under a minute; the table names those chunks.
 
 And once per run: the start-up time of the command line (:func:`startup_times`: ``btsim
---help`` and ``btsim units`` in fresh processes, against a bare ``python -c pass``), the raw
+--help``, ``btsim units`` and a finished ``btsim run`` in fresh processes, wall and CPU,
+against a bare ``python -c pass``), the raw
 dice limit (NumPy drawing d6 into uint8 chunks) and the peak
 traced memory of a sequential engine run at a small and a large trial count, which shows
 that memory is bounded by the chunk size, not the trial count.
