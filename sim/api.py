@@ -423,7 +423,7 @@ def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
     (:class:`sim.engine.PairedDiff`); ``paired=False``: independent streams,
     ``SE = sqrt(SE_A^2 + SE_B^2)``. ``trials`` or ``target_error`` (which then applies to
     each scenario's own metrics). Returns a long DataFrame: the row-index columns of the model
-    (e.g. ``turn``), ``metric``, ``a``, ``b``, ``diff``, ``diff_se``, ``diff_ci_low``,
+    (e.g. ``turn``), ``metric``, ``a``, ``b`` (each with ``_ci_low``/``_ci_high``), ``diff``, ``diff_se``, ``diff_ci_low``,
     ``diff_ci_high``, ``independent_se`` (what independent streams would give at these
     trials: ``sqrt(SE_A^2 + SE_B^2)``), ``trials`` and ``a_exact``/``b_exact`` where exact
     values exist.
@@ -472,6 +472,9 @@ def compare(model: Model | str, a: Mapping[str, Any], b: Mapping[str, Any],
         part = part.copy()
         part["metric"] = m.name
         part["a"], part["b"] = fa[m.name].to_numpy(), fb[m.name].to_numpy()
+        for side, f in (("a", fa), ("b", fb)):   # each side's own 95% interval
+            part[side + "_ci_low"] = f[m.name + "_ci_low"].to_numpy()
+            part[side + "_ci_high"] = f[m.name + "_ci_high"].to_numpy()
         indep = np.sqrt(fa[m.name + "_se"].to_numpy() ** 2 + fb[m.name + "_se"].to_numpy() ** 2)
         if paired:
             part["diff"] = fb[m.name + "_diff"].to_numpy()

@@ -21,7 +21,8 @@ without one is timed in smaller chunks (:func:`bench_chunk`), its memory check a
 figures too, so ``--quick`` stays well under a minute; the table names those chunks.
 
 And once per run: the start-up time of the command line (:func:`startup_times`: ``btsim
---help`` and ``btsim units`` in fresh processes, against a bare ``python -c pass``), the raw
+--help``, ``btsim units`` and a finished ``btsim run`` in fresh processes, wall and CPU,
+against a bare ``python -c pass``), the raw
 dice limit (NumPy drawing d6 into uint8 chunks) and the peak
 traced memory of a sequential engine run at a small and a large trial count, which shows
 that memory is bounded by the chunk size, not the trial count.
@@ -51,29 +52,83 @@ from sim.oracles import scalar_baseline
 STARTUP_COMMANDS = {"help": ["--help"], "units": ["units"]}
 
 
-def startup_times(repeats: int = 5) -> dict[str, Any]:
-    """Wall time of ``btsim --help`` and ``btsim units`` (``python -m sim``, this
-    interpreter) in fresh processes: the median and best of ``repeats`` runs after one
-    warm-up, and of ``python -c pass`` (the interpreter's own start-up) for comparison.
-    ``bytecode_cache``: whether Python may write ``.pyc`` files (``PYTHONDONTWRITEBYTECODE``
-    makes every start compile the sources, several times slower)."""
-    def timed(argv: list[str]) -> list[float]:
-        times = []
+def _rerun_experiment(folder: str, scenarios: int) -> str:
+    """A punch-demo experiment file of ``scenarios`` (1224, or 153 with ``--quick``)
+    scenarios in ``folder``, for the finished-rerun figure of :func:`startup_times`."""
+    grid = {"tons": list(range(20, 101, 5)), "piloting": list(range(9))}
+    if scenarios > 153:
+        grid["target_hexes"] = list(range(8))
+    path = os.path.join(folder, "rerun.toml")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write('name = "rerun"\nmodel = "punch-demo"\ntrials = 1000\nseed = 1\n'
+                 "exact = false\n[grid]\n"
+                 + "".join(f"{k} = {v}\n" for k, v in grid.items()))
+    return path
+
+
+def startup_times(repeats: int = 5, rerun_scenarios: int = 1224) -> dict[str, Any]:
+    """Wall and CPU (user + system) time of ``btsim --help``, ``btsim units`` and a finished
+    ``btsim run`` (``python -m sim``, this interpreter) in fresh processes: the median and
+    best of ``repeats`` runs after one warm-up, and of ``python -c pass`` (the interpreter's
+    own start-up) for comparison. The finished rerun (``rerun``) is of a punch-demo
+    experiment of ``rerun_scenarios`` scenarios run once first (issue 18: start-up plus
+    reading the cache, under 0.5 s more than ``btsim --help``). ``bytecode_cache``: whether
+    Python may write ``.pyc`` files (``PYTHONDONTWRITEBYTECODE`` makes every start compile
+    the sources, several times slower)."""
+    import resource
+    import tempfile
+
+    def cpu() -> float:
+        use = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return use.ru_utime + use.ru_stime
+
+    def timed(argv: list[str]) -> tuple[list[float], list[float]]:
+        walls, cpus = [], []
         for _ in range(repeats + 1):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu()
             subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            check=False)
-            times.append(time.perf_counter() - t0)
-        return times[1:]  # the first run warms the file cache
+            walls.append(time.perf_counter() - t0)
+            cpus.append(cpu() - c0)
+        return walls[1:], cpus[1:]  # the first run warms the file cache
 
-    out: dict[str, Any] = {"repeats": repeats,
+    out: dict[str, Any] = {"repeats": repeats, "rerun_scenarios": rerun_scenarios,
                            "bytecode_cache": not sys.dont_write_bytecode}
-    for key, argv in {"python": ["-c", "pass"],
-                      **{k: ["-m", "sim", *v] for k, v in STARTUP_COMMANDS.items()}}.items():
-        t = timed([sys.executable, *argv])
-        out[f"{key}_s"] = statistics.median(t)
-        out[f"{key}_best_s"] = min(t)
+    with tempfile.TemporaryDirectory(prefix="btsim-bench-") as tmp:
+        run = ["run", _rerun_experiment(tmp, rerun_scenarios), "--out", tmp, "--quiet"]
+        subprocess.run([sys.executable, "-m", "sim", *run], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)  # the run to rerun
+        for key, argv in {"python": ["-c", "pass"],
+                          **{k: ["-m", "sim", *v] for k, v in STARTUP_COMMANDS.items()},
+                          "rerun": ["-m", "sim", *run]}.items():
+            walls, cpus = timed([sys.executable, *argv])
+            out[f"{key}_s"] = statistics.median(walls)
+            out[f"{key}_best_s"] = min(walls)
+            out[f"{key}_cpu_best_s"] = min(cpus)
     return out
+
+
+def profile_times(units: list[str] | None = None) -> dict[str, Any]:
+    """In-process CPU time (``time.process_time``) of the exact ``btsim profile`` of every
+    built-in catalog 'Mech with Classic data (``units``: these instead; a name or an
+    ``.mtf`` path), defaults (10 turns, policy ``all``), each the first profile of its unit
+    in this process: the median, the maximum and the slowest unit (issue 18: under 1 s for
+    any catalog 'Mech). A figure, not pass/fail."""
+    from sim.classic.fire.profile import profile_frame
+
+    if units is None:
+        from sim.units.catalog import entries
+
+        units = [e.name for e in entries() if e.classic is not None]
+    times: dict[str, float] = {}
+    for name in units:
+        t0 = time.process_time()
+        profile_frame({"unit": name})
+        times[name] = time.process_time() - t0
+    slowest = max(times, key=lambda k: times[k]) if times else None
+    return {"units": len(times), "median_s": statistics.median(times.values()) if times
+            else math.nan, "max_s": times[slowest] if slowest else math.nan,
+            "slowest": slowest, "total_s": sum(times.values())}
 
 
 def dice_limit(chunk: int = engine.DEFAULT_CHUNK, total: int = 2**25) -> dict[str, float]:
@@ -442,7 +497,7 @@ def run(models: list[str] | None = None, quick: bool = False,
                     "processor": platform.processor() or platform.machine()},
         "chunk_size": engine.DEFAULT_CHUNK,
         "malloc_tuned": engine.MALLOC_TUNED,
-        "startup": startup_times(3 if quick else 7),
+        "startup": startup_times(3 if quick else 7, 153 if quick else 1224),
         "dice": dice_limit(total=2**23 if quick else 2**25),
         "kernels": [],
     }
@@ -490,6 +545,8 @@ def run(models: list[str] | None = None, quick: bool = False,
         out["memory"]["seconds"] = time.perf_counter() - t0
     if precision:
         out["precision"] = precision_figures(names, quick, coverage_runs)
+    if models is None or "profile" in names:  # issue 18: the exact profile of every 'Mech
+        out["profile"] = profile_times()
     if models is None:  # issue 20: BV + converted card, both from the unit design
         from sim.units.price_check import bench_prices
         out["prices"] = bench_prices(400 if quick else 4000)
@@ -529,9 +586,14 @@ def _precision_lines(p: dict[str, Any], res_chunk: int = engine.DEFAULT_CHUNK) -
 def _startup_lines(st: dict[str, Any] | None) -> list[str]:
     if not st:
         return []
+    rerun = ""
+    if "rerun_s" in st:
+        rerun = (f", a finished btsim run ({st['rerun_scenarios']} scenarios) "
+                 f"{st['rerun_s']:.3f} s ({st['rerun_best_s']:.3f}; CPU {st['rerun_cpu_best_s']:.3f}"
+                 f" s, {st['rerun_cpu_best_s'] - st['help_cpu_best_s']:+.3f} s over --help)")
     return [f"start-up (median of {st['repeats']}, best in brackets): btsim --help "
             f"{st['help_s']:.3f} s ({st['help_best_s']:.3f}), btsim units {st['units_s']:.3f} s "
-            f"({st['units_best_s']:.3f}); python -c pass {st['python_s']:.3f} s"
+            f"({st['units_best_s']:.3f}){rerun}; python -c pass {st['python_s']:.3f} s"
             + ("" if st["bytecode_cache"] else "; PYTHONDONTWRITEBYTECODE is set: every start "
                "compiles the sources")]
 
@@ -579,6 +641,11 @@ def format_table(res: dict[str, Any]) -> str:
         for name, row in res["chunk_sweep"].items():
             lines.append(f"{name:<22}" + "".join(f"{row[s] / 1e6:>8.1f}" for s in sizes))
     lines += _precision_lines(res.get("precision") or {}, res["chunk_size"])
+    if "profile" in res:
+        p = res["profile"]
+        lines.append(f"btsim profile (exact, in-process CPU) of the {p['units']} catalog "
+                     f"'Mechs: median {p['median_s']:.3f} s, max {p['max_s']:.3f} s "
+                     f"({p['slowest']})")
     if "prices" in res:
         p = res["prices"]
         lines.append(f"prices (BV 2 + converted AS card): {p['units']} units in "

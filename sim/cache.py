@@ -23,6 +23,13 @@ uninterrupted fresh run. A change of model version, seed or chunk size empties t
 with a one-line message on stderr; a changed scenario gets a new key (its old chunks are
 removed, also with a message). ``btsim cache clean [DIR]`` deletes caches.
 
+Exact values (``exact.rec`` in the cache folder): the scenarios' exact answers, computed
+once before the chunks and written (one framed record: a JSON header naming the metrics and,
+per scenario key, each metric's shape, then the values as float64) with the first chunk the
+run saves, so a resume reads them instead of recomputing them; the summary reads exact values
+as float64 either way, so the bits are the same. A torn, foreign or mismatched record is a
+miss (recomputed and rewritten).
+
 Trust (README "Results folders: trust, links, locks"): a results folder is trusted like code.
 The CRC only catches a torn write; beyond it each record names its scenario key, and a record
 whose key, layout (the model's declared metrics, their kinds and row counts) or format does
@@ -98,6 +105,8 @@ MAGIC = b"BTSIMCC5"
 RECORD = b"BTSIMREC"
 #: The chunk log of one scenario, in its key's folder.
 LOG_NAME = "chunks.agg"
+#: the exact values of the run's scenarios (one framed JSON record, rewritten whole)
+EXACT_NAME = "exact.rec"
 
 
 def _layout(agg: Aggregate) -> list[list[Any]]:
@@ -308,7 +317,7 @@ class ChunkCache:
             from sim.errors import UserError
 
             raise UserError(f"The chunk cache {str(self.root)!r} is not a folder; remove it.")
-        for name in ("manifest.json", "CACHEDIR.TAG"):
+        for name in ("manifest.json", "CACHEDIR.TAG", EXACT_NAME):
             refuse_link(self.root / name, "cache file")
 
     def bind(self, model: Any, scenarios: Sequence[Any], params_list: Sequence[Mapping[str, Any]],
@@ -363,7 +372,94 @@ class ChunkCache:
         self._ready = False
         self._folders = set()
         self._loaded = {}
+        self._exact_names = frozenset(m.name for m in model.metrics if m.exact)
+        self._exact_pending: bytes | None = None
         self.rejected = 0
+        #: scenarios whose exact values came from the cache in :meth:`exact_values`
+        self.exact_cached = 0
+
+    def _read_exact(self) -> dict[str, dict[str, np.ndarray] | None]:
+        """The cached exact values by scenario key (empty when absent, torn or foreign): a
+        framed record of a JSON header (the metric names, then per scenario its key and
+        each metric's shape, or null: no exact answer) and the values as one float64
+        array, in that order."""
+        path = self.root / EXACT_NAME
+        try:
+            fd = _open_nofollow(path, os.O_RDONLY)
+        except OSError:
+            return {}
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return {}
+        if len(data) < 28 or data[:8] != RECORD:
+            return {}
+        block = memoryview(data)[20:20 + int.from_bytes(data[8:16], "little")]
+        if zlib.crc32(block) != int.from_bytes(data[16:20], "little"):
+            return {}
+        try:
+            size = int.from_bytes(block[:8], "little")
+            head = json.loads(bytes(block[8:8 + size]).decode("utf-8"))
+            flat = np.frombuffer(block[8 + size:], dtype="<f8")
+            names = head["names"]
+            if head.get("format") != FORMAT or set(names) != self._exact_names:
+                return {}
+            out: dict[str, dict[str, np.ndarray] | None] = {}
+            at = 0
+            for key, shapes in zip(head["keys"], head["shapes"], strict=True):
+                if shapes is None:
+                    out[str(key)] = None
+                    continue
+                got = {}
+                for name, shape in zip(names, shapes, strict=True):
+                    n = math.prod(shape)
+                    got[name] = flat[at:at + n].reshape(shape)
+                    at += n
+                out[str(key)] = got
+            return out if at == flat.size else {}
+        except (*_BAD_RECORD, UnicodeDecodeError):
+            return {}
+
+    def exact_values(self, compute: Any) -> list[dict[str, Any] | None]:
+        """The exact values of every scenario of this run: from the cache where it holds
+        them under the scenario's key, else ``compute(s)`` (and stored with the first chunk
+        this run saves, or :meth:`flush_exact`). The summary reads them as float64, so a
+        cached value gives the same bits as a computed one."""
+        t0 = time.perf_counter()
+        cached = self._read_exact() if self.root.is_dir() else {}
+        self.seconds += time.perf_counter() - t0
+        names = sorted(self._exact_names)
+        out: list[dict[str, Any] | None] = []
+        dirty = False
+        for s, key in enumerate(self.keys):
+            if key in cached:
+                self.exact_cached += 1
+                out.append(cached[key])
+                continue
+            dirty = True
+            ex = compute(s)
+            out.append(None if ex is None else {
+                k: np.asarray(ex[k], dtype=np.float64) for k in names})
+        if dirty:
+            shapes = [None if ex is None else [list(ex[k].shape) for k in names]
+                      for ex in out]
+            head = json.dumps({"format": FORMAT, "names": names, "keys": self.keys,
+                               "shapes": shapes}).encode("utf-8")
+            flat = [ex[k].reshape(-1) for ex in out if ex is not None for k in names]
+            blob = (np.concatenate(flat) if flat else np.zeros(0)).astype("<f8").tobytes()
+            self._exact_pending = frame_record(len(head).to_bytes(8, "little") + head + blob)
+        return out
+
+    def flush_exact(self) -> None:
+        """Write the exact values :meth:`exact_values` computed, if not yet written."""
+        if self._exact_pending is None:
+            return
+        t0 = time.perf_counter()
+        self._ensure()
+        atomic_write_bytes(self.root / EXACT_NAME, self._exact_pending)
+        self._exact_pending = None
+        self.seconds += time.perf_counter() - t0
 
     def _ensure(self) -> None:
         """Create the cache folder and its manifest on the first save (a run that fails
@@ -478,6 +574,7 @@ class ChunkCache:
         append_record(folder / self.log, frame_record(dump_chunks(chunks, key)))
         self._loaded.pop(task.scenario_index, None)
         self.seconds += time.perf_counter() - t0
+        self.flush_exact()   # with the first chunk: a run killed later keeps them
 
     def nbytes(self) -> int:
         """Size of the cache on disk (links not followed)."""

@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from sim.aggregate import Aggregate, ChunkAggregates
+from sim.choices import BACKENDS, PROGRESS_MODES
 from sim.errors import ConfigError, UserError, check_choice, check_int
 from sim.model import Metric, MetricContractError, Model
 
@@ -71,7 +72,6 @@ WAVE_CHUNKS = 8192
 #: Most trials per scenario (``trials``, ``max_trials``, ``bench --big-trials``): 10**12, a
 #: few hours of the fastest kernel per scenario on one core. Above it: one line, exit 2.
 MAX_TRIALS = 10**12
-BACKENDS = ("loky", "threading", "sequential", "dask")
 Z95 = 1.959963984540054
 
 def _no_results() -> Iterator[Any]:
@@ -595,9 +595,6 @@ def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, ba
     yield run_joblib
 
 
-#: ``progress`` modes: ``auto`` draws a bar after ~2 s when stderr is a terminal, ``always``
-#: draws it at once (terminal or not), ``never`` draws none.
-PROGRESS_MODES = ("auto", "always", "never")
 #: Seconds an ``auto`` bar waits before it appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
 
@@ -882,7 +879,8 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
              metrics: Sequence[str] | None = None, with_exact: bool = True, *,
              precision: Precision | None = None, streams: Sequence[int] | None = None,
              pairs: Mapping[int, int] | None = None, cache: Any = None,
-             outcome: list[RunOutcome] | None = None) -> pd.DataFrame:
+             outcome: list[RunOutcome] | None = None,
+             scenarios: Sequence[Any] | None = None) -> pd.DataFrame:
     """Run ``trials`` Monte Carlo trials of every scenario and summarise them.
 
     Returns one row per scenario row with the parameters, the model's facts and, for every
@@ -895,21 +893,30 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     used). ``streams``/``pairs`` pair scenarios (see :func:`sample_run`); paired rows gain
     ``m_diff``, ``m_diff_se``, ``m_diff_ci_low``, ``m_diff_ci_high`` against their baseline.
     ``cache``: resume and extend (:mod:`sim.cache`). ``outcome``: a list that receives the
-    :class:`RunOutcome` (chunks computed and cached).
+    :class:`RunOutcome` (chunks computed and cached). ``scenarios``: the scenarios of
+    ``params_list`` already built (:func:`sim.experiment.run` builds each once).
     """
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
                                                         chunk_size, model)
     check_progress(progress)
-    scenarios = [model.scenario(p) for p in params_list]
+    if scenarios is None:
+        scenarios = [model.scenario(p) for p in params_list]
+    elif len(scenarios) != len(params_list):
+        raise ValueError("scenarios and params_list differ in length")
+    exact_values = None
     if cache is not None:
         cache.bind(model, scenarios, params_list, seed, chunk, streams)
+        if with_exact:  # before the chunks: the first saved chunk stores them too
+            exact_values = cache.exact_values(lambda s: _exact(model, scenarios[s]))
     res = sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
                      chunk_size=chunk, progress=progress, scheduler=scheduler,
                      precision=precision, streams=streams, pairs=pairs, cache=cache)
     if outcome is not None:
         outcome.append(res)
+    if cache is not None:
+        cache.flush_exact()
     frame = summarize(model, scenarios, res.parts, metrics=metrics, with_exact=with_exact,
-                      trials=trials if precision is None else None)
+                      trials=trials if precision is None else None, exact=exact_values)
     if precision is not None or res.pairs:
         frame = _add_precision_columns(model, scenarios, frame, res, metrics)
     return frame
@@ -1105,15 +1112,66 @@ def _column(values: list[Any]) -> Any:
     return flat
 
 
+def _signature(value: Any) -> Any:
+    """What pandas' dtype inference of one scenario's column depends on: ``("array",
+    dtype)`` of a 1-D array, ``("list", element types)`` of a non-empty list (None: not a
+    plain column)."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str) if value.ndim == 1 and value.dtype != object \
+            else None
+    if isinstance(value, list) and value and all(
+            type(x) in _PLAIN or x is None for x in value):
+        return ("list", tuple(type(x) for x in value))
+    return None
+
+
+def _column_by_groups(values: list[Any]) -> Any:
+    """The column ``pd.concat`` of per-scenario frames gives, built from one Series per kind
+    of scenario value (:func:`_signature`): the scenarios of one kind infer one dtype, the
+    joined column takes pandas' common dtype of the kinds (``pd.concat`` of one frame per
+    kind) and each scenario's values cast to it. None where a value is not plain or the
+    common dtype is not a NumPy one (then the frames are joined the slow way)."""
+    groups: dict[Any, list[int]] = {}
+    for i, v in enumerate(values):
+        sig = _signature(v)
+        if sig is None:
+            return None
+        groups.setdefault(sig, []).append(i)
+    series = {}
+    for sig, idx in groups.items():
+        series[sig] = pd.Series(np.concatenate([values[i] for i in idx]) if sig[0] == "array"
+                                else [x for i in idx for x in values[i]])
+    common = pd.concat([pd.DataFrame({"c": s.iloc[:1]}) for s in series.values()],
+                       ignore_index=True)["c"].dtype
+    if not isinstance(common, np.dtype):
+        return None
+    sizes = [len(v) for v in values]
+    ends = np.cumsum(sizes)
+    out = np.empty(int(ends[-1]), dtype=common)
+    for sig, idx in groups.items():
+        vals = series[sig].astype(common).to_numpy()
+        at = 0
+        for i in idx:
+            out[ends[i] - sizes[i]: ends[i]] = vals[at: at + sizes[i]]
+            at += sizes[i]
+    # a Series keeps the dtype (an object array of strings would become ``str`` again)
+    return pd.Series(out, dtype=common, copy=False)
+
+
 def _frame_of(parts: list[dict[str, Any]]) -> pd.DataFrame:
     """``pd.concat([pd.DataFrame(c) for c in parts], ignore_index=True)``, the same frame,
     built column by column when every scenario has the same columns (a DataFrame per
-    scenario cost a 1,224-scenario summary most of its time)."""
+    scenario cost a 1,224-scenario summary most of its time): a column of one dtype
+    joined directly, a column of mixed kinds (None beside numbers) by
+    :func:`_column_by_groups`."""
     keys = list(parts[0]) if parts else []
     if parts and all(list(p) == keys for p in parts[1:]):
         joined = {}
         for key in keys:
-            col = _column([p[key] for p in parts])
+            values = [p[key] for p in parts]
+            col = _column(values)
+            if col is None:
+                col = _column_by_groups(values)
             if col is None:
                 break
             joined[key] = col
@@ -1130,9 +1188,11 @@ def _put(cols: dict[str, Any], k: int, col: str, values: Any, hist: bool) -> Non
         if arr.shape[0] == 1 and k > 1:
             arr = np.repeat(arr, k, axis=0)
         cols[col] = [list(map(float, r)) for r in arr]
+    elif arr.ndim == 1 and arr.size == k and k > 1:
+        cols[col] = arr
     else:
         arr = np.atleast_1d(arr)
-        cols[col] = np.broadcast_to(arr, (k,)).copy() if arr.size == 1 else arr
+        cols[col] = np.full(k, arr.reshape(-1)[0]) if arr.size == 1 else arr
 
 
 def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndarray
@@ -1152,17 +1212,51 @@ def _interval(kind: str, count: np.ndarray, total: np.ndarray, total_sq: np.ndar
         return mean, se, mean - Z95 * se, mean + Z95 * se
 
 
+def _estimates(chosen: Sequence[Metric], parts: Mapping[int, Aggregate], rows: Sequence[int]
+               ) -> dict[str, dict[int, tuple[np.ndarray, ...]]]:
+    """Mean, SE, 95% interval and count of every chosen mean/probability metric of every
+    scenario that has it (``[metric][scenario]``: k-row arrays, a one-row statistic
+    repeated over the scenario's k rows): :func:`_interval` once per metric over all
+    scenarios (elementwise, so the same bits as scenario by scenario)."""
+    out: dict[str, dict[int, tuple[np.ndarray, ...]]] = {}
+    for m in chosen:
+        if m.kind == "hist":
+            continue
+        have = [s for s in range(len(rows)) if m.name in parts[s].stats]
+        if not have:
+            continue
+        blocks = []
+        for s in have:
+            st = np.asarray(parts[s].stats[m.name], dtype=np.float64)
+            blocks.append(np.repeat(st, rows[s], axis=0) if st.shape[0] == 1 and rows[s] > 1
+                          else st)
+        st = np.concatenate(blocks)
+        cols = (*_interval(m.kind, st[:, 0], st[:, 1], st[:, 2]), st[:, 0].copy())
+        ends = np.cumsum([b.shape[0] for b in blocks])
+        out[m.name] = {s: tuple(c[e - b.shape[0]: e] for c in cols)
+                       for s, b, e in zip(have, blocks, ends.tolist(), strict=True)}
+    return out
+
+
 def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggregate],
               metrics: Sequence[str] | None = None, with_exact: bool = True,
-              trials: int | None = None) -> pd.DataFrame:
-    """Turn merged aggregates into the summary frame (see :func:`simulate`)."""
+              trials: int | None = None,
+              exact: Sequence[Mapping[str, Any] | None] | None = None) -> pd.DataFrame:
+    """Turn merged aggregates into the summary frame (see :func:`simulate`). ``exact``: the
+    scenarios' exact values already computed (the chunk cache keeps them: a resume does not
+    recompute them), else computed here."""
     chosen = _selected(model, metrics)
+    bases = [_base_columns(model, scn) for scn in scenarios]
+    estimates = _estimates(chosen, parts, [k for _, k in bases])
     frames = []
     for s, scn in enumerate(scenarios):
         agg = parts[s]
-        cols, k = _base_columns(model, scn)
+        cols, k = bases[s]
         cols["trials"] = [agg.n if trials is None else trials] * k
-        ex = (_exact(model, scn) or {}) if with_exact else {}
+        if not with_exact:
+            ex: Mapping[str, Any] = {}
+        else:
+            ex = (exact[s] if exact is not None else _exact(model, scn)) or {}
         for m in chosen:
             if m.kind == "hist":
                 if m.name in agg.hists:
@@ -1172,11 +1266,9 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
                     _put(cols, k, m.name + "_exact", ex[m.name], True)
                 continue
             if m.name in agg.stats:
-                st = agg.stats[m.name]
-                mean, se, lo, hi = _interval(m.kind, st[:, 0], st[:, 1], st[:, 2])
-                for suffix, v in (("", mean), ("_se", se), ("_ci_low", lo), ("_ci_high", hi),
-                                  ("_n", st[:, 0])):
-                    _put(cols, k, m.name + suffix, v, False)
+                for suffix, v in zip(("", "_se", "_ci_low", "_ci_high", "_n"),
+                                     estimates[m.name][s], strict=True):
+                    cols[m.name + suffix] = v
             if m.name in ex:
                 _put(cols, k, m.name + "_exact", ex[m.name], False)
         frames.append(_blank_if_impossible(model, scn, cols, k))

@@ -56,6 +56,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import itertools
+import json
 import os
 import re
 import tomllib
@@ -369,7 +370,11 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
         **kwargs: Any) -> pd.DataFrame:
     """Run an experiment (:func:`_run`, whose docstring follows). With ``out``, one process at
     a time writes its results folder (:func:`sim.results.lock`; a second one waits and says
-    who holds it), and what an earlier, killed write of it left is removed first."""
+    who holds it), and what an earlier, killed write of it left is removed first.
+    ``rerun_key`` (``btsim run``: :func:`sim.results.rerun_key` of its command) is stamped
+    beside the run key of a computed result, so the same command's rerun is recognised
+    before anything heavy is imported (:func:`sim.results.finished`); it changes no number."""
+    rerun = kwargs.pop("rerun_key", None)
     out = kwargs.get("out")
     if out is None:
         return _run(experiment, **kwargs)
@@ -392,7 +397,8 @@ def run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment,
             return results.read(folder)[0]
         frame = _run(exp, **kwargs)
         if kwargs.get("cache", True):
-            results.stamp(folder, key)
+            results.stamp(folder, key, rerun=rerun, rows=len(frame),
+                          scenarios=len(exp.scenarios()) if rerun is not None else None)
         return frame
 
 
@@ -471,6 +477,7 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         raise ConfigError("scheduler", scheduler, "used only by Monte Carlo runs, not with --exact")
     outcome: list[engine.RunOutcome] = []
     store = None
+    scenarios = _built(model, exp.model, params)
     if exact_only:
         frame, wall = engine.timed(engine.exact_frame, model, params, metrics=exp.metrics)
     else:
@@ -482,7 +489,8 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
                                    scheduler=scheduler, metrics=exp.metrics,
                                    with_exact=exp.exact, precision=precision,
                                    streams=streams if exp.paired else None,
-                                   pairs=pairs or None, cache=store, outcome=outcome)
+                                   pairs=pairs or None, cache=store, outcome=outcome,
+                                   scenarios=scenarios)
     stats: dict[str, Any] = {}
     if outcome:
         res = outcome[0]
@@ -495,7 +503,8 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     if out is not None:
         meta = results.metadata(exp, model=model, frame=frame, wall_time_s=wall,
                                 backend=be, n_jobs=jobs, chunk_size=chunk,
-                                exact_only=exact_only, scheduler=scheduler)
+                                exact_only=exact_only, scheduler=scheduler,
+                                scenarios=scenarios)
         if outcome:
             meta["precision"] = precision_metadata(exp, outcome[0])
             meta["cache"] = stats
@@ -544,6 +553,26 @@ def precision_metadata(exp: Experiment, res: Any) -> dict[str, Any]:
     return out
 
 
+#: scenarios :func:`validate_all` built, by model and parameters, for the run that follows
+#: (:func:`_built` takes each list once: a run builds its scenarios once, not three times)
+_VALIDATED: dict[tuple[str, str], list[Any]] = {}
+
+
+def _params_key(model: str, params_list: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    return model, json.dumps(list(params_list), sort_keys=True, default=repr)
+
+
+def _remember(model: str, params_list: Sequence[Mapping[str, Any]], built: list[Any]) -> None:
+    _VALIDATED[_params_key(model, params_list)] = built
+
+
+def _built(model: Any, name: str, params_list: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """The scenarios of ``params_list``: those :func:`validate_all` built for it (once),
+    else built now."""
+    got = _VALIDATED.pop(_params_key(name, params_list), None) if _VALIDATED else None
+    return got if got is not None else [model.scenario(p) for p in params_list]
+
+
 def validate_all(experiments: Sequence[Experiment]) -> None:
     """Check a batch before running any of it: unique names, and every scenario's parameters
     (so a typo in the last file fails before the first file's results are written)."""
@@ -556,5 +585,5 @@ def validate_all(experiments: Sequence[Experiment]) -> None:
             exp.validate()  # type: ignore[attr-defined]
             continue
         model = get_model(exp.model)
-        for params in exp.scenarios():
-            model.scenario(params)
+        params_list = exp.scenarios()
+        _remember(exp.model, params_list, [model.scenario(p) for p in params_list])

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -483,16 +483,18 @@ def groups_in(obj: Any, depth: int = 3) -> list[Any]:
     return found
 
 
-def rule_sets(model: Any, params_list: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def rule_sets(model: Any, params_list: Iterable[Mapping[str, Any]],
+              scenarios: Sequence[Any] | None = None) -> dict[str, Any]:
     """The distinct rule sets the scenarios of a run use, for results metadata.
 
     ``{"rules": [preset names], "rule_options": [every option, one dict per distinct set],
     "sets": [{"game", "group", "preset", "overrides", "options", "scenarios"}]}``;
-    ``{}`` for a model without rule options."""
+    ``{}`` for a model without rule options. ``scenarios``: the scenarios of
+    ``params_list`` already built (a run builds each once)."""
     _load()
     sets: dict[str, dict[str, Any]] = {}
-    for params in params_list:
-        scn = model.scenario(params)
+    for i, params in enumerate(params_list):
+        scn = model.scenario(params) if scenarios is None else scenarios[i]
         preset = model.params(scn).get("rules", "default")
         for inst in groups_in(scn):
             game, cls = _target(type(inst))

@@ -44,17 +44,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
-import pandas as pd
 
 from sim import __version__
 from sim.errors import UserError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy and pandas are imported at use: a finished rerun needs neither
+    import pandas as pd
+
     from sim.experiment import Experiment
     from sim.model import Model
 
@@ -84,14 +83,15 @@ def git_dirty() -> bool | None:
 
 
 def rule_sets(model: Model, params_list: list[dict[str, Any]],
-              frame: pd.DataFrame | None = None) -> dict[str, Any]:
+              frame: pd.DataFrame | None = None,
+              scenarios: Sequence[Any] | None = None) -> dict[str, Any]:
     """Every effective rule option of a run, one entry per distinct rule set the scenarios
     use (:func:`sim.options.rule_sets`: ``rules`` = preset names, ``rule_options`` = every
     option of each set, ``sets`` = game, group, preset, overrides, options, scenarios).
     A model without declared options falls back on the frame's ``rules`` column."""
     from sim import options
 
-    found = options.rule_sets(model, params_list)
+    found = options.rule_sets(model, params_list, scenarios)
     if found or frame is None:
         return found
     return _rule_sets(frame)
@@ -108,8 +108,14 @@ def _rule_sets(frame: pd.DataFrame) -> dict[str, Any]:
 
 def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s: float,
              backend: str, n_jobs: int, chunk_size: int, exact_only: bool,
-             scheduler: str | None = None) -> dict[str, Any]:
-    """Everything needed to reproduce and to cite a run."""
+             scheduler: str | None = None,
+             scenarios: Sequence[Any] | None = None) -> dict[str, Any]:
+    """Everything needed to reproduce and to cite a run (``scenarios``: the run's scenarios,
+    built once by :func:`sim.experiment.run`)."""
+    import numpy as np
+    import pandas as pd
+
+    params = exp.scenarios()
     return {
         "name": exp.name,
         "title": exp.title,
@@ -122,7 +128,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "seed": exp.seed,
         "trials": None if exact_only else exp.trials,
         "exact_only": exact_only,
-        "scenarios": len(exp.scenarios()),
+        "scenarios": len(params),
         "rows": int(frame.shape[0]),
         "chunk_size": chunk_size,
         "backend": backend,
@@ -130,7 +136,7 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
         "jobs": n_jobs,
         "cores": os.cpu_count(),
         "wall_time_s": round(wall_time_s, 4),
-        "rule_sets": rule_sets(model, exp.scenarios(), frame),
+        "rule_sets": rule_sets(model, params, frame, scenarios),
         "metric_kinds": frame.attrs.get("metric_kinds", {}),
         "notes": list(frame.attrs.get("notes", [])),
         "python": platform.python_version(),
@@ -172,6 +178,9 @@ def csv_view(frame: pd.DataFrame, layout: dict[str, Any] | None = None
     """The CSV's frame and the ``csv`` entry of metadata.json (module docstring): list cells
     (histograms) as JSON strings, :data:`CSV_TEXT_COLUMNS` as ids into ``texts``, and with a
     :func:`csv_layout` one row per scenario."""
+    import numpy as np
+    import pandas as pd
+
     out = frame.copy()
     out.attrs = {}  # pandas deep-copies attrs on every column access; the CSV keeps none
     info: dict[str, Any] = {"rows": "one per summary row (as summary.parquet)"}
@@ -492,14 +501,19 @@ def _cache_state(folder: Path) -> str:
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
-def stamp(folder: str | os.PathLike[str], key: str) -> None:
+def stamp(folder: str | os.PathLike[str], key: str, *, rerun: str | None = None,
+          rows: int | None = None, scenarios: int | None = None) -> None:
     """Record in ``folder/metadata.json`` the :func:`run_key` that produced it and the state
-    of its cache (so :func:`up_to_date` can tell a finished rerun from a changed one)."""
+    of its cache (so :func:`up_to_date` can tell a finished rerun from a changed one); with
+    ``rerun`` (a :func:`rerun_key` of the ``btsim run`` command that produced it) also that
+    key and the ``rows`` and ``scenarios`` the command reports, for :func:`finished`."""
     folder = Path(folder)
     path = folder / "metadata.json"
     refuse_link(path, "metadata file")
     meta = json.loads(path.read_text(encoding="utf-8"))
     meta["run_key"] = {"key": key, "cache": _cache_state(folder)}
+    if rerun is not None:
+        meta["run_key"].update(rerun=rerun, rows=rows, scenarios=scenarios)
     atomic_write_text(path, json.dumps(meta, indent=2, default=str) + "\n")
 
 
@@ -522,6 +536,62 @@ def up_to_date(folder: str | os.PathLike[str], key: str) -> dict[str, Any] | Non
     if stamp_.get("cache") != _cache_state(folder):
         return None
     return meta
+
+
+def rerun_key(path: str | os.PathLike[str], settings: dict[str, Any]) -> tuple[str, str] | None:
+    """``(key, name)`` of a ``btsim run`` of the experiment file ``path`` with ``settings``
+    (the command's options that can change its numbers: trials, seed, chunk size, exact,
+    ``--rule`` texts, precision), computed from the file's text without loading the
+    experiment (no numpy, pandas or model import), or None when the file cannot be read as
+    a regular UTF-8 TOML file with a usable ``name``.
+
+    The key hashes the path as given, the file's text, ``settings``, :func:`code_fingerprint`
+    (every source and data file of btsim, so every model's ``version`` and every rule) and
+    :func:`_input_files` (the user unit catalog, unit files the experiment names): whatever
+    :func:`run_key` depends on is a function of these, so an equal key means an equal run
+    key. A run stamps it (:func:`stamp`); :func:`finished` compares it."""
+    import tomllib
+
+    from sim.fileio import read_regular_text
+
+    try:
+        text = read_regular_text(path, "experiment", what="TOML")
+        data = tomllib.loads(text)
+    except (UserError, OSError, ValueError, RecursionError):
+        return None
+    name = data.get("name", Path(path).stem)
+    if (not isinstance(name, str) or not name or len(name) > 100 or "/" in name
+            or "\\" in name or name[0] == "." or not name.isprintable()):
+        return None  # not a usable name: the full path says why
+    doc = {"file": str(Path(path)), "text": text, "settings": settings,
+           "code": code_fingerprint(), "inputs": _input_files({"data": data, **settings})}
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+    return digest, name
+
+
+def finished(folder: str | os.PathLike[str], rerun: str) -> dict[str, Any] | None:
+    """The ``run_key`` entry of ``folder/metadata.json`` (with ``rows`` and ``scenarios``)
+    when ``folder`` holds the finished result of the ``btsim run`` whose :func:`rerun_key` is
+    ``rerun``, with its cache unchanged since, no writer at work (no lock file) and nothing
+    left by a killed write; else None (the command then takes its full path, which checks
+    and reports everything). Reads, never writes; imports neither numpy nor pandas."""
+    folder = Path(folder)
+    try:
+        if (os.path.islink(folder) or os.path.islink(folder / ".cache")
+                or os.path.lexists(lock_path(folder)) or _leftovers(folder)
+                or os.path.islink(folder / "metadata.json")
+                or os.path.islink(folder / "summary.parquet")
+                or not (folder / "summary.parquet").is_file()):
+            return None
+        meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    got = meta.get("run_key") if isinstance(meta, dict) else None
+    if (not isinstance(got, dict) or got.get("rerun") != rerun
+            or not all(isinstance(got.get(k), int) for k in ("rows", "scenarios"))
+            or got.get("cache") != _cache_state(folder)):
+        return None
+    return got
 
 
 def to_parquet(frame: pd.DataFrame, path: Path) -> None:
@@ -563,6 +633,9 @@ def _changed(old: Path, new: Path) -> bool:
 def read(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Read a results folder back: (summary frame, metadata). The metadata gains
     ``scenario_options``: every scenario's effective rule options, as saved in the parquet."""
+    import numpy as np
+    import pandas as pd
+
     folder = Path(folder)
     frame = pd.read_parquet(folder / "summary.parquet")
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))

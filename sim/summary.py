@@ -9,6 +9,7 @@ These helpers are shared by the model-side balance metrics (:mod:`sim.classic.ba
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -111,3 +112,56 @@ def with_interval(value: float | None, se: float | None = None, low: float | Non
     if not (np.isfinite(low) and np.isfinite(high)):
         return text + " (n/a)"
     return f"{text} ({format(low, fmt)}–{format(high, fmt)})"
+
+
+def frame_cell(row: Mapping[str, Any], metric: str, mc: bool, digits: int = 3,
+               spec: str | None = None) -> str:
+    """One metric of one summary row as a text output prints it: with ``mc`` the Monte Carlo
+    mean and its 95% interval (the row's ``_ci_low``/``_ci_high``, else 1.96 ``_se``:
+    :func:`with_interval`), otherwise the exact value alone."""
+    def num(key: str) -> float | None:
+        v = row.get(key) if hasattr(row, "get") else None
+        return None if v is None else float(v)
+
+    if not mc:
+        return with_interval(num(metric), digits=digits, spec=spec)
+    return with_interval(num(metric), num(metric + "_se"), num(metric + "_ci_low"),
+                         num(metric + "_ci_high"), digits=digits, spec=spec)
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]],
+               left: int = 0) -> list[str]:
+    """Lines of a right-aligned text table (the first ``left`` columns left-aligned), each
+    column as wide as its widest cell: cells with intervals vary in width."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return " ".join(c.ljust(w) if i < left else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return [line(header)] + [line(r) for r in rows]
+
+
+def proportion_interval(p: float, n: float) -> tuple[float, float]:
+    """The Wilson score 95% interval of a proportion ``p`` of ``n`` trials (the engine's
+    interval for probabilities, ``sim.engine._interval``): for the bins of a Monte Carlo
+    histogram printed as text."""
+    if not n > 0:
+        return math.nan, math.nan
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def estimate_text(value: float | None, se: float | None = None, trials: float | None = None,
+                  probability: bool = False, digits: int = 3) -> str:
+    """A Monte Carlo estimate from a result's ``name``/``name_se`` pair as text
+    (:func:`with_interval`): a probability with the Wilson interval of ``trials`` (the
+    engine's, inside [0, 1]), another value ± 1.96 ``se``; ``value`` alone when ``se`` is
+    None (exact)."""
+    if se is not None and probability and trials and value is not None \
+            and not math.isnan(value):
+        lo, hi = proportion_interval(float(value), float(trials))
+        return with_interval(value, low=lo, high=hi, digits=digits)
+    return with_interval(value, se, digits=digits)

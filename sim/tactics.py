@@ -100,7 +100,7 @@ class Estimate:
     def text(self, digits: int = 3) -> str:
         if self.lo == self.value == self.hi:
             return f"{self.value:.{digits}f}"
-        return f"{self.value:.{digits}f} ({self.lo:.{digits}f}-{self.hi:.{digits}f})"
+        return f"{self.value:.{digits}f} ({self.lo:.{digits}f}–{self.hi:.{digits}f})"
 
 
 @dataclass(frozen=True)
@@ -180,16 +180,27 @@ class TacticMatrix:
                 lines.append(f"{r:<{w}}" + "".join(f"{pick(c).text():>24}" for c in row))
             lines.append("")
         mm = self.maximin()
-        lines.append(f"maximin: A plays {mm['a']} (score >= {mm['a_guarantee']:.4f} against "
-                     f"B's best reply); B plays {mm['b']} (holds A to <= "
-                     f"{mm['b_holds_a_to']:.4f})")
+        exact = all(c.exact for row in self.cells for c in row)
+        i, j = self.rows.index(mm["a"]), self.cols.index(mm["b"])
+        # each guarantee is one cell's score: that cell's interval (Monte Carlo)
+        worst_j = min(range(len(self.cols)), key=lambda k: self.cells[i][k].score_a.value)
+        worst_i = max(range(len(self.rows)), key=lambda k: self.cells[k][j].score_a.value)
+        lines.append(f"maximin: A plays {mm['a']} (score >= "
+                     f"{self.cells[i][worst_j].score_a.text(4)} against B's best reply); B "
+                     f"plays {mm['b']} (holds A to <= {self.cells[worst_i][j].score_a.text(4)})")
         g = self.value()
+        # the value of a matrix game moves at most as far as any one payoff: the widest
+        # cell interval bounds it
+        half = max(max(c.score_a.value - c.score_a.lo, c.score_a.hi - c.score_a.value)
+                   for row in self.cells for c in row)
+        value = Estimate(g["value"], g["value"] - half, g["value"] + half).text(4)
 
         def mix(m: dict[str, float]) -> str:
             return ", ".join(f"{k} {v:.3f}" for k, v in m.items() if v > 5e-4)
 
         lines.append(f"value of the zero-sum game (A's score, mixed strategies): "
-                     f"{g['value']:.4f}; A mixes {mix(g['mix_a'])}; B mixes {mix(g['mix_b'])}")
+                     f"{value}" + ("" if exact else " (within the widest cell interval)")
+                     + f"; A mixes {mix(g['mix_a'])}; B mixes {mix(g['mix_b'])}")
         return "\n".join(lines)
 
 

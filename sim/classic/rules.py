@@ -11,6 +11,7 @@ classic`` lists them all.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, fields
 from typing import Any
@@ -105,7 +106,13 @@ class ClassicRules:
         return options.effective(self)
 
     def as_json(self) -> str:
-        """The effective options as a compact, key-sorted JSON string (recorded in results)."""
+        """The effective options as a compact, key-sorted JSON string (recorded in results).
+        Kept on the instance once made (the fields are frozen; a run asks each scenario's
+        rules several times: its facts, notes, options and summary row)."""
+        return self._json
+
+    @functools.cached_property
+    def _json(self) -> str:
         return json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
 
 

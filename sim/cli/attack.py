@@ -200,6 +200,27 @@ def format_table(result: Result | dict[str, Any]) -> str:
             lines.append(f"  {k:<40} {_fmt(res[k])}")
     skip = set(facts) | {"params", "mode", "trials", "seed", "rules", "rule_options",
                          "damage_dist", "impossible"}
+    frame = result.frame if isinstance(result, Result) else None
+    mc = res["mode"] != "exact"
+
+    def with_ci(name: str, v: Any, se: Any) -> str:
+        """``v`` of flat metric ``name`` with its 95% interval (the frame's: Wilson for a
+        probability; else 1.96 ``se``); an exact value alone."""
+        txt = _fmt(v)
+        if not mc or not isinstance(v, int | float) or math.isnan(v):
+            return txt
+        lo = hi = None
+        if frame is not None and name + "_ci_low" in frame.columns:
+            lo, hi = float(frame[name + "_ci_low"].iloc[0]), float(frame[name + "_ci_high"].iloc[0])
+        elif isinstance(se, int | float):
+            from sim.summary import Z95
+
+            lo, hi = v - Z95 * se, v + Z95 * se
+        if lo is None or hi is None:
+            return txt
+        return txt + (" (n/a)" if math.isnan(lo) or math.isnan(hi)
+                      else f" ({_fmt(lo)}–{_fmt(hi)})")
+
     for k, v in res.items():
         if k in skip or k.endswith("_se"):
             continue
@@ -207,18 +228,23 @@ def format_table(result: Result | dict[str, Any]) -> str:
             lines.append(f"  {k:<40} -")
             continue
         if k in NESTED:
-            cells = "  ".join(f"{loc} {_fmt(x)}" for loc, x in v.items() if x)
+            ses = res.get(k + "_se") or {}
+            cells = "  ".join(f"{loc} {with_ci(name, x, ses.get(loc))}"
+                              for (loc, x), name in zip(v.items(), NESTED[k], strict=True) if x)
             lines.append(f"  {k:<40} {cells or '0'}")
             continue
-        se = res.get(k + "_se")
-        txt = _fmt(v)
-        if se is not None and isinstance(v, int | float) and isinstance(se, int | float):
-            from sim.summary import Z95
-
-            txt += f" ({_fmt(v - Z95 * se)}–{_fmt(v + Z95 * se)})"
-        lines.append(f"  {k:<40} {txt}")
+        lines.append(f"  {k:<40} {with_ci(k, v, res.get(k + '_se'))}")
     dist = res["damage_dist"]
-    cells = "-" if dist is None else "  ".join(f"{i}:{x:.4g}" for i, x in enumerate(dist)
+
+    def bin_text(x: float) -> str:
+        if not mc:
+            return f"{x:.4g}"
+        from sim.summary import proportion_interval
+
+        lo, hi = proportion_interval(x, float(res["trials"]))
+        return f"{x:.4g} ({lo:.4g}–{hi:.4g})"
+
+    cells = "-" if dist is None else "  ".join(f"{i}:{bin_text(x)}" for i, x in enumerate(dist)
                                               if x > 0)
     lines.append(f"  {'damage_dist':<40} {cells}")
     return "\n".join(lines)

@@ -95,22 +95,45 @@ def main(args: argparse.Namespace) -> int:
                "rows": jsonable(frame.to_dict(orient="records"))}
         print(json.dumps(doc, indent=2))
         return 0
-    print(f"{args.model}: B - A, {'paired' if not args.independent else 'independent'} "
-          f"streams, {int(frame['trials'].iloc[0])} trials each, seed {args.seed}")
-    print(f"  A: {common | a}\n  B: {common | b}")
-    index = [c for c in frame.columns if c not in {
-        "metric", "a", "b", "diff", "diff_se", "diff_ci_low", "diff_ci_high",
-        "independent_se", "trials", "a_exact", "b_exact"}]
-    head = " ".join(f"{c:>5}" for c in index) + (" " if index else "")
-    print(f"{head}{'metric':<32} {'A':>10} {'B':>10} {'B-A':>10} {'SE':>9} "
-          f"{'95% CI':>23} {'SE indep':>9}")
-    for _, r in frame.iterrows():
-        cells = " ".join(f"{r[c]!s:>5}" for c in index) + (" " if index else "")
-
-        def f(v: float, w: int = 10) -> str:  # no value (no observation): n/a, never nan
-            return f"{'n/a':>{w}}" if v is None or math.isnan(v) else f"{v:>{w}.5g}"
-
-        print(f"{cells}{r['metric']:<32} {f(r['a'])} {f(r['b'])} {f(r['diff'])} "
-              f"{f(r['diff_se'], 9)} [{f(r['diff_ci_low'])}, {f(r['diff_ci_high'])}] "
-              f"{f(r['independent_se'], 9)}")
+    print(to_text(frame, args.model, common | a, common | b, not args.independent, args.seed))
     return 0
+
+
+#: columns of the compare frame that are not row-index columns
+_VALUE_COLUMNS = {"metric", "a", "b", "diff", "diff_se", "diff_ci_low", "diff_ci_high",
+                  "independent_se", "trials", "a_exact", "b_exact", "a_ci_low", "a_ci_high",
+                  "b_ci_low", "b_ci_high"}
+
+
+def to_text(frame: Any, model: str, a: dict[str, Any], b: dict[str, Any], paired: bool,
+            seed: int) -> str:
+    """The text table: A, B and B - A each as value (95% interval)
+    (:func:`sim.summary.with_interval`, the one convention stated in the header), and the
+    width of the 95% interval independent streams would give B - A (no bare standard
+    error: ``--json`` keeps ``diff_se`` and ``independent_se``)."""
+    from sim.engine import Z95
+    from sim.summary import INTERVAL_NOTE, text_table, with_interval
+
+    def num(v: Any) -> float | None:
+        return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+    def iv(r: Any, key: str, lo: str, hi: str) -> str:  # no observation: n/a, never nan
+        text = with_interval(num(r[key]), low=num(r[lo]), high=num(r[hi]), spec="#.5g")
+        return "n/a" if text == "-" else text
+
+    index = [c for c in frame.columns if c not in _VALUE_COLUMNS]
+    rows = []
+    for _, r in frame.iterrows():
+        width = num(r["independent_se"])
+        rows.append([f"{r[c]!s}" for c in index] + [
+            str(r["metric"]), iv(r, "a", "a_ci_low", "a_ci_high"),
+            iv(r, "b", "b_ci_low", "b_ci_high"), iv(r, "diff", "diff_ci_low", "diff_ci_high"),
+            "n/a" if width is None else format(2 * Z95 * width, ".3g")])
+    lines = [f"{model}: B - A, {'paired' if paired else 'independent'} streams, "
+             f"{int(frame['trials'].iloc[0])} trials each, seed {seed}; {INTERVAL_NOTE}",
+             f"  A: {a}\n  B: {b}"]
+    lines += text_table(index + ["metric", "A", "B", "B-A", "width if independent"], rows,
+                        left=len(index) + 1)
+    lines.append("(width if independent: of the 95% interval of B - A that independent "
+                 "streams would give at these trials; --json gives the standard errors)")
+    return "\n".join(lines)

@@ -226,13 +226,19 @@ def to_text(doc: dict[str, Any]) -> str:
     p = doc["params"]
     se = doc["mode"] == "monte-carlo"
 
-    from sim.summary import INTERVAL_NOTE, with_interval
+    from sim.summary import (
+        INTERVAL_NOTE,
+        estimate_text,
+        rows_until_settled,
+        text_table,
+        with_interval,
+    )
 
     def f(k: str) -> str:
         if not se:
             return with_interval(doc[k], spec=".6g")
-        return with_interval(doc[k], doc.get(k + "_se"), doc.get(k + "_ci_low"),
-                             doc.get(k + "_ci_high"), digits=3)
+        return estimate_text(doc[k], doc.get(k + "_se"), doc.get("trials"),
+                             k.startswith("p_"), digits=3)
 
     lines = [f"A: {p['a']} (PV {doc['pv_a']})  vs  B: {p['b']} (PV {doc['pv_b']})  range "
              f"{p['range']}  turns {p['turns']}  ({doc['mode']}"
@@ -241,15 +247,16 @@ def to_text(doc: dict[str, Any]) -> str:
              f"{p.get('tactic_b', 'stand-and-fire')}",
              f"P(A wins) {f('p_win_a')}   P(B wins) {f('p_win_b')}   P(draw) {f('p_draw')}   "
              f"P(timeout) {f('p_timeout')}   E[turns] {f('expected_turns')}"]
-    lines.append(f"{'turn':>4} {'P(end)':>8} {'P(A dead by)':>12} {'P(B dead by)':>12} "
-                 f"{'E[dmg A]':>8} {'E[dmg B]':>8} {'P(A shut)':>9} {'P(B shut)':>9}")
-    from sim.summary import rows_until_settled
-
+    cols = (("P(end)", "p_end", 4), ("P(A dead by)", "p_a_destroyed_by", 4),
+            ("P(B dead by)", "p_b_destroyed_by", 4), ("E[dmg A]", "expected_damage_a", 3),
+            ("E[dmg B]", "expected_damage_b", 3), ("P(A shut)", "p_shutdown_a", 4),
+            ("P(B shut)", "p_shutdown_b", 4))
+    rows = []
     for r in rows_until_settled(doc["turns"], [r["p_end_by"] for r in doc["turns"]]):
-        lines.append(f"{r['turn']:>4} {r['p_end']:8.4f} {r['p_a_destroyed_by']:12.4f} "
-                     f"{r['p_b_destroyed_by']:12.4f} {r['expected_damage_a']:8.3f} "
-                     f"{r['expected_damage_b']:8.3f} {r['p_shutdown_a']:9.4f} "
-                     f"{r['p_shutdown_b']:9.4f}")
+        rows.append([str(r["turn"])] + [
+            estimate_text(r[k], r.get(k + "_se") if se else None, doc.get("trials"),
+                          k.startswith("p_"), digits=d) for _, k, d in cols])
+    lines += text_table(["turn"] + [h for h, _, _ in cols], rows)
     for n in doc["notes"]:
         lines.append(f"note: {n}")
     return "\n".join(lines)

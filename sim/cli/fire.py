@@ -108,14 +108,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _f(x: Any, se: Any = None) -> str:
-    from sim.summary import with_interval
+def _f(x: Any, se: Any = None, trials: Any = None, prob: bool = False) -> str:
+    """``x`` with its 95% interval (:func:`sim.summary.with_interval`): a probability's the
+    Wilson interval of ``trials`` (the engine's), another's 1.96 ``se``; ``x`` alone when
+    exact."""
+    from sim.summary import proportion_interval, with_interval
 
+    if prob and se is not None and trials and x is not None and x == x:
+        lo, hi = proportion_interval(float(x), float(trials))
+        return with_interval(x, low=lo, high=hi)
     return with_interval(x, se)
 
 
 def table(doc: dict[str, Any]) -> str:
-    """A readable summary: weapons at turn 1, then one line per turn."""
+    """A readable summary: weapons at turn 1 (exact: one roll each, no heat), then one line
+    per turn (Monte Carlo: value (95% interval))."""
+    from sim.summary import text_table
+
     p = doc["params"]
     mc = doc["mode"] != "exact"
     lines = [f"{p['unit']} firing at range {p['range']} (gunnery {p['gunnery']}, moved "
@@ -127,7 +136,8 @@ def table(doc: dict[str, Any]) -> str:
         lines.append(INTERVAL_NOTE)
     for n in doc["notes"]:
         lines.append(f"note: {n}")
-    lines.append(f"{'weapon':<22} {'loc':<4} {'TN':>3} {'P(hit)':>7} {'E[dmg]':>7}")
+    lines.append(f"{'weapon':<22} {'loc':<4} {'TN':>3} {'P(hit)':>7} {'E[dmg]':>7}"
+                 + ("  (exact: turn 1, one roll each)" if mc else ""))
     for w in doc["weapons"]:
         name = w["name"] + (" (R)" if w["rear"] else "")
         if "reason" in w:
@@ -136,14 +146,14 @@ def table(doc: dict[str, Any]) -> str:
         else:
             lines.append(f"{name:<22} {w['location']:<4} {w['target_number']:>3} "
                          f"{w['p_hit']:7.3f} {w['expected_damage']:7.3f}")
-    w = 21 if mc else 13
-    lines.append(f"{'turn':>4} {'E[dmg]':>{w}} {'E[cum]':>{w}} {'mean heat':>{w}} "
-                 f"{'P(shut)':>{w}} {'P(shut by)':>{w}} {'P(expl by)':>{w}}")
+    rows = []
     for t in doc["turns"]:
-        cells = [_f(t[m], t.get(m + "_se")) for m in
-                 ("expected_damage", "expected_cumulative_damage", "mean_heat", "p_shutdown",
-                  "p_shutdown_by", "p_ammo_explosion_by")]
-        lines.append(f"{t['turn']:>4} " + " ".join(f"{c:>{w}}" for c in cells))
+        rows.append([str(t["turn"])] + [
+            _f(t[m], t.get(m + "_se"), doc.get("trials"), m.startswith("p_")) for m in
+            ("expected_damage", "expected_cumulative_damage", "mean_heat", "p_shutdown",
+             "p_shutdown_by", "p_ammo_explosion_by")])
+    lines += text_table(["turn", "E[dmg]", "E[cum]", "mean heat", "P(shut)", "P(shut by)",
+                         "P(expl by)"], rows)
     return "\n".join(lines)
 
 

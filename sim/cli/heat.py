@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
 from sim.cli.common import (
@@ -125,10 +124,12 @@ def main(args: argparse.Namespace) -> int:
 
 
 def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool) -> str:
-    """A readable per-turn table."""
-    from sim.summary import rules_header
+    """A readable per-turn table. Monte Carlo: every estimate with its 95% interval
+    (:data:`sim.summary.INTERVAL_NOTE`, stated in the header); exact: the values alone."""
+    from sim.summary import INTERVAL_NOTE, frame_cell, rules_header, text_table
 
-    mode = f"Monte Carlo, {int(frame['trials'].iloc[0])} units" if mc else "exact"
+    mode = f"Monte Carlo, {int(frame['trials'].iloc[0])} units; {INTERVAL_NOTE}" if mc \
+        else "exact"
     lines = [f"{facts['card']}  policy {params['policy']}  range {params['range']}  "
              f"usable OV {facts['usable_ov']}  rules "
              f"{rules_header(params['rules'], params.get('rule_overrides'))}  ({mode})"]
@@ -138,20 +139,19 @@ def to_table(frame: Any, facts: dict[str, Any], params: dict[str, Any], mc: bool
         lines.append(f"note: {facts['notes']}")
     if facts["specials_not_simulated"]:
         lines.append(f"specials not simulated: {facts['specials_not_simulated']}")
-    head = (f"{'turn':>4} {'heat0':>6} {'heat1':>6} {'heat2':>6} {'heat3':>6} {'S':>6} "
-            f"{'P(S by)':>7} {'mean h':>6} {'E[dmg]':>6} {'E[cum]':>7} {'P(dead)':>7}")
-    lines.append(head)
+    cols = [(f"heat{k}", f"p_heat_{k}") for k in range(4)] + [
+        ("S", "p_heat_4"), ("P(S by)", "p_shutdown_by"), ("mean h", "mean_heat"),
+        ("E[dmg]", "expected_damage"), ("E[cum]", "expected_cumulative_damage"),
+        ("P(dead)", "p_destroyed_by")]
+    rows = []
     for _, r in frame.iterrows():
-        mh = r["mean_heat"]
-        mh_s = "   -  " if math.isnan(float(mh)) else f"{mh:6.3f}"
-        lines.append(
-            f"{int(r['turn']):>4} " + " ".join(f"{r[f'p_heat_{k}']:6.3f}" for k in range(5))
-            + f" {r['p_shutdown_by']:7.3f} {mh_s} {r['expected_damage']:6.3f} "
-            f"{r['expected_cumulative_damage']:7.3f} {r['p_destroyed_by']:7.3f}")
+        rows.append([str(int(r["turn"]))] + [frame_cell(r, m, mc) for _, m in cols])
+    lines += text_table(["turn"] + [h for h, _ in cols], rows)
     first = frame.iloc[0]
-    lines.append(f"expected first shutdown turn {first['expected_first_shutdown_turn']:.3f} "
-                 f"(T+1 = never); P(ever shut down) {first['p_ever_shutdown']:.3f}; "
-                 f"expected turns survived {first['expected_turns_survived']:.3f}")
+    lines.append("expected first shutdown turn "
+                 f"{frame_cell(first, 'expected_first_shutdown_turn', mc)} (T+1 = never); "
+                 f"P(ever shut down) {frame_cell(first, 'p_ever_shutdown', mc)}; "
+                 f"expected turns survived {frame_cell(first, 'expected_turns_survived', mc)}")
     if mc:
-        lines.append("(Monte Carlo means; --json gives standard errors and exact values)")
+        lines.append("(--json gives standard errors and, where they exist, exact values)")
     return "\n".join(lines)

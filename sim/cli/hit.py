@@ -79,13 +79,18 @@ def method_of(args: argparse.Namespace) -> str:
 
 def _pm(res: dict[str, Any], key: str, value: float, sub: str | None = None,
         digits: int = 4) -> str:
-    """``value`` and, for Monte Carlo, its 95% interval from ``res[key + "_se"]``
-    (``[sub]``): :func:`sim.summary.with_interval`, the form of every text output."""
-    from sim.summary import with_interval
+    """``value`` and, for Monte Carlo, its 95% interval (:func:`sim.summary.with_interval`,
+    the form of every text output): a probability's (``p_*``) the Wilson interval of its
+    trials, as the engine gives (never below 0 or above 1), another's from
+    ``res[key + "_se"]`` (``[sub]``)."""
+    from sim.summary import proportion_interval, with_interval
 
     se = res.get(f"{key}_se")
     if se is not None and sub is not None:
         se = se.get(sub)
+    if se is not None and key.startswith("p_"):
+        lo, hi = proportion_interval(value, float(res["params"]["trials"]))
+        return with_interval(value, low=lo, high=hi, digits=digits)
     return with_interval(value, se, digits=digits)
 
 

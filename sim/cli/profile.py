@@ -51,16 +51,28 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
+    print(to_text(doc))
+    return 0
+
+
+def to_text(doc: dict[str, Any]) -> str:
+    """The text table: ``max`` and ``hit-weighted`` are exact (no dice: one turn's
+    arithmetic); ``sustained`` is exact, or with ``--trials`` a Monte Carlo estimate shown
+    as value (95% interval) (:data:`sim.summary.INTERVAL_NOTE`)."""
+    from sim.summary import INTERVAL_NOTE, text_table, with_interval
+
     p = doc["params"]
+    mc = doc["mode"] != "exact"
     lines = [f"{p['unit']}: damage versus range (gunnery {p['gunnery']}, sustained over "
              f"{p['turns']} turns, policy {p['policy']}, {doc['mode']})"]
+    if mc:
+        lines.append(f"{INTERVAL_NOTE} (sustained; max and hit-weighted are exact)")
     lines += [f"note: {n}" for n in doc["notes"]]
-    lines.append(f"{'range':>5} {'max':>7} {'hit-weighted':>13} {'sustained':>10}")
-    for r in doc["ranges"]:
-        lines.append(f"{r['range']:>5} {r['max_damage']:7.1f} {r['hit_weighted']:13.3f} "
-                     f"{r['sustained']:10.3f}")
-    print("\n".join(lines))
-    return 0
+    rows = [[str(r["range"]), f"{r['max_damage']:.1f}", f"{r['hit_weighted']:.3f}",
+             with_interval(r["sustained"], r.get("sustained_se") if mc else None)]
+            for r in doc["ranges"]]
+    lines += text_table(["range", "max", "hit-weighted", "sustained"], rows)
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,7 +9,7 @@ def add_progress(p: argparse.ArgumentParser) -> None:
     """Add ``--progress``: ``auto`` (default) draws a bar after ~2 s when stderr is a
     terminal, ``always`` draws it at once even when stderr is not a terminal, ``never`` none
     (``--quiet`` on ``btsim run`` means ``never``)."""
-    from sim.engine import PROGRESS_MODES
+    from sim.choices import PROGRESS_MODES
 
     p.add_argument("--progress", choices=PROGRESS_MODES, default="auto",
                    help="progress bar on stderr for Monte Carlo runs: auto (after ~2 s on a "

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  btsim rate \"Atlas AS7-D\" \"Locust LCT-1V\" --game classic --pool auto\n"
         "  btsim rate --all --game alphastrike --scenarios my_scenarios.toml --jobs 2 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    from sim.engine import BACKENDS  # after add_parser: `btsim --help` stays light
+    from sim.choices import BACKENDS  # after add_parser: `btsim --help` stays light
 
     p.add_argument("units", nargs="*", metavar="UNIT", help="units to rate (or --all)")
     p.add_argument("--all", action="store_true", help="every unit of the game in the catalog")

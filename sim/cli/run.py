@@ -6,7 +6,9 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from sim.choices import BACKENDS
 from sim.cli.common import add_precision_flags, add_rule_flags, precision_args, rule_overrides
 from sim.cli.progress import add_progress
 
@@ -27,8 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  (run it again after a crash or Ctrl-C: finished chunks come from the cache)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from sim.engine import BACKENDS
-
     p.add_argument("experiments", nargs="+", metavar="EXPERIMENT.toml")
     p.add_argument("--trials", type=int, help="Monte Carlo trials per scenario (overrides file)")
     p.add_argument("--seed", type=int, help="root seed (overrides file)")
@@ -58,7 +58,60 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=main)
 
 
+def _rerun_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of ``btsim run`` that can change its numbers (what its rerun key holds;
+    ``--jobs``, ``--backend``, ``--scheduler``, ``--out`` and the progress options never do)."""
+    return {"trials": args.trials, "seed": args.seed, "chunk_size": args.chunk_size,
+            "exact": args.exact, "rule": list(args.rule or []), **precision_args(args)}
+
+
+def _finished(args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]] | None:
+    """``(name, stamp)`` of every experiment of the command when each one's results folder
+    holds the finished result of this very command (:func:`sim.results.finished`), found
+    from the files' text without importing numpy, pandas or any model; else None (the full
+    path then loads, validates and runs or reads them). Options the key leaves out must
+    have values the full path accepts, or it takes the full path to report them."""
+    from sim import results
+
+    if (args.shard is not None or args.no_cache or args.scheduler is not None
+            or args.backend not in BACKENDS or not (args.jobs == -1 or args.jobs >= 1)):
+        return None
+    settings = _rerun_settings(args)
+    found = []
+    for path in args.experiments:
+        got = results.rerun_key(path, settings)
+        if got is None:
+            return None
+        key, name = got
+        stamp = results.finished(Path(args.out) / name, key)
+        if stamp is None:
+            return None
+        found.append((name, stamp))
+    return found
+
+
+def _same_key(path: str, settings: dict[str, Any], before: tuple[str, str] | None) -> str | None:
+    """The rerun key of ``path`` when the file still reads as it did before it was loaded
+    (else None: a file changed meanwhile stamps no rerun key)."""
+    from sim import results
+
+    after = results.rerun_key(path, settings)
+    return before[0] if before is not None and after == before else None
+
+
 def main(args: argparse.Namespace) -> int:
+    done = _finished(args)
+    if done is not None:  # finished reruns: nothing to compute, nothing to write
+        for i, (name, stamp) in enumerate(done, 1):
+            t0 = time.perf_counter()
+            if not args.quiet and len(done) > 1:
+                print(f"btsim: run {i}/{len(done)}: {name} ({stamp['scenarios']} "
+                      "scenarios) ...", file=sys.stderr, flush=True)
+            if not args.quiet:
+                print(f"{Path(args.out) / name}: {stamp['rows']} rows "
+                      f"({time.perf_counter() - t0:.1f} s)", file=sys.stdout)
+        return 0
+    from sim import results
     from sim.api import progress_flag
     from sim.experiment import load, run, up_to_date, validate_all, with_rule_overrides
 
@@ -74,7 +127,12 @@ def main(args: argparse.Namespace) -> int:
             if bad:
                 raise ConfigError("shard", args.shard, f"used without --{flag.replace('_', '-')}"
                                   " (a shard computes Monte Carlo chunks into the cache)")
+    rerun = _rerun_settings(args)
+    before = [results.rerun_key(path, rerun) if shard is None else None
+              for path in args.experiments]
     exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
+    keys = [_same_key(path, rerun, b) if b is not None else None
+            for path, b in zip(args.experiments, before, strict=True)]
     progress = progress_flag("never" if args.quiet else args.progress)
     settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
                 "backend": args.backend, "scheduler": args.scheduler,
@@ -101,7 +159,7 @@ def main(args: argparse.Namespace) -> int:
                       f"({time.perf_counter() - t0:.1f} s); `btsim merge {args.out}` once "
                       "every shard is done", file=sys.stdout)
             continue
-        frame = run(exp, **settings)
+        frame = run(exp, **settings, rerun_key=keys[i - 1])
         if not args.quiet:
             print(f"{Path(args.out) / exp.name}: {len(frame)} rows "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stdout)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,16 +35,28 @@ def main(args: argparse.Namespace) -> int:
                           "plots": [str(p) for p in plots],
                           "effects": jsonable(table.to_dict(orient="records"))}, indent=2))
         return 0
-    print(f"{table.attrs.get('name', args.results_dir)}: one-step change per grid factor "
-          "(mean over the other factors)")
-    print(f"{'metric':<28} {'factor':<20} {'values':<18} {'effect':>11} {'SE':>10} "
-          f"{'source':<11} note")
-    for _, r in table.iterrows():
-        note = ("" if r["significant"] else "no effect" if r["source"] == "exact"
-                else "not significant (< 2 SE)")
-        values = f"{r['first']}..{r['last']}"
-        print(f"{r['metric']:<28} {r['factor']:<20} {values:<18} {r['effect']:>11.5g} "
-              f"{r['se']:>10.3g} {r['source']:<11} {note}")
+    print(to_text(table, args.results_dir))
     for path in plots:
         print(f"wrote {path}")
     return 0
+
+
+def to_text(table: Any, results_dir: Any) -> str:
+    """The effects table: a Monte Carlo effect as value (95% interval), the one convention
+    of the text outputs (:data:`sim.summary.INTERVAL_NOTE`); an exact one alone (``--json``
+    keeps the standard errors)."""
+    from sim.summary import INTERVAL_NOTE, text_table, with_interval
+
+    rows = []
+    for _, r in table.iterrows():
+        note = ("" if r["significant"] else "no effect" if r["source"] == "exact"
+                else "not significant (|effect| < 2 SE)")
+        exact = r["source"] == "exact"
+        rows.append([str(r["metric"]), str(r["factor"]), f"{r['first']}..{r['last']}",
+                     with_interval(float(r["effect"]), None if exact else float(r["se"]),
+                                   spec="#.4g"), str(r["source"]), note])
+    lines = [f"{table.attrs.get('name', results_dir)}: one-step change per grid factor "
+             f"(mean over the other factors); {INTERVAL_NOTE}"]
+    lines += text_table(["metric", "factor", "values", "effect", "source", "note"], rows,
+                        left=3)
+    return "\n".join(lines)

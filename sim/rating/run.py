@@ -363,7 +363,9 @@ def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float
     for u in np.flatnonzero(~precise & judged & np.isfinite(jd.residual)):
         df = int(jd.df[u])
         c_lo = F.t975(df)
-        c_hi = float(F.stats.t.ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
+        from scipy import stats  # at use (start-up: sim.rating.fit)
+
+        c_hi = float(stats.t.ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
         r, v, ln = abs(jd.residual[u]), jd.mc_var[u], jd.line_var[u]
         never = r + 2 * math.sqrt(v) < c_lo * math.sqrt(ln)
         decided = r - 2 * math.sqrt(v) > c_hi * math.sqrt(v + ln)

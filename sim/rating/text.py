@@ -17,14 +17,26 @@ def fmt_price(v: Any) -> str:
     return f"{float(v):.0f}" if abs(float(v)) >= 100 else f"{float(v):.1f}"
 
 
-def fair_text(row: pd.Series) -> str:
-    """Fair price with its 95% interval, or why there is none."""
+def fair_text(row: pd.Series, sep: str = " to ") -> str:
+    """Fair price with its 95% interval, or why there is none (``sep`` between the bounds:
+    ``–`` in the text outputs' one convention, :func:`sim.summary.with_interval`)."""
     if not np.isfinite(row["fair_price"]):
         return "undetermined"
-    iv = f"({fmt_price(row['fair_price_ci_low'])} to {fmt_price(row['fair_price_ci_high'])})"
+    iv = f"({fmt_price(row['fair_price_ci_low'])}{sep}{fmt_price(row['fair_price_ci_high'])})"
     if row["beyond_data"]:
         return f"beyond the data {iv}"
     return f"{fmt_price(row['fair_price'])} {iv}"
+
+
+def ratio_text(row: pd.Series) -> str:
+    """Price / fair price with its 95% interval (the fair price's bounds, inverted), or
+    ``–`` where the fair price is undetermined or beyond the data."""
+    if not np.isfinite(row["ratio"]) or row["beyond_data"]:
+        return "–"
+    lo_f, hi_f, price = row["fair_price_ci_low"], row["fair_price_ci_high"], row["price"]
+    lo = price / hi_f if np.isfinite(hi_f) and hi_f > 0 else 0.0
+    hi = price / lo_f if np.isfinite(lo_f) and lo_f > 0 else math.inf
+    return f"{row['ratio']:.2f} ({lo:.2f}–{'∞' if hi == math.inf else f'{hi:.2f}'})"
 
 
 def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
@@ -32,17 +44,24 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
     lab = meta.get("price_label", "price")
     f = frame[frame["scenario"] == "all"].sort_values("strength", ascending=False)
     f = f[f["rated"]] if "rated" in f else f
-    head = (f"{'unit':34} {lab:>6} {'fair ' + lab + ' (95%)':>28} {'ratio':>6} "
-            f"{'strength (95%)':>22} {'n':>7}  verdict / robustness")
-    lines = [head, "-" * len(head)]
+    rows: list[list[str]] = []
+    verdicts: list[str] = []
     for _, r in f.iterrows():
-        st = (f"{r['strength']:+.2f} ({r['strength_ci_low']:+.2f}, "
+        st = (f"{r['strength']:+.2f} ({r['strength_ci_low']:+.2f}–"
               f"{r['strength_ci_high']:+.2f})")
-        ratio = "–" if not np.isfinite(r["ratio"]) or r["beyond_data"] else f"{r['ratio']:.2f}"
         verdict = r["verdict"] + (f" ({r['robustness']})" if r["verdict"] != "no verdict"
                                   else f": {r['reason'] or r['robustness']}")
-        lines.append(f"{str(r['unit'])[:34]:34} {fmt_price(r['price']):>6} "
-                     f"{fair_text(r):>28} {ratio:>6} {st:>22} {int(r['n']):>7}  {verdict}")
+        rows.append([str(r["unit"])[:34], fmt_price(r["price"]), fair_text(r, "–"),
+                     ratio_text(r), st, str(int(r["n"]))])
+        verdicts.append(verdict)
+    from sim.summary import INTERVAL_NOTE, text_table
+
+    table = text_table(["unit", lab, f"fair {lab}", f"{lab} / fair", "strength", "n"], rows,
+                       left=1)
+    width = max(len(x) for x in table)
+    table = [f"{x:<{width}}  {v}" for x, v in zip(table, ["verdict / robustness", *verdicts],
+                                                  strict=True)]
+    lines = [INTERVAL_NOTE, table[0], "-" * len(table[0])] + table[1:]
     lines += ["", f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
               "scenarios: " + ", ".join(s["name"] for s in meta["scenarios"])
               + f"; seatings: {meta['seatings']}; tactic: {meta['tactic']}",
@@ -53,7 +72,7 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
     gap = meta.get("gap") or {}
     for w in gap.get("ratio_for", []):
         if w["score"] == 0.75:
-            lines.append(f"a {lab} ratio of {w['ratio']:.2f} ({w['low']:.2f} to "
+            lines.append(f"a {lab} ratio of {w['ratio']:.2f} ({w['low']:.2f}–"
                          f"{w['high']:.2f}) gives the dearer side a 75% score")
     return lines
 

@@ -293,14 +293,19 @@ def test_help_examples_name_folders_make_report_creates() -> None:
 
 
 def test_bench_times_start_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``btsim bench`` times ``btsim --help`` and ``btsim units`` in fresh processes (the
-    shape of the figures; their speed is what the benchmark reports, not a test)."""
+    """``btsim bench`` times ``btsim --help``, ``btsim units`` and a finished ``btsim run``
+    in fresh processes (the shape of the figures; their speed is what the benchmark
+    reports, not a test)."""
     from sim import bench
 
     ran: list[list[str]] = []
     monkeypatch.setattr(bench.subprocess, "run", lambda argv, **kw: ran.append(argv[1:]))
-    st = bench.startup_times(2)
+    st = bench.startup_times(2, rerun_scenarios=153)
     assert ["-m", "sim", "--help"] in ran and ["-m", "sim", "units"] in ran
-    assert len(ran) == 3 * 3  # a warm-up and 2 repeats of each of 3 commands
-    assert {"help_s", "units_s", "python_s", "help_best_s", "bytecode_cache"} <= set(st)
-    assert "btsim --help" in bench._startup_lines(st)[0]
+    reruns = [a for a in ran if a[:3] == ["-m", "sim", "run"]]
+    assert len(reruns) == 1 + 3 and all(a == reruns[0] for a in reruns)  # the run, its reruns
+    assert len(ran) == 1 + 4 * 3  # a warm-up and 2 repeats of each of 4 commands
+    assert {"help_s", "units_s", "python_s", "help_best_s", "bytecode_cache", "rerun_s",
+            "rerun_cpu_best_s", "help_cpu_best_s"} <= set(st)
+    line = bench._startup_lines(st)[0]
+    assert "btsim --help" in line and "a finished btsim run (153 scenarios)" in line

@@ -86,3 +86,15 @@ def test_table_names_played_units_and_small_chunks():
     text = bench.format_table(res)
     assert "5.72 per trial, counted by expected_turns" in text
     assert "classic-duel:classic-duel 4096" in text and "0.06 " in text
+
+
+def test_profile_figure_of_the_catalog_mechs():
+    """The exact-profile figure (issue 18): a CPU time per unit, never pass/fail."""
+    res = bench.profile_times(["Locust LCT-1V", "Commando COM-2D"])
+    assert res["units"] == 2 and res["slowest"] in ("Locust LCT-1V", "Commando COM-2D")
+    assert 0 <= res["median_s"] <= res["max_s"] <= res["total_s"]
+    base = {"btsim_version": "x", "chunk_size": 2**18, "kernels": [],
+            "machine": {"cores": 2, "processor": "p", "python": "3", "numpy": "2"},
+            "dice": {"numpy_integers_d6_per_s": 1e8, "d6_per_s": 1e8, "two_d6_per_s": 1e8}}
+    text = bench.format_table({**base, "profile": res})
+    assert "btsim profile (exact, in-process CPU) of the 2 catalog 'Mechs" in text

@@ -58,6 +58,8 @@ def test_sigkill_then_resume_is_byte_identical(tmp_path, exp_file, jobs, backend
     assert dead.returncode == -9  # killed mid-run: no summary, a cache of finished tasks
     assert not (killed / "resume" / "summary.parquet").exists()
     assert (killed / "resume" / ".cache" / "manifest.json").is_file()
+    # the exact values were stored with the first chunk: the resume does not recompute them
+    assert (killed / "resume" / ".cache" / cache_mod.EXACT_NAME).is_file()
     again = _btsim([*args, "--out", str(killed)])
     assert again.returncode == 0, again.stderr
     a = (fresh / "resume" / "summary.parquet").read_bytes()
@@ -72,6 +74,51 @@ def test_sigkill_then_resume_is_byte_identical(tmp_path, exp_file, jobs, backend
     assert stats["chunks_cached"] >= 5 * min(sizes)
     if jobs == "1":
         assert stats["chunks_cached"] == sum(sizes[:5])
+
+
+def _count_exact(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Count the calls of model ``name``'s exact path."""
+    from sim.models import get_model
+
+    model = get_model(name)
+    calls = [0]
+    real = type(model).exact
+
+    def counted(self, scn):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return real(self, scn)
+
+    monkeypatch.setattr(type(model), "exact", counted)
+    return calls
+
+
+def test_resume_reads_exact_values_from_the_cache(tmp_path, monkeypatch):
+    """Issue 18: a resume costs the unfinished share of the work, so the exact values of
+    the scenarios come from the cache (``exact.rec``), to the same bytes; a damaged or
+    foreign ``exact.rec`` is a miss, recomputed."""
+    exp = {"name": "ex", "model": "attack", "trials": 3000, "seed": 2, "exact": True,
+           "fixed": {"attack": "kick"}, "grid": {"tons": [20, 50, 80], "piloting": [4, 5]}}
+    run(exp, out=tmp_path / "fresh", chunk_size=1000, progress=False, cache=False)
+    want = (tmp_path / "fresh" / "ex" / "summary.parquet").read_bytes()
+    calls = _count_exact(monkeypatch, "attack")
+    run(exp, out=tmp_path, chunk_size=1000, progress=False)
+    assert calls[0] == 6
+    cache = tmp_path / "ex" / ".cache"
+    keys = sorted(p for p in cache.iterdir() if p.is_dir())
+    for gone in keys[:2]:       # an interrupted run: two scenarios' chunks never written
+        (gone / cache_mod.LOG_NAME).unlink()
+    (tmp_path / "ex" / "summary.parquet").unlink()
+    calls[0] = 0
+    info: dict = {}
+    run(exp, out=tmp_path, chunk_size=1000, progress=False, info=info)
+    assert calls[0] == 0 and info["chunks_computed"] == 2 * 3
+    assert (tmp_path / "ex" / "summary.parquet").read_bytes() == want
+    rec = cache / cache_mod.EXACT_NAME
+    rec.write_bytes(rec.read_bytes()[:-9] + b"\x00" * 9)   # a torn record
+    (keys[0] / cache_mod.LOG_NAME).unlink()
+    run(exp, out=tmp_path, chunk_size=1000, progress=False)
+    assert calls[0] == 6
+    assert (tmp_path / "ex" / "summary.parquet").read_bytes() == want
 
 
 def _cached_cut(n_chunks: int, jobs: int) -> list:

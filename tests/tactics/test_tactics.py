@@ -73,7 +73,7 @@ def test_matrix_text_and_dict() -> None:
     assert mm["a"] == "x" and mm["b"] == "x"           # x dominates for both
     text = m.to_text()
     assert "maximin: A plays x" in text and "value of the zero-sum game" in text
-    assert "0.800 (0.780-0.820)" in text               # 95% interval of P(A wins)
+    assert "0.800 (0.780–0.820)" in text               # 95% interval of P(A wins)
     d = m.to_dict()
     assert d["game"]["value"] == pytest.approx(0.5) and d["cells"][0][1]["exact"] is False
 

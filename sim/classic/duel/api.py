@@ -33,7 +33,7 @@ from typing import Any
 
 from sim.classic.duel.scenario import DEFAULT_TURNS
 from sim.result import Result, jsonable
-from sim.summary import INTERVAL_NOTE, rows_until_settled, rules_header
+from sim.summary import INTERVAL_NOTE, rows_until_settled, rules_header, text_table
 
 #: interval columns of the engine's summary beside each metric, in the document's order
 _STATS = ("se", "ci_low", "ci_high")
@@ -215,17 +215,16 @@ def to_text(doc: dict[str, Any]) -> str:
         lines.append(f"  {'damage dealt, whole duel':<26}"
                      + "".join(f"{_ci(_estimate(doc, f'expected_damage_total_{s}'), 1):<{w}}"
                                for s in "ab"))
-    lines += ["", f"{'turn':>4} {'range':>5} {'E[range]':>8} {'P(A dead by)':>13} "
-              f"{'P(B dead by)':>13} {'E[dmg by A]':>12} {'E[dmg by B]':>12}"]
     hist = doc.get("turns_hist") or []
     ended_by = [sum(hist[:t["turn"] + 1]) if hist else None for t in doc["turns"]]
     shown = rows_until_settled(doc["turns"], ended_by)
-    for t in shown:
-        lines.append(f"{t['turn']:>4} {t['range']:>5} {_fmt(t.get('expected_range'), 2):>8} "
-                     f"{_fmt(t['p_a_destroyed_by']):>13} "
-                     f"{_fmt(t['p_b_destroyed_by']):>13} "
-                     f"{_fmt(t['expected_damage_a'], 2):>12} "
-                     f"{_fmt(t['expected_damage_b'], 2):>12}")
+    cols = (("E[range]", "expected_range", 2), ("P(A dead by)", "p_a_destroyed_by", 3),
+            ("P(B dead by)", "p_b_destroyed_by", 3), ("E[dmg by A]", "expected_damage_a", 2),
+            ("E[dmg by B]", "expected_damage_b", 2))
+    rows = [[str(t["turn"]), str(t["range"])]
+            + [_ci(_estimate(t, k), d) if t.get(k) is not None else "-" for _, k, d in cols]
+            for t in shown]
+    lines += [""] + text_table(["turn", "range"] + [h for h, _, _ in cols], rows)
     if any(t.get("expected_range") is not None and abs(t["expected_range"] - t["range"]) > 1e-9
            for t in shown):
         lines.append("(range: the schedule at undamaged MP; E[range]: the mean range of the "

@@ -8,14 +8,16 @@ when it ties another pool on damage per round (C8 picks by rounds left), or unde
 policy; untracked pools always hold at least a full turn's fire, so their rounds matter only
 to the ``expected_ammo_left`` metric, which the chain accumulates from expected use.
 
-Only reachable states are kept (a dict per turn); transitions are cached per (range step,
-state) and shared by all turns at the same range. The chain gives up (returns None) above
+Only reachable states are kept; the transitions of a state are computed once per range step
+and kept as arrays (:class:`_Step`) shared by all turns at that range, so a turn is a sparse
+vector step, not a Python loop over states. The chain gives up (returns None) above
 :data:`MAX_STATES` states in one turn.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import sub
 from typing import Any
 
 import numpy as np
@@ -134,8 +136,7 @@ class _Chain:
         sees the rounds themselves."""
         scn = self.scn
         callable_policy = scn.policy.kind == "callable"
-        capped = am if callable_policy else tuple(
-            min(a, d) for a, d in zip(am, self.demand, strict=True))
+        capped = am if callable_policy else tuple(map(min, am, self.demand))
         fkey = (r, t if callable_policy else 0, h, jb, capped)
         hit = self.fire_cache.get(fkey)
         if hit is not None:
@@ -209,7 +210,7 @@ class _Chain:
         pmf = self.no_damage
         if active:
             fc, e_dmg, pmf, use = self._fire(r, t, h, jb, am)
-            combos = [(p, hb, j, tuple(a - x for a, x in zip(am, sp, strict=True)))
+            combos = [(p, hb, j, tuple(map(sub, am, sp)) if sp else am)
                       for p, hb, j, sp in fc]
         outs: dict[tuple, float] = {}
         for p, build, jb2, am2t in combos:
@@ -334,16 +335,59 @@ def _add(into: dict[int, np.ndarray], k: int, arr: np.ndarray) -> None:
     into[k] = arr if cur is None else _sum(cur, arr)
 
 
+class _Step:
+    """The transitions of one turn kind (a range step; also the turn under a callable
+    policy) over the states reached so far, as arrays: for every state computed, its
+    expected damage, damage pmf group and the edges (from, to, probability, flags: bit 0
+    ever shut down, bit 1 ever exploded)."""
+
+    def __init__(self) -> None:
+        self.done: set[int] = set()
+        self.ed: dict[int, float] = {}
+        self.gid: dict[int, int] = {}
+        self.src: list[int] = []
+        self.dst: list[int] = []
+        self.prob: list[float] = []
+        self.flag: list[int] = []
+        self._arrays: tuple[int, list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]] = (
+            -1, [])
+
+    def edges(self) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+        """(flags, from, to, probability) arrays, one entry per flag value present."""
+        if self._arrays[0] != len(self.src):
+            src, dst = np.array(self.src, np.int64), np.array(self.dst, np.int64)
+            prob, flag = np.array(self.prob), np.array(self.flag, np.int64)
+            self._arrays = (len(self.src), [(int(e), src[flag == e], dst[flag == e],
+                                             prob[flag == e]) for e in np.unique(flag)])
+        return self._arrays[1]
+
+
 def curves(scn: FireScenario, ever: bool = True) -> dict[str, np.ndarray] | None:
     """Exact per-turn metrics (same names and shapes as the kernel's), or None when the
     chain exceeds :data:`MAX_STATES` states in a turn. ``ever=False`` drops the "ever shut
     down" and "ever exploded" flags from the state (fewer states; ``p_shutdown_by`` and
-    ``p_ammo_explosion_by`` then read 0): for callers that need the damage only."""
+    ``p_ammo_explosion_by`` then read 0): for callers that need the damage only.
+
+    The distribution is a probability vector per value of the two "ever" flags over the
+    base states (heat, shut down, out, jam bits, tracked ammunition) reached so far; a
+    turn is a sparse step (``np.bincount`` over the edges of its :class:`_Step`, built
+    once per range step from :meth:`_Chain.transitions`, Python only per new state), and
+    the turn's metrics are dot products with per-state arrays."""
     ch = _Chain(scn, ever)
     T = scn.turns
     pools = scn.unit.pools
     am0 = tuple(pools[i].shots for i in ch.tidx)
-    dist: dict[tuple, float] = {(scn.start_heat, False, False, False, False, 0, am0): 1.0}
+    states: list[tuple] = [(scn.start_heat, False, False, 0, am0)]
+    index: dict[tuple, int] = {states[0]: 0}
+    # per state: heat, shut down, out, tracked rounds left (the turn's metrics read them)
+    attrs: list[tuple[int, bool, bool, int]] = [(scn.start_heat, False, False, sum(am0))]
+    n_layers = 4 if ever else 1
+    layers = np.zeros((n_layers, 1))
+    layers[0, 0] = 1.0
+    steps: dict[Any, _Step] = {}
+    pmfs: list[np.ndarray] = []
+    uses: list[np.ndarray] = []
+    pmf_ids: dict[int, int] = {}
     hb, db = scn.heat_bins, scn.damage_bins
     out: dict[str, Any] = {k: np.zeros(T) for k in (
         "expected_damage", "expected_cumulative_damage", "mean_heat", "expected_ammo_left",
@@ -352,49 +396,73 @@ def curves(scn: FireScenario, ever: bool = True) -> dict[str, np.ndarray] | None
     out["damage_hist"] = np.zeros((T, db))
     locs = np.zeros((T, 8))
     used = np.zeros(len(pools))
-    untracked_total = sum(p.shots for i, p in enumerate(pools) if not ch.tracked[i])
+    untracked = [i for i in range(len(pools)) if not ch.tracked[i]]
+    untracked_total = sum(pools[i].shots for i in untracked)
+    callable_policy = scn.policy.kind == "callable"
     cum = 0.0
     for t in range(T):
         r = scn.steps[t]
-        new: dict[tuple, float] = {}
-        e_d = 0.0
-        dh = out["damage_hist"][t]
-        # the damage pmf and rounds used are shared by many states: weigh each once
-        shared: dict[int, list[Any]] = {}
-        for (h, sd, o, es, ex, jb, am), p in dist.items():
-            outs, ed, pmf, use = ch.transitions(r, t, (h, sd, o, jb, am))
-            e_d += p * ed
-            w = shared.get(id(pmf))
-            if w is None:
-                shared[id(pmf)] = [pmf, use, p]
-            else:
-                w[2] += p
+        step = steps.get((r, t) if callable_policy else r)
+        if step is None:
+            step = steps[(r, t) if callable_policy else r] = _Step()
+        total = layers.sum(axis=0)
+        for i in np.flatnonzero(total).tolist():
+            if i in step.done:
+                continue
+            step.done.add(i)
+            outs, ed, pmf, use = ch.transitions(r, t, states[i])
+            g = pmf_ids.get(id(pmf))
+            if g is None:
+                g = pmf_ids[id(pmf)] = len(pmfs)
+                pmfs.append(pmf)
+                uses.append(use)
+            step.ed[i], step.gid[i] = ed, g
             for (h2, s2, o2, goes, boom, jb2, am2), q in outs:
-                k = (h2, s2, o2, es or goes, ex or boom, jb2, am2)
-                new[k] = new.get(k, 0.0) + p * q
-        for pmf, use, p in shared.values():
-            dh[: pmf.size] += p * pmf
-            used += p * use
-        if len(new) > MAX_STATES:
+                k = (h2, s2, o2, jb2, am2)
+                j = index.get(k)
+                if j is None:
+                    j = index[k] = len(states)
+                    states.append(k)
+                    attrs.append((h2, s2, o2, sum(am2)))
+                step.src.append(i)
+                step.dst.append(j)
+                step.prob.append(q)
+                step.flag.append(int(goes) | int(boom) << 1)
+        n = len(states)
+        live = np.flatnonzero(total)
+        e_d = float(sum(total[i] * step.ed[i] for i in live.tolist()))
+        group = np.zeros(len(pmfs))
+        np.add.at(group, [step.gid[i] for i in live.tolist()], total[live])
+        dh = out["damage_hist"][t]
+        for g in np.flatnonzero(group).tolist():
+            pmf = pmfs[g]
+            dh[: pmf.size] += group[g] * pmf
+            used += group[g] * uses[g]
+        new = np.zeros((n_layers, n))
+        for e, src, dst, prob in step.edges():
+            for f in range(n_layers):
+                w = layers[f][src] * prob if src.size else prob
+                if w.any():
+                    new[(f | e) if ever else 0] += np.bincount(dst, w, minlength=n)
+        if np.count_nonzero(new) > MAX_STATES:
             return None
-
-        dist = new
+        layers = new
         cum += e_d
         out["expected_damage"][t] = e_d
         out["expected_cumulative_damage"][t] = cum
         locs[t] = e_d * P_FRONT
-        tracked_left = 0.0
-        for (h2, s2, o2, es, ex, _jb, am), p in dist.items():
-            out["heat_hist"][t, min(h2, hb - 1)] += p
-            out["mean_heat"][t] += p * h2
-            out["p_shutdown"][t] += p * s2
-            out["p_shutdown_by"][t] += p * es
-            out["p_ammo_explosion_by"][t] += p * ex
-            out["p_out_by"][t] += p * o2
-            tracked_left += p * sum(am)
-        out["expected_ammo_left"][t] = tracked_left + untracked_total - sum(
-            used[i] for i in range(len(pools)) if not ch.tracked[i])
+        total = layers.sum(axis=0)
+        per = np.array(attrs, dtype=np.int64).reshape(-1, 4)
+        heat = per[:, 0]
+        out["heat_hist"][t] = np.bincount(np.minimum(heat, hb - 1), total, minlength=hb)
+        out["mean_heat"][t] = float(total @ heat)
+        out["p_shutdown"][t] = float(total @ per[:, 1])
+        out["p_out_by"][t] = float(total @ per[:, 2])
+        if ever:
+            out["p_shutdown_by"][t] = float(layers[1].sum() + layers[3].sum())
+            out["p_ammo_explosion_by"][t] = float(layers[2].sum() + layers[3].sum())
+        out["expected_ammo_left"][t] = float(total @ per[:, 3]) + untracked_total - sum(
+            used[i] for i in untracked)
     for i, loc in enumerate(CT.LOCATIONS[:8]):
         out[f"expected_damage_{loc}"] = locs[:, i]
     return out
-
