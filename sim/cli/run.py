@@ -75,6 +75,10 @@ def main(args: argparse.Namespace) -> int:
                 raise ConfigError("shard", args.shard, f"used without --{flag.replace('_', '-')}"
                                   " (a shard computes Monte Carlo chunks into the cache)")
     exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
+    if any(getattr(e, "kind", "") == "rating" for e in exps):  # before anything runs
+        from sim.rating.experiment import check_run_options
+
+        check_run_options(trials=args.trials, exact_only=args.exact)
     progress = progress_flag("never" if args.quiet else args.progress)
     settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
                 "backend": args.backend, "scheduler": args.scheduler,
