@@ -43,12 +43,18 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
                                   else f": {r['reason'] or r['robustness']}")
         lines.append(f"{str(r['unit'])[:34]:34} {fmt_price(r['price']):>6} "
                      f"{fair_text(r):>28} {ratio:>6} {st:>22} {int(r['n']):>7}  {verdict}")
-    lines += ["", f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
+    left = meta.get("left_out") or {}
+    lines += ["", f"units: {meta.get('units_how', 'given')}"
+              + (f"; {len(left)} of the catalog cannot play {meta.get('game')} (not rated)"
+                 if left else ""),
+              f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
               "scenarios: " + ", ".join(s["name"] for s in meta["scenarios"])
               + f"; seatings: {meta['seatings']}; tactic: {meta['tactic']}",
               f"verdicts: {meta['correction']} correction at {meta['alpha']:g} over the "
               f"judged units, in every scenario; {meta['duels']:,} duels "
-              f"({meta['exact_pairings']} exact pairings), seed {meta['seed']}, target error "
+              + (f"(+ {meta['screen_duels']:,} screening the maximin tactics) "
+                 if meta.get("screen_duels") else "")
+              + f"({meta['exact_pairings']} exact pairings), seed {meta['seed']}, target error "
               f"{meta['target_error']:g}"]
     gap = meta.get("gap") or {}
     for w in gap.get("ratio_for", []):

@@ -44,8 +44,11 @@ def assumptions(meta: dict[str, Any]) -> str:
             f"{len(meta.get('scenarios', []))} scenarios ("
             + ", ".join(s["name"] for s in meta.get("scenarios", []))
             + f"; seatings {meta.get('seatings')}); tactic: {meta.get('tactic')}; "
-            f"{int(meta.get('duels', 0)):,} duels, {meta.get('exact_pairings', 0)} exact "
-            f"pairings; {meta.get('correction')} correction")
+            f"{int(meta.get('duels', 0)):,} duels"
+            + (f" (+ {int(meta['screen_duels']):,} screening the maximin tactics)"
+               if meta.get("screen_duels") else "")
+            + f", {meta.get('exact_pairings', 0)} exact pairings; {meta.get('correction')} "
+            f"correction; catalog {meta.get('catalog', 'builtin')}")
 
 
 @section("rating", order=120, legacy=("rating_alphastrike", "rating_classic"))
@@ -181,7 +184,14 @@ def build(res: Result) -> Section:
             f"({gcells[1][1] if len(gcells) > 1 else 'beyond the data'} to {high}).",
             [("gap_ratio", gkey, c, gv[c], t) for c, t in gcells], lead=False))
     sec.notes.append(f"Rated {len(allr)} units ({n_incomplete} with something not simulated: "
-                     f"rated, never judged). Pool chosen: {meta.get('pool_how')}.")
+                     f"rated, never judged). Pool chosen: {meta.get('pool_how')}. Units: "
+                     f"{meta.get('units_how', 'given')}.")
+    left = meta.get("left_out") or {}
+    if left:
+        sec.notes.append(f"{len(left)} units of the catalog cannot play this game and were "
+                         "not rated: " + "; ".join(f"{u} ({why})" for u, why in
+                                                    sorted(left.items())[:12])
+                         + (f"; and {len(left) - 12} more" if len(left) > 12 else "") + ".")
     return sec
 
 
