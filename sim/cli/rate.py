@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "ones); --catalog all alone implies --all")
     p.add_argument("--max-units", type=int, metavar="N", help="rate at most N units of the "
                    "catalog (evenly spaced ranks of weight then price, recorded); the Classic "
-                   "duel costs about 45 ms CPU a pairing of 100 duels")
+                   "duel costs 70-90 ms CPU a pairing of 100 duels")
     p.add_argument("--game", default="alphastrike", help="alphastrike or classic "
                    "(default alphastrike)")
     p.add_argument("--pool", default="auto", metavar="NAMES|auto",

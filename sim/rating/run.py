@@ -248,7 +248,8 @@ def catalog_split(game: str, catalog: str = "builtin") -> tuple[list[str], dict[
                 try:
                     converted_card(e.classic)
                 except UserError as exc:
-                    left[e.name] = f"no card: {exc}"
+                    why = str(exc).removeprefix(f"{e.name}: ")
+                    left[e.name] = f"no Alpha Strike card: {why}"
                     continue
             if e.card is not None or e.classic is not None:
                 names.append(e.name)

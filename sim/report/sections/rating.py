@@ -187,11 +187,13 @@ def build(res: Result) -> Section:
                      f"rated, never judged). Pool chosen: {meta.get('pool_how')}. Units: "
                      f"{meta.get('units_how', 'given')}.")
     left = meta.get("left_out") or {}
-    if left:
+    if left:  # grouped by the reason's first clause (the metadata keeps each one in full)
+        groups: dict[str, list[str]] = {}
+        for u, why in sorted(left.items()):
+            groups.setdefault(str(why).split(":")[0], []).append(short_unit(u))
         sec.notes.append(f"{len(left)} units of the catalog cannot play this game and were "
-                         "not rated: " + "; ".join(f"{u} ({why})" for u, why in
-                                                    sorted(left.items())[:12])
-                         + (f"; and {len(left) - 12} more" if len(left) > 12 else "") + ".")
+                         "not rated: " + "; ".join(f"{why} ({', '.join(us)})"
+                                                   for why, us in groups.items()) + ".")
     return sec
 
 
