@@ -27,9 +27,11 @@ Format::
     tactic = "competent"            # both sides; or maximin = true / a list of tactics
                                     # (screen_trials = N duels a screen cell)
 
-``btsim run`` options: ``--trials N`` caps every pairing at N duels (it replaces
-``max_trials``; adaptive allocation may stop a pairing earlier) and a smaller ``--chunk-size``
-than the file's chunk; ``--max-trials`` and ``--target-error`` override the file's;
+``btsim run`` options: ``--trials N``: no pairing plays more than N duels (the cap becomes
+the smaller of N and ``max_trials``, the chunk at most N; adaptive allocation may stop a
+pairing earlier; it never raises the cap, so ``make report TRIALS=2000000`` cannot send an
+unsettled Classic pairing to two million duels); ``--max-trials`` (which sets the cap either
+way), ``--chunk-size`` and ``--target-error`` override the file's;
 ``--exact`` (exact values only, no Monte Carlo) is refused: a rating's pairings are Monte Carlo
 except where the file's ``exact = true`` finds a chain that fits. With ``catalog = "all"`` the
 run key holds a digest of the user catalog file, so a new ``btsim units import`` reruns it.
@@ -107,13 +109,15 @@ class RatingExperiment(Experiment):
 
         check_run_options(trials=trials, exact_only=exact_only)
         chunk = chunk_size or self.chunk_size
-        if trials is not None:
-            chunk = min(chunk or R.GAMES[self.game]["chunk"], trials)
+        cap = max_trials or self.max_trials
+        if trials is not None:  # lowers the cap only (module docstring)
+            cap = min(trials, cap or R.GAMES[self.game]["max_trials"])
+            chunk = min(chunk or R.GAMES[self.game]["chunk"], cap)
         folder = Path(out) / self.name if out is not None else None
         res = R.rate(self.units, game=self.game, pool=self.pool, scenarios=self.scenario,
                      tactics=self.tactics, seatings=self.seatings, pool_size=self.pool_size,
                      target_error=target_error or self.target_error or R.TARGET_ERROR,
-                     max_trials=trials or max_trials or self.max_trials, chunk_size=chunk,
+                     max_trials=cap, chunk_size=chunk,
                      catalog=self.catalog, max_units=self.max_units,
                      seed=self.seed if seed is None else seed, n_jobs=n_jobs, backend=backend,
                      scheduler=scheduler, exact=self.exact, correction=self.correction,

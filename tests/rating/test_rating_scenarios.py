@@ -117,6 +117,9 @@ def test_btsim_run_trials_caps_a_rating_and_exact_is_refused(tmp_path, capsys):
     _, meta = read(tmp_path / "o" / "r")
     assert meta["max_trials"] == 30 and meta["chunk_size"] == 30
     assert all(n <= 30 for n in meta["pairings_table"]["n"])
+    assert main(["run", str(exp), "--trials", "100000", "--out", str(tmp_path / "p"),
+                 "--quiet"]) == 0  # never above the file's cap
+    assert read(tmp_path / "p" / "r")[1]["max_trials"] == 3200
 
 
 def test_cli_rate_catalog_flags():
