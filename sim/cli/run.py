@@ -75,10 +75,12 @@ def main(args: argparse.Namespace) -> int:
                 raise ConfigError("shard", args.shard, f"used without --{flag.replace('_', '-')}"
                                   " (a shard computes Monte Carlo chunks into the cache)")
     exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
-    if any(getattr(e, "kind", "") == "rating" for e in exps):  # before anything runs
+    ratings = [e for e in exps if getattr(e, "kind", "") == "rating"]
+    if ratings:  # before anything runs
         from sim.rating.experiment import check_run_options
 
-        check_run_options(trials=args.trials, exact_only=args.exact)
+        check_run_options(trials=args.trials, exact_only=args.exact, shard=args.shard,
+                          name=ratings[0].name)
     progress = progress_flag("never" if args.quiet else args.progress)
     settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
                 "backend": args.backend, "scheduler": args.scheduler,

@@ -128,9 +128,19 @@ class RatingExperiment(Experiment):
         return res.frame
 
 
-def check_run_options(trials: int | None = None, exact_only: bool = False) -> None:
-    """``btsim run``'s options for a rating experiment (module docstring): ``--exact`` is
-    refused (ConfigError naming it), ``--trials`` must be a positive count."""
+def check_run_options(trials: int | None = None, exact_only: bool = False,
+                      shard: str | None = None, name: str = "") -> None:
+    """``btsim run``'s options for a rating experiment (module docstring): ``--exact`` and
+    ``--shard`` are refused (ConfigError naming the option), ``--trials`` must be a positive
+    count. A rating cannot be sharded: its adaptive allocation decides each round's duels
+    from the fit of the rounds before, so no fixed list of chunks exists to split among
+    machines (:mod:`sim.shard` needs one); it resumes from its cache instead, and runs on a
+    Dask cluster with ``--backend dask --scheduler``."""
+    if shard is not None:
+        raise ConfigError("shard", shard, f"left out for a rating experiment ({name}): its "
+                          "adaptive allocation picks each round's duels from the last round's "
+                          "fit, so it has no fixed trial count to split; run it on one "
+                          "machine or with --backend dask --scheduler")
     if exact_only:
         raise ConfigError("exact", True, "not with a rating experiment (it allocates Monte "
                           "Carlo duels adaptively; its file's exact = true uses the exact chain "

@@ -30,11 +30,13 @@ Plan
 * **Catalog** (``catalog``): ``builtin`` (the shipped catalog: what ``make report`` rates) or
   ``all`` (built-in plus the units imported with ``btsim units import``): every unit that can
   play the game: Alpha Strike, a unit with a MUL card or whose design converts to a card
-  (:func:`sim.units.catalog.get_alphastrike`); Classic, a unit with Classic data, imported ones
-  only when completely simulated (:func:`sim.units.usable.completeness`; the others are
-  listed as left out, with the reason). ``max_units`` caps the units rated (evenly spaced ranks
-  of weight then price, like the pool; recorded): the Classic duel's cost per pairing is the
-  limit there.
+  (:func:`sim.units.catalog.get_alphastrike`); Classic, every unit with Classic data that the
+  Classic duel plays (:func:`classic_refusal`: it refuses quads), complete or not. The units
+  a game refuses are listed as left out (``meta["left_out"]``), each with the reason.
+  ``max_units`` caps the units rated (:func:`cap_units`: the fully simulated ones first, at
+  evenly spaced ranks of weight, price and name; then, if fewer than ``max_units`` are, the
+  others at evenly spaced ranks; recorded): the Classic duel's cost per pairing is the limit
+  there.
 * **Completeness**: a unit with anything not simulated (a card special the Alpha Strike duel
   does not simulate, a Classic item or physical weapon the duel notes as not simulated, or a
   catalog record marked ``simulated = "incomplete"``, or Classic equipment that Battle Value
@@ -237,7 +239,6 @@ def catalog_units(game: str, catalog: str = "builtin") -> list[str]:
 def catalog_split(game: str, catalog: str = "builtin") -> tuple[list[str], dict[str, str]]:
     """(units that can play the game, {unit left out: why}) of a catalog (module docstring)."""
     from sim.units.catalog import all_entries, converted_card, entries
-    from sim.units.usable import completeness
 
     every = entries() if check_catalog(catalog) == "builtin" else all_entries()
     names: list[str] = []
@@ -254,11 +255,26 @@ def catalog_split(game: str, catalog: str = "builtin") -> tuple[list[str], dict[
             if e.card is not None or e.classic is not None:
                 names.append(e.name)
         elif e.classic is not None:
-            if e.imported and completeness(e.classic) != "complete":
-                left[e.name] = "not completely simulated in the Classic duel"
+            why = classic_refusal(e.classic)
+            if why is not None:
+                left[e.name] = f"cannot play: {why}"
                 continue
             names.append(e.name)
     return names, left
+
+
+def classic_refusal(mech: Any) -> str | None:
+    """Why the Classic duel refuses ``mech`` (a quad: :func:`sim.units.usable.require_biped`),
+    from the duel itself (its scenario built with the unit on both sides), else None. A unit
+    the duel plays with something not simulated is not refused: it is rated, without a
+    verdict (:func:`unsimulated`)."""
+    from sim.models import get_model
+
+    try:
+        get_model("classic-duel").scenario({"unit_a": mech, "unit_b": mech, "range": 3})
+    except UserError as exc:
+        return str(exc).removeprefix("unit_a: ").removeprefix(f"{mech.name}: ")
+    return None
 
 
 def _unit(game: str, name: str) -> Any:
@@ -313,7 +329,8 @@ def unsimulated(game: str, name: str, notes: Sequence[str] = ()) -> list[str]:
 
             note = incomplete_note(obj)
             out += [note] if note else []
-    return list(dict.fromkeys(out))
+    lead = f"{name} is incomplete: not simulated: "  # the reason says "not simulated" once
+    return list(dict.fromkeys(n.removeprefix(lead) for n in out))
 
 
 #: Classic equipment kinds (sim/classic/data/equipment.csv) whose effect the duel simulates;
@@ -327,21 +344,46 @@ def _weight(game: str, name: str) -> float:
     return float(obj.size if game == "alphastrike" else obj.tons)
 
 
-def spread(game: str, names: Sequence[str], k: int) -> list[str]:
-    """``k`` of ``names`` at evenly spaced ranks of (weight, price, name), fully simulated
-    ones first (the automatic pool; ``max_units``)."""
+def _rows(game: str, names: Sequence[str]) -> list[tuple[int, float, float, str]]:
+    """(0 if nothing is unsimulated else 1, weight, price, name) of each unit."""
     rows = []
     for n in names:
         obj = _unit(game, n)
         price = getattr(obj, "pv", None) if game == "alphastrike" else getattr(obj, "bv", None)
         rows.append((0 if not unsimulated(game, n) else 1, _weight(game, n),
                      float(price or 0), n))
-    full = sorted(r for r in rows if r[0] == 0)
-    pick_from = full if len(full) >= k else sorted(rows)
-    pick_from = sorted(pick_from, key=lambda r: (r[1], r[2], r[3]))
+    return rows
+
+
+def _ranks(rows: Sequence[tuple[int, float, float, str]], k: int) -> list[str]:
+    """The names of ``k`` of ``rows`` at evenly spaced ranks of (weight, price, name)."""
+    pick_from = sorted(rows, key=lambda r: (r[1], r[2], r[3]))
     m = len(pick_from)
+    if k <= 0 or not m:
+        return []
     idx = sorted({round(q * (m - 1) / max(k - 1, 1)) for q in range(min(k, m))})
     return [pick_from[i][3] for i in idx]
+
+
+def spread(game: str, names: Sequence[str], k: int) -> list[str]:
+    """``k`` of ``names`` at evenly spaced ranks of (weight, price, name), from the fully
+    simulated ones when there are ``k`` of them, else from all (the automatic pool)."""
+    rows = _rows(game, names)
+    full = [r for r in rows if r[0] == 0]
+    return _ranks(full if len(full) >= k else rows, k)
+
+
+def cap_units(game: str, names: Sequence[str], k: int) -> list[str]:
+    """The ``k`` of ``names`` a rating capped by ``max_units`` rates (module docstring):
+    the units that can get a verdict (nothing unsimulated) first: ``k`` of them at evenly
+    spaced ranks of (weight, price, name) when there are at least ``k``, else all of them
+    plus ``k - n`` of the others at evenly spaced ranks of theirs; in ``names``' order."""
+    rows = _rows(game, names)
+    full = [r for r in rows if r[0] == 0]
+    rest = [r for r in rows if r[0] != 0]
+    chosen = set(_ranks(full, k) if len(full) >= k
+                 else [r[3] for r in full] + _ranks(rest, k - len(full)))
+    return [n for n in names if n in chosen]
 
 
 def auto_pool(game: str, size: int | None = None, candidates: Sequence[str] | None = None,
@@ -502,24 +544,27 @@ def records(pl: Plan, scenario: int | None = None) -> dict[str, np.ndarray]:
 
 def fit_all(pl: Plan, price: np.ndarray, judged: np.ndarray, reasons: list[str],
             correction: str) -> Fits:
+    """Every scenario's fit and judgement, and the pooled ones; the correction's family is
+    the rated units (:attr:`Plan.units`; :func:`sim.rating.fit.judge`)."""
     k = len(pl.everyone)
+    rated = np.isin(np.array(pl.everyone, dtype=object), np.array(pl.units, dtype=object))
     fits, judgements = [], []
     for si in range(len(pl.scenarios)):
         r = records(pl, si)
         f = F.bradley_terry(r["i"], r["j"], r["s"], r["v"], k)
         fits.append(f)
-        judgements.append(F.judge(f, price, judged, list(reasons), correction))
+        judgements.append(F.judge(f, price, judged, list(reasons), correction, rated=rated))
     r = records(pl)
     pooled = F.bradley_terry(r["i"], r["j"], r["s"], r["v"], k)
     return Fits(fits, judgements, pooled, F.judge(pooled, price, judged, list(reasons),
-                                                  correction))
+                                                  correction, rated=rated))
 
 
 def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float,
             alpha: float = F.ALPHA) -> np.ndarray:
     """Units whose answer further duels cannot change (module docstring)."""
     precise = F.Z95 * f.se <= target_error
-    m = max(int(np.sum(judged)), 1)
+    m = max(jd.family, 1)  # the correction's family: every rated unit
     out = precise.copy()
     for u in np.flatnonzero(~precise & judged & np.isfinite(jd.residual)):
         df = int(jd.df[u])
@@ -585,9 +630,9 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
             k = check_int("max_units", max_units, lo=2)
             if len(units) > k:
                 units_how = (f"{k} of the {len(units)} units of the {catalog} catalog that can "
-                             f"play {game}, at evenly spaced ranks of (weight, price), fully "
-                             "simulated ones first (max_units)")
-                units = spread(game, units, k)
+                             f"play {game} (max_units): the fully simulated ones first, at "
+                             "evenly spaced ranks of (weight, price, name)")
+                units = cap_units(game, units, k)
     pl = plan(game, list(units), pool, scenarios, tactics, seatings, pool_size,
               rule_overrides, catalog)
     screen_duels = screen(model, pl, seed, chunk, n_jobs, backend, scheduler, cache_dir)
@@ -669,6 +714,8 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
         "screen_duels": screen_duels,
         "seed": seed, "target_error": target_error, "max_trials": cap, "chunk_size": chunk,
         "exact": exact, "correction": correction, "alpha": alpha, "ridge": F.RIDGE,
+        "family": fits.pooled_judgement.family,
+        "judged": int(sum(bool(judged[where[u]]) for u in pl.units)),
         "rounds": rounds, "duels": int(sum(p.n for p in pl.pairings)),
         "exact_pairings": int(sum(p.exact for p in pl.pairings)),
         "pairings": len(pl.pairings), "jobs": n_jobs, "backend": backend,

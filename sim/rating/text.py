@@ -44,14 +44,21 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
         lines.append(f"{str(r['unit'])[:34]:34} {fmt_price(r['price']):>6} "
                      f"{fair_text(r):>28} {ratio:>6} {st:>22} {int(r['n']):>7}  {verdict}")
     left = meta.get("left_out") or {}
+    groups: dict[str, list[str]] = {}
+    for u, why in sorted(left.items()):
+        groups.setdefault(str(why), []).append(str(u))
     lines += ["", f"units: {meta.get('units_how', 'given')}"
               + (f"; {len(left)} of the catalog cannot play {meta.get('game')} (not rated)"
-                 if left else ""),
-              f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
+                 if left else "")]
+    lines += [f"not rated: {', '.join(us[:8])}"
+              + (f" and {len(us) - 8} more" if len(us) > 8 else "") + f": {why}"
+              for why, us in groups.items()]
+    lines += [f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
               "scenarios: " + ", ".join(s["name"] for s in meta["scenarios"])
               + f"; seatings: {meta['seatings']}; tactic: {meta['tactic']}",
-              f"verdicts: {meta['correction']} correction at {meta['alpha']:g} over the "
-              f"judged units, in every scenario; {meta['duels']:,} duels "
+              f"verdicts: {meta['correction']} correction at {meta['alpha']:g} over all "
+              f"{meta.get('family', '?')} rated units ({meta.get('judged', '?')} of them can "
+              f"get a verdict), in every scenario; {meta['duels']:,} duels "
               + (f"(+ {meta['screen_duels']:,} screening the maximin tactics) "
                  if meta.get("screen_duels") else "")
               + f"({meta['exact_pairings']} exact pairings), seed {meta['seed']}, target error "

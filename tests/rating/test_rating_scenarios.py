@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from sim.errors import ConfigError
+from sim.rating.fit import NONE as F_NONE
 
 
 def test_a_scenario_tactic_is_each_games_parameters():
@@ -55,7 +56,19 @@ def test_the_maximin_scenario_plays_each_sides_maximin_of_its_screen():
     assert a.frame.equals(b.frame) and a.meta["maximin"] == b.meta["maximin"]
 
 
+#: a biped .mtf text made a quad (the Classic duel refuses quads: sim.units.usable)
+QUAD = (("Config:Biped", "Config:Quad"), ("LL armor", "RLL armor"), ("RL armor", "RRL armor"),
+        ("LA armor", "FLL armor"), ("RA armor", "FRL armor"), ("Left Leg", "Rear Left Leg"),
+        ("Right Leg", "Rear Right Leg"), ("Left Arm", "Front Left Leg"),
+        ("Right Arm", "Front Right Leg"), ("Shoulder", "Hip"),
+        ("Upper Arm Actuator", "Upper Leg Actuator"),
+        ("Lower Arm Actuator", "Lower Leg Actuator"), ("Hand Actuator", "Foot Actuator"))
+
+
 def _import(tmp_path, monkeypatch, models):
+    """Import Hunchback HBK-4G copies into a user catalog under a temporary $BTSIM_HOME:
+    ``(model, weapon)`` swaps its medium lasers for ``weapon`` (None: none), ``"quad"``
+    makes it a quad."""
     from sim.cli import main
     from sim.units.catalog import get_classic
 
@@ -71,8 +84,12 @@ def _import(tmp_path, monkeypatch, models):
     base = mtf_text(get_classic("Hunchback HBK-4G"))
     for model, weapon in models:
         text = base.replace("model:HBK-4G", f"model:{model}").replace("mul id:1552\n", "")
-        (src / f"{model}.mtf").write_text(text.replace("Medium Laser", weapon) if weapon
-                                          else text)
+        if weapon == "quad":
+            for a, b in QUAD:
+                text = text.replace(a, b)
+        elif weapon:
+            text = text.replace("Medium Laser", weapon)
+        (src / f"{model}.mtf").write_text(text)
     assert main(["units", "import", str(src)]) == 0
 
 
@@ -82,14 +99,14 @@ def test_catalog_all_rates_imported_units_in_both_games(tmp_path, monkeypatch):
 
     _import(tmp_path, monkeypatch, [("HBK-4X", None), ("HBK-4P", "Plasma Flux Cannon")])
     classic, left = R.catalog_split("classic", "all")
-    assert "Hunchback HBK-4X" in classic and "Hunchback HBK-4P" in left
+    assert "Hunchback HBK-4X" in classic and "Hunchback HBK-4P" in classic and not left
     assert "Hunchback HBK-4X" not in R.catalog_units("classic")  # builtin
     assert "Hunchback HBK-4X" in R.catalog_units("alphastrike", "all")  # converted card
     res = R.rate(None, game="classic", catalog="all", max_units=3, pool=["Locust LCT-1V"],
                  scenarios=[{"name": "short", "range": 3, "turns": 4}], chunk_size=20,
                  max_trials=20, seatings="one", seed=1)
     assert len(res.meta["units"]) == 3 and "max_units" in res.meta["units_how"]
-    assert res.meta["catalog"] == "all" and "Hunchback HBK-4P" in res.meta["left_out"]
+    assert res.meta["catalog"] == "all" and "Hunchback HBK-4P" not in res.meta["units"]
     exp = load({"kind": "rating", "name": "r", "game": "classic", "catalog": "all"})
     before = exp.to_dict()["user_catalog_digest"]
     _import(tmp_path, monkeypatch, [("HBK-4Y", None)])
@@ -127,3 +144,86 @@ def test_cli_rate_catalog_flags():
 
     assert main(["rate", "Atlas AS7-D", "--catalog", "all"]) == 2
     assert main(["rate", "--all", "--catalog", "mine"]) == 2
+
+
+def test_incomplete_imports_are_rated_without_a_verdict_and_refused_units_listed(
+        tmp_path, monkeypatch):
+    """Issue 23: every imported 'Mech the Classic duel plays is rated; one with something not
+    simulated gets a strength and a fair price but no verdict, the reason beside it; a quad,
+    which the duel refuses, is listed as not rated with the duel's reason."""
+    from sim.rating import run as R
+    from sim.rating.text import summary_lines
+
+    _import(tmp_path, monkeypatch, [("HBK-4H", None), ("HBK-4P", "Plasma Flux Cannon"),
+                                    ("HBK-4Q", "quad")])
+    res = R.rate(None, game="classic", catalog="all", pool=["Locust LCT-1V", "Atlas AS7-D"],
+                 scenarios=[{"name": "short", "range": 3, "turns": 4}], chunk_size=20,
+                 max_trials=20, seatings="one", seed=1)
+    units, left = res.meta["units"], res.meta["left_out"]
+    assert {"Hunchback HBK-4H", "Hunchback HBK-4P"} <= set(units)
+    assert "Hunchback HBK-4Q" not in units
+    assert left["Hunchback HBK-4Q"].startswith("cannot play") and "Quad" in left["Hunchback HBK-4Q"]
+    a = res.frame[res.frame["scenario"] == "all"].set_index("unit")
+    inc, ok = a.loc["Hunchback HBK-4P"], a.loc["Hunchback HBK-4H"]
+    assert inc["verdict"] == F_NONE and not inc["complete"]
+    assert inc["reason"].startswith("not simulated: weapon Plasma Flux Cannon")
+    assert np.isfinite(inc["strength"]) and np.isfinite(inc["fair_price"])
+    assert np.isnan(inc["p_adjusted"])
+    assert ok["complete"] and np.isfinite(ok["price"]) and "not simulated" not in ok["reason"]
+    # the correction's family: every rated (priced) unit, judged or not
+    priced = a.loc[units, "price"].notna()
+    assert res.meta["family"] == int(priced.sum())
+    assert res.meta["judged"] == int((priced & a.loc[units, "complete"]).sum()) < len(units)
+    text = "\n".join(summary_lines(res.frame, res.meta))
+    assert "not rated: Hunchback HBK-4Q: cannot play" in text
+    assert next(ln for ln in text.splitlines() if ln.startswith("Hunchback HBK-4P")).endswith(
+        inc["reason"]) and "no verdict: not simulated" in text
+    # max_units: the fully simulated first, then the others at evenly spaced ranks
+    names = R.catalog_units("classic", "all")
+    full = [n for n in names if not R.unsimulated("classic", n)]
+    rest = [n for n in names if n not in full]
+    assert len(rest) >= 2 and "Hunchback HBK-4P" in rest
+    some = R.cap_units("classic", names, 3)
+    assert len(some) == 3 and set(some) <= set(full) and some == R.cap_units("classic", names, 3)
+    more = R.cap_units("classic", names, len(full) + 1)
+    lightest = min(rest, key=lambda n: (R._weight("classic", n), R._rows("classic", [n])[0][2],
+                                        n))
+    assert more == [n for n in names if n in {*full, lightest}]
+    # Alpha Strike: a design outside the card conversion is listed with its reason
+    cards, no_card = R.catalog_split("alphastrike", "all")
+    assert "Hunchback HBK-4H" in cards and "no Alpha Strike card" in no_card["Hunchback HBK-4P"]
+
+
+def test_the_correction_counts_every_rated_unit():
+    """Holm over all rated units: a rated unit that cannot get a verdict counts in the family
+    (p = 1), a pool unit that is not rated does not."""
+    from sim.rating import fit as F
+
+    rng = np.random.default_rng(2)
+    price = np.exp(np.linspace(6.0, 7.5, 9))
+    theta = 2.0 * (np.log(price) - np.log(price).mean()) + rng.normal(0, 0.05, 9)
+    theta[4] += 1.0  # under-priced
+    fit = F.BTFit(theta - theta.mean(), np.diag(np.full(9, 0.01)))
+    judged = np.ones(9, bool)
+    judged[8] = False  # something not simulated
+    every = F.judge(fit, price, judged)
+    pool = np.ones(9, bool)
+    pool[8] = False  # a pool unit, not rated
+    fewer = F.judge(fit, price, judged, rated=pool)
+    assert (every.family, fewer.family) == (9, 8)
+    assert every.p_adjusted[4] < 0.05 and every.verdict[4] == F.UNDER
+    assert every.p_adjusted[4] == pytest.approx(fewer.p_adjusted[4] * 9 / 8)
+    assert np.isnan(every.p_adjusted[8]) and every.verdict[8] == F.NONE
+
+
+def test_a_rating_is_not_sharded(tmp_path, capsys):
+    from sim.cli import main
+
+    exp = tmp_path / "r.toml"
+    exp.write_text('kind = "rating"\nname = "r"\nunits = ["Locust LCT-1V"]\n'
+                   'pool = ["Commando COM-1B"]\n[[scenario]]\nname = "short"\nrange = "short"\n')
+    assert main(["run", str(exp), "--shard", "1/2", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "'shard'" in err and "'1/2'" in err
+    assert "adaptive allocation" in err and "..." not in err
+    assert not (tmp_path / "o").exists()

@@ -48,7 +48,8 @@ def assumptions(meta: dict[str, Any]) -> str:
             + (f" (+ {int(meta['screen_duels']):,} screening the maximin tactics)"
                if meta.get("screen_duels") else "")
             + f", {meta.get('exact_pairings', 0)} exact pairings; {meta.get('correction')} "
-            f"correction; catalog {meta.get('catalog', 'builtin')}")
+            f"correction over all {meta.get('family', '?')} rated units; catalog "
+            f"{meta.get('catalog', 'builtin')}")
 
 
 @section("rating", order=120, legacy=("rating_alphastrike", "rating_classic"))
@@ -115,9 +116,11 @@ def build(res: Result) -> Section:
         "its 95% interval). A unit with anything not simulated is never judged."))
     n_incomplete = int((~allr["complete"].astype(bool)).sum())
     ev = pd.DataFrame({"value": [float(meta.get("alpha", 0.05)),
+                                 float(meta.get("family", len(allr))),
                                  float(int(allr["complete"].astype(bool).sum())),
                                  float(len(meta.get("scenarios", [])))]},
-                      index=[f"error rate ({meta.get('correction')})", "units judged",
+                      index=[f"error rate ({meta.get('correction')})",
+                             "rated units (the correction's family)", "units judged",
                              "scenarios"])
     sec.tables.append(ColumnTable(
         "evidence", "Evidence behind the verdicts", ev, {}, index_name="",
