@@ -31,11 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--catalog", default=None, metavar="builtin|all",
                    help="the units --all rates: builtin (the shipped catalog, default) or all "
                    "(built-in plus the units imported with `btsim units import`: Alpha Strike "
-                   "with the MUL card or the converted one, Classic the completely simulated "
-                   "ones); --catalog all alone implies --all")
+                   "with the MUL card or the converted one, Classic every one the duel plays; "
+                   "a unit with anything not simulated is rated without a verdict, one the "
+                   "game cannot play is listed with the reason); --catalog all alone implies "
+                   "--all")
     p.add_argument("--max-units", type=int, metavar="N", help="rate at most N units of the "
-                   "catalog (evenly spaced ranks of weight then price, recorded); the Classic "
-                   "duel costs 70-90 ms CPU a pairing of 100 duels")
+                   "catalog: the fully simulated ones first, at evenly spaced ranks of weight, "
+                   "price and name, then the others (recorded); the Classic duel costs 70-90 "
+                   "ms CPU a pairing of 100 duels")
     p.add_argument("--game", default="alphastrike", help="alphastrike or classic "
                    "(default alphastrike)")
     p.add_argument("--pool", default="auto", metavar="NAMES|auto",

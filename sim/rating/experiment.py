@@ -10,7 +10,7 @@ Format::
     game = "alphastrike"            # or "classic"
     units = "all"                   # or a list of names
     catalog = "builtin"             # units = "all" from: builtin (shipped) or all (+ imported)
-    max_units = 24                  # with units = "all": rate at most this many (spread)
+    max_units = 24                  # with units = "all": at most this many, fully simulated first
     pool = "auto"                   # or a list of names
     pool_size = 3                   # with pool = "auto"
     seatings = "both"               # or "one"

@@ -255,9 +255,9 @@ def catalog_split(game: str, catalog: str = "builtin") -> tuple[list[str], dict[
             if e.card is not None or e.classic is not None:
                 names.append(e.name)
         elif e.classic is not None:
-            why = classic_refusal(e.classic)
-            if why is not None:
-                left[e.name] = f"cannot play: {why}"
+            refused = classic_refusal(e.classic)
+            if refused is not None:
+                left[e.name] = f"cannot play: {refused}"
                 continue
             names.append(e.name)
     return names, left
