@@ -39,6 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "catalog: the fully simulated ones first, at evenly spaced ranks of weight, "
                    "price and name, then the others (recorded); the Classic duel costs 70-90 "
                    "ms CPU a pairing of 100 duels")
+    p.add_argument("--price", default=None, metavar="official|computed|official-else-computed",
+                   help="each unit's BV/PV: official (the Master Unit List's, by the file's "
+                   "MUL id, else by name), computed (BV2 / converted card PV from the unit "
+                   "file), or official-else-computed (default: official, else computed; a "
+                   "file matched by name only whose computed BV differs takes the computed); "
+                   "the source is recorded per unit (price_source)")
     p.add_argument("--game", default="alphastrike", help="alphastrike or classic "
                    "(default alphastrike)")
     p.add_argument("--pool", default="auto", metavar="NAMES|auto",
@@ -80,9 +86,11 @@ def main(args: argparse.Namespace) -> int:
     from sim.errors import ConfigError
     from sim.rating import experiment as RE
     from sim.rating import run as R
+    from sim.rating.prices import DEFAULT_PRICE, check_price
     from sim.rating.text import summary_lines, to_json
 
     game = R.check_game(args.game)
+    price = check_price(args.price if args.price is not None else DEFAULT_PRICE)
     catalog = R.check_catalog(args.catalog or "builtin")
     every = args.all or (args.catalog is not None and not args.units)
     if every == bool(args.units):
@@ -109,7 +117,7 @@ def main(args: argparse.Namespace) -> int:
                  n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                  exact=args.exact, correction=args.correction,
                  rule_overrides=rule_overrides(args, model), catalog=catalog,
-                 max_units=args.max_units,
+                 max_units=args.max_units, price=price,
                  cache_dir=folder / CACHE_DIR if folder is not None else None)
     if folder is not None:
         RE.write(folder, res)

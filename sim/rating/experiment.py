@@ -11,6 +11,7 @@ Format::
     units = "all"                   # or a list of names
     catalog = "builtin"             # units = "all" from: builtin (shipped) or all (+ imported)
     max_units = 24                  # with units = "all": at most this many, fully simulated first
+    price = "official-else-computed"  # or "official" / "computed" (sim.rating.prices)
     pool = "auto"                   # or a list of names
     pool_size = 3                   # with pool = "auto"
     seatings = "both"               # or "one"
@@ -52,7 +53,7 @@ from sim.experiment import Experiment
 from sim.rating import run as R
 
 KEYS = ("kind", "name", "title", "question", "description", "report", "game", "units",
-        "catalog", "max_units", "pool", "pool_size", "seatings", "target_error", "max_trials", "chunk_size", "seed",
+        "catalog", "max_units", "price", "pool", "pool_size", "seatings", "target_error", "max_trials", "chunk_size", "seed",
         "exact", "correction", "tactics", "scenario", "rule_overrides")
 
 
@@ -65,6 +66,7 @@ class RatingExperiment(Experiment):
     units: list[str] | None = None
     catalog: str = "builtin"
     max_units: int | None = None
+    price: str = "official-else-computed"
     pool: list[str] | str = "auto"
     pool_size: int | None = None
     seatings: str = "both"
@@ -118,7 +120,7 @@ class RatingExperiment(Experiment):
                      tactics=self.tactics, seatings=self.seatings, pool_size=self.pool_size,
                      target_error=target_error or self.target_error or R.TARGET_ERROR,
                      max_trials=cap, chunk_size=chunk,
-                     catalog=self.catalog, max_units=self.max_units,
+                     catalog=self.catalog, max_units=self.max_units, price=self.price,
                      seed=self.seed if seed is None else seed, n_jobs=n_jobs, backend=backend,
                      scheduler=scheduler, exact=self.exact, correction=self.correction,
                      rule_overrides=self.rule_overrides,
@@ -204,12 +206,15 @@ def load(data: Mapping[str, Any], where: str | None = None) -> RatingExperiment:
     if isinstance(te, bool) or not isinstance(te, int | float) or te <= 0:
         raise ConfigError("target_error", te, "a positive number")
     catalog = R.check_catalog(data.get("catalog", "builtin"))
+    from sim.rating.prices import DEFAULT_PRICE, check_price
+
+    price = check_price(data.get("price", DEFAULT_PRICE))
     if catalog != "builtin" and units is not None:
         raise ConfigError("catalog", catalog, "used with units = 'all' (named units come from "
                           "every catalog anyway)")
     return RatingExperiment(
         name=_check_name(data.get("name", "rating")), game=game, model=model, units=units,
-        catalog=catalog, max_units=None if data.get("max_units") is None
+        catalog=catalog, price=price, max_units=None if data.get("max_units") is None
         else check_int("max_units", data["max_units"], lo=2),
         pool=pool, pool_size=None if data.get("pool_size") is None
         else check_int("pool_size", data["pool_size"], lo=2),

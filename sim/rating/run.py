@@ -76,6 +76,7 @@ import pandas as pd
 
 from sim.errors import ConfigError, UserError, check_int
 from sim.rating import fit as F
+from sim.rating import prices as P
 
 #: the games a rating plays: model, price (fact stem), side parameters, default chunk
 GAMES: dict[str, dict[str, Any]] = {
@@ -344,14 +345,16 @@ def _weight(game: str, name: str) -> float:
     return float(obj.size if game == "alphastrike" else obj.tons)
 
 
-def _rows(game: str, names: Sequence[str]) -> list[tuple[int, float, float, str]]:
-    """(0 if nothing is unsimulated else 1, weight, price, name) of each unit."""
+def _rows(game: str, names: Sequence[str], price: str = P.DEFAULT_PRICE
+          ) -> list[tuple[int, float, float, str]]:
+    """(0 if nothing is unsimulated else 1, weight, base price under the ``price`` option
+    (0 when none), name) of each unit."""
     rows = []
     for n in names:
-        obj = _unit(game, n)
-        price = getattr(obj, "pv", None) if game == "alphastrike" else getattr(obj, "bv", None)
+        base, _ = P.choose(P.unit_prices(game, split_skill(n)[0]), price,
+                           GAMES[game]["label"])
         rows.append((0 if not unsimulated(game, n) else 1, _weight(game, n),
-                     float(price or 0), n))
+                     float(base or 0), n))
     return rows
 
 
@@ -365,20 +368,22 @@ def _ranks(rows: Sequence[tuple[int, float, float, str]], k: int) -> list[str]:
     return [pick_from[i][3] for i in idx]
 
 
-def spread(game: str, names: Sequence[str], k: int) -> list[str]:
+def spread(game: str, names: Sequence[str], k: int, price: str = P.DEFAULT_PRICE
+           ) -> list[str]:
     """``k`` of ``names`` at evenly spaced ranks of (weight, price, name), from the fully
     simulated ones when there are ``k`` of them, else from all (the automatic pool)."""
-    rows = _rows(game, names)
+    rows = _rows(game, names, price)
     full = [r for r in rows if r[0] == 0]
     return _ranks(full if len(full) >= k else rows, k)
 
 
-def cap_units(game: str, names: Sequence[str], k: int) -> list[str]:
+def cap_units(game: str, names: Sequence[str], k: int, price: str = P.DEFAULT_PRICE
+              ) -> list[str]:
     """The ``k`` of ``names`` a rating capped by ``max_units`` rates (module docstring):
     the units that can get a verdict (nothing unsimulated) first: ``k`` of them at evenly
     spaced ranks of (weight, price, name) when there are at least ``k``, else all of them
     plus ``k - n`` of the others at evenly spaced ranks of theirs; in ``names``' order."""
-    rows = _rows(game, names)
+    rows = _rows(game, names, price)
     full = [r for r in rows if r[0] == 0]
     rest = [r for r in rows if r[0] != 0]
     chosen = set(_ranks(full, k) if len(full) >= k
@@ -387,11 +392,11 @@ def cap_units(game: str, names: Sequence[str], k: int) -> list[str]:
 
 
 def auto_pool(game: str, size: int | None = None, candidates: Sequence[str] | None = None,
-              catalog: str = "builtin") -> tuple[list[str], str]:
+              catalog: str = "builtin", price: str = P.DEFAULT_PRICE) -> tuple[list[str], str]:
     """The automatic pool (module docstring) and how it was chosen."""
     k = POOL_SIZE[game] if size is None else size
     names = list(candidates) if candidates is not None else catalog_units(game, catalog)
-    pool = spread(game, names, k)
+    pool = spread(game, names, k, price)
     how = (f"{len(pool)} of the {len(names)} units of the {catalog} catalog, fully simulated "
            f"ones first, at evenly spaced ranks of (weight: "
            f"{'size' if game == 'alphastrike' else 'tons'}, then price)")
@@ -452,7 +457,7 @@ def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
          scenarios: Sequence[Mapping[str, Any]] | None = None,
          tactics: Sequence[str] | None = None, seatings: str = "both",
          pool_size: int | None = None, rule_overrides: Mapping[str, Any] | None = None,
-         catalog: str = "builtin") -> Plan:
+         catalog: str = "builtin", price: str = P.DEFAULT_PRICE) -> Plan:
     """Every pairing of a rating (module docstring)."""
     game = check_game(game)
     if seatings not in ("both", "one"):
@@ -461,7 +466,7 @@ def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
     if not names:
         raise ConfigError("units", list(units), "at least one unit (or --all)")
     if isinstance(pool, str) and pool == "auto":
-        chosen, how = auto_pool(game, pool_size, catalog=catalog)
+        chosen, how = auto_pool(game, pool_size, catalog=catalog, price=price)
     else:
         chosen = [canonical(game, u) for u in ([pool] if isinstance(pool, str) else pool)]
         how = "given"
@@ -596,7 +601,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
          exact: bool = False, correction: str = "holm", alpha: float = F.ALPHA,
          rule_overrides: Mapping[str, Any] | None = None, cache_dir: str | Path | None = None,
          progress: bool | str | None = "never", catalog: str = "builtin",
-         max_units: int | None = None) -> Rating:
+         max_units: int | None = None, price: str = P.DEFAULT_PRICE) -> Rating:
     """Rate ``units`` (None: every unit of the game in ``catalog``, at most ``max_units`` of
     them) against a pool (module docstring); :func:`sim.rating.fit` has the statistics."""
     from sim import engine
@@ -605,6 +610,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
 
     t0 = time.perf_counter()
     game = check_game(game)
+    price_mode = P.check_price(price)
     if correction not in F.CORRECTIONS:
         raise ConfigError("correction", correction, "one of " + ", ".join(F.CORRECTIONS))
     if isinstance(target_error, bool) or not isinstance(target_error, int | float) \
@@ -632,30 +638,34 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
                 units_how = (f"{k} of the {len(units)} units of the {catalog} catalog that can "
                              f"play {game} (max_units): the fully simulated ones first, at "
                              "evenly spaced ranks of (weight, price, name)")
-                units = cap_units(game, units, k)
+                units = cap_units(game, units, k, price_mode)
     pl = plan(game, list(units), pool, scenarios, tactics, seatings, pool_size,
-              rule_overrides, catalog)
+              rule_overrides, catalog, price_mode)
     screen_duels = screen(model, pl, seed, chunk, n_jobs, backend, scheduler, cache_dir)
     scns = [model.scenario(p.params) for p in pl.pairings]
     everyone = pl.everyone
     where = {u: k for k, u in enumerate(everyone)}
     # prices and what is not simulated, from each unit's first pairing as side A
-    price = np.full(len(everyone), np.nan)
+    # under the price option (sim.rating.prices), with each one's source
+    prices = np.full(len(everyone), np.nan)
+    sources = [""] * len(everyone)
     notes: dict[str, list[str]] = {}
     for p, s in zip(pl.pairings, scns, strict=True):
         k = where[p.a]
-        if np.isnan(price[k]):
-            v = model.facts(s).get(f"{g['price']}_a")
-            price[k] = float(v) if v is not None else np.nan
+        if p.a not in notes:
+            prices[k], sources[k] = P.rated_price(
+                game, split_skill(p.a)[0], s, "a", model.facts(s).get(f"{g['price']}_a"),
+                price_mode)
             notes[p.a] = unsimulated(game, p.a, model.notes(s))
     for k, u in enumerate(everyone):  # a unit only ever seated as B (one seating)
         if u not in notes:
             s = next(s for p, s in zip(pl.pairings, scns, strict=True) if p.b == u)
-            v = model.facts(s).get(f"{g['price']}_b")
-            price[k] = float(v) if v is not None else np.nan
+            prices[k], sources[k] = P.rated_price(
+                game, split_skill(u)[0], s, "b", model.facts(s).get(f"{g['price']}_b"),
+                price_mode)
             notes[u] = unsimulated(game, u, model.notes(s))
     reasons = ["not simulated: " + "; ".join(notes[u]) if notes[u] else "" for u in everyone]
-    judged = np.array([not notes[u] for u in everyone]) & np.isfinite(price)
+    judged = np.array([not notes[u] for u in everyone]) & np.isfinite(prices)
     # exact pairings
     mc: list[int] = []
     for gi, (p, s) in enumerate(zip(pl.pairings, scns, strict=True)):
@@ -683,7 +693,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
                                 cache=view)
         for local, gi in enumerate(active):
             pl.pairings[gi].n, pl.pairings[gi].counts = _counts(res.parts[local])
-        fits = fit_all(pl, price, judged, reasons, correction)
+        fits = fit_all(pl, prices, judged, reasons, correction)
         keep = []
         done = [settled(f, jd, judged, target_error, alpha)
                 for f, jd in zip(fits.fits, fits.judgements, strict=True)]
@@ -697,13 +707,15 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
         active = keep
         goal *= 2
     if fits is None:
-        fits = fit_all(pl, price, judged, reasons, correction)
-    frame = tidy(pl, fits, price, judged, reasons)
-    pair = pairings_frame(pl, price)
-    gap = gap_table(pl, price, seed)
+        fits = fit_all(pl, prices, judged, reasons, correction)
+    frame = tidy(pl, fits, prices, judged, reasons, sources)
+    pair = pairings_frame(pl, prices)
+    gap = gap_table(pl, prices, seed)
     meta = {
         "kind": "rating", "report": "rating", "game": game, "model": g["model"],
-        "price": g["price"], "price_label": g["label"], "units": pl.units, "pool": pl.pool,
+        "price": g["price"], "price_label": g["label"], "price_mode": price_mode,
+        "price_sources": dict(zip(everyone, sources, strict=True)), "units": pl.units,
+        "pool": pl.pool,
         "pool_how": pl.pool_how, "scenarios": pl.scenarios, "seatings": seatings,
         "tactic": tactic_text(game, pl.scenarios), "catalog": catalog,
         "units_how": units_how, "left_out": left, "maximin": [
@@ -719,7 +731,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
         "rounds": rounds, "duels": int(sum(p.n for p in pl.pairings)),
         "exact_pairings": int(sum(p.exact for p in pl.pairings)),
         "pairings": len(pl.pairings), "jobs": n_jobs, "backend": backend,
-        "curve": curve_meta(pl, fits, price, judged), "gap": gap,
+        "curve": curve_meta(pl, fits, prices, judged), "gap": gap,
         "unsimulated": {u: notes[u] for u in everyone if notes[u]},
         "wall_time_s": round(time.perf_counter() - t0, 3),
     }
@@ -772,16 +784,17 @@ def screen(model: Any, pl: Plan, seed: int, chunk: int, n_jobs: int, backend: st
 
 
 # -- output -------------------------------------------------------------------------------------
-COLUMNS = ("scenario", "unit", "price", "fair_price", "fair_price_ci_low", "fair_price_ci_high",
+COLUMNS = ("scenario", "unit", "price", "price_source", "fair_price", "fair_price_ci_low", "fair_price_ci_high",
            "beyond_data", "ratio", "strength", "strength_ci_low", "strength_ci_high",
            "verdict", "robustness", "n", "n_exact", "reason", "residual", "p_value",
            "p_adjusted", "complete", "in_pool", "rated")
 
 
-def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: list[str]
-         ) -> pd.DataFrame:
+def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: list[str],
+         sources: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per unit and scenario plus the ``all`` row (pooled strength and fair price,
-    the run's verdict and its robustness)."""
+    the run's verdict and its robustness); ``sources``: each unit's ``price_source``."""
+    src = list(sources) if sources is not None else [""] * len(pl.everyone)
     everyone = pl.everyone
     names = [s["name"] for s in pl.scenarios]
     lo_p, hi_p = float(np.nanmin(price)), float(np.nanmax(price))
@@ -802,12 +815,14 @@ def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: l
             if pooled:
                 v, why = verdict[k], reasons[k] or (
                     "" if verdict[k] != F.NONE else robust[k])
-                rob = robust[k] if judged[k] else "no verdict: " + (reasons[k] or "no price")
+                rob = robust[k] if judged[k] else "no verdict: " + (
+                    reasons[k] or src[k] or "no price")
             else:
                 v, why = jd.verdict[k], jd.reason[k]
                 rob = ""
             rows.append({
                 "scenario": "all" if pooled else names[si], "unit": u, "price": price[k],
+                "price_source": src[k],
                 "fair_price": fair, "fair_price_ci_low": flo, "fair_price_ci_high": fhi,
                 "beyond_data": bool(np.isfinite(fair) and not lo_p <= fair <= hi_p),
                 "ratio": price[k] / fair if fair > 0 else math.nan,

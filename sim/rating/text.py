@@ -43,6 +43,7 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
                                   else f": {r['reason'] or r['robustness']}")
         lines.append(f"{str(r['unit'])[:34]:34} {fmt_price(r['price']):>6} "
                      f"{fair_text(r):>28} {ratio:>6} {st:>22} {int(r['n']):>7}  {verdict}")
+    lines += price_lines(f, meta)
     left = meta.get("left_out") or {}
     groups: dict[str, list[str]] = {}
     for u, why in sorted(left.items()):
@@ -69,6 +70,19 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
             lines.append(f"a {lab} ratio of {w['ratio']:.2f} ({w['low']:.2f} to "
                          f"{w['high']:.2f}) gives the dearer side a 75% score")
     return lines
+
+
+def price_lines(f: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
+    """Where the rated units' prices come from (``price`` option, sim.rating.prices): the
+    count of official ones, then one line per unit priced otherwise, with its source."""
+    if "price_source" not in f:
+        return []
+    src = [(str(u), str(s)) for u, s in zip(f["unit"], f["price_source"], strict=True)]
+    official = sum(s.startswith("official: ") for _, s in src)
+    out = ["", f"prices ({meta.get('price_mode', 'official')}): {official} of "
+           f"{len(src)} official (Master Unit List)"]
+    out += [f"price of {u}: {s}" for u, s in src if not s.startswith("official: ")]
+    return out
 
 
 def to_json(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from sim import plots
 from sim.rating.fit import NONE, OVER, UNDER
+from sim.rating.prices import short_source
 from sim.rating.text import fair_text, fmt_price
 from sim.report.formatting import num, short_unit
 from sim.report.registry import section
@@ -63,12 +64,13 @@ def build(res: Result) -> Section:
         "strength", ascending=False)
     label = {u: short_unit(u) for u in allr["unit"]}
     cells = pd.DataFrame(index=[label[u] for u in allr["unit"]],
-                         columns=[lab, f"fair {lab} (95%)", "ratio", "strength (95%)",
+                         columns=[lab, "source", f"fair {lab} (95%)", "ratio", "strength (95%)",
                                   "verdict", "robustness", "duels"], dtype=object)
     for _, r in allr.iterrows():
         ratio = "–" if not np.isfinite(r["ratio"]) or r["beyond_data"] else f"{r['ratio']:.2f}"
         cells.loc[label[r["unit"]]] = [
-            fmt_price(r["price"]), fair_text(r), ratio,
+            fmt_price(r["price"]), short_source(str(r.get("price_source", "") or "")),
+            fair_text(r), ratio,
             _iv(r["strength"], r["strength_ci_low"], r["strength_ci_high"]), r["verdict"],
             r["robustness"] if r["verdict"] != NONE else (r["reason"] or r["robustness"]),
             f"{int(r['n']):,}" + (f" + {int(r['n_exact'])} exact" if r["n_exact"] else "")]
@@ -81,7 +83,12 @@ def build(res: Result) -> Section:
         f"(Fieller) interval; 'beyond the data' when it lies outside the rated units' {lab}s "
         f"(an extrapolation). Ratio = {lab} / fair {lab}. A verdict needs the "
         f"{meta.get('correction')}-corrected test (5%) in every scenario, so a {lab} just "
-        f"outside the 95% interval can still have none. Assumptions: {assumptions(meta)}."))
+        f"outside the 95% interval can still have none. Source: where the {lab} comes "
+        f"from under price = {meta.get('price_mode', 'official')} (sim.rating.prices: the "
+        f"Master Unit List's by MUL id or name, or computed from the unit file; a file "
+        f"matched by name only whose computed BV differs by more than 1% takes the "
+        f"computed one; each unit's full source is in the metadata's price_sources). "
+        f"Assumptions: {assumptions(meta)}."))
 
     # the fairness curve per scenario
     curve = meta.get("curve") or {}
