@@ -97,10 +97,16 @@ def _design(mech: Any) -> Any:
     return design_of(mech)
 
 
-@cache
 def unit_prices(game: str, name: str) -> UnitPrices:
     """:class:`UnitPrices` of a catalog unit (module docstring); ``name`` without ``@SKILL``.
-    Cached per process (catalog units do not change within a run)."""
+    Cached per user catalog version (a new ``btsim units import`` recomputes)."""
+    from sim.units.user_catalog import user_catalog_version
+
+    return _unit_prices(game, name, user_catalog_version())
+
+
+@cache
+def _unit_prices(game: str, name: str, _version: Any) -> UnitPrices:
     from sim.units.catalog import CONVERTED_SUFFIX, get_alphastrike, lookup
 
     entry = lookup(name[:-len(CONVERTED_SUFFIX)] if name.lower().endswith(CONVERTED_SUFFIX)

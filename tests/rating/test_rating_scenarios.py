@@ -227,3 +227,58 @@ def test_a_rating_is_not_sharded(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "'shard'" in err and "'1/2'" in err
     assert "adaptive allocation" in err and "..." not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_prices_come_from_a_declared_source(tmp_path, monkeypatch, capsys):
+    """Issue 23 price option: a made-up model (no MUL record) gets its computed BV and, being
+    complete, can be judged; a file named like a MUL unit (matched by name only) whose
+    weapons differ is flagged and priced by its computed BV under the default; the shipped
+    catalog keeps its official prices."""
+    from sim.cli import main
+    from sim.rating import prices as P
+    from sim.rating import run as R
+    from sim.rating.text import summary_lines
+    from sim.units import battle_value
+    from sim.units.catalog import get_classic
+    from sim.units.mul import mul_by_name
+
+    _import(tmp_path, monkeypatch, [("HBK-4X", None), ("HBK-4P", "Small Laser")])
+    made_up, renamed = "Hunchback HBK-4X", "Hunchback HBK-4P"
+    real = mul_by_name(renamed)
+    assert real is not None and real.bv is not None and mul_by_name(made_up) is None
+    bv_x, bv_p = (battle_value(get_classic(u)).bv for u in (made_up, renamed))
+    assert abs(bv_p - real.bv) > P.BV_TOLERANCE * real.bv
+    kw = dict(game="classic", pool=["Locust LCT-1V", "Atlas AS7-D"],
+              scenarios=[{"name": "short", "range": 3, "turns": 4}], chunk_size=20,
+              max_trials=20, seatings="one", seed=1)
+    res = R.rate([made_up, renamed], **kw)
+    a = res.frame[res.frame["scenario"] == "all"].set_index("unit")
+    assert a.loc[made_up, "price"] == bv_x and a.loc[renamed, "price"] == bv_p
+    assert a.loc[made_up, "price_source"].startswith("computed")
+    src = a.loc[renamed, "price_source"]
+    assert src.startswith(f"{P.BY_NAME_DIFFERS}{bv_p} vs {real.bv}") and "computed" in src
+    assert a.loc["Atlas AS7-D", "price_source"].startswith("official: MUL record")
+    assert res.meta["price_mode"] == "official-else-computed"
+    assert res.meta["judged"] == 2 and a.loc[made_up, "complete"]
+    text = "\n".join(summary_lines(res.frame, res.meta))
+    assert f"price of {renamed}: {src}" in text and "0 of 2 official" in text
+    off = R.rate([made_up, renamed], price="official", **kw)
+    o = off.frame[off.frame["scenario"] == "all"].set_index("unit")
+    assert np.isnan(o.loc[made_up, "price"]) and o.loc[renamed, "price"] == real.bv
+    assert o.loc[renamed, "price_source"].endswith("official kept")
+    assert off.meta["judged"] == 1 and "no official BV" in o.loc[made_up, "robustness"]
+    # Alpha Strike: the converted card's PV for both (the renamed file is not record 1558)
+    pa = P.unit_prices("alphastrike", renamed)
+    assert P.choose(pa, "official-else-computed", "PV")[0] == pa.computed != real.pv
+    assert P.choose(pa, "official", "PV")[0] == real.pv
+    # the shipped catalog: official under the default, the price the duel already gives
+    for game in R.GAMES:
+        for u in R.catalog_units(game):
+            up = P.unit_prices(game, u)
+            base, s = P.choose(up, P.DEFAULT_PRICE, R.GAMES[game]["label"])
+            assert base == up.played and s.startswith("official: "), (game, u, s)
+    with pytest.raises(ConfigError, match="price"):
+        R.rate(["Locust LCT-1V"], price="mul", **{**kw, "pool": ["Atlas AS7-D"]})
+    assert main(["rate", "Locust LCT-1V", "--price", "cheap", "--no-save"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--price" in err and "'cheap'" in err
