@@ -51,7 +51,7 @@ from typing import Any
 
 from sim.errors import ConfigError, UserError
 
-#: the values of the ``price`` option; the first is not the default
+#: the values of the ``price`` option (module docstring)
 PRICES = ("official", "computed", "official-else-computed")
 DEFAULT_PRICE = "official-else-computed"
 #: relative difference of computed and official BV beyond which a by-name match is not the
@@ -128,7 +128,7 @@ def _unit_prices(game: str, name: str, _version: Any) -> UnitPrices:
     bv_cmp: int | None = None
     why = "no unit file (an Alpha Strike card only)" if mech is None else ""
     if mech is not None:
-        from sim.units import battle_value
+        from sim.units.bv2 import battle_value
         try:
             bv_cmp = int(battle_value(_design(mech)).bv)
         except UserError as exc:
@@ -148,7 +148,7 @@ def _unit_prices(game: str, name: str, _version: Any) -> UnitPrices:
     pv_cmp: float | None = None
     pwhy = why
     if mech is not None and not why:
-        from sim.units import alpha_strike_card
+        from sim.units.as_conversion import alpha_strike_card
         try:
             pv_cmp = float(alpha_strike_card(_design(mech)).fields["pv"])
         except UserError as exc:

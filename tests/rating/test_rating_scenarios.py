@@ -257,6 +257,7 @@ def test_prices_come_from_a_declared_source(tmp_path, monkeypatch, capsys):
     assert a.loc[made_up, "price_source"].startswith("computed")
     src = a.loc[renamed, "price_source"]
     assert src.startswith(f"{P.BY_NAME_DIFFERS}{bv_p} vs {real.bv}") and "computed" in src
+    assert P.short_source(src) == f"computed: MUL by name, BV {bv_p} vs {real.bv}"
     assert a.loc["Atlas AS7-D", "price_source"].startswith("official: MUL record")
     assert res.meta["price_mode"] == "official-else-computed"
     assert res.meta["judged"] == 2 and a.loc[made_up, "complete"]
@@ -279,6 +280,11 @@ def test_prices_come_from_a_declared_source(tmp_path, monkeypatch, capsys):
             assert base == up.played and s.startswith("official: "), (game, u, s)
     with pytest.raises(ConfigError, match="price"):
         R.rate(["Locust LCT-1V"], price="mul", **{**kw, "pool": ["Atlas AS7-D"]})
+    from sim.rating.experiment import load
+
+    assert load({"kind": "rating", "name": "r", "price": "computed"}).price == "computed"
+    with pytest.raises(ConfigError, match="price"):
+        load({"kind": "rating", "name": "r", "price": "cheap"})
     assert main(["rate", "Locust LCT-1V", "--price", "cheap", "--no-save"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--price" in err and "'cheap'" in err
