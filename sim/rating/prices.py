@@ -29,7 +29,8 @@ the official price, except
   ``price_source`` says ``MUL by name; computed BV differs: X vs Y`` (X computed, Y the
   record's) and it takes its computed price, in both games (the BV decides whether the file
   is the record's unit; the Alpha Strike price is then the converted card's PV). Under
-  ``official`` the flag is recorded and the record's price kept.
+  ``official`` the flag is recorded and the record's price kept. A by-name match with no
+  computed BV (outside BV2's scope) keeps the record's price, marked ``unchecked``.
 
 A match by MUL id (and a built-in 'Mech's shipped record) is trusted: its price is the
 official one under ``official-else-computed`` whatever the computed value (issue 20's
@@ -146,8 +147,8 @@ def _unit_prices(game: str, name: str, _version: Any) -> UnitPrices:
     elif mech is not None and mech.pv is not None:
         pv_off, pv_src = float(mech.pv), mech.pv_source or "MUL record"
     pv_cmp: float | None = None
-    pwhy = why
-    if mech is not None and not why:
+    pwhy = why if mech is None else ""
+    if mech is not None:  # the conversion's scope is not BV2's
         from sim.units.as_conversion import alpha_strike_card
         try:
             pv_cmp = float(alpha_strike_card(_design(mech)).fields["pv"])
@@ -165,7 +166,9 @@ def by_name_differs(p: UnitPrices) -> bool:
 
 def choose(p: UnitPrices, mode: str, label: str) -> tuple[float | None, str]:
     """(base price or None, ``price_source``) under ``mode`` (module docstring)."""
-    official = (f"official: {p.official_src}" + (f" ({p.how})" if p.how else "")
+    unchecked = (", unchecked: no computed BV" if p.how == "by name" and p.bv_computed is None
+                 else "")
+    official = (f"official: {p.official_src}" + (f" ({p.how}{unchecked})" if p.how else "")
                 if p.official is not None else "")
     what = "BV2 from the unit file" if label == "BV" else "PV of the converted card"
     computed = f"computed ({what})" if p.computed is not None else ""
@@ -232,7 +235,8 @@ def short_source(src: str) -> str:
         kept = "official kept" if src.endswith("official kept") else "computed"
         return f"{kept}: MUL by name, BV {xy}"
     if src.startswith("official: "):
-        how = src.rsplit(" (", 1)[1].rstrip(")") if src.endswith(")") else ""
+        _, paren, rest = src.partition(" (")
+        how = rest.split(",", 1)[0].split(")", 1)[0] if paren else ""
         return f"official ({how})" if how else "official"
     if src.startswith("computed"):
         return "computed" + (" (no official)" if "no official" in src else "")
