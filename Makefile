@@ -1,6 +1,7 @@
 # btsim: two commands do all set-up on a fresh machine with Python 3.11+ and make.
 #   make report   create .venv, install btsim, run the default experiment suite into results/
-#                 (report.html, report.md and the offline explorer.html)
+#                 (report.html, report.md and the offline explorer.html);
+#                 make report CATALOG=all also rates every unit you imported
 #   make test     create .venv, install btsim with test extras, run ruff, mypy and pytest
 #   make typecheck  mypy over sim/ (pandas stubs from the dev extra)
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
@@ -13,6 +14,11 @@ TRIALS ?=
 # pytest worker processes for make test (pytest-xdist); 0 runs the suite in this process
 PYTEST_WORKERS ?= 2
 RUN_FLAGS := --jobs $(JOBS) $(if $(TRIALS),--trials $(TRIALS),)
+# CATALOG=all: make report also rates every unit of your catalog (built-in plus the units
+# imported with `btsim units import DIR`) in both games: experiments/catalog_all/ (the Classic
+# side's size is max_units there)
+CATALOG ?= builtin
+CATALOG_RUNS := $(if $(filter all,$(CATALOG)),experiments/catalog_all/*.toml,)
 
 .PHONY: report test lint typecheck bench clean install
 
@@ -32,7 +38,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 report: $(VENV)/.installed
-	$(BIN)/btsim run experiments/*.toml $(RUN_FLAGS) --out results
+	@case "$(CATALOG)" in builtin|all) ;; *) echo "make: CATALOG=$(CATALOG): expected builtin or all" >&2; exit 2;; esac
+	$(BIN)/btsim run experiments/*.toml $(CATALOG_RUNS) $(RUN_FLAGS) --out results
 	$(BIN)/btsim report results
 
 test: $(VENV)/.installed-test

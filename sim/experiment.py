@@ -455,7 +455,8 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
     if getattr(exp, "kind", "") == "rating":  # sim.rating.experiment: its own run
         return exp.run(out=out, seed=seed, n_jobs=n_jobs, backend=backend,  # type: ignore[attr-defined]
                        scheduler=scheduler, target_error=target_error, max_trials=max_trials,
-                       cache=cache, progress=progress)
+                       cache=cache, progress=progress, trials=trials, chunk_size=chunk_size,
+                       exact_only=exact_only)
     if trials is not None or seed is not None:  # a copy: the caller's experiment is unchanged
         exp = dataclasses.replace(
             exp, trials=exp.trials if trials is None else check_int("trials", trials, lo=1),

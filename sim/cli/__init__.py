@@ -152,8 +152,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-#: a quoted value longer than sim.errors.ECHO_LIMIT (messages echo at most that much of one)
-_LONG_QUOTE = re.compile(rf"'[^']{{{ECHO_LIMIT},}}'|\"[^\"]{{{ECHO_LIMIT},}}\"")
+#: a quoted value longer than sim.errors.ECHO_LIMIT (messages echo at most that much of one);
+#: a quote opens after a non-word character and closes before one, so the text between two
+#: quoted values (``The 'shard' parameter must be ...; got '1/2'``) or an apostrophe
+#: (``round's``) is never taken for a value
+_LONG_QUOTE = re.compile(rf"(?<![\w'])'[^']{{{ECHO_LIMIT},}}'(?!\w)"
+                         rf"|(?<![\w\"])\"[^\"]{{{ECHO_LIMIT},}}\"(?!\w)")
 
 
 def _say(message: str) -> None:

@@ -20,24 +20,45 @@ def register(sub: argparse._SubParsersAction) -> None:
         "correction in every scenario. Writes results/<name>/ like `btsim run`.",
         epilog="examples:\n  btsim rate --all --game alphastrike\n"
         "  btsim rate \"Atlas AS7-D\" \"Locust LCT-1V\" --game classic --pool auto\n"
-        "  btsim rate --all --game alphastrike --scenarios my_scenarios.toml --jobs 2 --json",
+        "  btsim rate --all --game alphastrike --scenarios my_scenarios.toml --jobs 2 --json\n"
+        "  btsim rate --catalog all --game classic --max-units 20   (imported units too)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     from sim.choices import BACKENDS  # after add_parser: `btsim --help` stays light
 
     p.add_argument("units", nargs="*", metavar="UNIT", help="units to rate (or --all)")
-    p.add_argument("--all", action="store_true", help="every unit of the game in the catalog")
+    p.add_argument("--all", action="store_true", help="every unit of --catalog that can play "
+                   "the game")
+    p.add_argument("--catalog", default=None, metavar="builtin|all",
+                   help="the units --all rates: builtin (the shipped catalog, default) or all "
+                   "(built-in plus the units imported with `btsim units import`: Alpha Strike "
+                   "with the MUL card or the converted one, Classic every one the duel plays; "
+                   "a unit with anything not simulated is rated without a verdict, one the "
+                   "game cannot play is listed with the reason); --catalog all alone implies "
+                   "--all")
+    p.add_argument("--max-units", type=int, metavar="N", help="rate at most N units of the "
+                   "catalog: the fully simulated ones first, at evenly spaced ranks of weight, "
+                   "price and name, then the others (recorded); the Classic duel costs 70-90 "
+                   "ms CPU a pairing of 100 duels")
+    p.add_argument("--price", default=None, metavar="official|computed|official-else-computed",
+                   help="each unit's BV/PV: official (the Master Unit List's, by the file's "
+                   "MUL id, else by name), computed (BV2 / converted card PV from the unit "
+                   "file), or official-else-computed (default: official, else computed; a "
+                   "file matched by name only whose computed BV differs takes the computed); "
+                   "the source is recorded per unit (price_source)")
     p.add_argument("--game", default="alphastrike", help="alphastrike or classic "
                    "(default alphastrike)")
     p.add_argument("--pool", default="auto", metavar="NAMES|auto",
                    help="reference pool: 'auto' (spread over weight and price, recorded) or "
                    "comma-separated unit names")
     p.add_argument("--pool-size", type=int, help="units in an automatic pool")
-    p.add_argument("--scenarios", metavar="FILE", help="TOML with [[scenario]] tables (name "
-                   "and duel parameters) and optional tactics = [...] (default: short, "
-                   "medium and long range)")
+    p.add_argument("--scenarios", metavar="FILE", help="TOML with [[scenario]] tables (name, "
+                   "duel parameters, optional tactic = T for both sides, or maximin = true / "
+                   "a list of tactics, screen_trials = N) and optional tactics = [...] "
+                   "(default: short, medium and long range with both sides competent, plus "
+                   "the tactic matrix's maximin)")
     p.add_argument("--tactics", metavar="T1,T2",
-                   help="tactics crossed with the scenarios (tactic_a = tactic_b = T; for a "
-                   "duel model that takes them; default: the duel's own behaviour)")
+                   help="tactics crossed with the scenarios (both sides play T; Classic: "
+                   "competent or stand-and-fire, its firing policies)")
     p.add_argument("--seatings", default="both", help="both (default) or one")
     p.add_argument("--target-error", type=float, default=None,
                    help="95%% half-width of every strength, logit units (default 0.35)")
@@ -52,7 +73,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", default="loky", help="joblib backend: " + ", ".join(BACKENDS))
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler for --backend dask")
     p.add_argument("--out", default="results", help="results folder (default results/)")
-    p.add_argument("--name", help="results subfolder (default rating_<game>)")
+    p.add_argument("--name", help="results subfolder (default rating_<game>; "
+                   "rating_<game>_all with "
+                   "--catalog all)")
     p.add_argument("--no-save", action="store_true", help="print only, write nothing")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     add_rule_flags(p, None, preset=False)
@@ -63,11 +86,19 @@ def main(args: argparse.Namespace) -> int:
     from sim.errors import ConfigError
     from sim.rating import experiment as RE
     from sim.rating import run as R
+    from sim.rating.prices import DEFAULT_PRICE, check_price
     from sim.rating.text import summary_lines, to_json
 
     game = R.check_game(args.game)
-    if args.all == bool(args.units):
+    price = check_price(args.price if args.price is not None else DEFAULT_PRICE)
+    catalog = R.check_catalog(args.catalog or "builtin")
+    every = args.all or (args.catalog is not None and not args.units)
+    if every == bool(args.units):
         raise ConfigError("units", args.units, "unit names or --all (one of the two)")
+    if args.units and (args.catalog is not None or args.max_units is not None):
+        flag = "catalog" if args.catalog is not None else "max-units"
+        raise ConfigError(flag, args.catalog if flag == "catalog" else args.max_units,
+                          "used with --all (named units come from every catalog)")
     scenarios, tactics = (R.read_scenarios(args.scenarios) if args.scenarios
                           else (None, None))
     if args.tactics:
@@ -75,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
     pool = "auto" if args.pool == "auto" else [u.strip() for u in args.pool.split(",")
                                                if u.strip()]
     model = R.GAMES[game]["model"]
-    name = args.name or f"rating_{game}"
+    name = args.name or f"rating_{game}" + ("_all" if catalog == "all" else "")
     folder = None if args.no_save else Path(args.out) / name
     from sim.cache import CACHE_DIR
 
@@ -85,7 +116,8 @@ def main(args: argparse.Namespace) -> int:
                  max_trials=args.max_trials, chunk_size=args.chunk_size, seed=args.seed,
                  n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                  exact=args.exact, correction=args.correction,
-                 rule_overrides=rule_overrides(args, model),
+                 rule_overrides=rule_overrides(args, model), catalog=catalog,
+                 max_units=args.max_units, price=price,
                  cache_dir=folder / CACHE_DIR if folder is not None else None)
     if folder is not None:
         RE.write(folder, res)

@@ -133,6 +133,12 @@ def main(args: argparse.Namespace) -> int:
     exps = [with_rule_overrides(load(path), overrides) for path in args.experiments]
     keys = [_same_key(path, rerun, b) if b is not None else None
             for path, b in zip(args.experiments, before, strict=True)]
+    ratings = [e for e in exps if getattr(e, "kind", "") == "rating"]
+    if ratings:  # before anything runs
+        from sim.rating.experiment import check_run_options
+
+        check_run_options(trials=args.trials, exact_only=args.exact, shard=args.shard,
+                          name=ratings[0].name)
     progress = progress_flag("never" if args.quiet else args.progress)
     settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
                 "backend": args.backend, "scheduler": args.scheduler,

@@ -9,6 +9,9 @@ Format::
     name = "rating_alphastrike"
     game = "alphastrike"            # or "classic"
     units = "all"                   # or a list of names
+    catalog = "builtin"             # units = "all" from: builtin (shipped) or all (+ imported)
+    max_units = 24                  # with units = "all": at most this many, fully simulated first
+    price = "official-else-computed"  # or "official" / "computed" (sim.rating.prices)
     pool = "auto"                   # or a list of names
     pool_size = 3                   # with pool = "auto"
     seatings = "both"               # or "one"
@@ -19,9 +22,20 @@ Format::
     exact = false                   # Alpha Strike: exact chain where it fits
     correction = "holm"             # or "bh"
     tactics = ["competent"]         # optional, crossed with the scenarios
-    [[scenario]]                    # optional (default: short, medium, long range)
-    name = "short"
+    [[scenario]]                    # optional (default: short, medium, long range with
+    name = "short"                  #   both sides competent, plus maximin)
     range = "short"
+    tactic = "competent"            # both sides; or maximin = true / a list of tactics
+                                    # (screen_trials = N duels a screen cell)
+
+``btsim run`` options: ``--trials N``: no pairing plays more than N duels (the cap becomes
+the smaller of N and ``max_trials``, the chunk at most N; adaptive allocation may stop a
+pairing earlier; it never raises the cap, so ``make report TRIALS=2000000`` cannot send an
+unsettled Classic pairing to two million duels); ``--max-trials`` (which sets the cap either
+way), ``--chunk-size`` and ``--target-error`` override the file's;
+``--exact`` (exact values only, no Monte Carlo) is refused: a rating's pairings are Monte Carlo
+except where the file's ``exact = true`` finds a chain that fits. With ``catalog = "all"`` the
+run key holds a digest of the user catalog file, so a new ``btsim units import`` reruns it.
 """
 
 from __future__ import annotations
@@ -39,7 +53,7 @@ from sim.experiment import Experiment
 from sim.rating import run as R
 
 KEYS = ("kind", "name", "title", "question", "description", "report", "game", "units",
-        "pool", "pool_size", "seatings", "target_error", "max_trials", "chunk_size", "seed",
+        "catalog", "max_units", "price", "pool", "pool_size", "seatings", "target_error", "max_trials", "chunk_size", "seed",
         "exact", "correction", "tactics", "scenario", "rule_overrides")
 
 
@@ -50,6 +64,9 @@ class RatingExperiment(Experiment):
 
     game: str = "alphastrike"
     units: list[str] | None = None
+    catalog: str = "builtin"
+    max_units: int | None = None
+    price: str = "official-else-computed"
     pool: list[str] | str = "auto"
     pool_size: int | None = None
     seatings: str = "both"
@@ -60,7 +77,12 @@ class RatingExperiment(Experiment):
     kind: str = "rating"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The experiment's fields; with ``catalog = "all"`` and ``units = "all"`` also a
+        digest of the user catalog file (the run key changes with an import)."""
+        out = asdict(self)
+        if self.catalog == "all" and self.units is None:
+            out["user_catalog_digest"] = user_catalog_digest()
+        return out
 
     def scenarios(self) -> list[dict[str, Any]]:
         return R.expand_scenarios(self.scenario or R.default_scenarios(self.game),
@@ -79,15 +101,26 @@ class RatingExperiment(Experiment):
     def run(self, *, out: str | os.PathLike[str] | None = None, seed: int | None = None,
             n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
             target_error: float | None = None, max_trials: int | None = None,
-            cache: bool = True, progress: Any = None, **_: Any) -> pd.DataFrame:
-        """Rate, and with ``out`` write ``out/<name>/`` atomically."""
+            cache: bool = True, progress: Any = None, trials: int | None = None,
+            chunk_size: int | None = None, exact_only: bool = False, **_: Any
+            ) -> pd.DataFrame:
+        """Rate, and with ``out`` write ``out/<name>/`` atomically. ``trials`` caps every
+        pairing (it replaces ``max_trials``), ``chunk_size`` replaces the file's; ``exact_only``
+        is refused (module docstring)."""
         from sim.cache import CACHE_DIR
 
+        check_run_options(trials=trials, exact_only=exact_only)
+        chunk = chunk_size or self.chunk_size
+        cap = max_trials or self.max_trials
+        if trials is not None:  # lowers the cap only (module docstring)
+            cap = min(trials, cap or R.GAMES[self.game]["max_trials"])
+            chunk = min(chunk or R.GAMES[self.game]["chunk"], cap)
         folder = Path(out) / self.name if out is not None else None
         res = R.rate(self.units, game=self.game, pool=self.pool, scenarios=self.scenario,
                      tactics=self.tactics, seatings=self.seatings, pool_size=self.pool_size,
                      target_error=target_error or self.target_error or R.TARGET_ERROR,
-                     max_trials=max_trials or self.max_trials, chunk_size=self.chunk_size,
+                     max_trials=cap, chunk_size=chunk,
+                     catalog=self.catalog, max_units=self.max_units, price=self.price,
                      seed=self.seed if seed is None else seed, n_jobs=n_jobs, backend=backend,
                      scheduler=scheduler, exact=self.exact, correction=self.correction,
                      rule_overrides=self.rule_overrides,
@@ -95,6 +128,37 @@ class RatingExperiment(Experiment):
         if folder is not None:
             write(folder, res, self)
         return res.frame
+
+
+def check_run_options(trials: int | None = None, exact_only: bool = False,
+                      shard: str | None = None, name: str = "") -> None:
+    """``btsim run``'s options for a rating experiment (module docstring): ``--exact`` and
+    ``--shard`` are refused (ConfigError naming the option), ``--trials`` must be a positive
+    count. A rating cannot be sharded: its adaptive allocation decides each round's duels
+    from the fit of the rounds before, so no fixed list of chunks exists to split among
+    machines (:mod:`sim.shard` needs one); it resumes from its cache instead, and runs on a
+    Dask cluster with ``--backend dask --scheduler``."""
+    if shard is not None:
+        raise ConfigError("shard", shard, f"left out for a rating experiment ({name}): its "
+                          "adaptive allocation picks each round's duels from the last round's "
+                          "fit, so it has no fixed trial count to split; run it on one "
+                          "machine or with --backend dask --scheduler")
+    if exact_only:
+        raise ConfigError("exact", True, "not with a rating experiment (it allocates Monte "
+                          "Carlo duels adaptively; its file's exact = true uses the exact chain "
+                          "where it fits)")
+    if trials is not None:
+        check_int("trials", trials, lo=1)
+
+
+def user_catalog_digest() -> str | None:
+    """SHA-256 (16 hex digits) of the user catalog file; None when there is none."""
+    import hashlib
+
+    from sim.units.user_catalog import user_catalog_path
+
+    p = user_catalog_path()
+    return hashlib.sha256(p.read_bytes()).hexdigest()[:16] if p.is_file() else None
 
 
 def write(folder: Path, res: R.Rating, exp: RatingExperiment | None = None) -> Path:
@@ -141,8 +205,17 @@ def load(data: Mapping[str, Any], where: str | None = None) -> RatingExperiment:
     te = data.get("target_error", R.TARGET_ERROR)
     if isinstance(te, bool) or not isinstance(te, int | float) or te <= 0:
         raise ConfigError("target_error", te, "a positive number")
+    catalog = R.check_catalog(data.get("catalog", "builtin"))
+    from sim.rating.prices import DEFAULT_PRICE, check_price
+
+    price = check_price(data.get("price", DEFAULT_PRICE))
+    if catalog != "builtin" and units is not None:
+        raise ConfigError("catalog", catalog, "used with units = 'all' (named units come from "
+                          "every catalog anyway)")
     return RatingExperiment(
         name=_check_name(data.get("name", "rating")), game=game, model=model, units=units,
+        catalog=catalog, price=price, max_units=None if data.get("max_units") is None
+        else check_int("max_units", data["max_units"], lo=2),
         pool=pool, pool_size=None if data.get("pool_size") is None
         else check_int("pool_size", data["pool_size"], lo=2),
         seatings=str(data.get("seatings", "both")), target_error=float(te),

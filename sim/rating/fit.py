@@ -48,10 +48,15 @@ Conventions
 * **Verdict**: a unit is *over-priced* (weaker than its price says) or *under-priced*
   (stronger) only when (1) it is priced and has nothing not simulated, (2) its fair price is
   bounded, and (3) the test of ``theta = a + b (ln price - m)`` (t statistic above, with
-  ``n - 3`` degrees of freedom) rejects after Holm's step-down correction over every judged
-  unit of the scenario at family-wise error rate ``ALPHA`` (or Benjamini-Hochberg at false
-  discovery rate ``ALPHA`` with ``correction="bh"``). The run's verdict must hold, in the same
-  direction, in *every* scenario of the declared set (:func:`robustness`).
+  ``n - 3`` degrees of freedom) rejects after Holm's step-down correction over *all rated
+  units* of the scenario (the issue's wording: every priced unit the rating reports is one
+  hypothesis "price = fair price"; a rated unit that cannot get a verdict, such as one with
+  something not simulated, counts in the family as a test that does not reject, p = 1, so
+  adding such units never makes a verdict easier; a pool unit that is not itself rated only
+  helps fit the curve) at family-wise error rate
+  ``ALPHA`` (or Benjamini-Hochberg at false discovery rate ``ALPHA`` with
+  ``correction="bh"``). The run's verdict must hold, in the same direction, in *every*
+  scenario of the declared set (:func:`robustness`).
 * **Price gap**: score of the dearer side against ``ln(price ratio)``, a logistic curve
   through 1/2 at ratio 1 (``sigma(beta ln ratio)``: swapping the seats flips both), fitted by
   binomial likelihood with every record weighted alike, 95% band from a bootstrap over the
@@ -276,14 +281,19 @@ class Judgement:
     reason: np.ndarray
     df: np.ndarray
     line: Line
+    #: the correction's family: the rated (priced) units (module docstring)
+    family: int = 0
 
 
 def judge(fit: BTFit, price: np.ndarray, judged: np.ndarray, reasons: list[str] | None = None,
-          correction: str = "holm", alpha: float = ALPHA) -> Judgement:
+          correction: str = "holm", alpha: float = ALPHA, rated: np.ndarray | None = None
+          ) -> Judgement:
     """Fair prices and verdicts of every unit (module docstring). ``price``: NaN when
     unknown; ``judged``: whether a unit may get a verdict (priced and fully simulated), the
     others (``reasons`` says why) are still given a fair price against the judged units'
-    curve."""
+    curve; ``rated``: the units the rating reports (default: all), the correction's family
+    with their price; a unit outside it (a pool unit only) helps fit the curve, but is not
+    tested."""
     k = len(fit.theta)
     price = np.asarray(price, float)
     judged = np.asarray(judged, bool) & np.isfinite(price) & (price > 0)
@@ -315,11 +325,18 @@ def judge(fit: BTFit, price: np.ndarray, judged: np.ndarray, reasons: list[str] 
             from scipy import stats
 
             pval[u] = float(2 * stats.t.sf(abs(t), line.df))
-    padj = adjust(np.where(judged, pval, np.nan), correction)
+    fam = (np.ones(k, bool) if rated is None else np.asarray(rated, bool)) \
+        & np.isfinite(price) & (price > 0)  # the family: every rated unit (module doc)
+    tested = judged & fam
+    padj = adjust(np.where(tested & np.isfinite(pval), pval, np.where(fam, 1.0, np.nan)),
+                  correction)
+    padj[~tested] = np.nan  # counted in the family (p = 1), never a verdict
     verdict = np.full(k, NONE, dtype=object)
     determined = full.df > 0 and full.slope_ci[0] > 0
     for u in range(k):
-        if not judged[u]:
+        if not tested[u]:
+            if judged[u]:
+                why[u] = why[u] or "a pool unit, not rated (not tested)"
             continue
         if not determined or not np.isfinite(fl[u]):
             why[u] = why[u] or "fair price undetermined (the curve's slope is not " \
@@ -328,7 +345,8 @@ def judge(fit: BTFit, price: np.ndarray, judged: np.ndarray, reasons: list[str] 
             verdict[u] = UNDER if res[u] > 0 else OVER
         else:
             why[u] = why[u] or "interval includes the fair price"
-    return Judgement(res, rse, var, lvar, pval, padj, fl, flo, fhi, verdict, why, dfs, full)
+    return Judgement(res, rse, var, lvar, pval, padj, fl, flo, fhi, verdict, why, dfs, full,
+                     int(fam.sum()))
 
 
 def robustness(verdicts: list[np.ndarray], names: list[str]) -> tuple[np.ndarray, np.ndarray]:

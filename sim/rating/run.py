@@ -10,9 +10,33 @@ Plan
   price) and taken at evenly spaced ranks, fully simulated ones first; the chosen names are
   recorded. Every rated unit plays every pool unit but itself (pool units play each other).
 * **Scenarios**: the declared set (default :func:`default_scenarios`: short, medium and long
-  range), each optionally crossed with a set of tactics (``tactic_a = tactic_b = T``, for a
-  duel model that takes them); both seatings (A against B and B against A) in every scenario.
-  The tactic is whatever the duel models do by default (:data:`TACTIC_ASSUMPTION`), recorded.
+  range played ``competent`` by both sides, plus the tactic matrix's **maximin**), each
+  optionally crossed with a set of tactics; both seatings (A against B and B against A) in
+  every scenario. A scenario's ``tactic = "T"`` is played by both sides (:func:`tactic_params`:
+  Alpha Strike ``tactic_a = tactic_b = T``; Classic, whose tactics are firing policies,
+  ``policy_a = policy_b`` of :data:`sim.cli.duel.CLASSIC_TACTICS`); the tactics played are
+  recorded (:func:`tactic_text`).
+* **Maximin scenario** (``maximin = true`` or a list of tactics; issue 22's tactic matrix):
+  each pairing is first *screened*: every tactic of the set for A against every one for B,
+  ``screen_trials`` duels a cell (default: one chunk), from streams of their own
+  (:data:`SCREEN_STREAM` + cell); each side then plays its pure maximin tactic
+  (:func:`sim.tactics.maximin`: A the tactic whose worst score over B's replies is best, B the
+  one that holds A's best reply lowest), and the pairing's duels under those two tactics are
+  allocated like any other pairing's, from fresh streams, so the screening's noise picks the
+  tactics but does not bias the score that is fitted. The screen matrices and the chosen
+  tactics are recorded (``meta["maximin"]``, the pairings' ``tactic_a``/``tactic_b``). Cost: a
+  screen of ``k x k`` cells a pairing (Alpha Strike, 6 tactics at free movement: about 45 ms
+  CPU a cell, whatever its duels, so ~1.6 s a pairing; Classic, 2 tactics: ~0.2 s a pairing).
+* **Catalog** (``catalog``): ``builtin`` (the shipped catalog: what ``make report`` rates) or
+  ``all`` (built-in plus the units imported with ``btsim units import``): every unit that can
+  play the game: Alpha Strike, a unit with a MUL card or whose design converts to a card
+  (:func:`sim.units.catalog.get_alphastrike`); Classic, every unit with Classic data that the
+  Classic duel plays (:func:`classic_refusal`: it refuses quads), complete or not. The units
+  a game refuses are listed as left out (``meta["left_out"]``), each with the reason.
+  ``max_units`` caps the units rated (:func:`cap_units`: the fully simulated ones first, at
+  evenly spaced ranks of weight, price and name; then, if fewer than ``max_units`` are, the
+  others at evenly spaced ranks; recorded): the Classic duel's cost per pairing is the limit
+  there.
 * **Completeness**: a unit with anything not simulated (a card special the Alpha Strike duel
   does not simulate, a Classic item or physical weapon the duel notes as not simulated, or a
   catalog record marked ``simulated = "incomplete"``, or Classic equipment that Battle Value
@@ -50,8 +74,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.errors import ConfigError, UserError
+from sim.errors import ConfigError, UserError, check_int
 from sim.rating import fit as F
+from sim.rating import prices as P
 
 #: the games a rating plays: model, price (fact stem), side parameters, default chunk
 GAMES: dict[str, dict[str, Any]] = {
@@ -64,24 +89,104 @@ GAMES: dict[str, dict[str, Any]] = {
 POOL_SIZE = {"alphastrike": 5, "classic": 4}
 #: default 95% half-width target of a strength (logit units)
 TARGET_ERROR = 0.35
-#: what the duels do today: the tactic every default scenario assumes (recorded)
+#: what a scenario without a tactic plays: each duel model's own default (recorded)
 TACTIC_ASSUMPTION = {
-    "alphastrike": "the duel's default: both units on the ground at a fixed range band, "
-                   "front-on in clear terrain, never overheating, firing the standard attack "
-                   "every turn (the reference's duel stance)",
+    "alphastrike": "the duel's default (competent: at a fixed band it picks the movement "
+                   "mode and its fire each turn, heat-aware), front-on in clear terrain, "
+                   "skill 4",
     "classic": "the duel's default: both 'Mechs stand still and fire every weapon in reach "
-               "every turn (policy 'all'), Gunnery 4 / Piloting 5",
+               "every turn (stand-and-fire, policy 'all'), Gunnery 4 / Piloting 5",
 }
+#: what each named tactic means in a rating's text
+TACTIC_MEANING = {
+    "alphastrike": "Alpha Strike tactics of sim.alphastrike.duel.tactics (competent: moving "
+                   "first the move whose worst case is best, moving second the best reply; "
+                   "heat-aware fire; at a fixed band only the mode and the fire are chosen)",
+    "classic": "Classic tactics are firing policies (competent = max-expected, heat-aware; "
+               "stand-and-fire = fire everything); both 'Mechs stand still, Gunnery 4 / "
+               "Piloting 5",
+}
+#: spawn key offset of the maximin screen's cells (never a pairing's stream)
+SCREEN_STREAM = 1 << 24
+#: scenario keys of a rating (besides the duel model's parameters)
+SCENARIO_KEYS = ("name", "tactic", "maximin", "screen_trials")
 OUTCOMES = ("p_win_a", "p_win_b", "p_draw", "p_timeout")
 
 
 def default_scenarios(game: str) -> list[dict[str, Any]]:
-    """Short, medium and long starting range (names and duel parameters)."""
+    """The issue's declared set: short, medium and long range with both sides ``competent``,
+    plus the tactic matrix's maximin (Alpha Strike: free movement from 40", every named
+    tactic; Classic: 9 hexes, both firing policies)."""
     if game == "classic":
-        return [{"name": "short", "range": 3, "turns": 15},
-                {"name": "medium", "range": 9, "turns": 15},
-                {"name": "long", "range": 15, "turns": 15}]
-    return [{"name": n, "range": n} for n in ("short", "medium", "long")]
+        return [*({"name": n, "range": r, "turns": 15, "tactic": "competent"}
+                  for n, r in (("short", 3), ("medium", 9), ("long", 15))),
+                {"name": "maximin", "range": 9, "turns": 15, "maximin": True}]
+    return [*({"name": n, "range": n, "tactic": "competent"} for n in ("short", "medium", "long")),
+            {"name": "maximin", "range": "free", "maximin": True}]
+
+
+def tactic_names(game: str) -> tuple[str, ...]:
+    """The named tactics of a game (the maximin scenario's default set)."""
+    if game == "alphastrike":
+        from sim.alphastrike.duel.tactics import NAMES
+
+        return tuple(NAMES)
+    from sim.cli.duel import CLASSIC_TACTICS
+
+    return tuple(CLASSIC_TACTICS)
+
+
+def tactic_params(game: str, ta: str, tb: str) -> dict[str, Any]:
+    """The duel parameters of side A playing tactic ``ta`` and B ``tb`` (ConfigError naming
+    ``tactic`` for a tactic the game does not have)."""
+    names = tactic_names(game)
+    for t in (ta, tb):
+        if t not in names:
+            raise ConfigError("tactic", t, f"a {game} tactic: one of " + ", ".join(names))
+    if game == "alphastrike":
+        return {"tactic_a": ta, "tactic_b": tb}
+    from sim.cli.duel import CLASSIC_TACTICS
+
+    return {"policy_a": CLASSIC_TACTICS[ta], "policy_b": CLASSIC_TACTICS[tb]}
+
+
+def maximin_set(game: str, sc: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The tactic set of a maximin scenario (None: not one)."""
+    m = sc.get("maximin", False)
+    if m is False or m is None:
+        return None
+    if m is True:
+        return tactic_names(game)
+    if not isinstance(m, list | tuple) or len(m) < 2 or not all(isinstance(t, str) for t in m):
+        raise ConfigError("maximin", m, "true (every tactic of the game) or a list of at least "
+                          "two tactic names")
+    for t in m:
+        tactic_params(game, t, t)
+    return tuple(dict.fromkeys(m))
+
+
+def scenario_params(game: str, sc: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario's duel parameters (its tactic translated by :func:`tactic_params`)."""
+    base = {k: v for k, v in sc.items() if k not in SCENARIO_KEYS}
+    if sc.get("tactic") is not None:
+        if maximin_set(game, sc) is not None:
+            raise ConfigError("tactic", sc["tactic"], "not in a maximin scenario (it chooses "
+                              "each side's tactic)")
+        base.update(tactic_params(game, str(sc["tactic"]), str(sc["tactic"])))
+    return base
+
+
+def tactic_text(game: str, scenarios: Sequence[Mapping[str, Any]]) -> str:
+    """What the scenarios' units do, for the rating's assumptions line."""
+    parts: dict[str, list[str]] = {}
+    for sc in scenarios:
+        ms = maximin_set(game, sc)
+        what = (f"each side its pure maximin over {', '.join(ms)}" if ms is not None
+                else f"both {sc['tactic']}" if sc.get("tactic") is not None
+                else f"default ({TACTIC_ASSUMPTION[game]})")
+        parts.setdefault(what, []).append(str(sc["name"]))
+    return "; ".join(f"{w} in {', '.join(n)}" for w, n in parts.items()) + \
+        f" [{TACTIC_MEANING[game]}]"
 
 
 def check_game(game: Any) -> str:
@@ -116,12 +221,61 @@ def check_scenarios(raw: Any) -> list[dict[str, Any]]:
 
 
 # -- units, prices, completeness, pool ----------------------------------------------------------
-def catalog_units(game: str) -> list[str]:
-    """Every unit of the game in the catalog (built-in and imported), by name."""
-    from sim.units.catalog import all_entries
+CATALOGS = ("builtin", "all")
 
-    return [e.name for e in all_entries()
-            if (e.card if game == "alphastrike" else e.classic) is not None]
+
+def check_catalog(catalog: Any) -> str:
+    if catalog not in CATALOGS:
+        raise ConfigError("catalog", catalog, "builtin (the shipped catalog) or all (built-in "
+                          "plus the units imported with btsim units import)")
+    return str(catalog)
+
+
+def catalog_units(game: str, catalog: str = "builtin") -> list[str]:
+    """Every unit of the catalog (``builtin`` or ``all``) that can play the game, by name
+    (module docstring)."""
+    return catalog_split(game, catalog)[0]
+
+
+def catalog_split(game: str, catalog: str = "builtin") -> tuple[list[str], dict[str, str]]:
+    """(units that can play the game, {unit left out: why}) of a catalog (module docstring)."""
+    from sim.units.catalog import all_entries, converted_card, entries
+
+    every = entries() if check_catalog(catalog) == "builtin" else all_entries()
+    names: list[str] = []
+    left: dict[str, str] = {}
+    for e in every:
+        if game == "alphastrike":
+            if e.card is None and e.classic is not None:
+                try:
+                    converted_card(e.classic)
+                except UserError as exc:
+                    why = str(exc).removeprefix(f"{e.name}: ")
+                    left[e.name] = f"no Alpha Strike card: {why}"
+                    continue
+            if e.card is not None or e.classic is not None:
+                names.append(e.name)
+        elif e.classic is not None:
+            refused = classic_refusal(e.classic)
+            if refused is not None:
+                left[e.name] = f"cannot play: {refused}"
+                continue
+            names.append(e.name)
+    return names, left
+
+
+def classic_refusal(mech: Any) -> str | None:
+    """Why the Classic duel refuses ``mech`` (a quad: :func:`sim.units.usable.require_biped`),
+    from the duel itself (its scenario built with the unit on both sides), else None. A unit
+    the duel plays with something not simulated is not refused: it is rated, without a
+    verdict (:func:`unsimulated`)."""
+    from sim.models import get_model
+
+    try:
+        get_model("classic-duel").scenario({"unit_a": mech, "unit_b": mech, "range": 3})
+    except UserError as exc:
+        return str(exc).removeprefix("unit_a: ").removeprefix(f"{mech.name}: ")
+    return None
 
 
 def _unit(game: str, name: str) -> Any:
@@ -171,7 +325,13 @@ def unsimulated(game: str, name: str, notes: Sequence[str] = ()) -> list[str]:
         out += [f"{k}: no effect in the duel (Battle Value prices it)" for k in idle]
         out += [f"unknown equipment {n!r}: not simulated"
                 for n, *_ in getattr(obj, "unknown_equipment", ())]
-    return list(dict.fromkeys(out))
+        if not out:
+            from sim.units.usable import incomplete_note
+
+            note = incomplete_note(obj)
+            out += [note] if note else []
+    lead = f"{name} is incomplete: not simulated: "  # the reason says "not simulated" once
+    return list(dict.fromkeys(n.removeprefix(lead) for n in out))
 
 
 #: Classic equipment kinds (sim/classic/data/equipment.csv) whose effect the duel simulates;
@@ -185,26 +345,61 @@ def _weight(game: str, name: str) -> float:
     return float(obj.size if game == "alphastrike" else obj.tons)
 
 
-def auto_pool(game: str, size: int | None = None, candidates: Sequence[str] | None = None
-              ) -> tuple[list[str], str]:
-    """The automatic pool (module docstring) and how it was chosen."""
-    k = POOL_SIZE[game] if size is None else size
-    names = list(candidates) if candidates is not None else catalog_units(game)
+def _rows(game: str, names: Sequence[str], price: str = P.DEFAULT_PRICE
+          ) -> list[tuple[int, float, float, str]]:
+    """(0 if nothing is unsimulated else 1, weight, base price under the ``price`` option
+    (0 when none), name) of each unit."""
     rows = []
     for n in names:
-        obj = _unit(game, n)
-        price = getattr(obj, "pv", None) if game == "alphastrike" else getattr(obj, "bv", None)
+        base, _ = P.choose(P.unit_prices(game, split_skill(n)[0]), price,
+                           GAMES[game]["label"])
         rows.append((0 if not unsimulated(game, n) else 1, _weight(game, n),
-                     float(price or 0), n))
-    full = sorted(r for r in rows if r[0] == 0)
-    pick_from = full if len(full) >= k else sorted(rows)
-    pick_from = sorted(pick_from, key=lambda r: (r[1], r[2], r[3]))
+                     float(base or 0), n))
+    return rows
+
+
+def _ranks(rows: Sequence[tuple[int, float, float, str]], k: int) -> list[str]:
+    """The names of ``k`` of ``rows`` at evenly spaced ranks of (weight, price, name)."""
+    pick_from = sorted(rows, key=lambda r: (r[1], r[2], r[3]))
     m = len(pick_from)
+    if k <= 0 or not m:
+        return []
     idx = sorted({round(q * (m - 1) / max(k - 1, 1)) for q in range(min(k, m))})
-    pool = [pick_from[i][3] for i in idx]
-    how = (f"{len(pool)} of the {len(names)} catalog units, fully simulated ones first, at "
-           f"evenly spaced ranks of (weight: {'size' if game == 'alphastrike' else 'tons'}, "
-           f"then price)")
+    return [pick_from[i][3] for i in idx]
+
+
+def spread(game: str, names: Sequence[str], k: int, price: str = P.DEFAULT_PRICE
+           ) -> list[str]:
+    """``k`` of ``names`` at evenly spaced ranks of (weight, price, name), from the fully
+    simulated ones when there are ``k`` of them, else from all (the automatic pool)."""
+    rows = _rows(game, names, price)
+    full = [r for r in rows if r[0] == 0]
+    return _ranks(full if len(full) >= k else rows, k)
+
+
+def cap_units(game: str, names: Sequence[str], k: int, price: str = P.DEFAULT_PRICE
+              ) -> list[str]:
+    """The ``k`` of ``names`` a rating capped by ``max_units`` rates (module docstring):
+    the units that can get a verdict (nothing unsimulated) first: ``k`` of them at evenly
+    spaced ranks of (weight, price, name) when there are at least ``k``, else all of them
+    plus ``k - n`` of the others at evenly spaced ranks of theirs; in ``names``' order."""
+    rows = _rows(game, names, price)
+    full = [r for r in rows if r[0] == 0]
+    rest = [r for r in rows if r[0] != 0]
+    chosen = set(_ranks(full, k) if len(full) >= k
+                 else [r[3] for r in full] + _ranks(rest, k - len(full)))
+    return [n for n in names if n in chosen]
+
+
+def auto_pool(game: str, size: int | None = None, candidates: Sequence[str] | None = None,
+              catalog: str = "builtin", price: str = P.DEFAULT_PRICE) -> tuple[list[str], str]:
+    """The automatic pool (module docstring) and how it was chosen."""
+    k = POOL_SIZE[game] if size is None else size
+    names = list(candidates) if candidates is not None else catalog_units(game, catalog)
+    pool = spread(game, names, k, price)
+    how = (f"{len(pool)} of the {len(names)} units of the {catalog} catalog, fully simulated "
+           f"ones first, at evenly spaced ranks of (weight: "
+           f"{'size' if game == 'alphastrike' else 'tons'}, then price)")
     return pool, how
 
 
@@ -221,6 +416,10 @@ class Pairing:
     exact: bool = False
     n: int = 0
     counts: tuple[float, float, float] = (0.0, 0.0, 0.0)  # win, loss, tie of A
+    #: a maximin scenario's tactic set; after the screen, the tactics played and its matrix
+    maximin: tuple[str, ...] | None = None
+    tactics: tuple[str, str] | None = None
+    screen: list[list[float]] | None = None
 
 
 @dataclass
@@ -239,20 +438,26 @@ class Plan:
 
 def expand_scenarios(scenarios: Sequence[Mapping[str, Any]], tactics: Sequence[str] | None
                      ) -> list[dict[str, Any]]:
-    """Scenarios crossed with tactics (``tactic_a = tactic_b = T``; name ``"<name>, T"``)."""
+    """Scenarios crossed with tactics (``tactic = T``, both sides; name ``"<name>, T"``); a
+    maximin scenario, which chooses the tactics itself, is kept once."""
     if not tactics:
         return [dict(s) for s in scenarios]
     if not isinstance(tactics, list | tuple) or not all(isinstance(t, str) for t in tactics):
         raise ConfigError("tactics", tactics, "a list of tactic names")
-    return [{**s, "name": f"{s['name']}, {t}", "tactic_a": t, "tactic_b": t}
-            for s in scenarios for t in tactics]
+    out: list[dict[str, Any]] = []
+    for s in scenarios:
+        if s.get("maximin") not in (None, False):
+            out.append(dict(s))
+        else:
+            out += [{**s, "name": f"{s['name']}, {t}", "tactic": t} for t in tactics]
+    return out
 
 
 def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
          scenarios: Sequence[Mapping[str, Any]] | None = None,
          tactics: Sequence[str] | None = None, seatings: str = "both",
-         pool_size: int | None = None, rule_overrides: Mapping[str, Any] | None = None
-         ) -> Plan:
+         pool_size: int | None = None, rule_overrides: Mapping[str, Any] | None = None,
+         catalog: str = "builtin", price: str = P.DEFAULT_PRICE) -> Plan:
     """Every pairing of a rating (module docstring)."""
     game = check_game(game)
     if seatings not in ("both", "one"):
@@ -261,7 +466,7 @@ def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
     if not names:
         raise ConfigError("units", list(units), "at least one unit (or --all)")
     if isinstance(pool, str) and pool == "auto":
-        chosen, how = auto_pool(game, pool_size)
+        chosen, how = auto_pool(game, pool_size, catalog=catalog, price=price)
     else:
         chosen = [canonical(game, u) for u in ([pool] if isinstance(pool, str) else pool)]
         how = "given"
@@ -273,11 +478,14 @@ def plan(game: str, units: Sequence[str], pool: Sequence[str] | str = "auto",
     side_a, side_b = GAMES[game]["sides"]
     pairs = sorted({tuple(sorted((u, p))) for u in pl.everyone for p in pl.pool if u != p})
     for si, sc in enumerate(scns):
-        base = {k: v for k, v in sc.items() if k != "name"}
+        base = scenario_params(game, sc)
+        ms = maximin_set(game, sc)
+        if sc.get("screen_trials") is not None:
+            check_int("screen_trials", sc["screen_trials"], lo=1)
         for x, y in pairs:
             for a, b in ((x, y), (y, x)) if seatings == "both" else ((x, y),):
                 prm = {**base, side_a: a, side_b: b, **dict(rule_overrides or {})}
-                pl.pairings.append(Pairing(si, a, b, prm))
+                pl.pairings.append(Pairing(si, a, b, prm, maximin=ms))
     if not pl.pairings:
         raise ConfigError("pool", chosen, "a pool with at least one unit besides the rated one")
     return pl
@@ -341,24 +549,27 @@ def records(pl: Plan, scenario: int | None = None) -> dict[str, np.ndarray]:
 
 def fit_all(pl: Plan, price: np.ndarray, judged: np.ndarray, reasons: list[str],
             correction: str) -> Fits:
+    """Every scenario's fit and judgement, and the pooled ones; the correction's family is
+    the rated units (:attr:`Plan.units`; :func:`sim.rating.fit.judge`)."""
     k = len(pl.everyone)
+    rated = np.isin(np.array(pl.everyone, dtype=object), np.array(pl.units, dtype=object))
     fits, judgements = [], []
     for si in range(len(pl.scenarios)):
         r = records(pl, si)
         f = F.bradley_terry(r["i"], r["j"], r["s"], r["v"], k)
         fits.append(f)
-        judgements.append(F.judge(f, price, judged, list(reasons), correction))
+        judgements.append(F.judge(f, price, judged, list(reasons), correction, rated=rated))
     r = records(pl)
     pooled = F.bradley_terry(r["i"], r["j"], r["s"], r["v"], k)
     return Fits(fits, judgements, pooled, F.judge(pooled, price, judged, list(reasons),
-                                                  correction))
+                                                  correction, rated=rated))
 
 
 def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float,
             alpha: float = F.ALPHA) -> np.ndarray:
     """Units whose answer further duels cannot change (module docstring)."""
     precise = F.Z95 * f.se <= target_error
-    m = max(int(np.sum(judged)), 1)
+    m = max(jd.family, 1)  # the correction's family: every rated unit
     out = precise.copy()
     for u in np.flatnonzero(~precise & judged & np.isfinite(jd.residual)):
         df = int(jd.df[u])
@@ -391,15 +602,17 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
          n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
          exact: bool = False, correction: str = "holm", alpha: float = F.ALPHA,
          rule_overrides: Mapping[str, Any] | None = None, cache_dir: str | Path | None = None,
-         progress: bool | str | None = "never") -> Rating:
-    """Rate ``units`` (None: every unit of the game in the catalog) against a pool (module
-    docstring); :func:`sim.rating.fit` has the statistics."""
+         progress: bool | str | None = "never", catalog: str = "builtin",
+         max_units: int | None = None, price: str = P.DEFAULT_PRICE) -> Rating:
+    """Rate ``units`` (None: every unit of the game in ``catalog``, at most ``max_units`` of
+    them) against a pool (module docstring); :func:`sim.rating.fit` has the statistics."""
     from sim import engine
     from sim.cache import ChunkCache
     from sim.models import get_model
 
     t0 = time.perf_counter()
     game = check_game(game)
+    price_mode = P.check_price(price)
     if correction not in F.CORRECTIONS:
         raise ConfigError("correction", correction, "one of " + ", ".join(F.CORRECTIONS))
     if isinstance(target_error, bool) or not isinstance(target_error, int | float) \
@@ -415,28 +628,46 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
     if exact and game != "alphastrike":
         raise ConfigError("exact", exact, "only with --game alphastrike (the Classic duel "
                           "has no exact chain)")
-    pl = plan(game, list(units) if units else catalog_units(game), pool, scenarios, tactics,
-              seatings, pool_size, rule_overrides)
+    catalog = check_catalog(catalog)
+    left: dict[str, str] = {}
+    units_how = "given"
+    if not units:
+        units, left = catalog_split(game, catalog)
+        units_how = f"every unit of the {catalog} catalog that can play {game}"
+        if max_units is not None:
+            k = check_int("max_units", max_units, lo=2)
+            if len(units) > k:
+                units_how = (f"{k} of the {len(units)} units of the {catalog} catalog that can "
+                             f"play {game} (max_units): the fully simulated ones first, at "
+                             "evenly spaced ranks of (weight, price, name)")
+                units = cap_units(game, units, k, price_mode)
+    pl = plan(game, list(units), pool, scenarios, tactics, seatings, pool_size,
+              rule_overrides, catalog, price_mode)
+    screen_duels = screen(model, pl, seed, chunk, n_jobs, backend, scheduler, cache_dir)
     scns = [model.scenario(p.params) for p in pl.pairings]
     everyone = pl.everyone
     where = {u: k for k, u in enumerate(everyone)}
     # prices and what is not simulated, from each unit's first pairing as side A
-    price = np.full(len(everyone), np.nan)
+    # under the price option (sim.rating.prices), with each one's source
+    prices = np.full(len(everyone), np.nan)
+    sources = [""] * len(everyone)
     notes: dict[str, list[str]] = {}
     for p, s in zip(pl.pairings, scns, strict=True):
         k = where[p.a]
-        if np.isnan(price[k]):
-            v = model.facts(s).get(f"{g['price']}_a")
-            price[k] = float(v) if v is not None else np.nan
+        if p.a not in notes:
+            prices[k], sources[k] = P.rated_price(
+                game, split_skill(p.a)[0], s, "a", model.facts(s).get(f"{g['price']}_a"),
+                price_mode)
             notes[p.a] = unsimulated(game, p.a, model.notes(s))
     for k, u in enumerate(everyone):  # a unit only ever seated as B (one seating)
         if u not in notes:
             s = next(s for p, s in zip(pl.pairings, scns, strict=True) if p.b == u)
-            v = model.facts(s).get(f"{g['price']}_b")
-            price[k] = float(v) if v is not None else np.nan
+            prices[k], sources[k] = P.rated_price(
+                game, split_skill(u)[0], s, "b", model.facts(s).get(f"{g['price']}_b"),
+                price_mode)
             notes[u] = unsimulated(game, u, model.notes(s))
     reasons = ["not simulated: " + "; ".join(notes[u]) if notes[u] else "" for u in everyone]
-    judged = np.array([not notes[u] for u in everyone]) & np.isfinite(price)
+    judged = np.array([not notes[u] for u in everyone]) & np.isfinite(prices)
     # exact pairings
     mc: list[int] = []
     for gi, (p, s) in enumerate(zip(pl.pairings, scns, strict=True)):
@@ -464,7 +695,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
                                 cache=view)
         for local, gi in enumerate(active):
             pl.pairings[gi].n, pl.pairings[gi].counts = _counts(res.parts[local])
-        fits = fit_all(pl, price, judged, reasons, correction)
+        fits = fit_all(pl, prices, judged, reasons, correction)
         keep = []
         done = [settled(f, jd, judged, target_error, alpha)
                 for f, jd in zip(fits.fits, fits.judgements, strict=True)]
@@ -478,38 +709,94 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
         active = keep
         goal *= 2
     if fits is None:
-        fits = fit_all(pl, price, judged, reasons, correction)
-    frame = tidy(pl, fits, price, judged, reasons)
-    pair = pairings_frame(pl, price)
-    gap = gap_table(pl, price, seed)
+        fits = fit_all(pl, prices, judged, reasons, correction)
+    frame = tidy(pl, fits, prices, judged, reasons, sources)
+    pair = pairings_frame(pl, prices)
+    gap = gap_table(pl, prices, seed)
     meta = {
         "kind": "rating", "report": "rating", "game": game, "model": g["model"],
-        "price": g["price"], "price_label": g["label"], "units": pl.units, "pool": pl.pool,
+        "price": g["price"], "price_label": g["label"], "price_mode": price_mode,
+        "price_sources": dict(zip(everyone, sources, strict=True)), "units": pl.units,
+        "pool": pl.pool,
         "pool_how": pl.pool_how, "scenarios": pl.scenarios, "seatings": seatings,
-        "tactic": TACTIC_ASSUMPTION[game] if not tactics else f"tactics {list(tactics)}",
+        "tactic": tactic_text(game, pl.scenarios), "catalog": catalog,
+        "units_how": units_how, "left_out": left, "maximin": [
+            {"scenario": pl.scenarios[p.scenario]["name"], "a": p.a, "b": p.b,
+             "tactics": list(p.maximin), "score_a": p.screen, "tactic_a": p.tactics[0],
+             "tactic_b": p.tactics[1]}
+            for p in pl.pairings if p.maximin is not None and p.tactics is not None],
+        "screen_duels": screen_duels,
         "seed": seed, "target_error": target_error, "max_trials": cap, "chunk_size": chunk,
         "exact": exact, "correction": correction, "alpha": alpha, "ridge": F.RIDGE,
+        "family": fits.pooled_judgement.family,
+        "judged": int(sum(bool(judged[where[u]]) for u in pl.units)),
         "rounds": rounds, "duels": int(sum(p.n for p in pl.pairings)),
         "exact_pairings": int(sum(p.exact for p in pl.pairings)),
         "pairings": len(pl.pairings), "jobs": n_jobs, "backend": backend,
-        "curve": curve_meta(pl, fits, price, judged), "gap": gap,
+        "curve": curve_meta(pl, fits, prices, judged), "gap": gap,
         "unsimulated": {u: notes[u] for u in everyone if notes[u]},
         "wall_time_s": round(time.perf_counter() - t0, 3),
     }
     return Rating(frame, pair, meta)
 
 
+def screen(model: Any, pl: Plan, seed: int, chunk: int, n_jobs: int, backend: str,
+           scheduler: str | None, cache_dir: str | Path | None) -> int:
+    """The maximin screen (module docstring): every cell of every maximin pairing's tactic
+    matrix, one seeded Monte Carlo batch per screen size; sets each pairing's ``tactics``,
+    ``screen`` and its parameters. Returns the duels it ran (cached ones included)."""
+    from sim import engine
+    from sim import tactics as G
+    from sim.cache import ChunkCache
+
+    todo = [g for g, p in enumerate(pl.pairings) if p.maximin is not None]
+    groups: dict[int, list[tuple[int, str, str]]] = {}
+    for g in todo:
+        p = pl.pairings[g]
+        assert p.maximin is not None
+        n = int(pl.scenarios[p.scenario].get("screen_trials") or chunk)
+        groups.setdefault(n, []).extend((g, ta, tb) for ta in p.maximin for tb in p.maximin)
+    score: dict[tuple[int, str, str], float] = {}
+    total, base = 0, SCREEN_STREAM
+    for n, cells in sorted(groups.items()):
+        params = [{**pl.pairings[g].params, **tactic_params(pl.game, ta, tb)}
+                  for g, ta, tb in cells]
+        scns = [model.scenario(q) for q in params]
+        streams = list(range(base, base + len(cells)))
+        base += len(cells)
+        box = None
+        if cache_dir is not None:
+            box = ChunkCache(Path(cache_dir) / f"maximin-screen-{n}", quiet=True)
+            box.bind(model, scns, params, seed, min(chunk, n), streams)
+        res = engine.sample_run(model, scns, n, seed, n_jobs=n_jobs, backend=backend,
+                                chunk_size=min(chunk, n), progress="never",
+                                scheduler=scheduler, streams=streams, cache=box)
+        for local, cell in enumerate(cells):
+            k, (w, _, t) = _counts(res.parts[local])
+            score[cell] = (w + 0.5 * t) / k
+            total += k
+    for g in todo:
+        p = pl.pairings[g]
+        assert p.maximin is not None
+        mat = [[score[(g, ta, tb)] for tb in p.maximin] for ta in p.maximin]
+        i, _, j, _ = G.maximin(np.array(mat))
+        p.tactics, p.screen = (p.maximin[i], p.maximin[j]), mat
+        p.params.update(tactic_params(pl.game, *p.tactics))
+    return total
+
+
 # -- output -------------------------------------------------------------------------------------
-COLUMNS = ("scenario", "unit", "price", "fair_price", "fair_price_ci_low", "fair_price_ci_high",
+COLUMNS = ("scenario", "unit", "price", "price_source", "fair_price", "fair_price_ci_low", "fair_price_ci_high",
            "beyond_data", "ratio", "strength", "strength_ci_low", "strength_ci_high",
            "verdict", "robustness", "n", "n_exact", "reason", "residual", "p_value",
            "p_adjusted", "complete", "in_pool", "rated")
 
 
-def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: list[str]
-         ) -> pd.DataFrame:
+def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: list[str],
+         sources: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per unit and scenario plus the ``all`` row (pooled strength and fair price,
-    the run's verdict and its robustness)."""
+    the run's verdict and its robustness); ``sources``: each unit's ``price_source``."""
+    src = list(sources) if sources is not None else [""] * len(pl.everyone)
     everyone = pl.everyone
     names = [s["name"] for s in pl.scenarios]
     lo_p, hi_p = float(np.nanmin(price)), float(np.nanmax(price))
@@ -530,12 +817,14 @@ def tidy(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray, reasons: l
             if pooled:
                 v, why = verdict[k], reasons[k] or (
                     "" if verdict[k] != F.NONE else robust[k])
-                rob = robust[k] if judged[k] else "no verdict: " + (reasons[k] or "no price")
+                rob = robust[k] if judged[k] else "no verdict: " + (
+                    reasons[k] or src[k] or "no price")
             else:
                 v, why = jd.verdict[k], jd.reason[k]
                 rob = ""
             rows.append({
                 "scenario": "all" if pooled else names[si], "unit": u, "price": price[k],
+                "price_source": src[k],
                 "fair_price": fair, "fair_price_ci_low": flo, "fair_price_ci_high": fhi,
                 "beyond_data": bool(np.isfinite(fair) and not lo_p <= fair <= hi_p),
                 "ratio": price[k] / fair if fair > 0 else math.nan,
@@ -559,10 +848,20 @@ def pairings_frame(pl: Plan, price: np.ndarray) -> pd.DataFrame:
         "a": [p.a for p in pl.pairings], "b": [p.b for p in pl.pairings],
         "price_a": [price[idx[p.a]] for p in pl.pairings],
         "price_b": [price[idx[p.b]] for p in pl.pairings],
+        "tactic_a": [_played(pl, p)[0] for p in pl.pairings],
+        "tactic_b": [_played(pl, p)[1] for p in pl.pairings],
         "exact": r["exact"], "n": r["n"].astype(int),
         "win_a": [p.counts[0] for p in pl.pairings], "win_b": [p.counts[1] for p in pl.pairings],
         "tie": [p.counts[2] for p in pl.pairings], "score_a": r["s"],
         "score_ci_low": np.clip(r["s"] - half, 0, 1), "score_ci_high": np.clip(r["s"] + half, 0, 1)})
+
+
+def _played(pl: Plan, p: Pairing) -> tuple[str, str]:
+    """The tactics a pairing's duels were played with ("default": the duel model's own)."""
+    if p.tactics is not None:
+        return p.tactics
+    t = pl.scenarios[p.scenario].get("tactic")
+    return (str(t), str(t)) if t is not None else ("default", "default")
 
 
 def curve_meta(pl: Plan, fits: Fits, price: np.ndarray, judged: np.ndarray) -> dict[str, Any]:

@@ -74,6 +74,7 @@ def rating(seed: int = 0, k: int = 10, pool: int = 4, n: int = 200, slope: float
             "pool_how": "synthetic", "scenarios": scns, "seatings": "both",
             "tactic": "synthetic", "seed": seed, "target_error": 0.35, "max_trials": n,
             "chunk_size": n, "exact": False, "correction": "holm", "alpha": 0.05,
+            "family": fits.pooled_judgement.family, "judged": int(judged.sum()),
             "ridge": 1e-3, "rounds": [], "duels": int(sum(p.n for p in pl.pairings)),
             "exact_pairings": 0, "pairings": len(pl.pairings), "jobs": 1, "backend": "none",
             "curve": R.curve_meta(pl, fits, price.astype(float), judged),

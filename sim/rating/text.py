@@ -62,12 +62,26 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
     table = [f"{x:<{width}}  {v}" for x, v in zip(table, ["verdict / robustness", *verdicts],
                                                   strict=True)]
     lines = [INTERVAL_NOTE, table[0], "-" * len(table[0])] + table[1:]
-    lines += ["", f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
+    lines += price_lines(f, meta)
+    left = meta.get("left_out") or {}
+    groups: dict[str, list[str]] = {}
+    for u, why in sorted(left.items()):
+        groups.setdefault(str(why), []).append(str(u))
+    lines += ["", f"units: {meta.get('units_how', 'given')}"
+              + (f"; {len(left)} of the catalog cannot play {meta.get('game')} (not rated)"
+                 if left else "")]
+    lines += [f"not rated: {', '.join(us[:8])}"
+              + (f" and {len(us) - 8} more" if len(us) > 8 else "") + f": {why}"
+              for why, us in groups.items()]
+    lines += [f"pool: {', '.join(meta['pool'])} ({meta['pool_how']})",
               "scenarios: " + ", ".join(s["name"] for s in meta["scenarios"])
               + f"; seatings: {meta['seatings']}; tactic: {meta['tactic']}",
-              f"verdicts: {meta['correction']} correction at {meta['alpha']:g} over the "
-              f"judged units, in every scenario; {meta['duels']:,} duels "
-              f"({meta['exact_pairings']} exact pairings), seed {meta['seed']}, target error "
+              f"verdicts: {meta['correction']} correction at {meta['alpha']:g} over all "
+              f"{meta.get('family', '?')} rated units ({meta.get('judged', '?')} of them can "
+              f"get a verdict), in every scenario; {meta['duels']:,} duels "
+              + (f"(+ {meta['screen_duels']:,} screening the maximin tactics) "
+                 if meta.get("screen_duels") else "")
+              + f"({meta['exact_pairings']} exact pairings), seed {meta['seed']}, target error "
               f"{meta['target_error']:g}"]
     gap = meta.get("gap") or {}
     for w in gap.get("ratio_for", []):
@@ -75,6 +89,19 @@ def summary_lines(frame: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
             lines.append(f"a {lab} ratio of {w['ratio']:.2f} ({w['low']:.2f}–"
                          f"{w['high']:.2f}) gives the dearer side a 75% score")
     return lines
+
+
+def price_lines(f: pd.DataFrame, meta: dict[str, Any]) -> list[str]:
+    """Where the rated units' prices come from (``price`` option, sim.rating.prices): the
+    count of official ones, then one line per unit priced otherwise, with its source."""
+    if "price_source" not in f:
+        return []
+    src = [(str(u), str(s)) for u, s in zip(f["unit"], f["price_source"], strict=True)]
+    official = sum(s.startswith("official: ") for _, s in src)
+    out = ["", f"prices ({meta.get('price_mode', 'official')}): {official} of "
+           f"{len(src)} official (Master Unit List)"]
+    out += [f"price of {u}: {s}" for u, s in src if not s.startswith("official: ")]
+    return out
 
 
 def to_json(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:

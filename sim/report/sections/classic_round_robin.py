@@ -18,7 +18,8 @@ from sim import plots
 from sim.alphastrike.duel import analysis as DA
 from sim.report import fits
 from sim.report.figures import fairness_panel, outlier_panel
-from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit, value
+from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_unit, value
+from sim.report.outliers import OutlierWords, outlier_findings
 from sim.report.registry import section
 from sim.report.sections.duel_round_robin import _seed, fmt_theta
 from sim.report.types import ColumnTable, Finding, Result, Section, Table
@@ -338,34 +339,7 @@ def bv_section(res: Result, sec: Section) -> None:
             f"{int(hl['complete'].sum())} fully simulated 'Mechs is mis-costed after Holm's "
             f"correction at the 5 percent level with its fair BV inside the catalog's BVs "
             f"({assumptions}; see the rating section for verdicts across scenarios).", []))
-    for _, o in stand.iterrows():
-        key = str(olabel[o["unit"]])
-        cv = {c: num(ot.loc[key, c]) for c in ot.columns}
-        word = "under-costed" if o["residual"] > 0 else "over-costed"
-        sec.findings.append(Finding(
-            res.name, f"{key} (BV {fmt_bv(cv['BV'])}) stands out as {word} by BV: "
-            f"it plays like a 'Mech of BV {fmt_bv(cv['fair BV'])} ("
-            f"{fmt_bv(cv['fair BV low'])} to {fmt_bv(cv['fair BV high'])}), "
-            f"Holm-corrected p-value {fmt_p(cv['Holm p'])} ({assumptions}).",
-            [("bv_outliers", key, c, cv[c], f(cv[c])) for c, f in
-             (("BV", fmt_bv), ("fair BV", fmt_bv), ("fair BV low", fmt_bv),
-              ("fair BV high", fmt_bv), ("Holm p", fmt_p))]))
-    if len(ot) >= 2:
-        for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
-            u = next(k for k, v in olabel.items() if v == end)
-            if u in set(stand["unit"]):
-                continue
-            o = ot.loc[end]
-            h = hl.set_index("unit").loc[u]
-            why = ("something it carries is not simulated" if u in incomplete else
-                   "its fair BV is an extrapolation beyond the catalog's BVs"
-                   if h["beyond_data"] else
-                   "its Holm-corrected p-value is not below the 5 percent level"
-                   if not h["p_holm"] < 0.05 else "the interval of its residual includes 0")
-            sec.findings.append(Finding(
-                res.name, f"Furthest on the {word} side by BV: {end} (BV {fmt_bv(o['BV'])}), "
-                f"fair BV interval {fmt_bv(o['fair BV low'])} to {fmt_bv(o['fair BV high'])}; "
-                f"not a verdict: {why} (Holm p {fmt_p(o['Holm p'])}).",
-                [("bv_outliers", end, c, num(o[c]), f(o[c])) for c, f in
-                 (("BV", fmt_bv), ("fair BV low", fmt_bv), ("fair BV high", fmt_bv),
-                  ("Holm p", fmt_p)) if finite(o[c])], lead=False))
+    words = OutlierWords("BV", fmt_bv, fmt_p, "bv_outliers", "a 'Mech", " by BV",
+                         "something it carries is not simulated")
+    sec.findings += outlier_findings(res.name, stand, ot, hl, olabel, incomplete, words,
+                                     assumptions)

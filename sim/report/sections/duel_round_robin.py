@@ -16,6 +16,7 @@ from sim.alphastrike.duel import analysis as DA
 from sim.report import fits
 from sim.report.figures import fairness_panel, outlier_panel
 from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit
+from sim.report.outliers import OutlierWords, outlier_findings
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section
 
@@ -270,35 +271,10 @@ def build(res: Result) -> Section:
             f"correction at the 5 percent level with its fair PV inside the catalog's PVs "
             f"({assumptions}; {len(incomplete)} cards with specials not simulated not judged; "
             "see the rating section for verdicts across scenarios).", []))
-    for _, o in stand.iterrows():
-        key = str(olabel[o["unit"]])
-        cv = {c: num(ot.loc[key, c]) for c in ot.columns}
-        word = "under-costed" if o["residual"] > 0 else "over-costed"
-        sec.findings.append(Finding(
-            res.name, f"{key} (PV {fmt_pv(cv['PV'])}) stands out as {word}: it plays "
-            f"like a card of PV {fmt_pv(cv['fair PV'])} ("
-            f"{fmt_pv(cv['fair PV low'])} to {fmt_pv(cv['fair PV high'])}), "
-            f"Holm-corrected p-value {fmt_p(cv['Holm p'])} ({assumptions}).",
-            [("outliers", key, c, cv[c], f(cv[c])) for c, f in
-             (("PV", fmt_pv), ("fair PV", fmt_pv), ("fair PV low", fmt_pv),
-              ("fair PV high", fmt_pv), ("Holm p", fmt_p))]))
-    for end, word in ((ot.index[0], "under-costed"), (ot.index[-1], "over-costed")):
-        o = ot.loc[end]
-        u = next(k for k, v in olabel.items() if v == end)
-        if u in set(stand["unit"]):
-            continue
-        h = hl.set_index("unit").loc[u]
-        why = ("its specials are not all simulated" if u in incomplete else
-               "its fair PV is an extrapolation beyond the catalog's PVs" if h["beyond_data"]
-               else "its Holm-corrected p-value is not below the 5 percent level"
-               if not h["p_holm"] < 0.05 else "the interval of its residual includes 0")
-        sec.findings.append(Finding(
-            res.name, f"Furthest on the {word} side: {end} (PV {fmt_pv(o['PV'])}), fair PV "
-            f"interval {fmt_pv(o['fair PV low'])} to {fmt_pv(o['fair PV high'])}; not a "
-            f"verdict: {why} (Holm p {fmt_p(o['Holm p'])}).",
-            [("outliers", end, c, num(o[c]), f(o[c])) for c, f in
-             (("PV", fmt_pv), ("fair PV low", fmt_pv), ("fair PV high", fmt_pv),
-              ("Holm p", fmt_p)) if finite(o[c])], lead=False))
+    words = OutlierWords("PV", fmt_pv, fmt_p, "outliers", "a card", "",
+                         "its specials are not all simulated")
+    sec.findings += outlier_findings(res.name, stand, ot, hl, olabel, incomplete, words,
+                                     assumptions)
     top = rv.index[0]
     sec.findings.append(Finding(
         res.name, f"Strongest card: {top} (PV {fmt_pv(rv.loc[top, 'PV'])}), mean score "

@@ -17,6 +17,7 @@ import pandas as pd
 
 from sim import plots
 from sim.rating.fit import NONE, OVER, UNDER
+from sim.rating.prices import short_source
 from sim.rating.text import fair_text, fmt_price
 from sim.report.formatting import num, short_unit
 from sim.report.registry import section
@@ -44,8 +45,12 @@ def assumptions(meta: dict[str, Any]) -> str:
             f"{len(meta.get('scenarios', []))} scenarios ("
             + ", ".join(s["name"] for s in meta.get("scenarios", []))
             + f"; seatings {meta.get('seatings')}); tactic: {meta.get('tactic')}; "
-            f"{int(meta.get('duels', 0)):,} duels, {meta.get('exact_pairings', 0)} exact "
-            f"pairings; {meta.get('correction')} correction")
+            f"{int(meta.get('duels', 0)):,} duels"
+            + (f" (+ {int(meta['screen_duels']):,} screening the maximin tactics)"
+               if meta.get("screen_duels") else "")
+            + f", {meta.get('exact_pairings', 0)} exact pairings; {meta.get('correction')} "
+            f"correction over all {meta.get('family', '?')} rated units; catalog "
+            f"{meta.get('catalog', 'builtin')}")
 
 
 @section("rating", order=120, legacy=("rating_alphastrike", "rating_classic"))
@@ -59,12 +64,13 @@ def build(res: Result) -> Section:
         "strength", ascending=False)
     label = {u: short_unit(u) for u in allr["unit"]}
     cells = pd.DataFrame(index=[label[u] for u in allr["unit"]],
-                         columns=[lab, f"fair {lab} (95%)", "ratio", "strength (95%)",
+                         columns=[lab, "source", f"fair {lab} (95%)", "ratio", "strength (95%)",
                                   "verdict", "robustness", "duels"], dtype=object)
     for _, r in allr.iterrows():
         ratio = "–" if not np.isfinite(r["ratio"]) or r["beyond_data"] else f"{r['ratio']:.2f}"
         cells.loc[label[r["unit"]]] = [
-            fmt_price(r["price"]), fair_text(r), ratio,
+            fmt_price(r["price"]), short_source(str(r.get("price_source", "") or "")),
+            fair_text(r), ratio,
             _iv(r["strength"], r["strength_ci_low"], r["strength_ci_high"]), r["verdict"],
             r["robustness"] if r["verdict"] != NONE else (r["reason"] or r["robustness"]),
             f"{int(r['n']):,}" + (f" + {int(r['n_exact'])} exact" if r["n_exact"] else "")]
@@ -77,7 +83,12 @@ def build(res: Result) -> Section:
         f"(Fieller) interval; 'beyond the data' when it lies outside the rated units' {lab}s "
         f"(an extrapolation). Ratio = {lab} / fair {lab}. A verdict needs the "
         f"{meta.get('correction')}-corrected test (5%) in every scenario, so a {lab} just "
-        f"outside the 95% interval can still have none. Assumptions: {assumptions(meta)}."))
+        f"outside the 95% interval can still have none. Source: where the {lab} comes "
+        f"from under price = {meta.get('price_mode', 'official')} (sim.rating.prices: the "
+        f"Master Unit List's by MUL id or name, or computed from the unit file; a file "
+        f"matched by name only whose computed BV differs by more than 1% takes the "
+        f"computed one; each unit's full source is in the metadata's price_sources). "
+        f"Assumptions: {assumptions(meta)}."))
 
     # the fairness curve per scenario
     curve = meta.get("curve") or {}
@@ -112,9 +123,11 @@ def build(res: Result) -> Section:
         "its 95% interval). A unit with anything not simulated is never judged."))
     n_incomplete = int((~allr["complete"].astype(bool)).sum())
     ev = pd.DataFrame({"value": [float(meta.get("alpha", 0.05)),
+                                 float(meta.get("family", len(allr))),
                                  float(int(allr["complete"].astype(bool).sum())),
                                  float(len(meta.get("scenarios", [])))]},
-                      index=[f"error rate ({meta.get('correction')})", "units judged",
+                      index=[f"error rate ({meta.get('correction')})",
+                             "rated units (the correction's family)", "units judged",
                              "scenarios"])
     sec.tables.append(ColumnTable(
         "evidence", "Evidence behind the verdicts", ev, {}, index_name="",
@@ -181,7 +194,16 @@ def build(res: Result) -> Section:
             f"({gcells[1][1] if len(gcells) > 1 else 'beyond the data'} to {high}).",
             [("gap_ratio", gkey, c, gv[c], t) for c, t in gcells], lead=False))
     sec.notes.append(f"Rated {len(allr)} units ({n_incomplete} with something not simulated: "
-                     f"rated, never judged). Pool chosen: {meta.get('pool_how')}.")
+                     f"rated, never judged). Pool chosen: {meta.get('pool_how')}. Units: "
+                     f"{meta.get('units_how', 'given')}.")
+    left = meta.get("left_out") or {}
+    if left:  # grouped by the reason's first clause (the metadata keeps each one in full)
+        groups: dict[str, list[str]] = {}
+        for u, why in sorted(left.items()):
+            groups.setdefault(str(why).split(":")[0], []).append(short_unit(u))
+        sec.notes.append(f"{len(left)} units of the catalog cannot play this game and were "
+                         "not rated: " + "; ".join(f"{why} ({', '.join(us)})"
+                                                   for why, us in groups.items()) + ".")
     return sec
 
 
