@@ -60,6 +60,7 @@ A Python callable ``f(view) -> (mode, distance)`` is a tactic too (value fire): 
 
 from __future__ import annotations
 
+
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,7 +105,9 @@ class View:
     ``value`` (K, 3, 3, 4): its payoff by (own mode, enemy mode, band); ``dealt``/``taken``
     (K, 3, 3, 4): its and the enemy's expected points at each; ``opp_mode`` (K,): the first
     mover's mode when it moves second (else None); ``moved``: its fixed stance (mode index);
-    ``fixed``: the band is imposed; ``dmax``: the farthest distance (the start distance)."""
+    ``fixed``: the band is imposed; ``dmax``: the farthest distance (the start distance);
+    ``future`` (K, dmax + 1): its value-to-go by the distance after both moves (index = inches;
+    :func:`lookahead`; None: this turn only)."""
 
     d: np.ndarray
     first: bool
@@ -117,6 +120,7 @@ class View:
     moved: int
     fixed: bool
     dmax: int = 60
+    future: np.ndarray | None = None
 
 
 Decide = Callable[[View], tuple[np.ndarray, np.ndarray]]
@@ -162,8 +166,66 @@ def _offsets(v: View) -> np.ndarray:
     return np.arange(-r, r + 1, dtype=np.int64)
 
 
+def _sparse(x: np.ndarray) -> np.ndarray:
+    """Sparse table of ``x`` (K, D): (K, J, D), level j holding the minima of ``x`` over the
+    windows ``[i, i + 2^j)`` (clipped at the end)."""
+    n = x.shape[1]
+    levels = [x]
+    while 2 ** len(levels) <= n:
+        w = 2 ** (len(levels) - 1)
+        prev = levels[-1]
+        nxt = prev.copy()
+        nxt[:, :n - w] = np.minimum(prev[:, :n - w], prev[:, w:])
+        levels.append(nxt)
+    return np.stack(levels, axis=1)
+
+
+def _query(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row k, the minimum of the tabled ``x[k, lo:hi + 1]`` (``lo``, ``hi``: index arrays
+    of shape (K, ...)); ``+inf`` where ``lo > hi``."""
+    k, _, n = table.shape
+    flat = table.reshape(k, -1)
+    ok = lo <= hi
+    span = np.where(ok, hi - lo + 1, 1)
+    j = np.floor(np.log2(span)).astype(np.int64)
+    i1 = (j * n + np.where(ok, lo, 0)).reshape(k, -1)
+    i2 = (j * n + np.where(ok, hi - (1 << j) + 1, 0)).reshape(k, -1)
+    m = np.minimum(np.take_along_axis(flat, i1, axis=1), np.take_along_axis(flat, i2, axis=1))
+    return np.where(ok, m.reshape(lo.shape), np.inf)
+
+
+def _range_min(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row of ``x`` (K, D), the minimum of ``x[k, lo:hi + 1]`` (``+inf`` where
+    ``lo > hi``)."""
+    return _query(_sparse(x), lo, hi)
+
+
+def worst_reply(value: np.ndarray, future: np.ndarray | None, opp_reach: np.ndarray,
+                d1: np.ndarray, dmax: int) -> np.ndarray:
+    """(K, 3, *S): for each own mode and each distance ``d1`` (K, *S) after the own move, the
+    worst over the enemy's replies -- a mode and any distance ``d2`` within its reach of
+    ``d1`` -- of ``value[own mode, enemy mode, band(d2)] + future[d2]``. ``value``
+    (K, 3, 3, 4); ``future`` (K, dmax + 1) or None (this turn only); ``opp_reach`` (K, 3)."""
+    k = value.shape[0]
+    tail = (1,) * (d1.ndim - 1)
+    table = _sparse(np.zeros((k, dmax + 1)) if future is None else future)
+    out = np.full((k, 3, *d1.shape[1:]), np.inf)
+    for om in range(3):
+        r = opp_reach[:, om].reshape(k, *tail)
+        lo = np.clip(d1 - r, 1, dmax)
+        hi = np.clip(d1 + r, 1, dmax)
+        for b in range(4):
+            blo, bhi = np.maximum(lo, BAND_LO[b]), np.minimum(hi, BAND_HI[b])
+            f = _query(table, blo, bhi)                                # (K, *S)
+            val = value[:, :, om, b].reshape(k, 3, *tail) + f[:, None]
+            out = np.minimum(out, val)
+    return out
+
+
 def competent(v: View) -> tuple[np.ndarray, np.ndarray]:
-    """Moving first: maximin over the enemy's replies; moving second: the best reply."""
+    """Moving first: maximin over the enemy's replies; moving second: the best reply. A
+    move's value is this turn's payoff plus the value-to-go of the distance it leaves
+    (``v.future``, :func:`lookahead`)."""
     k = v.d.shape[0]
     o = _offsets(v)
     d1 = np.clip(v.d[:, None] + o[None, :], 1, v.dmax)                     # (K, O)
@@ -174,19 +236,50 @@ def competent(v: View) -> tuple[np.ndarray, np.ndarray]:
             np.broadcast_to(np.abs(o)[None, None, :], ok.shape),
             np.broadcast_to(np.arange(3)[None, :, None], ok.shape))
     if v.opp_mode is None:
-        lo = np.clip(d1[:, :, None] - v.opp_reach[:, None, :], 1, v.dmax)   # (K, O, 3)
-        hi = np.clip(d1[:, :, None] + v.opp_reach[:, None, :], 1, v.dmax)
-        b = np.arange(4)
-        mask = (b >= band_of(lo)[..., None]) & (b <= band_of(hi)[..., None])  # (K, O, 3, 4)
-        val = v.value[:, :, None, :, :]                                    # (K, 3, 1, 3, 4)
-        worst = np.where(mask[:, None], val, np.inf).min(axis=4).min(axis=3)  # (K, 3, O)
+        worst = worst_reply(v.value, v.future, v.opp_reach, d1, v.dmax)      # (K, 3, O)
     else:
         own = v.value[np.arange(k), :, v.opp_mode, :]                      # (K, 3, 4)
         worst = np.take_along_axis(own, np.broadcast_to(band_of(d1)[:, None, :],
                                                         (k, 3, o.size)), axis=2)
+        if v.future is not None:
+            worst = worst + np.take_along_axis(v.future, d1, axis=1)[:, None, :]
     flat = _lexi(ok, worst, *ties)
     mode, oi = np.divmod(flat, o.size)
     return mode, d1[np.arange(k), oi]
+
+
+#: Turns after this one that ``competent`` values (:func:`lookahead`).
+LOOKAHEAD = 6
+
+
+def lookahead(value: np.ndarray, reach_a: np.ndarray, reach_b: np.ndarray, dmax: int,
+              p_first: float, turns: int = LOOKAHEAD) -> np.ndarray:
+    """A's value-to-go (G, dmax + 1) by the distance after this turn's moves, for G states
+    (``value`` (G, 3, 3, 4): A's payoff by (A's mode, B's mode, band); ``reach_*`` (G, 3)):
+    ``turns`` more turns of the same payoffs, each with initiative (A moves first with
+    ``p_first``), the first mover's maximin move and the second mover's best reply, both
+    valuing what they leave by the turns after (backward induction over the distance; the
+    units' state is held fixed, so the table stays a function of the decision key)."""
+    g = value.shape[0]
+    grid = np.broadcast_to(np.arange(1, dmax + 1), (g, dmax))
+    vb = -value.transpose(0, 2, 1, 3)
+    fut = np.zeros((g, dmax + 1))
+    for _ in range(turns):
+        new = np.zeros((g, dmax + 1))
+        for weight, val, fu, r_me, r_opp, sign in ((p_first, value, fut, reach_a, reach_b, 1.0),
+                                                   (1.0 - p_first, vb, -fut, reach_b, reach_a,
+                                                    -1.0)):
+            if weight == 0.0:
+                continue
+            worst = worst_reply(val, fu, r_opp, grid, dmax)              # (G, 3, D)
+            best = np.full((g, dmax), -np.inf)
+            for m in range(3):
+                r = r_me[:, m:m + 1]
+                lo, hi = np.clip(grid - r, 1, dmax) - 1, np.clip(grid + r, 1, dmax) - 1
+                best = np.maximum(best, -_range_min(-worst[:, m], lo, hi))
+            new[:, 1:] += weight * sign * best
+        fut = new
+    return fut
 
 
 def stand_and_fire(v: View) -> tuple[np.ndarray, np.ndarray]:
@@ -321,8 +414,8 @@ def _tile(s: dict[str, np.ndarray], k: int) -> dict[str, np.ndarray]:
 
 
 def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str, np.ndarray],
-               band: np.ndarray, fire: str, scn: DuelScenario
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               band: np.ndarray, fire: str, scn: DuelScenario, w_out: Any = 1.0,
+               w_in: Any = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(value, expected points, request) of ``u``'s fire at every flattened row: the
     request by its fire rule, the value = points - heat cost. Every heat level and every
     option is one stacked evaluation."""
@@ -332,7 +425,12 @@ def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str
     st5, band5, zero5 = _tile(st, 5), np.tile(band, 5), np.zeros(5 * n, dtype=np.int16)
     own = _expected(u, hot, t, st5, band5, zero5, scn)[0].reshape(5, n)
     inc = _expected(t, st5, u, hot, band5, zero5, scn)[0].reshape(5, n)
-    cost = (own[0] - own) + (inc - inc[0])                            # (5, N)
+    one = w_out * (own[0] - own) + w_in * (inc - inc[0])              # (5, N): one turn
+    # heat stays while the unit keeps firing (6.4): it costs a turn at that heat for each of
+    # the HEAT_TURNS turns ahead, or the turn it holds fire to cool (its points at that heat
+    # forgone, the turn's penalty taken), whichever is less; a shutdown lasts one turn
+    cost = np.minimum(HEAT_TURNS * one, w_out * own + w_in * (inc - inc[0]))
+    cost[0], cost[4] = 0.0, one[4]
     cols = np.arange(n)
     if fire == "value":
         options = list(range(0, u.ov + 1)) + [-1]
@@ -344,7 +442,7 @@ def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str
     req = None if fire == "policy" else np.repeat(np.asarray(options, dtype=np.int16), n)
     pts, heat = _expected(u, _tile(su, k), t, _tile(st, k), np.tile(band, k), req, scn)
     pts, heat = pts.reshape(k, n), heat.reshape(k, n).astype(np.int64)
-    v = pts - cost[heat, cols[None, :]]
+    v = w_out * pts - cost[heat, cols[None, :]]
     best = np.argmax(v >= v.max(axis=0, keepdims=True) - _TOL, axis=0)
     return v[best, cols], pts[best, cols], np.asarray(options, dtype=np.int16)[best]
 
@@ -387,6 +485,27 @@ def _unkey(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarra
     return d, first_a, sides[0], sides[1]
 
 
+#: The movement payoff: ``net`` (share dealt minus share taken) or ``ratio`` (log of the
+#: rates of destruction, A's over B's).
+
+PAYOFF = "ratio"
+#: Floor added to each rate in the ``ratio`` payoff (share of the enemy per turn).
+RATE_FLOOR = 0.02
+#: Turns a heat level is expected to last when the unit keeps firing (the heat cost).
+HEAT_TURNS = LOOKAHEAD + 1
+#: How a point of damage is weighed in the payoff: ``points`` (a point is a point) or
+#: ``share`` (a point dealt to a unit weighs 1 / its Armor + Structure: the share of it
+#: destroyed).
+WEIGHT = "share"
+
+
+def _weights(u: UnitSpec, s: dict[str, np.ndarray]) -> Any:
+    """Weight of a point of damage dealt to ``u`` (:data:`WEIGHT`)."""
+    if WEIGHT == "points":
+        return 1.0
+    return 1.0 / max(u.total, 1)
+
+
 def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
     """Decisions of both sides for the decision keys ``keys`` (vectorized)."""
     ua, ub = scn.a.units[0], scn.b.units[0]
@@ -400,10 +519,18 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
     fa["mode"] = np.tile(grid // 12, k).astype(np.uint8)
     fb["mode"] = np.tile((grid // 4) % 3, k).astype(np.uint8)
     band = np.tile(grid % 4, k)
-    va, pa, ra = _side_fire(ua, fa, ub, fb, band, ta.fire, scn)
-    vb, pb, rb = _side_fire(ub, fb, ua, fa, band, tb.fire, scn)
+    wa, wb = _weights(ua, fa), _weights(ub, fb)
+    va, pa, ra = _side_fire(ua, fa, ub, fb, band, ta.fire, scn, wb, wa)
+    vb, pb, rb = _side_fire(ub, fb, ua, fa, band, tb.fire, scn, wa, wb)
     shape = (k, 3, 3, 4)
-    value_a = (va - vb).reshape(shape)
+    if PAYOFF == "ratio":
+        # the kill race: A's rate of destroying B over B's rate of destroying A, in logs
+        # (each rate the expected share destroyed per turn, less the heat cost)
+        ra_ = np.maximum(va, 0.0) + RATE_FLOOR
+        rb_ = np.maximum(vb, 0.0) + RATE_FLOOR
+        value_a = (np.log(ra_) - np.log(rb_)).reshape(shape)
+    else:
+        value_a = (va - vb).reshape(shape)
     pa, pb = pa.reshape(shape), pb.reshape(shape)
     ra, rb = ra.reshape(shape), rb.reshape(shape)
 
@@ -415,12 +542,19 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
         return np.stack([mv[m * u.n_profiles + p] for m in range(3)], axis=1)
 
     reach_a, reach_b = reach(ua, sa), reach(ub, sb)
+    future = None
+    if scn.free and LOOKAHEAD > 0:
+        # the value-to-go depends on the state, not on the distance or who moves first:
+        # computed once per state (the key without its low 7 bits)
+        _, first, inv = np.unique(keys >> np.uint64(7), return_index=True, return_inverse=True)
+        future = lookahead(value_a[first], reach_a[first], reach_b[first], scn.start_distance,
+                           p_a_moves_first(scn.dr.initiative))[inv.reshape(-1)]
     views = {
         "a": dict(reach=reach_a, opp_reach=reach_b, value=value_a, dealt=pa, taken=pb,
-                  moved=MOVED.index(ua.moved)),
+                  moved=MOVED.index(ua.moved), future=future),
         "b": dict(reach=reach_b, opp_reach=reach_a, value=-value_a.transpose(0, 2, 1, 3),
                   dealt=pb.transpose(0, 2, 1, 3), taken=pa.transpose(0, 2, 1, 3),
-                  moved=MOVED.index(ub.moved)),
+                  moved=MOVED.index(ub.moved), future=None if future is None else -future),
     }
     mode = {"a": np.zeros(k, dtype=np.int64), "b": np.zeros(k, dtype=np.int64)}
     dist = d.copy()
@@ -444,7 +578,8 @@ def _move(tac: ASTactic, view: dict[str, Any], rows: np.ndarray, d: np.ndarray, 
     dmax = scn.start_distance if scn.free else DMAX
     v = View(d=d, first=first, reach=view["reach"][rows], opp_reach=view["opp_reach"][rows],
              value=view["value"][rows], dealt=view["dealt"][rows], taken=view["taken"][rows],
-             opp_mode=opp_mode, moved=view["moved"], fixed=not scn.free, dmax=dmax)
+             opp_mode=opp_mode, moved=view["moved"], fixed=not scn.free, dmax=dmax,
+             future=None if view["future"] is None else view["future"][rows])
     assert tac.decide is not None
     mode, nd = tac.decide(v)
     mode = np.clip(np.broadcast_to(np.asarray(mode, dtype=np.int64), d.shape), 0, 2)

@@ -1,0 +1,106 @@
+"""How competent is ``competent``? (issue 22) -- the share of ordered pairs of catalog
+Alpha Strike cards for which ``competent`` A against ``competent`` B scores at least what
+every other named tactic scores for A against a competent B.
+
+A's score is P(A wins) + 1/2 P(draw or timeout). Every cell is the exact chain's answer
+(Monte Carlo with ``--trials`` where the chain does not fit, with its 2-SE allowance), so the
+comparison is exact: ``competent`` passes a pair when its score is at least the best other
+tactic's minus ``--tol`` (default 1e-9; exact numbers carry no sampling error). The pairs are
+a fixed-seed sample of the ordered pairs of distinct catalog cards.
+
+    PYTHONPATH=. python tools/competence.py --pairs 87 --seed 22 [--rule crits=false]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+
+def sample_pairs(n: int, seed: int) -> list[tuple[str, str]]:
+    """``n`` ordered pairs of distinct catalog cards, drawn without replacement (fixed seed)."""
+    from sim.units import catalog
+
+    names = sorted(e.name for e in catalog.entries() if e.card is not None)
+    pairs = [(a, b) for a in names for b in names if a != b]
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(len(pairs), size=min(n, len(pairs)), replace=False)
+    return [pairs[i] for i in sorted(idx)]
+
+
+def score(a: str, b: str, ta: str, tb: str, params: dict[str, Any],
+          trials: int) -> tuple[float, float]:
+    """(A's score, its standard error) of one pairing: exact where the chain fits."""
+    from sim.alphastrike.duel.model import MODEL
+    from sim.api import run_scenario
+
+    p = {"a": a, "b": b, "tactic_a": ta, "tactic_b": tb, **params}
+    ex = MODEL.exact(MODEL.scenario(p))
+    if ex is not None:
+        pa, pb = float(ex["p_win_a"][0]), float(ex["p_win_b"][0])
+        return pa + 0.5 * (1.0 - pa - pb), 0.0
+    r = run_scenario(MODEL, p, trials=trials, seed=0, n_jobs=1, progress=False,
+                     with_exact=False).frame.iloc[0]
+    pa, pb = float(r["p_win_a"]), float(r["p_win_b"])
+    return pa + 0.5 * (1.0 - pa - pb), max(float(r["p_win_a_se"]), float(r["p_win_b_se"]))
+
+
+def check_pair(a: str, b: str, params: dict[str, Any], tol: float = 1e-9,
+               trials: int = 4000) -> dict[str, Any]:
+    """Every named tactic for A against competent B; whether competent is best."""
+    from sim.alphastrike.duel.tactics import NAMES
+
+    scores = {t: score(a, b, t, "competent", params, trials) for t in NAMES}
+    comp, comp_se = scores["competent"]
+    best = max((t for t in NAMES if t != "competent"), key=lambda t: scores[t][0])
+    b_val, b_se = scores[best]
+    allow = tol + 2.0 * float(np.hypot(comp_se, b_se))
+    return {"a": a, "b": b, "competent": comp, "best_other": best, "best_other_score": b_val,
+            "margin": comp - b_val, "ok": comp >= b_val - allow,
+            "scores": {t: s for t, (s, _) in scores.items()}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=87)
+    ap.add_argument("--seed", type=int, default=22)
+    ap.add_argument("--tol", type=float, default=1e-9)
+    ap.add_argument("--trials", type=int, default=4000)
+    ap.add_argument("--rule", action="append", default=[], help="NAME=VALUE (a duel option)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    params: dict[str, Any] = {}
+    for r in args.rule:
+        k, _, v = r.partition("=")
+        params[k] = {"true": True, "false": False}.get(v, v)
+    rows = []
+    t0 = time.process_time()
+    for a, b in sample_pairs(args.pairs, args.seed):
+        row = check_pair(a, b, params, args.tol, args.trials)
+        rows.append(row)
+        if not args.json:
+            flag = "ok  " if row["ok"] else "FAIL"
+            print(f"{flag} {a} vs {b}: competent {row['competent']:.4f}, best other "
+                  f"{row['best_other']} {row['best_other_score']:.4f}", flush=True)
+    ok = sum(r["ok"] for r in rows)
+    for t in (0.005, 0.01, 0.02):
+        print(f"within {t}: {sum(r['margin'] >= -t for r in rows)}/{len(rows)}")
+    summary = {"pairs": len(rows), "ok": ok, "share": ok / max(len(rows), 1),
+               "cpu_s": time.process_time() - t0,
+               "exceptions": [r for r in rows if not r["ok"]]}
+    if args.json:
+        json.dump({"summary": summary, "rows": rows}, sys.stdout, indent=1)
+    else:
+        print(f"competent >= every other named tactic against competent B: {ok}/{len(rows)} "
+              f"= {summary['share']:.0%} of sampled ordered pairs "
+              f"(CPU {summary['cpu_s']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
