@@ -221,3 +221,34 @@ def test_classic_tactics_map_to_firing_policies() -> None:
         classic_tactics(ns(tactic_a="kite"))
     with pytest.raises(ConfigError, match="policy-b"):
         classic_tactics(ns(tactic_b="competent", policy_b="all"))
+
+
+@pytest.mark.parametrize("pair,rule", [(("Commando COM-1B", "Griffin GRF-2N"), "roll"),
+                                       (("Loki (Hellbringer) Prime", "Catapult CPLT-C1"), "a")])
+def test_oracle_decisions_match_the_table_with_lookahead(pair: tuple[str, str], rule: str) -> None:
+    """Free movement: the scalar oracle's loops (value-to-go, maximin, best reply, fire) and
+    the vectorized decision table agree on every distance and initiative order, fresh and
+    hot."""
+    from sim.oracles import duel as O
+
+    start = 18
+    scn = MODEL.scenario(dict(a=pair[0], b=pair[1], start_distance=start, initiative=rule))
+    p_first = TT.p_a_moves_first(rule)
+    for heat in ((0, 0), (1, 2)):
+        O._PAY_MEMO.clear()
+        O._FUT_MEMO.clear()
+        sa, sb = initial_state(scn.a.units[0], 1), initial_state(scn.b.units[0], 1)
+        sa["heat"][:], sb["heat"][:] = heat
+        for d in range(1, start + 1):
+            for a_first in (True, False):
+                ch = TT.decisions(scn, np.array([d], dtype=np.int16), np.array([a_first]),
+                                  sa, sb)
+                ua = O._Unit(pair[0], 4, "ground", "never", "clear")
+                ub = O._Unit(pair[1], 4, "ground", "never", "clear")
+                ua.heat, ub.heat = heat
+                dist, band = O._tactic_turn(ua, ub, ("competent", "competent"), None, d, start,
+                                            a_first, p_first)
+                got = (O.MODES.index(ua.mode), O.MODES.index(ub.mode), dist, ua.req, ub.req)
+                want = (int(ch["mode_a"][0]), int(ch["mode_b"][0]), int(ch["dist"][0]),
+                        int(ch["req_a"][0]), int(ch["req_b"][0]))
+                assert got == want, (heat, d, a_first, got, want)
