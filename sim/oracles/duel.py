@@ -249,7 +249,7 @@ def _band(d: int) -> int:
 
 #: competent's constants (issue 22; the model's are in sim.alphastrike.duel.tactics):
 #: turns of value-to-go, turns a heat level lasts, the floor of a rate of destruction.
-LOOKAHEAD, HEAT_TURNS, RATE_FLOOR = 6, 7, 0.02
+LOOKAHEAD, HEAT_TURNS, RATE_FLOOR = 6, 3, 0.02
 
 
 def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float, int]:
@@ -264,7 +264,7 @@ def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float,
     cost = [0.0]
     for h in range(1, 5):
         one = w_out * (own[0] - own[h]) + w_in * (inc[h] - inc[0])
-        cool = w_out * own[h] + w_in * (inc[h] - inc[0])
+        cool = w_out * own[0] + w_in * (inc[h] - inc[0])
         cost.append(one if h == 4 else min(HEAT_TURNS * one, cool))
     opts: list[int | None] = ([*range(u.c.ov + 1), -1] if fire == "value"
                               else [u.c.ov] if fire == "max" else [None])

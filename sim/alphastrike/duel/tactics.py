@@ -427,9 +427,9 @@ def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str
     inc = _expected(t, st5, u, hot, band5, zero5, scn)[0].reshape(5, n)
     one = w_out * (own[0] - own) + w_in * (inc - inc[0])              # (5, N): one turn
     # heat stays while the unit keeps firing (6.4): it costs a turn at that heat for each of
-    # the HEAT_TURNS turns ahead, or the turn it holds fire to cool (its points at that heat
+    # the HEAT_TURNS turns ahead, or the turn it holds fire to cool (a turn's points at heat 0
     # forgone, the turn's penalty taken), whichever is less; a shutdown lasts one turn
-    cost = np.minimum(HEAT_TURNS * one, w_out * own + w_in * (inc - inc[0]))
+    cost = np.minimum(HEAT_TURNS * one, w_out * own[0] + w_in * (inc - inc[0]))
     cost[0], cost[4] = 0.0, one[4]
     cols = np.arange(n)
     if fire == "value":
@@ -492,7 +492,7 @@ PAYOFF = "ratio"
 #: Floor added to each rate in the ``ratio`` payoff (share of the enemy per turn).
 RATE_FLOOR = 0.02
 #: Turns a heat level is expected to last when the unit keeps firing (the heat cost).
-HEAT_TURNS = LOOKAHEAD + 1
+HEAT_TURNS = 3
 #: How a point of damage is weighed in the payoff: ``points`` (a point is a point) or
 #: ``share`` (a point dealt to a unit weighs 1 / its Armor + Structure: the share of it
 #: destroyed).
