@@ -5,7 +5,8 @@ every other named tactic scores for A against a competent B.
 A's score is P(A wins) + 1/2 P(draw or timeout). Every cell is the exact chain's answer
 (Monte Carlo with ``--trials`` where the chain does not fit, with its 2-SE allowance), so the
 comparison is exact: ``competent`` passes a pair when its score is at least the best other
-tactic's minus ``--tol`` (default 1e-9; exact numbers carry no sampling error). The pairs are
+tactic's minus ``--tol`` (default 1e-6, float rounding; exact numbers carry no sampling
+error). The pairs are
 a fixed-seed sample of the ordered pairs of distinct catalog cards.
 
     PYTHONPATH=. python tools/competence.py --pairs 87 --seed 22 [--rule crits=false]
@@ -19,57 +20,14 @@ import sys
 import time
 from typing import Any
 
-import numpy as np
-
-
-def sample_pairs(n: int, seed: int) -> list[tuple[str, str]]:
-    """``n`` ordered pairs of distinct catalog cards, drawn without replacement (fixed seed)."""
-    from sim.units import catalog
-
-    names = sorted(e.name for e in catalog.entries() if e.card is not None)
-    pairs = [(a, b) for a in names for b in names if a != b]
-    rng = np.random.default_rng(seed)
-    idx = rng.choice(len(pairs), size=min(n, len(pairs)), replace=False)
-    return [pairs[i] for i in sorted(idx)]
-
-
-def score(a: str, b: str, ta: str, tb: str, params: dict[str, Any],
-          trials: int) -> tuple[float, float]:
-    """(A's score, its standard error) of one pairing: exact where the chain fits."""
-    from sim.alphastrike.duel.model import MODEL
-    from sim.api import run_scenario
-
-    p = {"a": a, "b": b, "tactic_a": ta, "tactic_b": tb, **params}
-    ex = MODEL.exact(MODEL.scenario(p))
-    if ex is not None:
-        pa, pb = float(ex["p_win_a"][0]), float(ex["p_win_b"][0])
-        return pa + 0.5 * (1.0 - pa - pb), 0.0
-    r = run_scenario(MODEL, p, trials=trials, seed=0, n_jobs=1, progress=False,
-                     with_exact=False).frame.iloc[0]
-    pa, pb = float(r["p_win_a"]), float(r["p_win_b"])
-    return pa + 0.5 * (1.0 - pa - pb), max(float(r["p_win_a_se"]), float(r["p_win_b_se"]))
-
-
-def check_pair(a: str, b: str, params: dict[str, Any], tol: float = 1e-9,
-               trials: int = 4000) -> dict[str, Any]:
-    """Every named tactic for A against competent B; whether competent is best."""
-    from sim.alphastrike.duel.tactics import NAMES
-
-    scores = {t: score(a, b, t, "competent", params, trials) for t in NAMES}
-    comp, comp_se = scores["competent"]
-    best = max((t for t in NAMES if t != "competent"), key=lambda t: scores[t][0])
-    b_val, b_se = scores[best]
-    allow = tol + 2.0 * float(np.hypot(comp_se, b_se))
-    return {"a": a, "b": b, "competent": comp, "best_other": best, "best_other_score": b_val,
-            "margin": comp - b_val, "ok": comp >= b_val - allow,
-            "scores": {t: s for t, (s, _) in scores.items()}}
+from sim.alphastrike.duel.competence import check_pair, sample_pairs
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=87)
     ap.add_argument("--seed", type=int, default=22)
-    ap.add_argument("--tol", type=float, default=1e-9)
+    ap.add_argument("--tol", type=float, default=1e-6)
     ap.add_argument("--trials", type=int, default=4000)
     ap.add_argument("--rule", action="append", default=[], help="NAME=VALUE (a duel option)")
     ap.add_argument("--json", action="store_true")

@@ -79,6 +79,8 @@ def test_initiative_order() -> None:
     rng = np.random.default_rng(4)
     first = TT.a_moves_first(rng, 20000, "roll")
     assert abs(first.mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
+    # the dice themselves (2D6 a side, ties re-rolled) give the same fair coin
+    assert abs(TT.roll_off(rng, 20000).mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
     assert not TT.a_moves_first(rng, 10, "a").any() and TT.a_moves_first(rng, 10, "b").all()
     assert TT.p_a_moves_first("roll") == 0.5
     # one turn: the rolled initiative is the even mixture of "A always wins" and "B always wins"
@@ -252,3 +254,15 @@ def test_oracle_decisions_match_the_table_with_lookahead(pair: tuple[str, str], 
                 want = (int(ch["mode_a"][0]), int(ch["mode_b"][0]), int(ch["dist"][0]),
                         int(ch["req_a"][0]), int(ch["req_b"][0]))
                 assert got == want, (heat, d, a_first, got, want)
+
+
+def test_competent_share_of_pairs_small_sample() -> None:
+    """The issue's competence check on a small fixed-seed sample (exact chains, no crits,
+    15 turns): competent A scores at least every other named tactic's score against a
+    competent B in most pairs. tools/competence.py measures the full figure (the goal is 95%;
+    the measured share and its exceptions are in docs/rules.md)."""
+    from sim.alphastrike.duel.competence import check_pair, sample_pairs
+
+    rows = [check_pair(a, b, {"crits": False, "turns": 15}) for a, b in sample_pairs(10, 7)]
+    assert all(0.0 <= r["competent"] <= 1.0 for r in rows)
+    assert sum(r["ok"] for r in rows) >= 7, [(r["a"], r["b"], r["margin"]) for r in rows]

@@ -72,7 +72,7 @@ from sim import tactics as G
 from sim.alphastrike.duel.sides import MOVED, UnitSpec
 from sim.alphastrike.duel.turn import attack_tn, decide, fire_if_able, hit_points
 from sim.alphastrike.heat import end_phase_heat
-from sim.dice import d6, p_2d6_at_least
+from sim.dice import d6, p_2d6_at_least, raw_bytes
 
 if TYPE_CHECKING:
     from sim.alphastrike.duel.scenario import DuelScenario
@@ -363,11 +363,20 @@ def resolve(value: Any, field: str) -> ASTactic:
 
 def a_moves_first(rng: np.random.Generator, n: int, rule: str) -> np.ndarray:
     """Per duel, whether side A moves first (it lost the initiative, 20.1): ``roll`` = 2D6
-    a side, ties re-rolled; ``a`` / ``b``: that side always wins."""
+    a side, ties re-rolled; ``a`` / ``b``: that side always wins. The roll-off is symmetric
+    and its ties are re-rolled, so A loses it with probability exactly 1/2: the kernel draws
+    that outcome as one fair random bit per duel (the low bit of a raw byte) rather than
+    rolling the dice (:func:`roll_off` rolls them; a test checks they agree)."""
     if rule == "a":
         return np.zeros(n, dtype=bool)
     if rule == "b":
         return np.ones(n, dtype=bool)
+    return (raw_bytes(rng, n) & np.uint8(1)).astype(bool)
+
+
+def roll_off(rng: np.random.Generator, n: int) -> np.ndarray:
+    """The initiative roll-off itself (20.1): 2D6 a side, ties re-rolled; True where A's
+    total is lower (A moves first)."""
     out = np.zeros(n, dtype=bool)
     rows = np.arange(n)
     while rows.size:
