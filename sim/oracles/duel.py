@@ -249,7 +249,7 @@ def _band(d: int) -> int:
 
 #: competent's constants (issue 22; the model's are in sim.alphastrike.duel.tactics):
 #: turns of value-to-go, turns a heat level lasts, the floor of a rate of destruction.
-LOOKAHEAD, HEAT_TURNS, RATE_FLOOR = 6, 3, 0.02
+LOOKAHEAD, HEAT_TURNS, RATE_FLOOR = 6, 3, 0.05
 
 
 def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float, int]:
@@ -280,8 +280,10 @@ def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float,
 
 def _payoffs(ua: _Unit, ub: _Unit, fires: tuple[str, str]) -> dict[tuple[int, int, int], Any]:
     """Per (mode A, mode B, band): (A's payoff: the log of A's rate of destroying B over B's
-    rate of destroying A, each its fire value floored at 0 plus RATE_FLOOR; A's points, B's
-    points, A's request, B's request)."""
+    rate of destroying A -- each the share of the enemy its fire destroys plus RATE_FLOOR --
+    each side's heat cost c taking c / rate off its log rate; A's points, B's points, A's
+    request, B's request)."""
+    wa, wb = 1.0 / (ua.c.armor + ua.c.structure), 1.0 / (ub.c.armor + ub.c.structure)
     out = {}
     for ma in range(3):
         for mb in range(3):
@@ -289,7 +291,9 @@ def _payoffs(ua: _Unit, ub: _Unit, fires: tuple[str, str]) -> dict[tuple[int, in
             for b in range(4):
                 va, pa, ra = _fire_value(ua, ub, b, fires[0])
                 vb, pb, rb = _fire_value(ub, ua, b, fires[1])
-                val = math.log(max(va, 0.0) + RATE_FLOOR) - math.log(max(vb, 0.0) + RATE_FLOOR)
+                rate_a, rate_b = wb * pa + RATE_FLOOR, wa * pb + RATE_FLOOR
+                val = ((math.log(rate_a) - (wb * pa - va) / rate_a)
+                       - (math.log(rate_b) - (wa * pb - vb) / rate_b))
                 out[ma, mb, b] = (val, pa, pb, ra, rb)
     return out
 

@@ -499,7 +499,7 @@ def _unkey(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarra
 
 PAYOFF = "ratio"
 #: Floor added to each rate in the ``ratio`` payoff (share of the enemy per turn).
-RATE_FLOOR = 0.02
+RATE_FLOOR = 0.05
 #: Turns a heat level is expected to last when the unit keeps firing (the heat cost).
 HEAT_TURNS = 3
 #: How a point of damage is weighed in the payoff: ``points`` (a point is a point) or
@@ -534,10 +534,11 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
     shape = (k, 3, 3, 4)
     if PAYOFF == "ratio":
         # the kill race: A's rate of destroying B over B's rate of destroying A, in logs
-        # (each rate the expected share destroyed per turn, less the heat cost)
-        ra_ = np.maximum(va, 0.0) + RATE_FLOOR
-        rb_ = np.maximum(vb, 0.0) + RATE_FLOOR
-        value_a = (np.log(ra_) - np.log(rb_)).reshape(shape)
+        # (each rate the expected share destroyed this turn plus RATE_FLOOR); each side's
+        # heat cost c lowers its log rate by c / rate (the first-order change)
+        ra_, rb_ = wb * pa + RATE_FLOOR, wa * pb + RATE_FLOOR
+        ca, cb = wb * pa - va, wa * pb - vb
+        value_a = (np.log(ra_) - ca / ra_ - np.log(rb_) + cb / rb_).reshape(shape)
     else:
         value_a = (va - vb).reshape(shape)
     pa, pb = pa.reshape(shape), pb.reshape(shape)
