@@ -26,20 +26,31 @@ searched with ``searchsorted``; keys not seen yet are computed together, vectori
 added), so a tactic is a deterministic function of the chain's state plus the initiative
 outcome and the chain stays exact (its state gains the distance).
 
-**The payoff** of a turn for a unit, by (own mode, enemy mode, band): its expected points
-dealt minus the enemy's, each side's fire chosen to maximize its expected points minus its
-heat cost, where the heat cost of ending at heat h' is what heat h' costs next turn at the same
-band and modes: (own expected points at heat 0 - at heat h') + (enemy's expected points on it
-at heat h' - at heat 0), so a shutdown (h' = 4: no attack, -4 against it) or the heat scale's
-to-hit, Move and TMM penalties are counted. Every expectation is exact, from the same rule
-functions as the kernel (TN, P(2D6 >= TN), the points of a hit with the 0* roll and the
-target's reductions); nothing is sampled.
+**The payoff** of a turn for A, by (A's mode, B's mode, band), is the *kill race*
+(:data:`PAYOFF` ``ratio``): ln(r_A + f) - c_A / (r_A + f) - ln(r_B + f) + c_B / (r_B + f),
+where r is a side's expected points this turn over the enemy's Armor + Structure (the share
+of it destroyed; :data:`WEIGHT`), f = :data:`RATE_FLOOR` and c its heat cost (the first-order
+change of its log rate); B's payoff is minus A's. Each side's fire maximizes its share
+destroyed minus its heat cost, where ending at heat h' costs, against heat 0 at the same band
+and modes, the smaller of :data:`HEAT_TURNS` turns at h' (own share lost + the enemy's share
+gained on it) and one cooling turn (a turn's fire at heat 0 forgone + the enemy's gain at
+h'): heat stays while a unit keeps firing (6.4); a shutdown (h' = 4: no attack, -4 against
+it) lasts one turn. Every expectation is exact, from the same rule functions as the kernel
+(TN, P(2D6 >= TN), the points of a hit with the 0* roll and the target's reductions);
+nothing is sampled.
+
+**Lookahead.** Under free movement ``competent`` adds to a move's payoff the value-to-go of
+the distance both moves leave (:func:`lookahead`): :data:`LOOKAHEAD` more turns of the same
+payoffs, each with initiative, maximin and best reply, solved backward over the distance
+with the units' state held fixed -- a function of the decision state, computed once per
+state, so the table (and the exact chain) stay exact.
 
 Named tactics (:data:`NAMES`), each with its movement rule and fire rule:
 
 * ``competent`` (default): moving first, the move (mode, distance) whose worst case over the
   enemy's replies (mode, distance it can reach from there) is best; moving second, the best
-  reply to the first mover's move. Fire: the value rule above. Ties: the distance nearest the
+  reply to the first mover's move; each valued by the payoff plus the value-to-go. Fire: the
+  value rule above. Ties: the distance nearest the
   band it would pick were the band fixed, then the shortest move, then ground, still, jump.
 * ``stand-and-fire``: today's duel: keeps the distance and its fixed stance (``moved_*``) and
   fires by its overheat policy (``policy_*``).
@@ -59,7 +70,6 @@ A Python callable ``f(view) -> (mode, distance)`` is a tactic too (value fire): 
 """
 
 from __future__ import annotations
-
 
 from collections import OrderedDict
 from collections.abc import Callable
