@@ -100,6 +100,8 @@ CASES = [
          crits=False),
     dict(a="Catapult CPLT-C1", b="Locust LCT-1V", tactic_a="charge", tactic_b="brawler",
          start_distance=20, initiative="b"),
+    dict(a="Catapult CPLT-C1", b="Locust LCT-1V", closing="close", tactic_a="competent",
+         tactic_b="competent", crits=False),
 ]
 
 
@@ -153,9 +155,15 @@ def test_defaults_and_recorded_tactics() -> None:
                             policy_a="max"))
     with pytest.raises(ConfigError, match="tactic_a"):
         MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", tactic_a="lurker"))
-    with pytest.raises(ConfigError, match="tactic_b"):
-        MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", closing="close",
+    with pytest.raises(ConfigError, match="tactic_b"):   # a force fight: stand-and-fire only
+        MODEL.scenario(dict(a="Atlas AS7-D,Locust LCT-1V", b="Locust LCT-1V", range="short",
                             tactic_b="competent"))
+    # under a closing policy a tactic fires (the policy moves); the default stays
+    # stand-and-fire there
+    scn = MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", closing="close",
+                              tactic_b="competent"))
+    assert scn.tactical and not scn.free
+    assert [t.name for t in scn.tactics] == ["stand-and-fire", "competent"]
 
 
 def test_stand_and_fire_is_the_old_duel_bit_for_bit() -> None:

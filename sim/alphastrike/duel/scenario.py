@@ -223,25 +223,27 @@ def _bands(p: Mapping[str, Any], turns: int) -> tuple[tuple[int, ...], str | Non
     return (T.RANGE_INDEX[band],) * turns, None, band
 
 
-def _tactics(p: Mapping[str, Any], fixed_play: bool) -> tuple[ASTactic, ASTactic]:
-    """Both sides' tactics; ``fixed_play`` (a force fight or a closing policy): only
-    ``stand-and-fire``. A side without ``tactic_*`` plays ``competent``, or
-    ``stand-and-fire`` under fixed play or when a fixed stance or overheat policy
-    (``moved_*``, ``policy_*``) is given for either side (the old fixed duel)."""
+def _tactics(p: Mapping[str, Any], force: bool, closing: bool = False
+             ) -> tuple[ASTactic, ASTactic]:
+    """Both sides' tactics. A side without ``tactic_*`` plays ``competent``, or
+    ``stand-and-fire`` in a force fight, under a closing policy, or when a fixed stance or
+    overheat policy (``moved_*``, ``policy_*``) is given for either side (the old fixed duel).
+    A force fight plays only ``stand-and-fire``; under a closing policy a tactic chooses the
+    fire (the policy moves the units, each in its fixed stance)."""
     fixed_given = any(p[f"{k}_{s}"] is not None for k in ("moved", "policy") for s in "ab")
     out = []
     for s in ("a", "b"):
         raw = p[f"tactic_{s}"]
         if raw is None:
-            raw = "stand-and-fire" if fixed_play or fixed_given else "competent"
+            raw = "stand-and-fire" if force or closing or fixed_given else "competent"
         t = resolve_tactic(raw, f"tactic_{s}")
         if t is not STAND_AND_FIRE:
-            if fixed_play:
-                raise ConfigError(f"tactic_{s}", t.name, "stand-and-fire in a force fight or "
-                                  "under closing (tactics are played one unit a side, at a "
-                                  "free, fixed or scripted range)")
+            if force:
+                raise ConfigError(f"tactic_{s}", t.name, "stand-and-fire in a force fight "
+                                  "(tactics are played one unit a side, at a free, fixed or "
+                                  "scripted range or under a closing policy)")
             for k, what in (("moved", "movement mode"), ("policy", "overheat policy")):
-                if p[f"{k}_{s}"] is not None:
+                if p[f"{k}_{s}"] is not None and not (closing and k == "moved"):
                     raise ConfigError(f"{k}_{s}", p[f"{k}_{s}"], f"only with tactic_{s}="
                                       f"stand-and-fire (tactic {t.name} chooses the {what})")
         out.append(t)
@@ -268,7 +270,7 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
             raise ConfigError(f"side {s.upper()}", p[s], "1 to 4 units, e.g. 'Atlas AS7-D@3'")
         side_pairs.append(parse_side(p[s], p[f"skill_{s}"], f"side {s.upper()}"))
     force = len(side_pairs[0]) > 1 or len(side_pairs[1]) > 1
-    tacs = _tactics(p, force or closing is not None)
+    tacs = _tactics(p, force, closing is not None)
     tactical = any(t is not STAND_AND_FIRE for t in tacs)
     free = not bands and closing is None and tactical
     if not bands and closing is None and not tactical:

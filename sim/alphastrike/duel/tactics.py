@@ -586,6 +586,8 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
         m1, d1 = _move(tac[first], views[first], rows, d[rows], True, None, scn)
         m2, d2 = _move(tac[second], views[second], rows, d1, False, m1, scn)
         mode[first][rows], mode[second][rows], dist[rows] = m1, m2, d2
+    if scn.closing:  # the closing policy moved them, each in its fixed stance: fire only
+        mode["a"][:], mode["b"][:] = MOVED.index(ua.moved), MOVED.index(ub.moved)
     b = band_of(dist)
     idx = np.arange(k)
     return {"mode_a": mode["a"].astype(np.uint8), "mode_b": mode["b"].astype(np.uint8),
