@@ -9,7 +9,7 @@ tactic's minus ``--tol`` (default 1e-6, float rounding; exact numbers carry no s
 error). The pairs are
 a fixed-seed sample of the ordered pairs of distinct catalog cards.
 
-    PYTHONPATH=. python tools/competence.py --pairs 87 --seed 22 [--rule crits=false]
+    PYTHONPATH=. python tools/competence.py --pairs 87 --seed 22 [--rule crits=false] [--mc]
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tol", type=float, default=1e-6)
     ap.add_argument("--trials", type=int, default=4000)
     ap.add_argument("--rule", action="append", default=[], help="NAME=VALUE (a duel option)")
+    ap.add_argument("--mc", action="store_true",
+                    help="Monte Carlo (--trials a cell) even where the exact chain fits")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     params: dict[str, Any] = {}
@@ -39,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     t0 = time.process_time()
     for a, b in sample_pairs(args.pairs, args.seed):
-        row = check_pair(a, b, params, args.tol, args.trials)
+        row = check_pair(a, b, params, args.tol, args.trials, not args.mc)
         rows.append(row)
         if not args.json:
             flag = "ok  " if row["ok"] else "FAIL"

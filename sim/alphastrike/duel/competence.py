@@ -28,13 +28,14 @@ def sample_pairs(n: int, seed: int) -> list[tuple[str, str]]:
 
 
 def score(a: str, b: str, ta: str, tb: str, params: dict[str, Any],
-          trials: int) -> tuple[float, float]:
-    """(A's score, its standard error) of one pairing: exact where the chain fits."""
+          trials: int, exact: bool = True) -> tuple[float, float]:
+    """(A's score, its standard error) of one pairing: exact where the chain fits (and
+    ``exact``), else Monte Carlo with ``trials`` (seed 0 for every cell: common dice)."""
     from sim.alphastrike.duel.model import MODEL
     from sim.api import run_scenario
 
     p = {"a": a, "b": b, "tactic_a": ta, "tactic_b": tb, **params}
-    ex = MODEL.exact(MODEL.scenario(p))
+    ex = MODEL.exact(MODEL.scenario(p)) if exact else None
     if ex is not None:
         pa, pb = float(ex["p_win_a"][0]), float(ex["p_win_b"][0])
         return pa + 0.5 * (1.0 - pa - pb), 0.0
@@ -45,11 +46,11 @@ def score(a: str, b: str, ta: str, tb: str, params: dict[str, Any],
 
 
 def check_pair(a: str, b: str, params: dict[str, Any], tol: float = 1e-6,
-               trials: int = 4000) -> dict[str, Any]:
+               trials: int = 4000, exact: bool = True) -> dict[str, Any]:
     """Every named tactic for A against competent B; whether competent is best."""
     from sim.alphastrike.duel.tactics import NAMES
 
-    scores = {t: score(a, b, t, "competent", params, trials) for t in NAMES}
+    scores = {t: score(a, b, t, "competent", params, trials, exact) for t in NAMES}
     comp, comp_se = scores["competent"]
     best = max((t for t in NAMES if t != "competent"), key=lambda t: scores[t][0])
     b_val, b_se = scores[best]

@@ -174,7 +174,7 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
         req_a = req_b = None
         band: int | np.ndarray
         if scn.tactical:
-            if scn.closing:  # the policy moves both (20.7); the tactics fire
+            if scn.closing and dist is not None:  # the policy moves both (20.7); tactics fire
                 ua, ub = scn.a.units[0], scn.b.units[0]
                 dist = move_distance(dist, np.array(ua.move, dtype=np.int16)[profile(sa[0])],
                                      np.array(ub.move, dtype=np.int16)[profile(sb[0])], scn)
