@@ -240,8 +240,7 @@ def _tactics(p: Mapping[str, Any], force: bool, closing: bool = False
         if t is not STAND_AND_FIRE:
             if force:
                 raise ConfigError(f"tactic_{s}", t.name, "stand-and-fire in a force fight "
-                                  "(tactics are played one unit a side, at a free, fixed or "
-                                  "scripted range or under a closing policy)")
+                                  "(tactics play one unit a side)")
             for k, what in (("moved", "movement mode"), ("policy", "overheat policy")):
                 if p[f"{k}_{s}"] is not None and not (closing and k == "moved"):
                     raise ConfigError(f"{k}_{s}", p[f"{k}_{s}"], f"only with tactic_{s}="
