@@ -155,9 +155,12 @@ def test_defaults_and_recorded_tactics() -> None:
                             policy_a="max"))
     with pytest.raises(ConfigError, match="tactic_a"):
         MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", tactic_a="lurker"))
-    with pytest.raises(ConfigError, match="tactic_b"):   # a force fight: stand-and-fire only
-        MODEL.scenario(dict(a="Atlas AS7-D,Locust LCT-1V", b="Locust LCT-1V", range="short",
-                            tactic_b="competent"))
+    # a force fight defaults to stand-and-fire; with a tactic and no range it plays at Short
+    force = MODEL.scenario(dict(a="Atlas AS7-D,Locust LCT-1V", b="Locust LCT-1V"))
+    assert not force.tactical
+    force = MODEL.scenario(dict(a="Atlas AS7-D,Locust LCT-1V", b="Locust LCT-1V",
+                                tactic_b="competent"))
+    assert force.tactical and not force.free and force.range_label == "short"
     # under a closing policy a tactic fires (the policy moves); the default stays
     # stand-and-fire there
     scn = MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", closing="close",
@@ -274,3 +277,35 @@ def test_competent_share_of_pairs_small_sample() -> None:
     rows = [check_pair(a, b, {"crits": False, "turns": 15}) for a, b in sample_pairs(10, 7)]
     assert all(0.0 <= r["competent"] <= 1.0 for r in rows)
     assert sum(r["ok"] for r in rows) >= 7, [(r["a"], r["b"], r["margin"]) for r in rows]
+
+
+def test_force_units_play_their_tactic_against_their_target() -> None:
+    """A force fight with tactics: every unit's mode and OV request are the 1-vs-1 decision
+    table's entry against the target its targeting policy picked (spread: unit i fires at
+    enemy i), for both initiative orders; the run records the tactics."""
+    from sim.alphastrike.duel import kernel as K
+
+    p = dict(a="Catapult CPLT-C1,Locust LCT-1V", b="Commando COM-1B,Griffin GRF-2N",
+             range="medium", tactic_a="competent", tactic_b="charge", targeting_a="spread",
+             targeting_b="spread")
+    scn = MODEL.scenario(p)
+    assert scn.tactical and not scn.free and not scn.one_vs_one
+    n = 6
+    sa = [initial_state(u, n) for u in scn.a.units]
+    sb = [initial_state(u, n) for u in scn.b.units]
+    for s, h in zip(sa + sb, (0, 1, 2, 3), strict=True):
+        s["heat"][:] = np.arange(n) % (h + 1)
+    first = np.arange(n) % 2 == 0
+    req_a, req_b = K._force_tactics(scn, sa, sb, 1, 1, first)
+    assert req_a is not None and req_b is not None
+    d0 = np.full(n, TT.band_distance(1), dtype=np.int16)
+    for side, own, opp, reqs, fa in (("a", sa, sb, req_a, first), ("b", sb, sa, req_b, ~first)):
+        for i in range(2):
+            ch = TT.decisions(K._pair(scn, side, i, i), d0, fa, own[i], opp[i])
+            assert (own[i]["mode"] == ch["mode_a"]).all()
+            assert (reqs[i] == ch["req_a"]).all()
+    frame = engine.simulate(MODEL, [p], trials=2000, seed=5, progress=False)
+    r = frame.iloc[0]
+    assert (r["tactic_a"], r["tactic_b"]) == ("competent", "charge")
+    total = r["p_win_a"] + r["p_win_b"] + r["p_draw"] + r["p_timeout"]
+    assert abs(total - 1.0) < 1e-9
