@@ -29,6 +29,9 @@ Format::
     [rule_overrides]                # optional rule options for every scenario (btsim rules)
     dfa_rounding = "ceil-then-times-3"
 
+    tactic_matrices = { pairings = 3, trials = 2000 }   # model duel only (issue 22): the
+                                    # tactic matrices of the most/least surprising pairings
+
 Precision keys (README "Precision")::
 
     target_error = 0.005            # stop each scenario when every 95% CI half-width <= this
