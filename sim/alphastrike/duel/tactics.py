@@ -531,17 +531,22 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
     ta, tb = scn.tactics
     d, first_a, sa, sb = _unkey(keys)
     k = keys.shape[0]
+    # the payoff tables depend on the units' state only (not on the distance or who moves
+    # first): computed once per state (the key without its low 7 bits), then spread
+    _, one, inv = np.unique(keys >> np.uint64(7), return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    g = one.size
     rep = 36
-    fa = {n: np.repeat(v, rep) for n, v in sa.items()}
-    fb = {n: np.repeat(v, rep) for n, v in sb.items()}
+    fa = {n: np.repeat(v[one], rep) for n, v in sa.items()}
+    fb = {n: np.repeat(v[one], rep) for n, v in sb.items()}
     grid = np.arange(rep)
-    fa["mode"] = np.tile(grid // 12, k).astype(np.uint8)
-    fb["mode"] = np.tile((grid // 4) % 3, k).astype(np.uint8)
-    band = np.tile(grid % 4, k)
+    fa["mode"] = np.tile(grid // 12, g).astype(np.uint8)
+    fb["mode"] = np.tile((grid // 4) % 3, g).astype(np.uint8)
+    band = np.tile(grid % 4, g)
     wa, wb = _weights(ua, fa), _weights(ub, fb)
     va, pa, ra = _side_fire(ua, fa, ub, fb, band, ta.fire, scn, wb, wa)
     vb, pb, rb = _side_fire(ub, fb, ua, fa, band, tb.fire, scn, wa, wb)
-    shape = (k, 3, 3, 4)
+    shape = (g, 3, 3, 4)
     if PAYOFF == "ratio":
         # the kill race: A's rate of destroying B over B's rate of destroying A, in logs
         # (each rate the expected share destroyed this turn plus RATE_FLOOR); each side's
@@ -551,8 +556,9 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
         value_a = (np.log(ra_) - ca / ra_ - np.log(rb_) + cb / rb_).reshape(shape)
     else:
         value_a = (va - vb).reshape(shape)
-    pa, pb = pa.reshape(shape), pb.reshape(shape)
-    ra, rb = ra.reshape(shape), rb.reshape(shape)
+    value_a = value_a[inv]
+    pa, pb = pa.reshape(shape)[inv], pb.reshape(shape)[inv]
+    ra, rb = ra.reshape(shape)[inv], rb.reshape(shape)[inv]
 
     def reach(u: UnitSpec, s: dict[str, np.ndarray]) -> np.ndarray:
         if not scn.free:
@@ -564,11 +570,9 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
     reach_a, reach_b = reach(ua, sa), reach(ub, sb)
     future = None
     if scn.free and LOOKAHEAD > 0:
-        # the value-to-go depends on the state, not on the distance or who moves first:
-        # computed once per state (the key without its low 7 bits)
-        _, first, inv = np.unique(keys >> np.uint64(7), return_index=True, return_inverse=True)
-        future = lookahead(value_a[first], reach_a[first], reach_b[first], scn.start_distance,
-                           p_a_moves_first(scn.dr.initiative))[inv.reshape(-1)]
+        # the value-to-go too depends on the state only: once per state
+        future = lookahead(value_a[one], reach_a[one], reach_b[one], scn.start_distance,
+                           p_a_moves_first(scn.dr.initiative))[inv]
     views = {
         "a": dict(reach=reach_a, opp_reach=reach_b, value=value_a, dealt=pa, taken=pb,
                   moved=MOVED.index(ua.moved), future=future),
@@ -611,6 +615,19 @@ def _move(tac: ASTactic, view: dict[str, Any], rows: np.ndarray, d: np.ndarray, 
     return mode, nd
 
 
+def _whole_states(keys: np.ndarray, dmax: int, known: np.ndarray) -> np.ndarray:
+    """``keys`` with every distance 1..``dmax`` and both initiative orders of their states
+    (the low 7 bits of a key), less those already ``known`` (sorted)."""
+    states = np.unique(keys >> np.uint64(7)) << np.uint64(7)
+    low = (np.arange(1, dmax + 1, dtype=np.uint64)[None, :]
+           | (np.arange(2, dtype=np.uint64)[:, None] << np.uint64(6))).reshape(-1)
+    full = np.unique((states[:, None] | low[None, :]).reshape(-1))
+    if known.size:
+        pos = np.minimum(np.searchsorted(known, full), known.size - 1)
+        full = full[known[pos] != full]
+    return full
+
+
 class _Table:
     """Decisions by key: sorted keys and the decision arrays in the same order."""
 
@@ -624,6 +641,8 @@ class _Table:
         found[found] = self.keys[pos[found]] == key[found]
         if not found.all():
             new = np.unique(key[~found])
+            if scn.free:  # every distance and initiative order of a new state at once
+                new = _whole_states(new, scn.start_distance, self.keys)
             got = _compute(scn, new)
             keys = np.concatenate([self.keys, new])
             order = np.argsort(keys, kind="stable")
