@@ -631,18 +631,42 @@ def _whole_states(keys: np.ndarray, dmax: int, known: np.ndarray) -> np.ndarray:
 class _Table:
     """Decisions by key: sorted keys and the decision arrays in the same order."""
 
-    def __init__(self) -> None:
+    def __init__(self, dmax: int = 0) -> None:
         self.keys = np.zeros(0, dtype=np.uint64)
         self.vals: dict[str, np.ndarray] = {}
+        #: free movement: every state holds all 2 x dmax keys (:func:`_whole_states`), so a
+        #: key's row is its state's block plus (first, distance): a search over the states
+        self.dmax = dmax
+        self.states = np.zeros(0, dtype=np.uint64)
+
+    def _lookup_states(self, scn: DuelScenario, key: np.ndarray) -> dict[str, np.ndarray]:
+        state = key >> np.uint64(7)
+        n = self.dmax
+        gpos = np.searchsorted(self.states, state)
+        found = gpos < self.states.size
+        found[found] = self.states[gpos[found]] == state[found]
+        if not found.all():
+            new = _whole_states(key[~found], n, self.keys)
+            got = _compute(scn, new)
+            keys = np.concatenate([self.keys, new])
+            order = np.argsort(keys, kind="stable")
+            self.keys = keys[order]
+            self.vals = {k: (np.concatenate([self.vals[k], got[k]]) if self.vals
+                             else got[k])[order] for k in got}
+            self.states = self.keys[::2 * n] >> np.uint64(7)
+            gpos = np.searchsorted(self.states, state)
+        low = (key & np.uint64(127)).astype(np.int64)
+        pos = gpos * (2 * n) + (low >> 6) * n + (low & 63) - 1
+        return {k: v[pos] for k, v in self.vals.items()}
 
     def lookup(self, scn: DuelScenario, key: np.ndarray) -> dict[str, np.ndarray]:
+        if self.dmax:
+            return self._lookup_states(scn, key)
         pos = np.searchsorted(self.keys, key)
         found = pos < self.keys.size
         found[found] = self.keys[pos[found]] == key[found]
         if not found.all():
             new = np.unique(key[~found])
-            if scn.free:  # every distance and initiative order of a new state at once
-                new = _whole_states(new, scn.start_distance, self.keys)
             got = _compute(scn, new)
             keys = np.concatenate([self.keys, new])
             order = np.argsort(keys, kind="stable")
@@ -663,7 +687,7 @@ def decisions(scn: DuelScenario, d: np.ndarray, first_a: np.ndarray,
     ``d``: distances before movement (under an imposed band: that band's nearest distance)."""
     table = _TABLES.get(scn)
     if table is None:
-        table = _TABLES[scn] = _Table()
+        table = _TABLES[scn] = _Table(scn.start_distance if scn.free else 0)
         if len(_TABLES) > 64:
             _TABLES.popitem(last=False)
         table.lookup(scn, _undamaged_keys(scn))
