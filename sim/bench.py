@@ -543,6 +543,8 @@ def run(models: list[str] | None = None, quick: bool = False,
             "peak_mib_large": peak_memory(model, case.params, large, chunk),
         }
         out["memory"]["seconds"] = time.perf_counter() - t0
+    if "duel" in names:
+        out["tactic_cost"] = tactic_cost(2 if quick else 4)
     if precision:
         out["precision"] = precision_figures(names, quick, coverage_runs)
     if models is None or "profile" in names:  # issue 18: the exact profile of every 'Mech
@@ -551,6 +553,38 @@ def run(models: list[str] | None = None, quick: bool = False,
         from sim.units.price_check import bench_prices
         out["prices"] = bench_prices(400 if quick else 4000)
     return out
+
+
+def tactic_cost(chunks: int = 4) -> dict[str, Any]:
+    """Issue 22: CPU time per unit-turn of the Alpha Strike duel kernel played ``competent``
+    by both sides over ``stand-and-fire``, in the same chunks (the engine's default) with the
+    decision table warm (it is filled once per scenario): at the bench case's Medium band and
+    under free movement (the default duel). Unit-turns are 2 x the run's E[turns]."""
+    from sim.alphastrike.duel.model import BENCH_COMPETENT, BENCH_PARAMS
+
+    model = get_model("duel")
+    chunk = engine.DEFAULT_CHUNK
+
+    def per_unit_turn(params: dict[str, Any]) -> float:
+        scn = model.scenario(params)
+        model.sample(scn, engine.chunk_rng(0, 0, 0), chunk)           # warm the table
+        frame = engine.simulate(model, [params], chunk, 0, progress=False, with_exact=False,
+                                chunk_size=chunk)
+        unit_turns = 2.0 * float(frame["expected_turns"].iloc[0])
+        best = float("inf")
+        for _ in range(2):
+            c0 = time.process_time()
+            for c in range(chunks):
+                model.sample(scn, engine.chunk_rng(0, 0, c), chunk)
+            best = min(best, time.process_time() - c0)
+        return best / (chunks * chunk * unit_turns)
+
+    saf = per_unit_turn(BENCH_PARAMS)
+    medium = per_unit_turn(BENCH_COMPETENT)
+    free = per_unit_turn({"a": BENCH_PARAMS["a"], "b": BENCH_PARAMS["b"]})
+    return {"chunk_size": chunk, "saf_ns": saf * 1e9, "competent_medium_ns": medium * 1e9,
+            "competent_free_ns": free * 1e9, "ratio_medium": medium / saf,
+            "ratio_free": free / saf}
 
 
 def _precision_lines(p: dict[str, Any], res_chunk: int = engine.DEFAULT_CHUNK) -> list[str]:
@@ -627,6 +661,12 @@ def format_table(res: dict[str, Any]) -> str:
             f"{r.get('speedup_vs_scalar', float('nan')):>9.0f}x"
             f"{r.get('exact_ms', float('nan')):>10.3f}"
         )
+    if "tactic_cost" in res:
+        t = res["tactic_cost"]
+        lines += ["", f"tactics (issue 22), CPU per unit-turn in {t['chunk_size']}-trial chunks: "
+                  f"stand-and-fire {t['saf_ns']:.0f} ns; competent {t['competent_medium_ns']:.0f}"
+                  f" ns at Medium ({t['ratio_medium']:.2f}x), "
+                  f"{t['competent_free_ns']:.0f} ns moving freely ({t['ratio_free']:.2f}x)"]
     if "memory" in res:
         m = res["memory"]
         lines += ["", f"peak traced memory ({m['kernel']}, sequential): "

@@ -29,6 +29,9 @@ Format::
     [rule_overrides]                # optional rule options for every scenario (btsim rules)
     dfa_rounding = "ceil-then-times-3"
 
+    tactic_matrices = { pairings = 3, trials = 2000 }   # model duel only (issue 22): the
+                                    # tactic matrices of the most/least surprising pairings
+
 Precision keys (README "Precision")::
 
     target_error = 0.005            # stop each scenario when every 95% CI half-width <= this
@@ -74,7 +77,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 KEYS = ("name", "title", "question", "model", "trials", "seed", "exact", "metrics", "fixed",
-        "grid", "cases", "description", "rule_overrides", "report")
+        "grid", "cases", "description", "rule_overrides", "report", "tactic_matrices")
 #: precision keys (stop at a target error; paired axes)
 PRECISION_KEYS = ("target_error", "target_metric", "max_trials", "paired", "baseline")
 #: the most scenarios (cases x grid) one experiment may have; the default suite's largest has
@@ -113,6 +116,9 @@ class Experiment:
     #: grid axes whose scenarios share their random streams, and the baseline value of each
     paired: list[str] = field(default_factory=list)
     baseline: dict[str, Any] = field(default_factory=dict)
+    #: the duel round-robin's tactic matrices of its most and least surprising pairings,
+    #: computed after the grid and kept in the metadata (sim.alphastrike.duel.tactic_report)
+    tactic_matrices: dict[str, Any] | None = None
 
     def streams(self) -> tuple[list[int], dict[int, int]]:
         """Each scenario's random stream and, for a paired experiment, scenario -> baseline.
@@ -291,6 +297,11 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
                               + some(known))
     report = _check_report(data.get("report", "generic"))
     precision = _precision_keys(data, grid)
+    tmat = None
+    if "tactic_matrices" in data:
+        from sim.alphastrike.duel.tactic_report import check as check_tmat
+
+        tmat = check_tmat(data["tactic_matrices"], data["model"])
     return Experiment(
         **precision,
         name=name,
@@ -308,6 +319,7 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
         cases=[dict(c) for c in cases],
         source=where,
         rule_overrides=options.check_overrides(data["model"], overrides),
+        tactic_matrices=tmat,
     )
 
 
@@ -509,6 +521,11 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         if outcome:
             meta["precision"] = precision_metadata(exp, outcome[0])
             meta["cache"] = stats
+        if exp.tactic_matrices:  # issue 22: once per run, read by the report section
+            from sim.alphastrike.duel.tactic_report import matrices
+
+            meta["tactic_matrices"] = matrices(frame, exp.tactic_matrices, exp.seed,
+                                               {**exp.fixed, **exp.rule_overrides})
         results.write(Path(out) / exp.name, frame, meta,
                       csv_layout=results.csv_layout(model, params, frame))
     return frame

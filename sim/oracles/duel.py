@@ -5,8 +5,9 @@ vectorized model (it shares only the unit catalog and Python's ``random``).
 Tactics (issue 22): ``tactic_a``/``tactic_b`` (default ``competent``; ``stand-and-fire``,
 ``brawler``, ``sniper``, ``kite``, ``charge``), initiative (2D6 a side, ties re-rolled, or
 rule option ``initiative``), free movement from ``start_distance`` when no range is given:
-each turn's payoff tables, maximin move, best reply and fire choice computed again from the
-rules with plain loops (:func:`_tactic_turn`).
+each turn's payoff tables, value-to-go over the distance (:func:`_value_to_go`), maximin
+move, best reply and fire choice computed again from the rules with plain loops
+(:func:`_tactic_turn`).
 
 Supported: 1-vs-1, a fixed band or a per-turn script, movement ``ground``/``still``/``jump``
 (20.6 with the ground -> jump fallback, A13 compute, A18, A19), policies ``hold``, ``never``,
@@ -18,6 +19,7 @@ more; other specials are ignored). Other parameters or policies raise
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -245,17 +247,31 @@ def _band(d: int) -> int:
     return 0 if d <= 6 else 1 if d <= 24 else 2 if d <= 42 else 3
 
 
+#: competent's constants (issue 22; the model's are in sim.alphastrike.duel.tactics):
+#: turns of value-to-go, turns a heat level lasts, the floor of a rate of destruction.
+LOOKAHEAD, HEAT_TURNS, RATE_FLOOR = 6, 3, 0.05
+
+
 def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float, int]:
     """(value, expected points, OV request) of u's best fire (modes already set on u and t):
-    points minus the heat cost of the heat it ends at (issue 22)."""
+    the share of t it destroys minus the heat cost of the heat it ends at, a point on a unit
+    weighing 1 / its Armor + Structure (issue 22): a heat level costs the turn at that heat
+    for each of HEAT_TURNS turns, or the turn it holds fire to cool, whichever is less; a
+    shutdown lasts one turn."""
+    w_out, w_in = 1.0 / (t.c.armor + t.c.structure), 1.0 / (u.c.armor + u.c.structure)
     own = [_expect(u, t, band, 0, heat=h)[0] for h in range(5)]
     inc = [_expect(t, u, band, 0, t_heat=h)[0] for h in range(5)]
+    cost = [0.0]
+    for h in range(1, 5):
+        one = w_out * (own[0] - own[h]) + w_in * (inc[h] - inc[0])
+        cool = w_out * own[0] + w_in * (inc[h] - inc[0])
+        cost.append(one if h == 4 else min(HEAT_TURNS * one, cool))
     opts: list[int | None] = ([*range(u.c.ov + 1), -1] if fire == "value"
                               else [u.c.ov] if fire == "max" else [None])
     best: tuple[float, float, int] | None = None
     for k in opts:
         pts, h = _expect(u, t, band, k)
-        v = pts - ((own[0] - own[h]) + (inc[h] - inc[0]))
+        v = w_out * pts - cost[h]
         if best is None or v > best[0] + 1e-9:
             best = (v, pts, -9 if k is None else k)
     assert best is not None
@@ -263,8 +279,11 @@ def _fire_value(u: _Unit, t: _Unit, band: int, fire: str) -> tuple[float, float,
 
 
 def _payoffs(ua: _Unit, ub: _Unit, fires: tuple[str, str]) -> dict[tuple[int, int, int], Any]:
-    """Per (mode A, mode B, band): (A's value - B's, A's points, B's points, A's request,
-    B's request)."""
+    """Per (mode A, mode B, band): (A's payoff: the log of A's rate of destroying B over B's
+    rate of destroying A -- each the share of the enemy its fire destroys plus RATE_FLOOR --
+    each side's heat cost c taking c / rate off its log rate; A's points, B's points, A's
+    request, B's request)."""
+    wa, wb = 1.0 / (ua.c.armor + ua.c.structure), 1.0 / (ub.c.armor + ub.c.structure)
     out = {}
     for ma in range(3):
         for mb in range(3):
@@ -272,8 +291,39 @@ def _payoffs(ua: _Unit, ub: _Unit, fires: tuple[str, str]) -> dict[tuple[int, in
             for b in range(4):
                 va, pa, ra = _fire_value(ua, ub, b, fires[0])
                 vb, pb, rb = _fire_value(ub, ua, b, fires[1])
-                out[ma, mb, b] = (va - vb, pa, pb, ra, rb)
+                rate_a, rate_b = wb * pa + RATE_FLOOR, wa * pb + RATE_FLOOR
+                val = ((math.log(rate_a) - (wb * pa - va) / rate_a)
+                       - (math.log(rate_b) - (wa * pb - vb) / rate_b))
+                out[ma, mb, b] = (val, pa, pb, ra, rb)
     return out
+
+
+def _value_to_go(val: Callable[[int, int, int], float], reach_a: list[int],
+                 reach_b: list[int], dmax: int, p_first: float) -> list[float]:
+    """A's value-to-go by the distance after this turn's moves: LOOKAHEAD turns of the same
+    payoffs ``val(A mode, B mode, band)``, each with initiative (A first with ``p_first``),
+    the first mover's maximin move and the second mover's best reply, by backward induction.
+    Index = inches (0 unused)."""
+    def win(d: int, r: int) -> range:
+        return range(max(d - r, 1), min(d + r, dmax) + 1)
+
+    fut = [0.0] * (dmax + 1)
+    for _ in range(LOOKAHEAD):
+        # A moves first: A's worst over B's replies, then A's best move
+        ra_ = {(m, d1): min(val(m, o, _band(d2)) + fut[d2] for o in range(3)
+                            for d2 in win(d1, reach_b[o]))
+               for m in range(3) for d1 in range(1, dmax + 1)}
+        # B moves first: A's best reply, then B's best move (the least for A)
+        rb_ = {(o, d1): max(val(m, o, _band(d2)) + fut[d2] for m in range(3)
+                            for d2 in win(d1, reach_a[m]))
+               for o in range(3) for d1 in range(1, dmax + 1)}
+        new = [0.0]
+        for d in range(1, dmax + 1):
+            wa = max(ra_[m, d1] for m in range(3) for d1 in win(d, reach_a[m]))
+            wb = min(rb_[o, d1] for o in range(3) for d1 in win(d, reach_b[o]))
+            new.append(p_first * wa + (1.0 - p_first) * wb)
+        fut = new
+    return fut
 
 
 def _pick(cands: Sequence[tuple[float, tuple[int, ...], Any]]) -> Any:
@@ -295,8 +345,9 @@ def _gap(d: int, b: int) -> int:
 def _tactic_move(name: str, me: int, d: int, reach: list[int], opp_reach: list[int],
                  val: Callable[[int, int, int], float], dealt: Callable[[int], float],
                  taken: Callable[[int], float], opp_mode: int | None, moved: int,
-                 dmax: int) -> tuple[int, int]:
-    """(mode index, new distance) of one unit: ``val(own mode, opp mode, band)`` its payoff."""
+                 dmax: int, fut: list[float] | None = None) -> tuple[int, int]:
+    """(mode index, new distance) of one unit: ``val(own mode, opp mode, band)`` its payoff,
+    ``fut`` its value-to-go by the distance after both moves (None: this turn only)."""
     del me
     if name == "stand-and-fire":
         return moved, d
@@ -330,20 +381,22 @@ def _tactic_move(name: str, me: int, d: int, reach: list[int], opp_reach: list[i
             if abs(o) > reach[m]:
                 continue
             d1 = min(max(d + o, 1), dmax)
+            f = fut if fut is not None else [0.0] * (dmax + 1)
             if opp_mode is None:
-                worst = min(val(m, om, b) for om in range(3)
-                            for b in range(_band(min(max(d1 - opp_reach[om], 1), dmax)),
-                                           _band(min(max(d1 + opp_reach[om], 1), dmax)) + 1))
+                worst = min(val(m, om, _band(d2)) + f[d2] for om in range(3)
+                            for d2 in range(max(d1 - opp_reach[om], 1),
+                                            min(d1 + opp_reach[om], dmax) + 1))
             else:
-                worst = val(m, opp_mode, _band(d1))
+                worst = val(m, opp_mode, _band(d1)) + f[d1]
             cands.append((worst, (_gap(d1, pref), abs(o), m), (m, d1)))
     mode, dist = _pick(cands)
     return int(mode), int(dist)
 
 
 def _tactic_turn(ua: _Unit, ub: _Unit, tac: tuple[str, str], band: int | None, d: int,
-                 dmax: int, a_first: bool) -> tuple[int, int]:
-    """Set both units' modes and OV requests for this turn; return (distance, band)."""
+                 dmax: int, a_first: bool, p_first: float = 0.5) -> tuple[int, int]:
+    """Set both units' modes and OV requests for this turn; return (distance, band).
+    ``p_first``: P(A moves first) each turn (for the value-to-go)."""
     fires = tuple("policy" if t == "stand-and-fire" else "max" if t == "charge" else "value"
                   for t in tac)
     memo_key = (fires, tuple((u.heat, u.eng, u.fc, u.wh, u.mp, u.narced) for u in (ua, ub)))
@@ -355,6 +408,13 @@ def _tactic_turn(ua: _Unit, ub: _Unit, tac: tuple[str, str], band: int | None, d
     reach = {}
     for key, u in (("a", ua), ("b", ub)):
         reach[key] = [u.stance(mode=m)[2] if free else 0 for m in MODES]
+    fut_a: list[float] | None = None
+    if free:
+        fkey = (memo_key, tuple(reach["a"]), tuple(reach["b"]), dmax, p_first)
+        fut_a = _FUT_MEMO.get(fkey)
+        if fut_a is None:
+            fut_a = _FUT_MEMO[fkey] = _value_to_go(lambda m, o, b: float(pay[m, o, b][0]),
+                                                   reach["a"], reach["b"], dmax, p_first)
 
     def mover(side: str, dd: int, opp_mode: int | None) -> tuple[int, int]:
         if side == "a":
@@ -363,14 +423,16 @@ def _tactic_turn(ua: _Unit, ub: _Unit, tac: tuple[str, str], band: int | None, d
             dealt = (lambda b: pay[0, 0, b][1])     # noqa: E731
             taken = (lambda b: pay[0, 0, b][2])     # noqa: E731
             u, t_name, opp = ua, tac[0], "b"
+            fut = fut_a
         else:
             def val(m: int, o: int, b: int) -> float:
                 return -float(pay[o, m, b][0])
             dealt = (lambda b: pay[0, 0, b][2])     # noqa: E731
             taken = (lambda b: pay[0, 0, b][1])     # noqa: E731
             u, t_name, opp = ub, tac[1], "a"
+            fut = None if fut_a is None else [-x for x in fut_a]
         mode, nd = _tactic_move(t_name, 0, dd, reach[side], reach[opp], val, dealt, taken,
-                                opp_mode, MODES.index(u.moved), dmax if free else 60)
+                                opp_mode, MODES.index(u.moved), dmax if free else 60, fut)
         r = reach[side][mode]
         return mode, min(max(nd, max(dd - r, 1)), min(dd + r, dmax if free else 60))
 
@@ -388,6 +450,8 @@ def _tactic_turn(ua: _Unit, ub: _Unit, tac: tuple[str, str], band: int | None, d
 
 #: Payoff tables by (fire rules, both units' state); cleared per :func:`scalar` call.
 _PAY_MEMO: dict[Any, dict[tuple[int, int, int], Any]] = {}
+#: A's value-to-go by (payoff state, reaches, depth, P(A first)); cleared with _PAY_MEMO.
+_FUT_MEMO: dict[Any, list[float]] = {}
 
 
 def _initiative_a_first(rule: str, rand: Callable[[], float]) -> bool:
@@ -433,7 +497,8 @@ def one_duel(p: Mapping[str, Any], rand: Callable[[], float]) -> int:
         band = None if free else script[min(t, len(script) - 1)]
         if tactical:
             dist, band = _tactic_turn(ua, ub, tac, band, dist, start,
-                                      _initiative_a_first(rule, rand))
+                                      _initiative_a_first(rule, rand),
+                                      {"a": 0.0, "b": 1.0}.get(rule, 0.5))
         assert band is not None
         res = [_attack(ua, ub, band, rand), _attack(ub, ua, band, rand)]
         for (fired, ov, pts), u in zip(res, (ub, ua), strict=True):
@@ -476,6 +541,7 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
         raise NotImplementedError(f"oracle does not support {sorted(bad)}")
     rand = random.Random(int(rng.integers(2**63))).random
     _PAY_MEMO.clear()
+    _FUT_MEMO.clear()
     turns = int(params.get("turns", 30))
     hist = np.zeros(turns + 2, dtype=np.int64)
     out = np.zeros(4, dtype=np.int64)

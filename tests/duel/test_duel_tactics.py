@@ -79,6 +79,8 @@ def test_initiative_order() -> None:
     rng = np.random.default_rng(4)
     first = TT.a_moves_first(rng, 20000, "roll")
     assert abs(first.mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
+    # the dice themselves (2D6 a side, ties re-rolled) give the same fair coin
+    assert abs(TT.roll_off(rng, 20000).mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
     assert not TT.a_moves_first(rng, 10, "a").any() and TT.a_moves_first(rng, 10, "b").all()
     assert TT.p_a_moves_first("roll") == 0.5
     # one turn: the rolled initiative is the even mixture of "A always wins" and "B always wins"
@@ -98,6 +100,8 @@ CASES = [
          crits=False),
     dict(a="Catapult CPLT-C1", b="Locust LCT-1V", tactic_a="charge", tactic_b="brawler",
          start_distance=20, initiative="b"),
+    dict(a="Catapult CPLT-C1", b="Locust LCT-1V", closing="close", tactic_a="competent",
+         tactic_b="competent", crits=False),
 ]
 
 
@@ -151,9 +155,18 @@ def test_defaults_and_recorded_tactics() -> None:
                             policy_a="max"))
     with pytest.raises(ConfigError, match="tactic_a"):
         MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", tactic_a="lurker"))
-    with pytest.raises(ConfigError, match="tactic_b"):
-        MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", closing="close",
-                            tactic_b="competent"))
+    # a force fight defaults to stand-and-fire; with a tactic and no range it plays at Short
+    force = MODEL.scenario(dict(a="Atlas AS7-D,Locust LCT-1V", b="Locust LCT-1V"))
+    assert not force.tactical
+    force = MODEL.scenario(dict(a="Atlas AS7-D,Locust LCT-1V", b="Locust LCT-1V",
+                                tactic_b="competent"))
+    assert force.tactical and not force.free and force.range_label == "short"
+    # under a closing policy a tactic fires (the policy moves); the default stays
+    # stand-and-fire there
+    scn = MODEL.scenario(dict(a="Atlas AS7-D", b="Locust LCT-1V", closing="close",
+                              tactic_b="competent"))
+    assert scn.tactical and not scn.free
+    assert [t.name for t in scn.tactics] == ["stand-and-fire", "competent"]
 
 
 def test_stand_and_fire_is_the_old_duel_bit_for_bit() -> None:
@@ -221,3 +234,78 @@ def test_classic_tactics_map_to_firing_policies() -> None:
         classic_tactics(ns(tactic_a="kite"))
     with pytest.raises(ConfigError, match="policy-b"):
         classic_tactics(ns(tactic_b="competent", policy_b="all"))
+
+
+@pytest.mark.parametrize("pair,rule", [(("Commando COM-1B", "Griffin GRF-2N"), "roll"),
+                                       (("Loki (Hellbringer) Prime", "Catapult CPLT-C1"), "a")])
+def test_oracle_decisions_match_the_table_with_lookahead(pair: tuple[str, str], rule: str) -> None:
+    """Free movement: the scalar oracle's loops (value-to-go, maximin, best reply, fire) and
+    the vectorized decision table agree on every distance and initiative order, fresh and
+    hot."""
+    from sim.oracles import duel as O
+
+    start = 18
+    scn = MODEL.scenario(dict(a=pair[0], b=pair[1], start_distance=start, initiative=rule))
+    p_first = TT.p_a_moves_first(rule)
+    for heat in ((0, 0), (1, 2)):
+        O._PAY_MEMO.clear()
+        O._FUT_MEMO.clear()
+        sa, sb = initial_state(scn.a.units[0], 1), initial_state(scn.b.units[0], 1)
+        sa["heat"][:], sb["heat"][:] = heat
+        for d in range(1, start + 1):
+            for a_first in (True, False):
+                ch = TT.decisions(scn, np.array([d], dtype=np.int16), np.array([a_first]),
+                                  sa, sb)
+                ua = O._Unit(pair[0], 4, "ground", "never", "clear")
+                ub = O._Unit(pair[1], 4, "ground", "never", "clear")
+                ua.heat, ub.heat = heat
+                dist, band = O._tactic_turn(ua, ub, ("competent", "competent"), None, d, start,
+                                            a_first, p_first)
+                got = (O.MODES.index(ua.mode), O.MODES.index(ub.mode), dist, ua.req, ub.req)
+                want = (int(ch["mode_a"][0]), int(ch["mode_b"][0]), int(ch["dist"][0]),
+                        int(ch["req_a"][0]), int(ch["req_b"][0]))
+                assert got == want, (heat, d, a_first, got, want)
+
+
+def test_competent_share_of_pairs_small_sample() -> None:
+    """The issue's competence check on a small fixed-seed sample (exact chains, no crits,
+    15 turns): competent A scores at least every other named tactic's score against a
+    competent B in most pairs. tools/competence.py measures the full figure (the goal is 95%;
+    the measured share and its exceptions are in docs/rules.md)."""
+    from sim.alphastrike.duel.competence import check_pair, sample_pairs
+
+    rows = [check_pair(a, b, {"crits": False, "turns": 15}) for a, b in sample_pairs(10, 7)]
+    assert all(0.0 <= r["competent"] <= 1.0 for r in rows)
+    assert sum(r["ok"] for r in rows) >= 7, [(r["a"], r["b"], r["margin"]) for r in rows]
+
+
+def test_force_units_play_their_tactic_against_their_target() -> None:
+    """A force fight with tactics: every unit's mode and OV request are the 1-vs-1 decision
+    table's entry against the target its targeting policy picked (spread: unit i fires at
+    enemy i), for both initiative orders; the run records the tactics."""
+    from sim.alphastrike.duel import kernel as K
+
+    p = dict(a="Catapult CPLT-C1,Locust LCT-1V", b="Commando COM-1B,Griffin GRF-2N",
+             range="medium", tactic_a="competent", tactic_b="charge", targeting_a="spread",
+             targeting_b="spread")
+    scn = MODEL.scenario(p)
+    assert scn.tactical and not scn.free and not scn.one_vs_one
+    n = 6
+    sa = [initial_state(u, n) for u in scn.a.units]
+    sb = [initial_state(u, n) for u in scn.b.units]
+    for s, h in zip(sa + sb, (0, 1, 2, 3), strict=True):
+        s["heat"][:] = np.arange(n) % (h + 1)
+    first = np.arange(n) % 2 == 0
+    req_a, req_b = K._force_tactics(scn, sa, sb, 1, 1, first)
+    assert req_a is not None and req_b is not None
+    d0 = np.full(n, TT.band_distance(1), dtype=np.int16)
+    for side, own, opp, reqs, fa in (("a", sa, sb, req_a, first), ("b", sb, sa, req_b, ~first)):
+        for i in range(2):
+            ch = TT.decisions(K._pair(scn, side, i, i), d0, fa, own[i], opp[i])
+            assert (own[i]["mode"] == ch["mode_a"]).all()
+            assert (reqs[i] == ch["req_a"]).all()
+    frame = engine.simulate(MODEL, [p], trials=2000, seed=5, progress=False)
+    r = frame.iloc[0]
+    assert (r["tactic_a"], r["tactic_b"]) == ("competent", "charge")
+    total = r["p_win_a"] + r["p_win_b"] + r["p_draw"] + r["p_timeout"]
+    assert abs(total - 1.0) < 1e-9

@@ -235,6 +235,9 @@ def test_report_from_real_models_on_a_reduced_suite(tmp_path):
         if exp.name == "change_costs":  # one 'Mech, unchanged and one more ton of armor
             exp.cases = exp.cases[:1]
             exp.grid["edit_a"] = exp.grid["edit_a"][::2]
+        if getattr(exp, "tactic_matrices", None):  # one pairing each way, two tactics
+            exp.tactic_matrices = {"pairings": 1, "trials": 200,
+                                   "tactics": ["competent", "stand-and-fire"]}
         if getattr(exp, "kind", "") == "rating":  # sim.rating: two units, a pool of two
             pick = cut["a"] if exp.model == "duel" else cut["unit_a"] + ["Atlas AS7-D"]
             exp.units, exp.pool = pick[:2], pick[-2:]  # type: ignore[attr-defined]

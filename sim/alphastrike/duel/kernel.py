@@ -9,13 +9,14 @@ result through a byte table per unit (CR/IRA applied) with :func:`sim.dice.draw_
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 import numpy as np
 
 from sim.aggregate import Aggregate
 from sim.alphastrike.duel.scenario import DuelScenario, move_distance
-from sim.alphastrike.duel.sides import Side, UnitSpec
+from sim.alphastrike.duel.sides import MOVED, Side, UnitSpec
 from sim.alphastrike.duel.tactics import a_moves_first, band_distance, decisions
 from sim.alphastrike.duel.targeting import choose_targets
 from sim.alphastrike.duel.turn import (
@@ -77,14 +78,16 @@ def _crits(t: UnitSpec, st: dict[str, np.ndarray], need: np.ndarray, scn: DuelSc
 
 def _fire(att: Side, sa: list[dict[str, np.ndarray]], tgt: Side,
           stt: list[dict[str, np.ndarray]], band: int | np.ndarray, turn: int,
-          scn: DuelScenario, rng: np.random.Generator, req: np.ndarray | None = None
-          ) -> tuple[np.ndarray, list, list]:
+          scn: DuelScenario, rng: np.random.Generator,
+          req: np.ndarray | list[np.ndarray] | None = None) -> tuple[np.ndarray, list, list]:
     """Decisions, targets and attack rolls of one side (state at the start of the turn);
     returns the points each attacker deals and (attacker, target index, hit, points) records.
     Narc beacons take effect at once (A17: Narc first). ``req``: the OV requests a tactic
-    chose (one unit a side), else each unit's overheat policy."""
-    decs = [decide(u, s, band, turn, scn.dr, scn.asr, req=req)
-            for u, s in zip(att.units, sa, strict=True)]
+    chose (one array, one unit a side; a list: one per unit of a force), else each unit's
+    overheat policy."""
+    decs = [decide(u, s, band, turn, scn.dr, scn.asr,
+                   req=req[i] if isinstance(req, list) else req)
+            for i, (u, s) in enumerate(zip(att.units, sa, strict=True))]
     targets = choose_targets(att, sa, decs, tgt, stt, band, scn.dr, scn.asr)
     m = sa[0]["heat"].shape[0]
     dealt_total = np.zeros(m, dtype=np.int64)
@@ -120,6 +123,55 @@ def _fire(att: Side, sa: list[dict[str, np.ndarray]], tgt: Side,
             shots.append((j, hit, pts))
         fire_if_able(dec, able)
     return dealt_total, shots, decs
+
+
+@lru_cache(maxsize=256)
+def _pair(scn: DuelScenario, side: str, i: int, j: int) -> DuelScenario:
+    """The 1-vs-1 scenario of unit ``i`` of ``side`` against unit ``j`` of the other side
+    (``a`` the own unit, its tactic first): whose decision table a unit of a force reads."""
+    own, opp = (scn.a, scn.b) if side == "a" else (scn.b, scn.a)
+    tac = scn.tactics if side == "a" else scn.tactics[::-1]
+    return dataclasses.replace(scn, a=Side((own.units[i],), own.targeting),
+                               b=Side((opp.units[j],), opp.targeting), tactics=tac)
+
+
+def _force_tactics(scn: DuelScenario, sa: list[dict[str, np.ndarray]],
+                   sb: list[dict[str, np.ndarray]], band: int, turn: int, first_a: np.ndarray
+                   ) -> tuple[list[np.ndarray] | None, list[np.ndarray] | None]:
+    """Tactics in a force fight (issue 22): each unit picks its target by its side's
+    targeting policy (from its policy decision, as without tactics), then plays its side's
+    tactic as in a 1-vs-1 against that target at the imposed band: its movement mode and OV
+    are that pairing's decision-table entry for the two units' states (initiative rolled per
+    side: the losing side's units move first). Sets every unit's ``mode``; returns each
+    side's OV requests per unit (None for a side whose fire follows its policy)."""
+    m = first_a.shape[0]
+    d0 = np.full(m, band_distance(band), dtype=np.int16)
+    plan: list[tuple[dict[str, np.ndarray], np.ndarray]] = []
+    reqs: dict[str, list[np.ndarray] | None] = {}
+    for side, own, own_st, opp, opp_st, first, tac in (
+            ("a", scn.a, sa, scn.b, sb, first_a, scn.tactics[0]),
+            ("b", scn.b, sb, scn.a, sa, ~first_a, scn.tactics[1])):
+        decs = [decide(u, s, band, turn, scn.dr, scn.asr) for u, s in
+                zip(own.units, own_st, strict=True)]
+        targets = choose_targets(own, own_st, decs, opp, opp_st, band, scn.dr, scn.asr)
+        side_req = []
+        for i, (u, s) in enumerate(zip(own.units, own_st, strict=True)):
+            mode = np.full(m, MOVED.index(u.moved), dtype=np.uint8)
+            req = np.zeros(m, dtype=np.int16)
+            for j, ts in enumerate(opp_st):
+                rows = (np.arange(m) if targets is None else np.flatnonzero(targets[i] == j))
+                if rows.size == 0:
+                    continue
+                ch = decisions(_pair(scn, side, i, j), d0[rows], first[rows],
+                               {k: v[rows] for k, v in s.items()},
+                               {k: v[rows] for k, v in ts.items()})
+                mode[rows], req[rows] = ch["mode_a"], ch["req_a"]
+            plan.append((s, mode))
+            side_req.append(req)
+        reqs[side] = None if tac.fire == "policy" else side_req
+    for s, mode in plan:      # after both sides chose: targeting read the old stances
+        s["mode"] = mode
+    return reqs["a"], reqs["b"]
 
 
 def _apply(tgt: Side, stt: list[dict[str, np.ndarray]], shots: list, scn: DuelScenario,
@@ -171,9 +223,18 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
             st[t, 8] = ever_a_done
             st[t, 9] = ever_b_done
             continue
-        req_a = req_b = None
+        req_a: np.ndarray | list[np.ndarray] | None = None
+        req_b: np.ndarray | list[np.ndarray] | None = None
         band: int | np.ndarray
-        if scn.tactical:
+        if scn.tactical and not scn.one_vs_one:
+            band = scn.bands[t]
+            req_a, req_b = _force_tactics(scn, sa, sb, band, t + 1,
+                                          a_moves_first(rng, m, scn.dr.initiative))
+        elif scn.tactical:
+            if scn.closing and dist is not None:  # the policy moves both (20.7); tactics fire
+                ua, ub = scn.a.units[0], scn.b.units[0]
+                dist = move_distance(dist, np.array(ua.move, dtype=np.int16)[profile(sa[0])],
+                                     np.array(ub.move, dtype=np.int16)[profile(sb[0])], scn)
             first_a = a_moves_first(rng, m, scn.dr.initiative)
             d0 = dist if dist is not None else np.full(m, band_distance(scn.bands[t]),
                                                        dtype=np.int16)

@@ -177,6 +177,10 @@ def _tactics(rows: _Rows, scn: DuelScenario, t: int) -> int | np.ndarray:
         first_a = br == 0
     else:
         first_a = np.full(rows.w.size, p_first == 1.0)
+    if scn.closing and rows.dist is not None:  # the policy moves both (20.7); tactics fire
+        ua, ub = scn.a.units[0], scn.b.units[0]
+        rows.dist = move_distance(rows.dist, np.array(ua.move, dtype=np.int16)[profile(rows.a)],
+                                  np.array(ub.move, dtype=np.int16)[profile(rows.b)], scn)
     d0 = rows.dist if rows.dist is not None else np.full(
         rows.w.size, band_distance(scn.bands[t]), dtype=np.int16)
     ch = decisions(scn, d0, first_a, rows.a, rows.b)

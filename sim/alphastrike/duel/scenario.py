@@ -101,6 +101,14 @@ class DuelScenario:
                         "tactics " + f"A: {self.tactics[0].name}, B: {self.tactics[1].name}"
                         + (f" (free movement from {self.start_distance}\", 1\"-60\")"
                            if self.free else f" (range imposed: {self.range_label})"))
+            if not self.one_vs_one:
+                seen.append("force fight with tactics: each unit picks its target by its "
+                            "side's targeting policy, then plays its side's tactic as in a "
+                            "1-vs-1 against that target (mode and OV from that pairing's "
+                            "decision table)")
+            if self.closing:
+                seen.append(f"closing {self.closing} with tactics: the policy moves the units "
+                            "in their fixed stances; the tactics choose the fire")
             if any(t.name in ("brawler", "charge") for t in self.tactics):
                 seen.append("brawler/charge close to contact (1\"); Alpha Strike physical "
                             "attacks are not simulated in the duel: at contact the units "
@@ -225,25 +233,23 @@ def _bands(p: Mapping[str, Any], turns: int) -> tuple[tuple[int, ...], str | Non
     return (T.RANGE_INDEX[band],) * turns, None, band
 
 
-def _tactics(p: Mapping[str, Any], fixed_play: bool) -> tuple[ASTactic, ASTactic]:
-    """Both sides' tactics; ``fixed_play`` (a force fight or a closing policy): only
-    ``stand-and-fire``. A side without ``tactic_*`` plays ``competent``, or
-    ``stand-and-fire`` under fixed play or when a fixed stance or overheat policy
-    (``moved_*``, ``policy_*``) is given for either side (the old fixed duel)."""
+def _tactics(p: Mapping[str, Any], force: bool, closing: bool = False
+             ) -> tuple[ASTactic, ASTactic]:
+    """Both sides' tactics. A side without ``tactic_*`` plays ``competent``, or
+    ``stand-and-fire`` in a force fight, under a closing policy, or when a fixed stance or
+    overheat policy (``moved_*``, ``policy_*``) is given for either side (the old fixed duel).
+    Under a closing policy a tactic chooses the fire (the policy moves the units, each in its
+    fixed stance); in a force fight each unit plays it against its target (the kernel)."""
     fixed_given = any(p[f"{k}_{s}"] is not None for k in ("moved", "policy") for s in "ab")
     out = []
     for s in ("a", "b"):
         raw = p[f"tactic_{s}"]
         if raw is None:
-            raw = "stand-and-fire" if fixed_play or fixed_given else "competent"
+            raw = "stand-and-fire" if force or closing or fixed_given else "competent"
         t = resolve_tactic(raw, f"tactic_{s}")
         if t is not STAND_AND_FIRE:
-            if fixed_play:
-                raise ConfigError(f"tactic_{s}", t.name, "stand-and-fire in a force fight or "
-                                  "under closing (tactics are played one unit a side, at a "
-                                  "free, fixed or scripted range)")
             for k, what in (("moved", "movement mode"), ("policy", "overheat policy")):
-                if p[f"{k}_{s}"] is not None:
+                if p[f"{k}_{s}"] is not None and not (closing and k == "moved"):
                     raise ConfigError(f"{k}_{s}", p[f"{k}_{s}"], f"only with tactic_{s}="
                                       f"stand-and-fire (tactic {t.name} chooses the {what})")
         out.append(t)
@@ -278,10 +284,10 @@ def build_scenario(params: Mapping[str, Any]) -> DuelScenario:
             pairs = [(edit_side(pairs[0][0], p[f"edit_{s}"], f"edit_{s}"), pairs[0][1])]
         side_pairs.append(pairs)
     force = len(side_pairs[0]) > 1 or len(side_pairs[1]) > 1
-    tacs = _tactics(p, force or closing is not None)
+    tacs = _tactics(p, force, closing is not None)
     tactical = any(t is not STAND_AND_FIRE for t in tacs)
-    free = not bands and closing is None and tactical
-    if not bands and closing is None and not tactical:
+    free = not bands and closing is None and tactical and not force
+    if not bands and closing is None and not free:
         if p.get("range") == "free":        # nobody moves: the band of the start distance
             bands = (band_of_distance(start),) * turns
         else:                               # the old default: Short

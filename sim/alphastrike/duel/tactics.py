@@ -26,20 +26,31 @@ searched with ``searchsorted``; keys not seen yet are computed together, vectori
 added), so a tactic is a deterministic function of the chain's state plus the initiative
 outcome and the chain stays exact (its state gains the distance).
 
-**The payoff** of a turn for a unit, by (own mode, enemy mode, band): its expected points
-dealt minus the enemy's, each side's fire chosen to maximize its expected points minus its
-heat cost, where the heat cost of ending at heat h' is what heat h' costs next turn at the same
-band and modes: (own expected points at heat 0 - at heat h') + (enemy's expected points on it
-at heat h' - at heat 0), so a shutdown (h' = 4: no attack, -4 against it) or the heat scale's
-to-hit, Move and TMM penalties are counted. Every expectation is exact, from the same rule
-functions as the kernel (TN, P(2D6 >= TN), the points of a hit with the 0* roll and the
-target's reductions); nothing is sampled.
+**The payoff** of a turn for A, by (A's mode, B's mode, band), is the *kill race*
+(:data:`PAYOFF` ``ratio``): ln(r_A + f) - c_A / (r_A + f) - ln(r_B + f) + c_B / (r_B + f),
+where r is a side's expected points this turn over the enemy's Armor + Structure (the share
+of it destroyed; :data:`WEIGHT`), f = :data:`RATE_FLOOR` and c its heat cost (the first-order
+change of its log rate); B's payoff is minus A's. Each side's fire maximizes its share
+destroyed minus its heat cost, where ending at heat h' costs, against heat 0 at the same band
+and modes, the smaller of :data:`HEAT_TURNS` turns at h' (own share lost + the enemy's share
+gained on it) and one cooling turn (a turn's fire at heat 0 forgone + the enemy's gain at
+h'): heat stays while a unit keeps firing (6.4); a shutdown (h' = 4: no attack, -4 against
+it) lasts one turn. Every expectation is exact, from the same rule functions as the kernel
+(TN, P(2D6 >= TN), the points of a hit with the 0* roll and the target's reductions);
+nothing is sampled.
+
+**Lookahead.** Under free movement ``competent`` adds to a move's payoff the value-to-go of
+the distance both moves leave (:func:`lookahead`): :data:`LOOKAHEAD` more turns of the same
+payoffs, each with initiative, maximin and best reply, solved backward over the distance
+with the units' state held fixed -- a function of the decision state, computed once per
+state, so the table (and the exact chain) stay exact.
 
 Named tactics (:data:`NAMES`), each with its movement rule and fire rule:
 
 * ``competent`` (default): moving first, the move (mode, distance) whose worst case over the
   enemy's replies (mode, distance it can reach from there) is best; moving second, the best
-  reply to the first mover's move. Fire: the value rule above. Ties: the distance nearest the
+  reply to the first mover's move; each valued by the payoff plus the value-to-go. Fire: the
+  value rule above. Ties: the distance nearest the
   band it would pick were the band fixed, then the shortest move, then ground, still, jump.
 * ``stand-and-fire``: today's duel: keeps the distance and its fixed stance (``moved_*``) and
   fires by its overheat policy (``policy_*``).
@@ -71,7 +82,7 @@ from sim import tactics as G
 from sim.alphastrike.duel.sides import MOVED, UnitSpec
 from sim.alphastrike.duel.turn import attack_tn, decide, fire_if_able, hit_points
 from sim.alphastrike.heat import end_phase_heat
-from sim.dice import d6, p_2d6_at_least
+from sim.dice import d6, p_2d6_at_least, raw_bytes
 
 if TYPE_CHECKING:
     from sim.alphastrike.duel.scenario import DuelScenario
@@ -104,7 +115,9 @@ class View:
     ``value`` (K, 3, 3, 4): its payoff by (own mode, enemy mode, band); ``dealt``/``taken``
     (K, 3, 3, 4): its and the enemy's expected points at each; ``opp_mode`` (K,): the first
     mover's mode when it moves second (else None); ``moved``: its fixed stance (mode index);
-    ``fixed``: the band is imposed; ``dmax``: the farthest distance (the start distance)."""
+    ``fixed``: the band is imposed; ``dmax``: the farthest distance (the start distance);
+    ``future`` (K, dmax + 1): its value-to-go by the distance after both moves (index = inches;
+    :func:`lookahead`; None: this turn only)."""
 
     d: np.ndarray
     first: bool
@@ -117,6 +130,7 @@ class View:
     moved: int
     fixed: bool
     dmax: int = 60
+    future: np.ndarray | None = None
 
 
 Decide = Callable[[View], tuple[np.ndarray, np.ndarray]]
@@ -162,8 +176,66 @@ def _offsets(v: View) -> np.ndarray:
     return np.arange(-r, r + 1, dtype=np.int64)
 
 
+def _sparse(x: np.ndarray) -> np.ndarray:
+    """Sparse table of ``x`` (K, D): (K, J, D), level j holding the minima of ``x`` over the
+    windows ``[i, i + 2^j)`` (clipped at the end)."""
+    n = x.shape[1]
+    levels = [x]
+    while 2 ** len(levels) <= n:
+        w = 2 ** (len(levels) - 1)
+        prev = levels[-1]
+        nxt = prev.copy()
+        nxt[:, :n - w] = np.minimum(prev[:, :n - w], prev[:, w:])
+        levels.append(nxt)
+    return np.stack(levels, axis=1)
+
+
+def _query(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row k, the minimum of the tabled ``x[k, lo:hi + 1]`` (``lo``, ``hi``: index arrays
+    of shape (K, ...)); ``+inf`` where ``lo > hi``."""
+    k, _, n = table.shape
+    flat = table.reshape(k, -1)
+    ok = lo <= hi
+    span = np.where(ok, hi - lo + 1, 1)
+    j = np.floor(np.log2(span)).astype(np.int64)
+    i1 = (j * n + np.where(ok, lo, 0)).reshape(k, -1)
+    i2 = (j * n + np.where(ok, hi - (1 << j) + 1, 0)).reshape(k, -1)
+    m = np.minimum(np.take_along_axis(flat, i1, axis=1), np.take_along_axis(flat, i2, axis=1))
+    return np.where(ok, m.reshape(lo.shape), np.inf)
+
+
+def _range_min(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row of ``x`` (K, D), the minimum of ``x[k, lo:hi + 1]`` (``+inf`` where
+    ``lo > hi``)."""
+    return _query(_sparse(x), lo, hi)
+
+
+def worst_reply(value: np.ndarray, future: np.ndarray | None, opp_reach: np.ndarray,
+                d1: np.ndarray, dmax: int) -> np.ndarray:
+    """(K, 3, *S): for each own mode and each distance ``d1`` (K, *S) after the own move, the
+    worst over the enemy's replies -- a mode and any distance ``d2`` within its reach of
+    ``d1`` -- of ``value[own mode, enemy mode, band(d2)] + future[d2]``. ``value``
+    (K, 3, 3, 4); ``future`` (K, dmax + 1) or None (this turn only); ``opp_reach`` (K, 3)."""
+    k = value.shape[0]
+    tail = (1,) * (d1.ndim - 1)
+    table = _sparse(np.zeros((k, dmax + 1)) if future is None else future)
+    out = np.full((k, 3, *d1.shape[1:]), np.inf)
+    for om in range(3):
+        r = opp_reach[:, om].reshape(k, *tail)
+        lo = np.clip(d1 - r, 1, dmax)
+        hi = np.clip(d1 + r, 1, dmax)
+        for b in range(4):
+            blo, bhi = np.maximum(lo, BAND_LO[b]), np.minimum(hi, BAND_HI[b])
+            f = _query(table, blo, bhi)                                # (K, *S)
+            val = value[:, :, om, b].reshape(k, 3, *tail) + f[:, None]
+            out = np.minimum(out, val)
+    return out
+
+
 def competent(v: View) -> tuple[np.ndarray, np.ndarray]:
-    """Moving first: maximin over the enemy's replies; moving second: the best reply."""
+    """Moving first: maximin over the enemy's replies; moving second: the best reply. A
+    move's value is this turn's payoff plus the value-to-go of the distance it leaves
+    (``v.future``, :func:`lookahead`)."""
     k = v.d.shape[0]
     o = _offsets(v)
     d1 = np.clip(v.d[:, None] + o[None, :], 1, v.dmax)                     # (K, O)
@@ -174,19 +246,50 @@ def competent(v: View) -> tuple[np.ndarray, np.ndarray]:
             np.broadcast_to(np.abs(o)[None, None, :], ok.shape),
             np.broadcast_to(np.arange(3)[None, :, None], ok.shape))
     if v.opp_mode is None:
-        lo = np.clip(d1[:, :, None] - v.opp_reach[:, None, :], 1, v.dmax)   # (K, O, 3)
-        hi = np.clip(d1[:, :, None] + v.opp_reach[:, None, :], 1, v.dmax)
-        b = np.arange(4)
-        mask = (b >= band_of(lo)[..., None]) & (b <= band_of(hi)[..., None])  # (K, O, 3, 4)
-        val = v.value[:, :, None, :, :]                                    # (K, 3, 1, 3, 4)
-        worst = np.where(mask[:, None], val, np.inf).min(axis=4).min(axis=3)  # (K, 3, O)
+        worst = worst_reply(v.value, v.future, v.opp_reach, d1, v.dmax)      # (K, 3, O)
     else:
         own = v.value[np.arange(k), :, v.opp_mode, :]                      # (K, 3, 4)
         worst = np.take_along_axis(own, np.broadcast_to(band_of(d1)[:, None, :],
                                                         (k, 3, o.size)), axis=2)
+        if v.future is not None:
+            worst = worst + np.take_along_axis(v.future, d1, axis=1)[:, None, :]
     flat = _lexi(ok, worst, *ties)
     mode, oi = np.divmod(flat, o.size)
     return mode, d1[np.arange(k), oi]
+
+
+#: Turns after this one that ``competent`` values (:func:`lookahead`).
+LOOKAHEAD = 6
+
+
+def lookahead(value: np.ndarray, reach_a: np.ndarray, reach_b: np.ndarray, dmax: int,
+              p_first: float, turns: int = LOOKAHEAD) -> np.ndarray:
+    """A's value-to-go (G, dmax + 1) by the distance after this turn's moves, for G states
+    (``value`` (G, 3, 3, 4): A's payoff by (A's mode, B's mode, band); ``reach_*`` (G, 3)):
+    ``turns`` more turns of the same payoffs, each with initiative (A moves first with
+    ``p_first``), the first mover's maximin move and the second mover's best reply, both
+    valuing what they leave by the turns after (backward induction over the distance; the
+    units' state is held fixed, so the table stays a function of the decision key)."""
+    g = value.shape[0]
+    grid = np.broadcast_to(np.arange(1, dmax + 1), (g, dmax))
+    vb = -value.transpose(0, 2, 1, 3)
+    fut = np.zeros((g, dmax + 1))
+    for _ in range(turns):
+        new = np.zeros((g, dmax + 1))
+        for weight, val, fu, r_me, r_opp, sign in ((p_first, value, fut, reach_a, reach_b, 1.0),
+                                                   (1.0 - p_first, vb, -fut, reach_b, reach_a,
+                                                    -1.0)):
+            if weight == 0.0:
+                continue
+            worst = worst_reply(val, fu, r_opp, grid, dmax)              # (G, 3, D)
+            best = np.full((g, dmax), -np.inf)
+            for m in range(3):
+                r = r_me[:, m:m + 1]
+                lo, hi = np.clip(grid - r, 1, dmax) - 1, np.clip(grid + r, 1, dmax) - 1
+                best = np.maximum(best, -_range_min(-worst[:, m], lo, hi))
+            new[:, 1:] += weight * sign * best
+        fut = new
+    return fut
 
 
 def stand_and_fire(v: View) -> tuple[np.ndarray, np.ndarray]:
@@ -270,11 +373,20 @@ def resolve(value: Any, field: str) -> ASTactic:
 
 def a_moves_first(rng: np.random.Generator, n: int, rule: str) -> np.ndarray:
     """Per duel, whether side A moves first (it lost the initiative, 20.1): ``roll`` = 2D6
-    a side, ties re-rolled; ``a`` / ``b``: that side always wins."""
+    a side, ties re-rolled; ``a`` / ``b``: that side always wins. The roll-off is symmetric
+    and its ties are re-rolled, so A loses it with probability exactly 1/2: the kernel draws
+    that outcome as one fair random bit per duel (the low bit of a raw byte) rather than
+    rolling the dice (:func:`roll_off` rolls them; a test checks they agree)."""
     if rule == "a":
         return np.zeros(n, dtype=bool)
     if rule == "b":
         return np.ones(n, dtype=bool)
+    return (raw_bytes(rng, n) & np.uint8(1)).astype(bool)
+
+
+def roll_off(rng: np.random.Generator, n: int) -> np.ndarray:
+    """The initiative roll-off itself (20.1): 2D6 a side, ties re-rolled; True where A's
+    total is lower (A moves first)."""
     out = np.zeros(n, dtype=bool)
     rows = np.arange(n)
     while rows.size:
@@ -321,8 +433,8 @@ def _tile(s: dict[str, np.ndarray], k: int) -> dict[str, np.ndarray]:
 
 
 def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str, np.ndarray],
-               band: np.ndarray, fire: str, scn: DuelScenario
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               band: np.ndarray, fire: str, scn: DuelScenario, w_out: Any = 1.0,
+               w_in: Any = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(value, expected points, request) of ``u``'s fire at every flattened row: the
     request by its fire rule, the value = points - heat cost. Every heat level and every
     option is one stacked evaluation."""
@@ -332,7 +444,12 @@ def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str
     st5, band5, zero5 = _tile(st, 5), np.tile(band, 5), np.zeros(5 * n, dtype=np.int16)
     own = _expected(u, hot, t, st5, band5, zero5, scn)[0].reshape(5, n)
     inc = _expected(t, st5, u, hot, band5, zero5, scn)[0].reshape(5, n)
-    cost = (own[0] - own) + (inc - inc[0])                            # (5, N)
+    one = w_out * (own[0] - own) + w_in * (inc - inc[0])              # (5, N): one turn
+    # heat stays while the unit keeps firing (6.4): it costs a turn at that heat for each of
+    # the HEAT_TURNS turns ahead, or the turn it holds fire to cool (a turn's points at heat 0
+    # forgone, the turn's penalty taken), whichever is less; a shutdown lasts one turn
+    cost = np.minimum(HEAT_TURNS * one, w_out * own[0] + w_in * (inc - inc[0]))
+    cost[0], cost[4] = 0.0, one[4]
     cols = np.arange(n)
     if fire == "value":
         options = list(range(0, u.ov + 1)) + [-1]
@@ -344,7 +461,7 @@ def _side_fire(u: UnitSpec, su: dict[str, np.ndarray], t: UnitSpec, st: dict[str
     req = None if fire == "policy" else np.repeat(np.asarray(options, dtype=np.int16), n)
     pts, heat = _expected(u, _tile(su, k), t, _tile(st, k), np.tile(band, k), req, scn)
     pts, heat = pts.reshape(k, n), heat.reshape(k, n).astype(np.int64)
-    v = pts - cost[heat, cols[None, :]]
+    v = w_out * pts - cost[heat, cols[None, :]]
     best = np.argmax(v >= v.max(axis=0, keepdims=True) - _TOL, axis=0)
     return v[best, cols], pts[best, cols], np.asarray(options, dtype=np.int16)[best]
 
@@ -387,25 +504,61 @@ def _unkey(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarra
     return d, first_a, sides[0], sides[1]
 
 
+#: The movement payoff: ``net`` (share dealt minus share taken) or ``ratio`` (log of the
+#: rates of destruction, A's over B's).
+
+PAYOFF = "ratio"
+#: Floor added to each rate in the ``ratio`` payoff (share of the enemy per turn).
+RATE_FLOOR = 0.05
+#: Turns a heat level is expected to last when the unit keeps firing (the heat cost).
+HEAT_TURNS = 3
+#: How a point of damage is weighed in the payoff: ``points`` (a point is a point) or
+#: ``share`` (a point dealt to a unit weighs 1 / its Armor + Structure: the share of it
+#: destroyed).
+WEIGHT = "share"
+
+
+def _weights(u: UnitSpec, s: dict[str, np.ndarray]) -> Any:
+    """Weight of a point of damage dealt to ``u`` (:data:`WEIGHT`)."""
+    if WEIGHT == "points":
+        return 1.0
+    return 1.0 / max(u.total, 1)
+
+
 def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
     """Decisions of both sides for the decision keys ``keys`` (vectorized)."""
     ua, ub = scn.a.units[0], scn.b.units[0]
     ta, tb = scn.tactics
     d, first_a, sa, sb = _unkey(keys)
     k = keys.shape[0]
+    # the payoff tables depend on the units' state only (not on the distance or who moves
+    # first): computed once per state (the key without its low 7 bits), then spread
+    _, one, inv = np.unique(keys >> np.uint64(7), return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    g = one.size
     rep = 36
-    fa = {n: np.repeat(v, rep) for n, v in sa.items()}
-    fb = {n: np.repeat(v, rep) for n, v in sb.items()}
+    fa = {n: np.repeat(v[one], rep) for n, v in sa.items()}
+    fb = {n: np.repeat(v[one], rep) for n, v in sb.items()}
     grid = np.arange(rep)
-    fa["mode"] = np.tile(grid // 12, k).astype(np.uint8)
-    fb["mode"] = np.tile((grid // 4) % 3, k).astype(np.uint8)
-    band = np.tile(grid % 4, k)
-    va, pa, ra = _side_fire(ua, fa, ub, fb, band, ta.fire, scn)
-    vb, pb, rb = _side_fire(ub, fb, ua, fa, band, tb.fire, scn)
-    shape = (k, 3, 3, 4)
-    value_a = (va - vb).reshape(shape)
-    pa, pb = pa.reshape(shape), pb.reshape(shape)
-    ra, rb = ra.reshape(shape), rb.reshape(shape)
+    fa["mode"] = np.tile(grid // 12, g).astype(np.uint8)
+    fb["mode"] = np.tile((grid // 4) % 3, g).astype(np.uint8)
+    band = np.tile(grid % 4, g)
+    wa, wb = _weights(ua, fa), _weights(ub, fb)
+    va, pa, ra = _side_fire(ua, fa, ub, fb, band, ta.fire, scn, wb, wa)
+    vb, pb, rb = _side_fire(ub, fb, ua, fa, band, tb.fire, scn, wa, wb)
+    shape = (g, 3, 3, 4)
+    if PAYOFF == "ratio":
+        # the kill race: A's rate of destroying B over B's rate of destroying A, in logs
+        # (each rate the expected share destroyed this turn plus RATE_FLOOR); each side's
+        # heat cost c lowers its log rate by c / rate (the first-order change)
+        ra_, rb_ = wb * pa + RATE_FLOOR, wa * pb + RATE_FLOOR
+        ca, cb = wb * pa - va, wa * pb - vb
+        value_a = (np.log(ra_) - ca / ra_ - np.log(rb_) + cb / rb_).reshape(shape)
+    else:
+        value_a = (va - vb).reshape(shape)
+    value_a = value_a[inv]
+    pa, pb = pa.reshape(shape)[inv], pb.reshape(shape)[inv]
+    ra, rb = ra.reshape(shape)[inv], rb.reshape(shape)[inv]
 
     def reach(u: UnitSpec, s: dict[str, np.ndarray]) -> np.ndarray:
         if not scn.free:
@@ -415,12 +568,17 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
         return np.stack([mv[m * u.n_profiles + p] for m in range(3)], axis=1)
 
     reach_a, reach_b = reach(ua, sa), reach(ub, sb)
+    future = None
+    if scn.free and LOOKAHEAD > 0:
+        # the value-to-go too depends on the state only: once per state
+        future = lookahead(value_a[one], reach_a[one], reach_b[one], scn.start_distance,
+                           p_a_moves_first(scn.dr.initiative))[inv]
     views = {
         "a": dict(reach=reach_a, opp_reach=reach_b, value=value_a, dealt=pa, taken=pb,
-                  moved=MOVED.index(ua.moved)),
+                  moved=MOVED.index(ua.moved), future=future),
         "b": dict(reach=reach_b, opp_reach=reach_a, value=-value_a.transpose(0, 2, 1, 3),
                   dealt=pb.transpose(0, 2, 1, 3), taken=pa.transpose(0, 2, 1, 3),
-                  moved=MOVED.index(ub.moved)),
+                  moved=MOVED.index(ub.moved), future=None if future is None else -future),
     }
     mode = {"a": np.zeros(k, dtype=np.int64), "b": np.zeros(k, dtype=np.int64)}
     dist = d.copy()
@@ -432,6 +590,8 @@ def _compute(scn: DuelScenario, keys: np.ndarray) -> dict[str, np.ndarray]:
         m1, d1 = _move(tac[first], views[first], rows, d[rows], True, None, scn)
         m2, d2 = _move(tac[second], views[second], rows, d1, False, m1, scn)
         mode[first][rows], mode[second][rows], dist[rows] = m1, m2, d2
+    if scn.closing:  # the closing policy moved them, each in its fixed stance: fire only
+        mode["a"][:], mode["b"][:] = MOVED.index(ua.moved), MOVED.index(ub.moved)
     b = band_of(dist)
     idx = np.arange(k)
     return {"mode_a": mode["a"].astype(np.uint8), "mode_b": mode["b"].astype(np.uint8),
@@ -444,7 +604,8 @@ def _move(tac: ASTactic, view: dict[str, Any], rows: np.ndarray, d: np.ndarray, 
     dmax = scn.start_distance if scn.free else DMAX
     v = View(d=d, first=first, reach=view["reach"][rows], opp_reach=view["opp_reach"][rows],
              value=view["value"][rows], dealt=view["dealt"][rows], taken=view["taken"][rows],
-             opp_mode=opp_mode, moved=view["moved"], fixed=not scn.free, dmax=dmax)
+             opp_mode=opp_mode, moved=view["moved"], fixed=not scn.free, dmax=dmax,
+             future=None if view["future"] is None else view["future"][rows])
     assert tac.decide is not None
     mode, nd = tac.decide(v)
     mode = np.clip(np.broadcast_to(np.asarray(mode, dtype=np.int64), d.shape), 0, 2)
@@ -454,14 +615,53 @@ def _move(tac: ASTactic, view: dict[str, Any], rows: np.ndarray, d: np.ndarray, 
     return mode, nd
 
 
+def _whole_states(keys: np.ndarray, dmax: int, known: np.ndarray) -> np.ndarray:
+    """``keys`` with every distance 1..``dmax`` and both initiative orders of their states
+    (the low 7 bits of a key), less those already ``known`` (sorted)."""
+    states = np.unique(keys >> np.uint64(7)) << np.uint64(7)
+    low = (np.arange(1, dmax + 1, dtype=np.uint64)[None, :]
+           | (np.arange(2, dtype=np.uint64)[:, None] << np.uint64(6))).reshape(-1)
+    full = np.unique((states[:, None] | low[None, :]).reshape(-1))
+    if known.size:
+        pos = np.minimum(np.searchsorted(known, full), known.size - 1)
+        full = full[known[pos] != full]
+    return full
+
+
 class _Table:
     """Decisions by key: sorted keys and the decision arrays in the same order."""
 
-    def __init__(self) -> None:
+    def __init__(self, dmax: int = 0) -> None:
         self.keys = np.zeros(0, dtype=np.uint64)
         self.vals: dict[str, np.ndarray] = {}
+        #: free movement: every state holds all 2 x dmax keys (:func:`_whole_states`), so a
+        #: key's row is its state's block plus (first, distance): a search over the states
+        self.dmax = dmax
+        self.states = np.zeros(0, dtype=np.uint64)
+
+    def _lookup_states(self, scn: DuelScenario, key: np.ndarray) -> dict[str, np.ndarray]:
+        state = key >> np.uint64(7)
+        n = self.dmax
+        gpos = np.searchsorted(self.states, state)
+        found = gpos < self.states.size
+        found[found] = self.states[gpos[found]] == state[found]
+        if not found.all():
+            new = _whole_states(key[~found], n, self.keys)
+            got = _compute(scn, new)
+            keys = np.concatenate([self.keys, new])
+            order = np.argsort(keys, kind="stable")
+            self.keys = keys[order]
+            self.vals = {k: (np.concatenate([self.vals[k], got[k]]) if self.vals
+                             else got[k])[order] for k in got}
+            self.states = self.keys[::2 * n] >> np.uint64(7)
+            gpos = np.searchsorted(self.states, state)
+        low = (key & np.uint64(127)).astype(np.int64)
+        pos = gpos * (2 * n) + (low >> 6) * n + (low & 63) - 1
+        return {k: v[pos] for k, v in self.vals.items()}
 
     def lookup(self, scn: DuelScenario, key: np.ndarray) -> dict[str, np.ndarray]:
+        if self.dmax:
+            return self._lookup_states(scn, key)
         pos = np.searchsorted(self.keys, key)
         found = pos < self.keys.size
         found[found] = self.keys[pos[found]] == key[found]
@@ -487,7 +687,7 @@ def decisions(scn: DuelScenario, d: np.ndarray, first_a: np.ndarray,
     ``d``: distances before movement (under an imposed band: that band's nearest distance)."""
     table = _TABLES.get(scn)
     if table is None:
-        table = _TABLES[scn] = _Table()
+        table = _TABLES[scn] = _Table(scn.start_distance if scn.free else 0)
         if len(_TABLES) > 64:
             _TABLES.popitem(last=False)
         table.lookup(scn, _undamaged_keys(scn))
