@@ -104,3 +104,65 @@ def pack(parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             io += p.size
     ints[0][0] = len(parts)
     return np.concatenate(ints), np.concatenate(floats)
+
+
+# -- scalar accessors (no view made): table k's element -------------------------------------
+
+@njit(cache=True, inline="always")
+def dim(M: tuple, k: int, d: int) -> int:
+    """Dimension ``d`` of table ``k``."""
+    return M[0][2 + HEAD * k + d]
+
+
+@njit(cache=True, inline="always")
+def a1(M: tuple, k: int, i: int) -> int:
+    MI = M[0]
+    return MI[MI[1 + HEAD * k] + i]
+
+
+@njit(cache=True, inline="always")
+def a2(M: tuple, k: int, i: int, j: int) -> int:
+    MI = M[0]
+    h = 1 + HEAD * k
+    return MI[MI[h] + i * MI[h + 2] + j]
+
+
+@njit(cache=True, inline="always")
+def a3(M: tuple, k: int, i: int, j: int, m: int) -> int:
+    MI = M[0]
+    h = 1 + HEAD * k
+    return MI[MI[h] + (i * MI[h + 2] + j) * MI[h + 3] + m]
+
+
+@njit(cache=True, inline="always")
+def a4(M: tuple, k: int, i: int, j: int, m: int, n: int) -> int:
+    MI = M[0]
+    h = 1 + HEAD * k
+    return MI[MI[h] + ((i * MI[h + 2] + j) * MI[h + 3] + m) * MI[h + 4] + n]
+
+
+@njit(cache=True, inline="always")
+def a5(M: tuple, k: int, i: int, j: int, m: int, n: int, o: int) -> int:
+    MI = M[0]
+    h = 1 + HEAD * k
+    return MI[MI[h] + (((i * MI[h + 2] + j) * MI[h + 3] + m) * MI[h + 4] + n) * MI[h + 5]
+              + o]
+
+
+@njit(cache=True, inline="always")
+def b1(M: tuple, k: int, i: int) -> float:
+    return M[1][M[0][1 + HEAD * k] + i]
+
+
+@njit(cache=True, inline="always")
+def b2(M: tuple, k: int, i: int, j: int) -> float:
+    MI = M[0]
+    h = 1 + HEAD * k
+    return M[1][MI[h] + i * MI[h + 2] + j]
+
+
+@njit(cache=True, inline="always")
+def b3(M: tuple, k: int, i: int, j: int, m: int) -> float:
+    MI = M[0]
+    h = 1 + HEAD * k
+    return M[1][MI[h] + (i * MI[h + 2] + j) * MI[h + 3] + m]

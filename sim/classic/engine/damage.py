@@ -19,7 +19,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import v1, v2, v3
+from sim.classic.engine.arrays import a1, a2, a3
 from sim.classic.engine.dice import below, two_d6
 
 HD, CT, LT, RT, LA, RA = lay.HD, lay.CT, lay.LT, lay.RT, lay.LA, lay.RA
@@ -54,20 +54,19 @@ def apply_group(S: np.ndarray, M: tuple, u: int, loc: int, rear: int, dmg: int, 
         return
     # fast path (the duel kernel's ``_apply_at``): a group the location's armor absorbs,
     # with no critical chance, only lowers that armor (and hurts the MechWarrior on the head)
-    col = v2(M, L.M_ARMOR_COL)[loc, rear]
+    col = a2(M, L.M_ARMOR_COL, loc, rear)
     if tac == 0 and 0 < dmg <= S[col] and S[IS0 + loc] > 0:
         S[col] -= dmg
         if loc == HD:
             S[PILOT] += 1
             settle_pilot(S)
         return
-    RI = v1(M, L.M_RI)
     S[W_LOC] = loc
     S[W_DMG] = dmg
     S[W_REAR] = rear
     S[W_TAC] = tac
     S[W_EXPL] = 0
-    if RI[C.R_ADV_CRIT]:
+    if a1(M, L.M_RI, C.R_ADV_CRIT):
         S[CMOD] = crit_mod(dmg)
     resolve(S, M, u, D)
 
@@ -120,27 +119,26 @@ def _explosions(S: np.ndarray, M: tuple, u: int) -> None:
 def _start_explosion(S: np.ndarray, M: tuple, u: int) -> None:
     """The lowest pending explosion (14.4): shots x damage per shot (Gauss: its damage) to
     the location's structure; the pilot takes 2 for ammunition."""
-    RI = v1(M, L.M_RI)
     p = S[PEND]
     e = 0
     while not (p >> e) & 1:
         e += 1
     S[PEND] = p & ~(1 << e)
-    is_bin = v2(M, L.M_EXPL_IS_BIN)[u, e] != 0
-    loc = v2(M, L.M_EXPL_LOC)[u, e]
+    is_bin = a2(M, L.M_EXPL_IS_BIN, u, e) != 0
+    loc = a2(M, L.M_EXPL_LOC, u, e)
     shots = S[AMMO0 + e] if is_bin else 1
-    dmg = shots * v2(M, L.M_EXPL_PER)[u, e]
+    dmg = shots * a2(M, L.M_EXPL_PER, u, e)
     if is_bin:
         S[AMMO0 + e] = 0
-    if RI[C.R_CASE2_ONE] and v2(M, L.M_CASE2)[u, loc]:
+    if a1(M, L.M_RI, C.R_CASE2_ONE) and a2(M, L.M_CASE2, u, loc):
         dmg = min(dmg, 1)
-    if RI[C.R_EXPL_CORE]:
-        prot = 2 if v2(M, L.M_CASE2)[u, loc] else (1 if v2(M, L.M_CASE)[u, loc] else 0)
-        to_is = min(dmg, v1(M, L.M_CORE_IS_CAP)[prot]) if is_bin else dmg
+    if a1(M, L.M_RI, C.R_EXPL_CORE):
+        prot = 2 if a2(M, L.M_CASE2, u, loc) else (1 if a2(M, L.M_CASE, u, loc) else 0)
+        to_is = min(dmg, a1(M, L.M_CORE_IS_CAP, prot)) if is_bin else dmg
         rest = dmg - to_is if is_bin else 0
         if prot > 0:
-            rest = min(rest, v1(M, L.M_CORE_ARMOR_CAP)[0])
-        col = v2(M, L.M_ARMOR_COL)[loc, 1]
+            rest = min(rest, a1(M, L.M_CORE_ARMOR_CAP, 0))
+        col = a2(M, L.M_ARMOR_COL, loc, 1)
         S[col] -= min(S[col], rest)
         dmg = to_is
     if dmg > 0:
@@ -151,7 +149,7 @@ def _start_explosion(S: np.ndarray, M: tuple, u: int) -> None:
     else:
         S[W_LOC] = -1
     S[W_DMG] = dmg
-    if RI[C.R_ADV_CRIT]:
+    if a1(M, L.M_RI, C.R_ADV_CRIT):
         S[CMOD] = crit_mod(dmg)
     S[W_EXPL] = 1
     S[W_REAR] = 0
@@ -161,14 +159,13 @@ def _start_explosion(S: np.ndarray, M: tuple, u: int) -> None:
 @njit(cache=True)
 def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     """One location's worth of damage (14.1 steps 1-5)."""
-    RI = v1(M, L.M_RI)
     loc = S[W_LOC]
     d = S[W_DMG]
     expl = S[W_EXPL] == 1
     tac = S[W_TAC] == 1
     before = S[IS0 + loc]
     gone_before = before == 0
-    acol = v2(M, L.M_ARMOR_COL)[loc, S[W_REAR]]
+    acol = a2(M, L.M_ARMOR_COL, loc, S[W_REAR])
     armor = S[acol]
     take = 0 if (expl or gone_before) else min(armor, d)
     S[acol] = armor - take
@@ -180,17 +177,17 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
         S[PILOT] += 1
     now = isd > 0 and before == isd
     ndet = 1 if isd > 0 else 0
-    if not RI[C.R_CRIT_DESTROYING] and now:
+    if not a1(M, L.M_RI, C.R_CRIT_DESTROYING) and now:
         ndet = 0
     t = 1 if (tac and not gone_before) else 0
-    ndet = ndet + t if RI[C.R_TAC_TWO] else max(ndet, t)
-    stop = expl and v2(M, L.M_CONTAINED)[u, loc] != 0
-    nxt = v1(M, L.M_TRANSFER)[loc]
+    ndet = ndet + t if a1(M, L.M_RI, C.R_TAC_TWO) else max(ndet, t)
+    stop = expl and a2(M, L.M_CONTAINED, u, loc) != 0
+    nxt = a1(M, L.M_TRANSFER, loc)
     go = (gone_before or now) and d > 0 and not stop and nxt >= 0
     S[W_LOC] = nxt if go else -1
     S[W_DMG] = d if go else 0
     S[W_TAC] = 0
-    S[W_EXPL] = 1 if (go and expl and RI[C.R_EXPL_STRUCTURE]) else 0
+    S[W_EXPL] = 1 if (go and expl and a1(M, L.M_RI, C.R_EXPL_STRUCTURE)) else 0
     if expl and (now or (gone_before and d > 0)) and (loc == HD or loc == CT) \
             and S[CAUSE] == 0:
         S[CAUSE] = C_AMMO
@@ -214,10 +211,10 @@ def _criticals(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
 def _determination(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     """One roll on the Determining Critical Hits table (reference.md 5.4) and its slots."""
     r = two_d6(D, L.K_CRIT)
-    j = v1(M, L.M_DETERMINING)[min(r + S[CMOD], 12)]
+    j = a1(M, L.M_DETERMINING, min(r + S[CMOD], 12))
     loc = max(S[CLOC], 0)
     S[NDET] -= 1
-    blown = j == 3 and v1(M, L.M_BLOWABLE)[loc] != 0
+    blown = j == 3 and a1(M, L.M_BLOWABLE, loc) != 0
     if blown:
         S[IS0 + loc] = 0
         S[BLOWN] |= 1 << loc
@@ -238,26 +235,25 @@ def _slot(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     (14.2), then its effect (14.3); an ammunition bin with shots and a Gauss weapon's first
     hit explode (14.4)."""
     loc = max(S[CLOC], 0)
-    avail = v2(M, L.M_HITTABLE)[u, loc] & ~S[HIT0 + loc] & 0xFFF
+    avail = a2(M, L.M_HITTABLE, u, loc) & ~S[HIT0 + loc] & 0xFFF
     if avail == 0:
         S[NCRIT] = 0
         return
-    POP = v1(M, L.M_POP)
-    k = below(D, L.K_SLOT, POP[avail])
-    slot = v2(M, L.M_NTH)[avail, k]
+    k = below(D, L.K_SLOT, a1(M, L.M_POP, avail))
+    slot = a2(M, L.M_NTH, avail, k)
     S[NCRIT] -= 1
-    g = v3(M, L.M_GAUSS_SLOT)[u, loc, slot]
+    g = a3(M, L.M_GAUSS_SLOT, u, loc, slot)
     if g >= 0:
-        it = v3(M, L.M_ITEM)[u, loc, slot]
+        it = a3(M, L.M_ITEM, u, loc, slot)
         first = True
         for lc in range(8):
-            if S[HIT0 + lc] & v3(M, L.M_ITEM_MASK)[u, it, lc]:
+            if S[HIT0 + lc] & a3(M, L.M_ITEM_MASK, u, it, lc):
                 first = False
         if first:
             S[PEND] |= 1 << g
     S[HIT0 + loc] |= 1 << slot
     S[CRIT] |= 1 << loc
-    b = v3(M, L.M_BOOM_BIN)[u, loc, slot]
+    b = a3(M, L.M_BOOM_BIN, u, loc, slot)
     if b >= 0 and S[AMMO0 + b] > 0:
         S[PEND] |= 1 << b
 
@@ -269,24 +265,17 @@ def effects(S: np.ndarray, M: tuple, u: int) -> None:
         S[IS0 + LA] = 0
     if S[IS0 + RT] == 0:
         S[IS0 + RA] = 0
-    AL = v1(M, L.M_ARMOR_LOC)
     for c in range(N_ARMOR):
-        if S[IS0 + AL[c]] == 0:
+        if S[IS0 + a1(M, L.M_ARMOR_LOC, c)] == 0:
             S[c] = 0
-    POP = v1(M, L.M_POP)
-    cl = v2(M, L.M_COUNT_LOC)
-    cm = v2(M, L.M_COUNT_MASK)
     for c in range(N_COUNTED):
-        S[ENGINE + c] = POP[S[HIT0 + cl[u, c]] & cm[u, c] & 0xFFF]
-    UP = v2(M, L.M_UP)
-    more = v3(M, L.M_COUNT_MORE)
-    for i in range(UP[u, C.P_NCMORE]):
-        S[ENGINE + more[u, i, 0]] += POP[S[HIT0 + more[u, i, 1]] & more[u, i, 2] & 0xFFF]
-    se = v3(M, L.M_SIDE_ENG)
-    for i in range(UP[u, C.P_NSIDE_ENG]):
-        t = se[u, i, 0]
+        S[ENGINE + c] = a1(M, L.M_POP, S[HIT0 + a2(M, L.M_COUNT_LOC, u, c)] & a2(M, L.M_COUNT_MASK, u, c) & 0xFFF)
+    for i in range(a2(M, L.M_UP, u, C.P_NCMORE)):
+        S[ENGINE + a3(M, L.M_COUNT_MORE, u, i, 0)] += a1(M, L.M_POP, S[HIT0 + a3(M, L.M_COUNT_MORE, u, i, 1)] & a3(M, L.M_COUNT_MORE, u, i, 2) & 0xFFF)
+    for i in range(a2(M, L.M_UP, u, C.P_NSIDE_ENG)):
+        t = a3(M, L.M_SIDE_ENG, u, i, 0)
         if S[IS0 + t] == 0:
-            S[ENGINE] += POP[se[u, i, 1] & ~S[HIT0 + t] & 0xFFF]
+            S[ENGINE] += a1(M, L.M_POP, a3(M, L.M_SIDE_ENG, u, i, 1) & ~S[HIT0 + t] & 0xFFF)
     first = C_NONE
     if S[COCKPIT] > 0:
         first = C_PILOT
@@ -309,12 +298,11 @@ def roll_location(M: tuple, column: int, D: np.ndarray) -> tuple:
     """One standard hit-location roll on ``column`` (0 front, 1 left, 2 right, 3 rear;
     reference.md 3.2): (location, rear, TAC); a 2 is a TAC at the listed location, with C28
     ``floating`` at a location rolled again; with ``tac`` off a plain hit."""
-    RI = v1(M, L.M_RI)
     r = two_d6(D, L.K_LOCATION)
-    tac = 1 if (r == 2 and RI[C.R_TAC_ON]) else 0
-    if tac and RI[C.R_FLOATING]:
+    tac = 1 if (r == 2 and a1(M, L.M_RI, C.R_TAC_ON)) else 0
+    if tac and a1(M, L.M_RI, C.R_FLOATING):
         r = two_d6(D, L.K_LOCATION)
-    return v2(M, L.M_STD_LOC)[column, r], v2(M, L.M_STD_REAR)[column, r], tac
+    return a2(M, L.M_STD_LOC, column, r), a2(M, L.M_STD_REAR, column, r), tac
 
 
 @njit(cache=True)
@@ -337,15 +325,15 @@ def settle_pilot(S: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def usable_ammo(S: np.ndarray, M: tuple, u: int, b: int) -> int:
     """Shots left in bin ``b`` if its location stands."""
-    if S[IS0 + v2(M, L.M_BIN_LOC)[u, b]] == 0:
+    if S[IS0 + a2(M, L.M_BIN_LOC, u, b)] == 0:
         return 0
     return S[AMMO0 + b]
 
 
 @njit(cache=True, inline="always")
-def hits_of(S: np.ndarray, loc: int, mask: int, POP: np.ndarray) -> int:
+def hits_of(S: np.ndarray, loc: int, mask: int, M: tuple) -> int:
     """Critical hits among the slots ``mask`` of ``loc``."""
-    return POP[S[HIT0 + loc] & mask & 0xFFF]
+    return a1(M, L.M_POP, S[HIT0 + loc] & mask & 0xFFF)
 
 
 @njit(cache=True)
@@ -354,14 +342,12 @@ def item_lost(S: np.ndarray, M: tuple, u: int, it: int, need: int) -> bool:
     autocannons 2), or every location holding it destroyed (14.3)."""
     if it < 0:
         return False
-    POP = v1(M, L.M_POP)
-    im = v3(M, L.M_ITEM_MASK)
     hits = 0
     gone = True
     for loc in range(8):
-        m = im[u, it, loc]
+        m = a3(M, L.M_ITEM_MASK, u, it, loc)
         if m != 0:
-            hits += POP[S[HIT0 + loc] & m & 0xFFF]
+            hits += a1(M, L.M_POP, S[HIT0 + loc] & m & 0xFFF)
             if S[IS0 + loc] != 0:
                 gone = False
     return hits >= need or gone

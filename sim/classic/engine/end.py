@@ -12,7 +12,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import v1, v2, v3
+from sim.classic.engine.arrays import a1, a2, a3
 from sim.classic.engine.damage import hits_of, settle_pilot
 from sim.classic.engine.dice import two_d6
 from sim.classic.engine.fire import gun_lost, pool_ammo
@@ -29,14 +29,13 @@ OUT_UNCONSCIOUS, OUT_IMMOBILE, OUT_CRIPPLED = 1, 2, 3
 def no_weapon(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> bool:
     """No weapon could fire (each lost per C7, out of ammunition or jammed, or both sensors
     hit); False for a 'Mech built without weapons."""
-    GI = v3(M, L.M_GI)
-    ng = v2(M, L.M_UP)[u, C.P_NGUN]
+    ng = a2(M, L.M_UP, u, C.P_NGUN)
     if ng == 0:
         return False
     ok = False
     for g in range(ng):
         usable = not (X[u, L.X_JAM] >> g) & 1 and not gun_lost(S, M, u, g)
-        pool = GI[u, g, C.G_POOL]
+        pool = a3(M, L.M_GI, u, g, C.G_POOL)
         if pool >= 0:
             usable = usable and pool_ammo(S, M, u, pool) > 0
         ok = ok or usable
@@ -46,17 +45,15 @@ def no_weapon(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> bool:
 @njit(cache=True)
 def out_of_fight(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> int:
     """C21 reason code of a living unit out of the fight, 0 otherwise."""
-    code = v1(M, L.M_RI)[C.R_OUT_CODE]
+    code = a1(M, L.M_RI, C.R_OUT_CODE)
     if code == 0 or not alive(S):
         return 0
     if code == OUT_UNCONSCIOUS:
         out = X[u, L.X_UNCON] != 0
     elif code == OUT_IMMOBILE:
-        POP = v1(M, L.M_POP)
-        A = v3(M, L.M_ACT)
         legs = S[IS0 + LL] == 0 and S[IS0 + RL] == 0
-        hips = (1 if hits_of(S, LL, A[u, C.A_HIP, LL], POP) > 0 else 0) + (
-            1 if hits_of(S, RL, A[u, C.A_HIP, RL], POP) > 0 else 0)
+        hips = (1 if hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) > 0 else 0) + (
+            1 if hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL), M) > 0 else 0)
         out = (S[GYRO] >= 2 or legs or hips == 2) and no_weapon(S, X, M, u)
     else:
         eng, gyro = S[ENGINE], S[GYRO]
@@ -70,16 +67,15 @@ def end_phase(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, t: int, D: np.nda
               ) -> None:
     """Step 6 of 15 for unit ``u`` of a running duel in turn ``t`` (0-based)."""
     S = SS[u]
-    RI = v1(M, L.M_RI)
     settle_pilot(S)
-    consciousness(S, X, M, u, RI[C.R_EACH_POINT] != 0, D)
+    consciousness(S, X, M, u, a1(M, L.M_RI, C.R_EACH_POINT) != 0, D)
     p = S[PILOT]
-    may = X[u, L.X_UNCON] != 0 and (RI[C.R_WAKE_SAME] != 0 or X[u, L.X_WAS_OUT] != 0)
+    may = X[u, L.X_UNCON] != 0 and (a1(M, L.M_RI, C.R_WAKE_SAME) != 0 or X[u, L.X_WAS_OUT] != 0)
     if may and alive(S):
-        if two_d6(D, L.K_CONSC) >= v1(M, L.M_CONSC)[min(p, 12)]:
+        if two_d6(D, L.K_CONSC) >= a1(M, L.M_CONSC, min(p, 12)):
             X[u, L.X_UNCON] = 0
-    if RI[C.R_RESTART_END] and alive(S) and not X[u, L.X_SHUT_NOW]:
-        row = min(X[u, L.X_HEAT], v1(M, L.M_HEAT_CONST)[0])
+    if a1(M, L.M_RI, C.R_RESTART_END) and alive(S) and not X[u, L.X_SHUT_NOW]:
+        row = min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 0))
         if X[u, L.X_SHUT] and can_restart(X, M, u, row, two_d6(D, L.K_HEAT)):
             X[u, L.X_SHUT] = 0
     if X[u, L.X_DEAD] == 0:

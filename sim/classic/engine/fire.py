@@ -18,7 +18,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import f2, v1, v2, v3, v4, v5
+from sim.classic.engine.arrays import a1, a2, a3, a4, a5, b2, dim
 from sim.classic.engine.damage import group_on_column, hits_of, item_lost, usable_ammo
 from sim.classic.engine.dice import two_d6
 from sim.classic.engine.move import tmm_of
@@ -32,10 +32,9 @@ P_TN, P_SHOTS = 0, 1
 @njit(cache=True)
 def pool_ammo(S: np.ndarray, M: tuple, u: int, pool: int) -> int:
     """Usable shots of a fire pool (its bins whose location stands)."""
-    BP = v2(M, L.M_BIN_POOL)
     tot = 0
-    for b in range(v2(M, L.M_UP)[u, C.P_NBIN]):
-        if BP[u, b] == pool:
+    for b in range(a2(M, L.M_UP, u, C.P_NBIN)):
+        if a2(M, L.M_BIN_POOL, u, b) == pool:
             tot += usable_ammo(S, M, u, b)
     return tot
 
@@ -43,11 +42,10 @@ def pool_ammo(S: np.ndarray, M: tuple, u: int, pool: int) -> int:
 @njit(cache=True)
 def take_ammo(S: np.ndarray, M: tuple, u: int, pool: int, need: int) -> None:
     """Take ``need`` shots from the pool's bins in slot order (standing locations only)."""
-    BP = v2(M, L.M_BIN_POOL)
-    for b in range(v2(M, L.M_UP)[u, C.P_NBIN]):
+    for b in range(a2(M, L.M_UP, u, C.P_NBIN)):
         if need <= 0:
             break
-        if BP[u, b] == pool:
+        if a2(M, L.M_BIN_POOL, u, b) == pool:
             have = usable_ammo(S, M, u, b)
             t = min(need, have)
             S[AMMO0 + b] -= t
@@ -56,8 +54,7 @@ def take_ammo(S: np.ndarray, M: tuple, u: int, pool: int, need: int) -> None:
 
 @njit(cache=True)
 def gun_lost(S: np.ndarray, M: tuple, u: int, g: int) -> bool:
-    GI = v3(M, L.M_GI)
-    return item_lost(S, M, u, GI[u, g, C.G_ITEM], 2 if GI[u, g, C.G_SECOND] else 1)
+    return item_lost(S, M, u, a3(M, L.M_GI, u, g, C.G_ITEM), 2 if a3(M, L.M_GI, u, g, C.G_SECOND) else 1)
 
 
 @njit(cache=True)
@@ -67,17 +64,12 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
     target ``X_TARGET`` (12.1); sets ``X_FIRE`` (bit per gun) and ``P[u]``."""
     S = SS[u]
     y = X[u, L.X_TARGET]
-    UP = v2(M, L.M_UP)
-    GI = v3(M, L.M_GI)
-    A = v3(M, L.M_ACT)
-    POP = v1(M, L.M_POP)
-    RI = v1(M, L.M_RI)
-    ng = UP[u, C.P_NGUN]
-    hact = min(X[u, L.X_HEAT], v1(M, L.M_HEAT_CONST)[3] - 1)
+    ng = a2(M, L.M_UP, u, C.P_NGUN)
+    hact = min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 3) - 1)
     sens = S[SENSORS]
     extra = 2 if sens == 1 else 0
-    extra += X[u, L.X_MOD] - v3(M, L.M_MOVE_MOD)[u, sit, hact]
-    extra += tmm_of(X, M, y) - v2(M, L.M_TMM_NOM)[u, sit]
+    extra += X[u, L.X_MOD] - a3(M, L.M_MOVE_MOD, u, sit, hact)
+    extra += tmm_of(X, M, y) - a2(M, L.M_TMM_NOM, u, sit)
     if X[y, L.X_PRONE]:
         extra += -2 if rng <= 1 else 1
     if X[y, L.X_SHUT] or X[y, L.X_UNCON]:
@@ -87,44 +79,43 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
     avail = 0
     for g in range(ng):
         ok = not gun_lost(S, M, u, g)
-        pool = GI[u, g, C.G_POOL]
+        pool = a3(M, L.M_GI, u, g, C.G_POOL)
         if pool >= 0:
             am = pool_ammo(S, M, u, pool)
             ok = ok and am > 0
-            P[u, P_SHOTS, g] = min(am, GI[u, g, C.G_RATE])
+            P[u, P_SHOTS, g] = min(am, a3(M, L.M_GI, u, g, C.G_RATE))
         else:
-            P[u, P_SHOTS, g] = GI[u, g, C.G_RATE]
+            P[u, P_SHOTS, g] = a3(M, L.M_GI, u, g, C.G_RATE)
         ok = ok and not (X[u, L.X_JAM] >> g) & 1 and sens < 2
-        loc = GI[u, g, C.G_LOC]
+        loc = a3(M, L.M_GI, u, g, C.G_LOC)
         e = extra
         if loc == LL or loc == RL:
             ok = ok and X[u, L.X_PRONE] == 0
         if loc == LA or loc == RA:
-            if hits_of(S, loc, A[u, C.A_SHOULDER, loc], POP) > 0:
+            if hits_of(S, loc, a3(M, L.M_ACT, u, C.A_SHOULDER, loc), M) > 0:
                 e += 4
             else:
-                e += hits_of(S, loc, A[u, C.A_UPPER_ARM, loc], POP) + hits_of(
-                    S, loc, A[u, C.A_LOWER_ARM, loc], POP)
-        tn = v4(M, L.M_TN)[u, sit, g, hact] + e
+                e += hits_of(S, loc, a3(M, L.M_ACT, u, C.A_UPPER_ARM, loc), M) + hits_of(
+                    S, loc, a3(M, L.M_ACT, u, C.A_LOWER_ARM, loc), M)
+        tn = a4(M, L.M_TN, u, sit, g, hact) + e
         P[u, P_TN, g] = tn
         if ok and tn <= 12:
             avail |= 1 << g
-    if RI[C.R_PRONE_ONE_ARM] and X[u, L.X_PRONE]:
+    if a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and X[u, L.X_PRONE]:
         if S[IS0 + LA] == 0 or S[IS0 + RA] == 0:
             avail = 0
         else:
             wl = 0.0
             wr = 0.0
-            GV = f2(M, L.M_GVAL)
             for g in range(ng):
                 if (avail >> g) & 1:
-                    if GI[u, g, C.G_LOC] == LA:
-                        wl += GV[u, g]
-                    elif GI[u, g, C.G_LOC] == RA:
-                        wr += GV[u, g]
+                    if a3(M, L.M_GI, u, g, C.G_LOC) == LA:
+                        wl += b2(M, L.M_GVAL, u, g)
+                    elif a3(M, L.M_GI, u, g, C.G_LOC) == RA:
+                        wr += b2(M, L.M_GVAL, u, g)
             prop = LA if wl <= wr else RA
             for g in range(ng):
-                if GI[u, g, C.G_LOC] == prop:
+                if a3(M, L.M_GI, u, g, C.G_LOC) == prop:
                     avail &= ~(1 << g)
     # POLICY_ALL: every weapon in reach fires (the only policy compiled; supported())
     X[u, L.X_FIRE] = avail if X[u, L.X_ACT] else 0
@@ -134,15 +125,14 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
 def ams_free(SS: np.ndarray, X: np.ndarray, M: tuple, y: int) -> int:
     """AMS of ``y`` able to engage this turn (10.3): working forward mounts, at most one per
     round left, none while shut down; -1 without AMS."""
-    UP = v2(M, L.M_UP)
-    if UP[y, C.P_NAMS_ITEMS] == 0 or UP[y, C.P_AMS_POOL] < 0:
+    if a2(M, L.M_UP, y, C.P_NAMS_ITEMS) == 0 or a2(M, L.M_UP, y, C.P_AMS_POOL) < 0:
         return -1
     Y = SS[y]
     working = 0
-    for i in range(UP[y, C.P_NAMS_ITEMS]):
-        if not item_lost(Y, M, y, v2(M, L.M_AMS_ITEMS)[y, i], 1):
+    for i in range(a2(M, L.M_UP, y, C.P_NAMS_ITEMS)):
+        if not item_lost(Y, M, y, a2(M, L.M_AMS_ITEMS, y, i), 1):
             working += 1
-    rounds = pool_ammo(Y, M, y, UP[y, C.P_AMS_POOL])
+    rounds = pool_ammo(Y, M, y, a2(M, L.M_UP, y, C.P_AMS_POOL))
     if X[y, L.X_SHUT]:
         return 0
     return min(working, rounds)
@@ -157,14 +147,11 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
     S = SS[u]
     y = X[u, L.X_TARGET]
     Y = SS[y]
-    UP = v2(M, L.M_UP)
-    GI = v3(M, L.M_GI)
-    RI = v1(M, L.M_RI)
     fire = X[u, L.X_FIRE]
-    ng = UP[u, C.P_NGUN]
+    ng = a2(M, L.M_UP, u, C.P_NGUN)
     floc = 0
     free = ams_free(SS, X, M, y)
-    n_order = UP[u, C.P_NAMS_ORDER]
+    n_order = a2(M, L.M_UP, u, C.P_NAMS_ORDER)
     pre = free >= 0 and n_order > 0
     for g in range(ng):
         engaged[g] = 0
@@ -176,49 +163,48 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
         left = free
         used = 0
         for i in range(n_order):
-            g = v2(M, L.M_AMS_ORDER)[u, i]
+            g = a2(M, L.M_AMS_ORDER, u, i)
             if not (fire >> g) & 1:
                 continue
             hit = rolls[g] >= P[u, P_TN, g]
-            cand = True if RI[C.R_AMS_DECLARED] else hit
+            cand = True if a1(M, L.M_RI, C.R_AMS_DECLARED) else hit
             if cand and left > 0:
                 left -= 1
                 engaged[g] = 1
                 if hit:
                     used += 1
         if used > 0:
-            take_ammo(Y, M, y, UP[y, C.P_AMS_POOL], used)
-        X[y, L.X_BUILD] += used * UP[y, C.P_AMS_HEAT]
+            take_ammo(Y, M, y, a2(M, L.M_UP, y, C.P_AMS_POOL), used)
+        X[y, L.X_BUILD] += used * a2(M, L.M_UP, y, C.P_AMS_HEAT)
     dealt = 0
     heat = 0
     for g in range(ng):
         if not (fire >> g) & 1:
             continue
-        loc = GI[u, g, C.G_LOC]
+        loc = a3(M, L.M_GI, u, g, C.G_LOC)
         if loc >= 0:
             floc |= 1 << loc
         s = P[u, P_SHOTS, g]
         roll = rolls[g] if pre else two_d6(D, L.K_TO_HIT)
         hit = roll >= P[u, P_TN, g]
-        if roll <= v3(M, L.M_JAM)[u, g, s]:
+        if roll <= a3(M, L.M_JAM, u, g, s):
             X[u, L.X_JAM] |= 1 << g
         if hit:
             cl = two_d6(D, L.K_CLUSTER)
             if engaged[g]:
-                k = v4(M, L.M_HITS_AMS)[u, g, s, cl]
+                k = a4(M, L.M_HITS_AMS, u, g, s, cl)
             else:
-                k = v4(M, L.M_HITS)[u, g, s, cl]
-            G = v5(M, L.M_GRP)
-            for j in range(G.shape[4]):
-                d = G[u, g, s, k, j]
+                k = a4(M, L.M_HITS, u, g, s, cl)
+            for j in range(dim(M, L.M_GRP, 4)):
+                d = a5(M, L.M_GRP, u, g, s, k, j)
                 if d > 0:
                     group_on_column(Y, M, y, 0, d, D)
                     dealt += d
-        used_g = hit if GI[u, g, C.G_STREAK] else True
+        used_g = hit if a3(M, L.M_GI, u, g, C.G_STREAK) else True
         if used_g:
-            heat += GI[u, g, C.G_HPS] * s
-            if GI[u, g, C.G_POOL] >= 0:
-                take_ammo(S, M, u, GI[u, g, C.G_POOL], s)
+            heat += a3(M, L.M_GI, u, g, C.G_HPS) * s
+            if a3(M, L.M_GI, u, g, C.G_POOL) >= 0:
+                take_ammo(S, M, u, a3(M, L.M_GI, u, g, C.G_POOL), s)
     X[u, L.X_FLOC] = floc
     X[u, L.X_DEALT] += dealt
     X[u, L.X_BUILD] += heat

@@ -13,7 +13,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import v1, v2, v3
+from sim.classic.engine.arrays import a1, a2, a3
 from sim.classic.engine.damage import hits_of
 from sim.classic.engine.dice import two_d6
 from sim.classic.engine.psr import alive, fall, leg_events, legs_gone, pre_psr
@@ -27,40 +27,35 @@ STAND, WALK, RUN, JUMP = 0, 1, 2, 3
 @njit(cache=True)
 def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
     """(walk, run, jump) MP now (14.3, 13.1)."""
-    POP = v1(M, L.M_POP)
-    A = v3(M, L.M_ACT)
-    RI = v1(M, L.M_RI)
-    UP = v2(M, L.M_UP)
     gone = legs_gone(S)
     hips = 0
     acts = 0
     for leg in (LL, RL):
         ok = S[IS0 + leg] > 0
-        hip = ok and hits_of(S, leg, A[u, C.A_HIP, leg], POP) > 0
+        hip = ok and hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) > 0
         if hip:
             hips += 1
-        other = hits_of(S, leg, A[u, C.A_UPPER_LEG, leg] | A[u, C.A_LOWER_LEG, leg]
-                        | A[u, C.A_FOOT, leg], POP)
+        other = hits_of(S, leg, a3(M, L.M_ACT, u, C.A_UPPER_LEG, leg) | a3(M, L.M_ACT, u, C.A_LOWER_LEG, leg)
+                        | a3(M, L.M_ACT, u, C.A_FOOT, leg), M)
         if ok and not hip:
             acts += other
-    walk = UP[u, C.P_WALK]
-    half = (walk + 1) // 2 if RI[C.R_HIP_CEIL] else walk // 2
+    walk = a2(M, L.M_UP, u, C.P_WALK)
+    half = (walk + 1) // 2 if a1(M, L.M_RI, C.R_HIP_CEIL) else walk // 2
     mp = 0 if hips >= 2 else (half if hips == 1 else walk)
     mp -= acts
     if gone >= 2:
         mp = 0
     elif gone == 1:
         mp = 1
-    loss = v1(M, L.M_MP_LOSS)[min(X[u, L.X_HEAT], v1(M, L.M_HEAT_CONST)[0])]
+    loss = a1(M, L.M_MP_LOSS, min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 0)))
     w = max(mp - loss, 0)
     r = w if gone > 0 else (3 * w + 1) // 2
     jets = 0
-    J = v2(M, L.M_JET)
     for loc in range(8):
-        m = J[u, loc]
+        m = a2(M, L.M_JET, u, loc)
         if m:
-            jets += POP[m] if S[IS0 + loc] == 0 else hits_of(S, loc, m, POP)
-    j = UP[u, C.P_JUMP] - jets - (loss if RI[C.R_HEAT_JUMP] else 0)
+            jets += a1(M, L.M_POP, m) if S[IS0 + loc] == 0 else hits_of(S, loc, m, M)
+    j = a2(M, L.M_UP, u, C.P_JUMP) - jets - (loss if a1(M, L.M_RI, C.R_HEAT_JUMP) else 0)
     return w, r, max(j, 0)
 
 
@@ -72,10 +67,10 @@ def stand_up(S: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -> N
     if not (X[u, L.X_ACT] and X[u, L.X_PRONE] and S[GYRO] < 2 and legs_gone(S) < 2):
         return
     X[u, L.X_TRIES] = 1
-    tn = v2(M, L.M_UP)[u, C.P_PILOT] + pre_psr(S, M, u)
+    tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
     if two_d6(D, L.K_PSR) >= tn:
         X[u, L.X_PRONE] = 0
-    elif v1(M, L.M_RI)[C.R_FAILED_FALL]:
+    elif a1(M, L.M_RI, C.R_FAILED_FALL):
         fall(S, X, M, u, tn, D)
 
 
@@ -106,26 +101,24 @@ def move(S: np.ndarray, X: np.ndarray, M: tuple, u: int, mode: int, mover: bool,
         if hexes > 0:
             mod = 1
     if jumped:
-        jh = v2(M, L.M_UP)[u, C.P_JUMP] if v1(M, L.M_RI)[C.R_JUMP_RATING] else hexes
-        heat = max(v1(M, L.M_JUMP_HEAT_MIN)[0], jh)
+        jh = a2(M, L.M_UP, u, C.P_JUMP) if a1(M, L.M_RI, C.R_JUMP_RATING) else hexes
+        heat = max(a1(M, L.M_JUMP_HEAT_MIN, 0), jh)
     else:
-        heat = v1(M, L.M_MOVE_HEAT)[mod]
+        heat = a1(M, L.M_MOVE_HEAT, mod)
     X[u, L.X_HEX] = hexes
     X[u, L.X_MOD] = mod
     X[u, L.X_JUMPED] = jumped
     X[u, L.X_MHEAT] = heat
-    if v1(M, L.M_RI)[C.R_MOVE_PSR] and (mode == RUN or mode == JUMP):
-        POP = v1(M, L.M_POP)
-        A = v3(M, L.M_ACT)
+    if a1(M, L.M_RI, C.R_MOVE_PSR) and (mode == RUN or mode == JUMP):
         gyro = S[GYRO] > 0
         if mode == RUN:
-            hip = hits_of(S, LL, A[u, C.A_HIP, LL], POP) + hits_of(S, RL, A[u, C.A_HIP, RL],
-                                                                   POP) > 0
+            hip = hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) + hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL),
+                                                                   M) > 0
             need = mod == 2 and (gyro or hip)
         else:
             need = jumped == 1 and (gyro or leg_events(S, M, u) > 0 or legs_gone(S) > 0)
         if need and X[u, L.X_PRONE] == 0 and alive(S):
-            tn = v2(M, L.M_UP)[u, C.P_PILOT] + pre_psr(S, M, u)
+            tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
             if two_d6(D, L.K_PSR) < tn:
                 fall(S, X, M, u, tn, D)
 
@@ -133,4 +126,4 @@ def move(S: np.ndarray, X: np.ndarray, M: tuple, u: int, mode: int, mover: bool,
 @njit(cache=True, inline="always")
 def tmm_of(X: np.ndarray, M: tuple, u: int) -> int:
     """Target movement modifier of unit ``u`` from what it moved (reference.md 1.2.2)."""
-    return v1(M, L.M_TMM)[min(X[u, L.X_HEX], 99)] + X[u, L.X_JUMPED]
+    return a1(M, L.M_TMM, min(X[u, L.X_HEX], 99)) + X[u, L.X_JUMPED]

@@ -16,7 +16,7 @@ from sim.classic.damage_state import state as st
 from sim.classic.duel import physical as ph
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import f1, f3, v1, v2, v3
+from sim.classic.engine.arrays import a1, a2, a3, b1, b3, dim
 from sim.classic.engine.damage import apply_group, group_on_column, hits_of, item_lost
 from sim.classic.engine.dice import d6, two_d6
 from sim.classic.engine.fire import P_SHOTS, P_TN
@@ -41,16 +41,16 @@ def p_hit(M: tuple, tn: int) -> float:
     """P(2D6 >= tn), 0 above 12."""
     if tn > 12:
         return 0.0
-    return f1(M, L.M_P_AT_LEAST)[min(max(tn, 0), 13)]
+    return b1(M, L.M_P_AT_LEAST, min(max(tn, 0), 13))
 
 
 @njit(cache=True)
 def psr_fail(X: np.ndarray, M: tuple, v: int, pre: int, mod: int) -> float:
     """P(``v`` fails a PSR at +``mod``); 1 when shut down or unconscious under D22
     ``auto-fail``."""
-    if v1(M, L.M_RI)[C.R_AUTO_FAIL] and (X[v, L.X_SHUT] or X[v, L.X_UNCON]):
+    if a1(M, L.M_RI, C.R_AUTO_FAIL) and (X[v, L.X_SHUT] or X[v, L.X_UNCON]):
         return 1.0
-    return 1.0 - p_hit(M, v2(M, L.M_UP)[v, C.P_PILOT] + pre + mod)
+    return 1.0 - p_hit(M, a2(M, L.M_UP, v, C.P_PILOT) + pre + mod)
 
 
 @njit(cache=True)
@@ -64,16 +64,11 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
     S = SS[u]
     y = X[u, L.X_TARGET]
     Y = SS[y]
-    UP = v2(M, L.M_UP)
-    A = v3(M, L.M_ACT)
-    POP = v1(M, L.M_POP)
-    RI = v1(M, L.M_RI)
-    BASE = v1(M, L.M_BASE)
-    allk = RI[C.R_ATTACKS_ALL] != 0
+    allk = a1(M, L.M_RI, C.R_ATTACKS_ALL) != 0
     can = can and X[u, L.X_PRONE] == 0 and alive(Y)
     immobile = X[y, L.X_SHUT] != 0 or X[y, L.X_UNCON] != 0
     common = tmm_of(X, M, y) - 2 * X[y, L.X_PRONE] - (4 if immobile else 0)
-    pil = UP[u, C.P_PILOT]
+    pil = a2(M, L.M_UP, u, C.P_PILOT)
     base = pil + X[u, L.X_MOD] + common
     standing_t = X[y, L.X_PRONE] == 0
     for k in range(N_H):
@@ -84,107 +79,104 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
     for j in range(2):
         arm = LA if j == 0 else RA
         present = S[IS0 + arm] > 0
-        sh_gone = hits_of(S, arm, A[u, C.A_SHOULDER, arm], POP) > 0
-        has_sh = A[u, C.A_SHOULDER, arm] != 0
-        ua = 1 if hits_of(S, arm, A[u, C.A_UPPER_ARM, arm], POP) > 0 else 0
-        la_missing = A[u, C.A_LOWER_ARM, arm] == 0
-        hand_missing = A[u, C.A_HAND, arm] == 0
-        la = 1 if (hits_of(S, arm, A[u, C.A_LOWER_ARM, arm], POP) > 0 or la_missing) else 0
-        hand = 1 if (hits_of(S, arm, A[u, C.A_HAND, arm], POP) > 0 or hand_missing) else 0
-        mod = 2 * ua + (RI[C.R_PAIR_MOD] if (la_missing and hand_missing) else 2 * la + hand)
+        sh_gone = hits_of(S, arm, a3(M, L.M_ACT, u, C.A_SHOULDER, arm), M) > 0
+        has_sh = a3(M, L.M_ACT, u, C.A_SHOULDER, arm) != 0
+        ua = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_UPPER_ARM, arm), M) > 0 else 0
+        la_missing = a3(M, L.M_ACT, u, C.A_LOWER_ARM, arm) == 0
+        hand_missing = a3(M, L.M_ACT, u, C.A_HAND, arm) == 0
+        la = 1 if (hits_of(S, arm, a3(M, L.M_ACT, u, C.A_LOWER_ARM, arm), M) > 0 or la_missing) else 0
+        hand = 1 if (hits_of(S, arm, a3(M, L.M_ACT, u, C.A_HAND, arm), M) > 0 or hand_missing) else 0
+        mod = 2 * ua + (a1(M, L.M_RI, C.R_PAIR_MOD) if (la_missing and hand_missing) else 2 * la + hand)
         ok = (present and not sh_gone and has_sh and can and not (fired >> arm) & 1
-              and standing_t and UP[u, C.P_NOPUNCH] == 0)
-        PH[u, H_PTN + j] = base + BASE[PUNCH] + mod if ok else 13
-        PH[u, H_PDMG + j] = v2(M, L.M_PUNCH_DMG)[u, min(ua + la, 2)]
+              and standing_t and a2(M, L.M_UP, u, C.P_NOPUNCH) == 0)
+        PH[u, H_PTN + j] = base + a1(M, L.M_BASE, PUNCH) + mod if ok else 13
+        PH[u, H_PDMG + j] = a2(M, L.M_PUNCH_DMG, u, min(ua + la, 2))
     # kick
-    hips_ok = hits_of(S, LL, A[u, C.A_HIP, LL], POP) + hits_of(S, RL, A[u, C.A_HIP, RL],
-                                                               POP) == 0
+    hips_ok = hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) + hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL),
+                                                               M) == 0
     kick_ok = can and hips_ok and S[IS0 + LL] > 0 and S[IS0 + RL] > 0
     ktn = 13
     kdmg = 0
     for leg in (LL, RL):
-        ul = 1 if hits_of(S, leg, A[u, C.A_UPPER_LEG, leg], POP) > 0 else 0
-        ll = 1 if hits_of(S, leg, A[u, C.A_LOWER_LEG, leg], POP) > 0 else 0
-        ft = 1 if hits_of(S, leg, A[u, C.A_FOOT, leg], POP) > 0 else 0
-        tn = base + BASE[KICK] + 2 * ul + 2 * ll + ft if (
+        ul = 1 if hits_of(S, leg, a3(M, L.M_ACT, u, C.A_UPPER_LEG, leg), M) > 0 else 0
+        ll = 1 if hits_of(S, leg, a3(M, L.M_ACT, u, C.A_LOWER_LEG, leg), M) > 0 else 0
+        ft = 1 if hits_of(S, leg, a3(M, L.M_ACT, u, C.A_FOOT, leg), M) > 0 else 0
+        tn = base + a1(M, L.M_BASE, KICK) + 2 * ul + 2 * ll + ft if (
             kick_ok and not (fired >> leg) & 1) else 13
         if tn < ktn:
             ktn = tn
-            kdmg = v2(M, L.M_KICK_DMG)[u, min(ul + ll, 2)]
+            kdmg = a2(M, L.M_KICK_DMG, u, min(ul + ll, 2))
     PH[u, H_TN + KICK] = ktn
     PH[u, H_DMG + KICK] = kdmg
     # physical weapon (hatchet): its arm's shoulder and hand intact
-    item = UP[u, C.P_HATCH_ITEM]
+    item = a2(M, L.M_UP, u, C.P_HATCH_ITEM)
     if allk and item >= 0:
-        arm = UP[u, C.P_HATCH_ARM]
+        arm = a2(M, L.M_UP, u, C.P_HATCH_ARM)
         ok = (can and standing_t and not (fired >> arm) & 1 and S[IS0 + arm] > 0
               and not item_lost(S, M, u, item, 1))
         for a in (C.A_SHOULDER, C.A_HAND):
-            m = A[u, a, arm]
-            ok = ok and m != 0 and hits_of(S, arm, m, POP) == 0
-        ua = 1 if hits_of(S, arm, A[u, C.A_UPPER_ARM, arm], POP) > 0 else 0
-        la = 1 if hits_of(S, arm, A[u, C.A_LOWER_ARM, arm], POP) > 0 else 0
+            m = a3(M, L.M_ACT, u, a, arm)
+            ok = ok and m != 0 and hits_of(S, arm, m, M) == 0
+        ua = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_UPPER_ARM, arm), M) > 0 else 0
+        la = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_LOWER_ARM, arm), M) > 0 else 0
         if ok:
-            PH[u, H_TN + HATCHET] = base + BASE[HATCHET] + 2 * ua + 2 * la + RI[C.R_AIM_MOD]
-    PH[u, H_DMG + HATCHET] = UP[u, C.P_HATCH_DMG]
+            PH[u, H_TN + HATCHET] = base + a1(M, L.M_BASE, HATCHET) + 2 * ua + 2 * la + a1(M, L.M_RI, C.R_AIM_MOD)
+    PH[u, H_DMG + HATCHET] = a2(M, L.M_UP, u, C.P_HATCH_DMG)
     # push: both arms present with shoulders (a destroyed one +2), none fired
     push_ok = can and standing_t and allk
     sh_mod = 0
     for arm in (LA, RA):
-        m = A[u, C.A_SHOULDER, arm]
+        m = a3(M, L.M_ACT, u, C.A_SHOULDER, arm)
         push_ok = push_ok and S[IS0 + arm] > 0 and not (fired >> arm) & 1 and m != 0
-        if hits_of(S, arm, m, POP) > 0:
+        if hits_of(S, arm, m, M) > 0:
             sh_mod += 2
     if push_ok:
-        PH[u, H_TN + PUSH] = base + BASE[PUSH] + sh_mod
+        PH[u, H_TN + PUSH] = base + a1(M, L.M_BASE, PUSH) + sh_mod
     # charge (moved on the ground) and DFA (jumped)
-    diff = pil - UP[y, C.P_PILOT]
+    diff = pil - a2(M, L.M_UP, y, C.P_PILOT)
     cok = can and standing_t and X[u, L.X_HEX] > 0 and X[u, L.X_JUMPED] == 0 and allk
     dok = can and X[u, L.X_JUMPED] != 0 and allk
     if not declare:
         cok = cok and declared == CHARGE
         dok = dok and declared == DFA
     if cok:
-        PH[u, H_TN + CHARGE] = base + diff + BASE[CHARGE]
-    CD = v2(M, L.M_CHARGE_DMG)
-    PH[u, H_DMG + CHARGE] = CD[u, min(max(X[u, L.X_HEX] - 1, 0), CD.shape[1] - 1)]
+        PH[u, H_TN + CHARGE] = base + diff + a1(M, L.M_BASE, CHARGE)
+    PH[u, H_DMG + CHARGE] = a2(M, L.M_CHARGE_DMG, u, min(max(X[u, L.X_HEX] - 1, 0), dim(M, L.M_CHARGE_DMG, 1) - 1))
     if dok:
-        PH[u, H_TN + DFA] = pil + common + diff + BASE[DFA]
-    PH[u, H_DMG + DFA] = UP[u, C.P_DFA_DMG]
+        PH[u, H_TN + DFA] = pil + common + diff + a1(M, L.M_BASE, DFA)
+    PH[u, H_DMG + DFA] = a2(M, L.M_UP, u, C.P_DFA_DMG)
     # values (module docstring of sim.classic.duel.physical)
-    mode = RI[C.R_KNOCK_MODE]
+    mode = a1(M, L.M_RI, C.R_KNOCK_MODE)
     knock = 0.0
     if standing_t and mode > 0:
-        knock = float(UP[y, C.P_KNOCK_FALL])
+        knock = float(a2(M, L.M_UP, y, C.P_KNOCK_FALL))
         if mode == 2:
-            knock += float(UP[u, C.P_KNOCK_KICK])
+            knock += float(a2(M, L.M_UP, u, C.P_KNOCK_KICK))
     pre_s = pre_psr(S, M, u)
     pre_t = pre_psr(Y, M, y)
-    own_fall = float(UP[u, C.P_FALL])
-    PT = v1(M, L.M_PSR_T)
-    PSS = v1(M, L.M_PSR_S)
+    own_fall = float(a2(M, L.M_UP, u, C.P_FALL))
     for k in range(8):
         PV[u, k] = 0.0
     PV[u, PUNCH] = (p_hit(M, PH[u, H_PTN]) * PH[u, H_PDMG]
                     + p_hit(M, PH[u, H_PTN + 1]) * PH[u, H_PDMG + 1])
     pk = p_hit(M, ktn)
-    PV[u, KICK] = pk * (kdmg + psr_fail(X, M, y, pre_t, PT[KICK]) * knock) - (
-        (1.0 - pk) * psr_fail(X, M, u, pre_s, v1(M, L.M_HEAT_CONST)[7]) * own_fall)
+    PV[u, KICK] = pk * (kdmg + psr_fail(X, M, y, pre_t, a1(M, L.M_PSR_T, KICK)) * knock) - (
+        (1.0 - pk) * psr_fail(X, M, u, pre_s, a1(M, L.M_HEAT_CONST, 7)) * own_fall)
     PV[u, HATCHET] = p_hit(M, PH[u, H_TN + HATCHET]) * PH[u, H_DMG + HATCHET]
-    PV[u, PUSH] = p_hit(M, PH[u, H_TN + PUSH]) * (psr_fail(X, M, y, pre_t, PT[PUSH]) * knock)
+    PV[u, PUSH] = p_hit(M, PH[u, H_TN + PUSH]) * (psr_fail(X, M, y, pre_t, a1(M, L.M_PSR_T, PUSH)) * knock)
     pc = p_hit(M, PH[u, H_TN + CHARGE])
-    PV[u, CHARGE] = pc * (PH[u, H_DMG + CHARGE] + psr_fail(X, M, y, pre_t, PT[CHARGE])
-                          * knock) - pc * (UP[y, C.P_CHARGE_SELF] + own_fall * psr_fail(
-                              X, M, u, pre_s, PSS[CHARGE]))
+    PV[u, CHARGE] = pc * (PH[u, H_DMG + CHARGE] + psr_fail(X, M, y, pre_t, a1(M, L.M_PSR_T, CHARGE))
+                          * knock) - pc * (a2(M, L.M_UP, y, C.P_CHARGE_SELF) + own_fall * psr_fail(
+                              X, M, u, pre_s, a1(M, L.M_PSR_S, CHARGE)))
     pd = p_hit(M, PH[u, H_TN + DFA])
-    PV[u, DFA] = pd * (PH[u, H_DMG + DFA] + psr_fail(X, M, y, pre_t, PT[DFA]) * knock) - (
-        pd * (UP[u, C.P_DFA_SELF] + own_fall * psr_fail(X, M, u, pre_s, PSS[DFA]))
-        + (1.0 - pd) * UP[u, C.P_DFA_MISS])
+    PV[u, DFA] = pd * (PH[u, H_DMG + DFA] + psr_fail(X, M, y, pre_t, a1(M, L.M_PSR_T, DFA)) * knock) - (
+        pd * (a2(M, L.M_UP, u, C.P_DFA_SELF) + own_fall * psr_fail(X, M, u, pre_s, a1(M, L.M_PSR_S, DFA)))
+        + (1.0 - pd) * a2(M, L.M_UP, u, C.P_DFA_MISS))
     PH[u, H_LEGAL + PUNCH] = 1 if (PH[u, H_PTN] <= 12 or PH[u, H_PTN + 1] <= 12) else 0
     for k in range(KICK, DFA + 1):
         PH[u, H_LEGAL + k] = 1 if PH[u, H_TN + k] <= 12 else 0
     kind = NONE
-    if UP[u, C.P_PHYS] != C.PHYS_NONE:
+    if a2(M, L.M_UP, u, C.P_PHYS) != C.PHYS_NONE:
         best_v = 0.0
         for k in range(PUNCH, PUSH + 1):
             if PH[u, H_LEGAL + k] and PV[u, k] > best_v:
@@ -224,10 +216,9 @@ def best_melee(PH: np.ndarray, PV: np.ndarray, u: int) -> float:
 @njit(cache=True)
 def guns_in(M: tuple, u: int, locs: int) -> int:
     """Bit mask of the guns of ``u`` mounted in the locations ``locs`` (a location mask)."""
-    GI = v3(M, L.M_GI)
     out = 0
-    for g in range(v2(M, L.M_UP)[u, C.P_NGUN]):
-        loc = GI[u, g, C.G_LOC]
+    for g in range(a2(M, L.M_UP, u, C.P_NGUN)):
+        loc = a3(M, L.M_GI, u, g, C.G_LOC)
         if loc >= 0 and (locs >> loc) & 1:
             out |= 1 << g
     return out
@@ -235,11 +226,10 @@ def guns_in(M: tuple, u: int, locs: int) -> int:
 
 @njit(cache=True)
 def planned_locations(M: tuple, u: int, fire: int) -> int:
-    GI = v3(M, L.M_GI)
     out = 0
-    for g in range(v2(M, L.M_UP)[u, C.P_NGUN]):
-        if (fire >> g) & 1 and GI[u, g, C.G_LOC] >= 0:
-            out |= 1 << GI[u, g, C.G_LOC]
+    for g in range(a2(M, L.M_UP, u, C.P_NGUN)):
+        if (fire >> g) & 1 and a3(M, L.M_GI, u, g, C.G_LOC) >= 0:
+            out |= 1 << a3(M, L.M_GI, u, g, C.G_LOC)
     return out
 
 
@@ -247,9 +237,9 @@ def planned_locations(M: tuple, u: int, fire: int) -> int:
 def expected_fire(M: tuple, P: np.ndarray, u: int, fire: int) -> float:
     """Expected weapon damage of a fire plan: P(hit) x mean damage given a hit."""
     out = 0.0
-    for g in range(v2(M, L.M_UP)[u, C.P_NGUN]):
+    for g in range(a2(M, L.M_UP, u, C.P_NGUN)):
         if (fire >> g) & 1:
-            out += p_hit(M, P[u, P_TN, g]) * f3(M, L.M_MEAN)[u, g, P[u, P_SHOTS, g]]
+            out += p_hit(M, P[u, P_TN, g]) * b3(M, L.M_MEAN, u, g, P[u, P_SHOTS, g])
     return out
 
 
@@ -266,7 +256,7 @@ def declare_unit(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int,
     kind = choose(SS, X, M, u, can, planned, True, NONE, e_all, PH, PV)
     hold = -1
     arms = (1 << LA) | (1 << RA)
-    if v2(M, L.M_UP)[u, C.P_PHYS] == C.PHYS_BEST and planned & arms:
+    if a2(M, L.M_UP, u, C.P_PHYS) == C.PHYS_BEST and planned & arms:
         cd = PV[u, kind] if kind > 0 else -np.inf
         best = e_all + best_melee(PH, PV, u)
         for j in range(3):
@@ -308,9 +298,9 @@ def _groups_to(S: np.ndarray, M: tuple, u: int, total: int, column: int, table: 
         g = min(5, left)
         left -= g
         if table == 1:
-            apply_group(S, M, u, v1(M, L.M_PUNCH_FRONT)[d6(D, L.K_PHYS_LOC)], 0, g, 0, D)
+            apply_group(S, M, u, a1(M, L.M_PUNCH_FRONT, d6(D, L.K_PHYS_LOC)), 0, g, 0, D)
         elif table == 2:
-            apply_group(S, M, u, v1(M, L.M_KICK_FRONT)[d6(D, L.K_PHYS_LOC)], 0, g, 0, D)
+            apply_group(S, M, u, a1(M, L.M_KICK_FRONT, d6(D, L.K_PHYS_LOC)), 0, g, 0, D)
         else:
             group_on_column(S, M, u, column, g, D)
 
@@ -338,8 +328,6 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
     S = SS[u]
     y = X[u, L.X_TARGET]
     Y = SS[y]
-    UP = v2(M, L.M_UP)
-    RI = v1(M, L.M_RI)
     kind = PH[u, H_KIND]
     dmg = 0
     own = 0
@@ -348,7 +336,7 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
         for j in range(2):
             tn = PH[u, H_PTN + j]
             if tn <= 12 and two_d6(D, L.K_PHYS) >= tn:
-                loc = v1(M, L.M_PUNCH_FRONT)[d6(D, L.K_PHYS_LOC)]
+                loc = a1(M, L.M_PUNCH_FRONT, d6(D, L.K_PHYS_LOC))
                 d = PH[u, H_PDMG + j]
                 if d > 0:
                     apply_group(Y, M, y, loc, 0, d, 0, D)
@@ -361,7 +349,7 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
                 if X[y, L.X_PRONE]:
                     group_on_column(Y, M, y, 0, d, D)
                 else:
-                    apply_group(Y, M, y, v1(M, L.M_KICK_FRONT)[d6(D, L.K_PHYS_LOC)], 0, d, 0, D)
+                    apply_group(Y, M, y, a1(M, L.M_KICK_FRONT, d6(D, L.K_PHYS_LOC)), 0, d, 0, D)
                 dmg += d
         else:
             s_psr += 1
@@ -369,8 +357,8 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
         hit = two_d6(D, L.K_PHYS) >= PH[u, H_TN + kind]
         if kind == HATCHET and hit:
             d = PH[u, H_DMG + HATCHET]
-            if RI[C.R_AIMED]:
-                apply_group(Y, M, y, v2(M, L.M_HATCH_TABLE)[u, d6(D, L.K_PHYS_LOC)], 0, d, 0, D)
+            if a1(M, L.M_RI, C.R_AIMED):
+                apply_group(Y, M, y, a2(M, L.M_HATCH_TABLE, u, d6(D, L.K_PHYS_LOC)), 0, d, 0, D)
             else:
                 group_on_column(Y, M, y, 0, d, D)
             dmg += d
@@ -378,20 +366,20 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
             t_psr += 1
         elif hit:       # charge or DFA
             t_psr += 1
-            t_mod += v1(M, L.M_PSR_T)[kind]
+            t_mod += a1(M, L.M_PSR_T, kind)
             s_psr += 1
-            s_mod += v1(M, L.M_PSR_S)[kind]
+            s_mod += a1(M, L.M_PSR_S, kind)
             dmg += PH[u, H_DMG + kind]
             if kind == CHARGE:
                 _groups_to(Y, M, y, PH[u, H_DMG + CHARGE], 0, 0, D)
-                own = UP[y, C.P_CHARGE_SELF]
+                own = a2(M, L.M_UP, y, C.P_CHARGE_SELF)
                 _groups_to(S, M, u, own, 0, 0, D)
             else:
                 if X[y, L.X_PRONE]:
                     _groups_to(Y, M, y, PH[u, H_DMG + DFA], 3, 0, D)
                 else:
                     _groups_to(Y, M, y, PH[u, H_DMG + DFA], 0, 1, D)
-                own = UP[u, C.P_DFA_SELF]
+                own = a2(M, L.M_UP, u, C.P_DFA_SELF)
                 _groups_to(S, M, u, own, 0, 2, D)
         if kind == DFA and not hit and alive(S):
             dfa_miss_fall(S, X, M, u, D)
@@ -408,9 +396,9 @@ def dfa_miss_fall(S: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray)
     pilot avoids 1 damage at Piloting + pre-existing + 2 (D10 ``tw``) or + 1 (``megamek``)."""
     X[u, L.X_PRONE] = 1
     X[u, L.X_FELL] = 1
-    _groups_to(S, M, u, v2(M, L.M_UP)[u, C.P_DFA_MISS], 3, 0, D)
-    levels = v1(M, L.M_HEAT_CONST)[6]
-    tn = v2(M, L.M_UP)[u, C.P_PILOT] + pre_psr(S, M, u) + (
-        1 if v1(M, L.M_RI)[C.R_FALL_MEGAMEK] else levels)
+    _groups_to(S, M, u, a2(M, L.M_UP, u, C.P_DFA_MISS), 3, 0, D)
+    levels = a1(M, L.M_HEAT_CONST, 6)
+    tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u) + (
+        1 if a1(M, L.M_RI, C.R_FALL_MEGAMEK) else levels)
     if alive(S):
         pilot_roll(S, X, M, u, tn, D)

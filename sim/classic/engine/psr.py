@@ -11,7 +11,7 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import v1, v2, v3
+from sim.classic.engine.arrays import a1, a2, a3
 from sim.classic.engine.damage import apply_group, hits_of, roll_location, settle_pilot
 from sim.classic.engine.dice import d6, two_d6
 
@@ -29,30 +29,25 @@ def pre_psr(S: np.ndarray, M: tuple, u: int) -> int:
     """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
     upper leg, lower leg and foot actuator."""
-    POP = v1(M, L.M_POP)
-    A = v3(M, L.M_ACT)
-    LP = v1(M, L.M_LEG_PSR)
-    out = v1(M, L.M_GYRO_PSR)[min(S[GYRO], 2)]
+    out = a1(M, L.M_GYRO_PSR, min(S[GYRO], 2))
     for leg in (LL, RL):
         if S[IS0 + leg] == 0:
-            out += LP[0]
-        elif hits_of(S, leg, A[u, C.A_HIP, leg], POP) > 0:
-            out += LP[1]
+            out += a1(M, L.M_LEG_PSR, 0)
+        elif hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) > 0:
+            out += a1(M, L.M_LEG_PSR, 1)
         else:
-            others = A[u, C.A_UPPER_LEG, leg] | A[u, C.A_LOWER_LEG, leg] | A[u, C.A_FOOT, leg]
-            out += LP[2] * hits_of(S, leg, others, POP)
+            others = a3(M, L.M_ACT, u, C.A_UPPER_LEG, leg) | a3(M, L.M_ACT, u, C.A_LOWER_LEG, leg) | a3(M, L.M_ACT, u, C.A_FOOT, leg)
+            out += a1(M, L.M_LEG_PSR, 2) * hits_of(S, leg, others, M)
     return out
 
 
 @njit(cache=True)
 def leg_events(S: np.ndarray, M: tuple, u: int) -> int:
     """Leg-actuator critical events, each a PSR trigger (4.2)."""
-    POP = v1(M, L.M_POP)
-    A = v3(M, L.M_ACT)
     out = 0
     for leg in (LL, RL):
         for a in (C.A_HIP, C.A_UPPER_LEG, C.A_LOWER_LEG, C.A_FOOT):
-            out += hits_of(S, leg, A[u, a, leg], POP)
+            out += hits_of(S, leg, a3(M, L.M_ACT, u, a, leg), M)
     return out
 
 
@@ -76,7 +71,7 @@ def pilot_roll(S: np.ndarray, X: np.ndarray, M: tuple, u: int, tn: int, D: np.nd
     automatic when unconscious or shut down; none with ``pilot_damage`` off."""
     r = two_d6(D, L.K_PILOT)
     hurt = X[u, L.X_UNCON] != 0 or X[u, L.X_SHUT] != 0 or r < tn
-    if hurt and v1(M, L.M_RI)[C.R_PILOT_DAMAGE]:
+    if hurt and a1(M, L.M_RI, C.R_PILOT_DAMAGE):
         S[PILOT] += 1
     settle_pilot(S)
 
@@ -91,8 +86,8 @@ def fall(S: np.ndarray, X: np.ndarray, M: tuple, u: int, failed_tn: int, D: np.n
         return
     X[u, L.X_PRONE] = 1
     X[u, L.X_FELL] = 1
-    column = v1(M, L.M_FALL_COL)[d6(D, L.K_FALL)]
-    left = v2(M, L.M_UP)[u, C.P_FALL]
+    column = a1(M, L.M_FALL_COL, d6(D, L.K_FALL))
+    left = a2(M, L.M_UP, u, C.P_FALL)
     while left > 0:
         d = min(5, left)
         left -= d
@@ -100,10 +95,10 @@ def fall(S: np.ndarray, X: np.ndarray, M: tuple, u: int, failed_tn: int, D: np.n
             break
         loc, rear, tac = roll_location(M, column, D)
         apply_group(S, M, u, loc, rear, d, tac, D)
-    if v1(M, L.M_RI)[C.R_FALL_MEGAMEK]:
+    if a1(M, L.M_RI, C.R_FALL_MEGAMEK):
         tn = failed_tn
     else:
-        tn = v2(M, L.M_UP)[u, C.P_PILOT] + pre_psr(S, M, u)
+        tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
     pilot_roll(S, X, M, u, tn, D)
 
 
@@ -116,7 +111,6 @@ def psr_phase(S: np.ndarray, X: np.ndarray, M: tuple, u: int, dmg: int, live: bo
     automatic fall; D22 ``auto-fail`` for shut-down or unconscious 'Mechs."""
     if not (live and X[u, L.X_PRONE] == 0 and alive(S)):
         return
-    RI = v1(M, L.M_RI)
     big = 1 if dmg >= 20 else 0
     gyro_new = 1 if S[GYRO] > X[u, L.X_SNAP_GYRO] else 0
     leg_new = max(leg_events(S, M, u) - X[u, L.X_SNAP_LEG], 0)
@@ -131,11 +125,11 @@ def psr_phase(S: np.ndarray, X: np.ndarray, M: tuple, u: int, dmg: int, live: bo
     extra = c0 + c1
     situ = m0 + m1
     k = big + gyro_new + leg_new + extra
-    base = v2(M, L.M_UP)[u, C.P_PILOT] + pre_psr(S, M, u)
+    base = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
     tn = base + big + situ
     fail = auto
     failed_tn = tn
-    if not RI[C.R_PSR_OWN]:
+    if not a1(M, L.M_RI, C.R_PSR_OWN):
         for _ in range(k):
             if two_d6(D, L.K_PSR) < tn:
                 fail = True
@@ -155,7 +149,7 @@ def psr_phase(S: np.ndarray, X: np.ndarray, M: tuple, u: int, dmg: int, live: bo
                     if not fail:
                         failed_tn = tj
                     fail = True
-    if RI[C.R_AUTO_FAIL] and k > 0 and (X[u, L.X_SHUT] != 0 or X[u, L.X_UNCON] != 0):
+    if a1(M, L.M_RI, C.R_AUTO_FAIL) and k > 0 and (X[u, L.X_SHUT] != 0 or X[u, L.X_UNCON] != 0):
         fail = True
     if fail:
         fall(S, X, M, u, failed_tn, D)
@@ -167,17 +161,16 @@ def consciousness(S: np.ndarray, X: np.ndarray, M: tuple, u: int, each_point: bo
     """A pilot hurt since the last check rolls to stay conscious (reference.md 4.5):
     ``each_point`` one roll per new point at that point's number (the first failure knocks
     out), else one roll at the current total."""
-    CONSC = v1(M, L.M_CONSC)
     p = S[PILOT]
     ok = alive(S) and X[u, L.X_UNCON] == 0
     if ok:
         if each_point:
             for k in range(1, st.PILOT_DEAD):
                 if X[u, L.X_PSEEN] < k <= p and X[u, L.X_UNCON] == 0:
-                    if two_d6(D, L.K_CONSC) < CONSC[k]:
+                    if two_d6(D, L.K_CONSC) < a1(M, L.M_CONSC, k):
                         X[u, L.X_UNCON] = 1
         elif p > X[u, L.X_PSEEN]:
-            if two_d6(D, L.K_CONSC) < CONSC[min(p, 12)]:
+            if two_d6(D, L.K_CONSC) < a1(M, L.M_CONSC, min(p, 12)):
                 X[u, L.X_UNCON] = 1
     X[u, L.X_PSEEN] = p
 
@@ -186,5 +179,5 @@ def consciousness(S: np.ndarray, X: np.ndarray, M: tuple, u: int, each_point: bo
 def phase_consciousness(S: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray
                         ) -> None:
     """End of the weapon, physical or heat phase (``consciousness_rolls=each_point``)."""
-    if v1(M, L.M_RI)[C.R_EACH_POINT]:
+    if a1(M, L.M_RI, C.R_EACH_POINT):
         consciousness(S, X, M, u, True, D)

@@ -18,7 +18,7 @@ from sim.classic.engine import layout as L
 from sim.classic.engine import move as MV
 from sim.classic.engine import physical as PHY
 from sim.classic.engine import psr as PS
-from sim.classic.engine.arrays import v1, v2
+from sim.classic.engine.arrays import a1, a2, dim
 from sim.classic.engine.damage import settle_pilot
 from sim.classic.engine.dice import below, start_duel
 
@@ -32,14 +32,12 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
     """One duel from fresh states; per-unit outcomes stay in ``X`` (``X_DEAD``, ``X_OUT``,
     ``X_FELL_TURN``, ``X_SHUT_TURN``) and ``SS`` (cause); ``dealt[u, t]`` damage dealt per
     turn, ``rng_out[t]`` the range of the turn's attacks (0 once over)."""
-    UP = v2(M, L.M_UP)
-    RI = v1(M, L.M_RI)
     U = SS.shape[0]
-    T = RI[C.R_TURNS]
+    T = a1(M, L.M_RI, C.R_TURNS)
     for u in range(U):
-        nc = UP[u, C.P_NCOL]
+        nc = a2(M, L.M_UP, u, C.P_NCOL)
         for c in range(nc):
-            SS[u, c] = v2(M, L.M_S0)[u, c]
+            SS[u, c] = a2(M, L.M_S0, u, c)
         for k in range(X.shape[1]):
             X[u, k] = 0
         X[u, L.X_TARGET] = 1 - u
@@ -47,8 +45,8 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             dealt[u, t] = 0
     for t in range(T):
         rng_out[t] = 0
-    cur = RI[C.R_CLOSING_FROM]
-    per_trial = RI[C.R_PER_TRIAL] != 0
+    cur = a1(M, L.M_RI, C.R_CLOSING_FROM)
+    per_trial = a1(M, L.M_RI, C.R_PER_TRIAL) != 0
     for t in range(T):
         over = False
         for u in range(U):
@@ -66,9 +64,9 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             start_prone = X[u, L.X_PRONE]
             MV.stand_up(S, X, M, u, D)
             if per_trial:
-                mode = MV.RUN if closing else UP[u, C.P_MOVED]
+                mode = MV.RUN if closing else a2(M, L.M_UP, u, C.P_MOVED)
             else:
-                mode = v2(M, L.M_MODES)[t, u]
+                mode = a2(M, L.M_MODES, t, u)
             MV.move(S, X, M, u, mode, X[u, L.X_ACT] != 0 and not start_prone, D)
         if per_trial:
             hexes = 0
@@ -76,10 +74,10 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
                 hexes += X[u, L.X_HEX]
             cur = max(cur - hexes, 1)
             r = cur
-            sit = v1(M, L.M_RUN_SIT)[r] if closing else v1(M, L.M_ADJ)[0]
+            sit = a1(M, L.M_RUN_SIT, r) if closing else a1(M, L.M_ADJ, 0)
         else:
-            r = v1(M, L.M_RANGES)[t]
-            sit = v1(M, L.M_TURN_SIT)[t]
+            r = a1(M, L.M_RANGES, t)
+            sit = a1(M, L.M_TURN_SIT, t)
         at1 = r == 1
         rng_out[t] = r
         # 2 weapon attacks, declared from the state at the start of the phase
@@ -91,9 +89,9 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             X[u, L.X_HOLD] = -1
         anyphys = False
         for u in range(U):
-            if UP[u, C.P_PHYS] != C.PHYS_NONE:
+            if a2(M, L.M_UP, u, C.P_PHYS) != C.PHYS_NONE:
                 anyphys = True
-        if at1 and RI[C.R_ATTACKS_ALL] and anyphys:
+        if at1 and a1(M, L.M_RI, C.R_ATTACKS_ALL) and anyphys:
             for u in range(U):
                 can = PS.alive(SS[u]) and not X[u, L.X_SHUT] and not X[u, L.X_UNCON]
                 PHY.declare_unit(SS, X, P, M, u, can, PH, PV)
@@ -105,7 +103,7 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             for u in range(U):
                 PHY.commit(X, M, u)
         for u in range(U):
-            X[u, L.X_BUILD] = X[u, L.X_MHEAT] + RI[C.R_STAND_HEAT] * X[u, L.X_TRIES]
+            X[u, L.X_BUILD] = X[u, L.X_MHEAT] + a1(M, L.M_RI, C.R_STAND_HEAT) * X[u, L.X_TRIES]
             X[u, L.X_PDMG] = 0
             X[u, L.X_DEALT] = 0
             X[u, L.X_FLOC] = 0
@@ -153,13 +151,12 @@ def run_block(M: tuple, keys: np.ndarray, first: int, n: int, D: np.ndarray,
     """Duels ``first .. first + n - 1`` of the chunk: ``out_i[k, u, 0..4]`` = (dead turn,
     cause, C21 reason, first fall turn, first shutdown turn), ``out_dealt[k, u, t]``,
     ``out_range[k, t]``."""
-    UP = v2(M, L.M_UP)
-    U = UP.shape[0]
+    U = dim(M, L.M_UP, 0)
     ncol = 0
     ng = 1
     for u in range(U):
-        ncol = max(ncol, UP[u, C.P_NCOL])
-        ng = max(ng, UP[u, C.P_NGUN])
+        ncol = max(ncol, a2(M, L.M_UP, u, C.P_NCOL))
+        ng = max(ng, a2(M, L.M_UP, u, C.P_NGUN))
     SS = np.zeros((U, ncol), np.int64)
     X = np.zeros((U, L.N_X), np.int64)
     P = np.zeros((U, 2, ng), np.int64)
