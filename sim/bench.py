@@ -463,7 +463,9 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     frame = engine.simulate(model, params, trials, 1, n_jobs=1, backend="sequential",
                             progress="never", with_exact=False)
     cpu = time.process_time() - t0
-    turns = float((frame["expected_turns"] * trials).sum())
+    # per-scenario metrics repeat on each of a scenario's per-turn rows: one row each
+    per = len(frame) // len(params)
+    turns = float((frame["expected_turns"].iloc[::per] * trials).sum())
     out: dict[str, Any] = {"scenarios": len(params), "duels_per_scenario": trials,
                            "duel_turns": turns, "cpu_s": cpu,
                            "rate_200": turns / cpu, "fixed_ms": fixed * 1e3,

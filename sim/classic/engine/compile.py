@@ -85,7 +85,8 @@ def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
     out = np.full((len(rows), *shape), fill, dtype=dtype)
     for i, r in enumerate(rows):
         r = np.asarray(r)
-        out[(i, *tuple(slice(0, k) for k in r.shape))] = r
+        idx: tuple[Any, ...] = (i, *(slice(0, k) for k in r.shape))
+        out[idx] = r
     return out
 
 
@@ -192,8 +193,8 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     tn = np.full((len(keys), max(len(guns), 1), ACTIVE_HEATS), 99, np.int64)
     move_mod = np.zeros((len(keys), ACTIVE_HEATS), np.int64)
     tmm_nom = np.zeros(len(keys), np.int64)
-    for i, k in enumerate(keys):
-        fs = s.fire[k]
+    for i, key in enumerate(keys):
+        fs = s.fire[key]
         for g, gun in enumerate(fs.guns):
             tn[i, g] = gun.tn_uncapped[0]
         move_mod[i] = fs.move_mod

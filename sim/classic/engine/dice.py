@@ -68,23 +68,23 @@ def below(D: np.ndarray, kind: int, n: int) -> int:
     """Uniform in 0..n-1 (exact: rejection below the largest multiple of n)."""
     nn = uint64(n)
     if D[D_MODE] != 0:
-        return np.int64(draw(D, kind) % nn)
+        return int(draw(D, kind) % nn)
     lim = (np.uint64(0xFFFFFFFFFFFFFFFF) // nn) * nn
     v = draw(D, kind)
     while v >= lim:
         v = draw(D, kind)
-    return np.int64(v % nn)
+    return int(v % nn)
 
 
 @njit(cache=True, inline="always")
 def d6(D: np.ndarray, kind: int) -> int:
     """1D6."""
     if D[D_MODE] != 0:
-        return np.int64(draw(D, kind) % SIX) + 1
+        return int(draw(D, kind) % SIX) + 1
     v = draw(D, kind)
     while v >= LIMIT6:
         v = draw(D, kind)
-    return np.int64(v % SIX) + 1
+    return int(v % SIX) + 1
 
 
 @njit(cache=True, inline="always")
@@ -92,7 +92,7 @@ def two_d6(D: np.ndarray, kind: int) -> int:
     """2D6 (two dice; one tape value in tape mode)."""
     if D[D_MODE] != 0:
         v = draw(D, kind)
-        return 2 + np.int64(v % SIX) + np.int64((v // SIX) % SIX)
+        return 2 + int(v % SIX) + int((v // SIX) % SIX)
     return d6(D, kind) + d6(D, kind)
 
 
