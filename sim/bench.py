@@ -483,6 +483,61 @@ def precision_figures(names: list[str], quick: bool, coverage_runs: int = 0
     return out
 
 
+#: catalog 'Mechs of the Classic-duel scenario figures (built in: no shared data needed)
+DUEL_UNITS = ("Locust LCT-1V", "Commando COM-2D", "Hatchetman HCT-3F", "Hunchback HBK-4G",
+              "Wolverine WVR-6R", "Catapult CPLT-C1", "Awesome AWS-8Q", "Atlas AS7-D")
+
+
+def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
+    """Issue 21's Classic-duel figures on this machine: the sampler (compiled engine) at 200
+    duels per scenario over many pairings, the fixed cost of a scenario (build both sides,
+    compile the engine's arrays, start the kernel), the cold-compile / cache-load state,
+    and ``--jobs 2`` against ``--jobs 1`` on that run (wall time; the rest CPU time)."""
+    from sim.classic.engine import sampler
+    from sim.classic.engine.compile import compile_scenario
+
+    model = get_model("classic-duel")
+    units = DUEL_UNITS[:4] if quick else DUEL_UNITS
+    params = [{"unit_a": a, "unit_b": b, "range": r, "turns": 15,
+               **({"physical_a": "none", "physical_b": "none"} if r > 1 else {})}
+              for a in units for b in units for r in (1, 3, 9)]
+    t0 = time.perf_counter()
+    sampler._kernel()                       # compile (cold) or load numba's cache
+    load_s = time.perf_counter() - t0
+    # fixed cost per scenario: build (validate, both sides, fire tables) + flat arrays +
+    # one duel through the kernel
+    rng = np.random.default_rng(0)
+    t0 = time.process_time()
+    for p in params:
+        scn = model.scenario(p)
+        compile_scenario(scn)
+        sampler.run(scn, rng, 1)
+    fixed = (time.process_time() - t0) / len(params)
+    trials = 200
+    t0 = time.process_time()
+    frame = engine.simulate(model, params, trials, 1, n_jobs=1, backend="sequential",
+                            progress="never", with_exact=False)
+    cpu = time.process_time() - t0
+    # per-scenario metrics repeat on each of a scenario's per-turn rows: one row each
+    per = len(frame) // len(params)
+    turns = float((frame["expected_turns"].iloc[::per] * trials).sum())
+    out: dict[str, Any] = {"scenarios": len(params), "duels_per_scenario": trials,
+                           "duel_turns": turns, "cpu_s": cpu,
+                           "rate_200": turns / cpu, "fixed_ms": fixed * 1e3,
+                           "kernel_load_s": load_s}
+    walls = {}
+    for jobs in (1, 2):
+        engine.simulate(model, params[:4], trials, 1, n_jobs=jobs, backend="loky",
+                        progress="never", with_exact=False)      # start the pool
+        t0 = time.perf_counter()
+        engine.simulate(model, params, trials, 1, n_jobs=jobs, backend="loky",
+                        progress="never", with_exact=False)
+        walls[jobs] = time.perf_counter() - t0
+    out["wall_jobs1_s"], out["wall_jobs2_s"] = walls[1], walls[2]
+    out["jobs2_speedup"] = walls[1] / walls[2]
+    return out
+
+
 def run(models: list[str] | None = None, quick: bool = False,
         big_trials: int | None = None, sweep: bool = False, precision: bool = True,
         coverage_runs: int = 0) -> dict[str, Any]:
@@ -545,6 +600,8 @@ def run(models: list[str] | None = None, quick: bool = False,
         out["memory"]["seconds"] = time.perf_counter() - t0
     if "duel" in names:
         out["tactic_cost"] = tactic_cost(2 if quick else 4)
+    if "classic-duel" in [m.name for m in loaded]:
+        out["classic_duel"] = classic_duel_figures(quick)
     if precision:
         out["precision"] = precision_figures(names, quick, coverage_runs)
     if models is None or "profile" in names:  # issue 18: the exact profile of every 'Mech
@@ -673,6 +730,15 @@ def format_table(res: dict[str, Any]) -> str:
                   f"{m['peak_mib_small']:.1f} MiB at {m['trials_small']:.0e} trials, "
                   f"{m['peak_mib_large']:.1f} MiB at {m['trials_large']:.0e} trials "
                   f"({m['seconds']:.0f} s)"]
+    if "classic_duel" in res:
+        c = res["classic_duel"]
+        lines += ["", f"classic-duel at {c['duels_per_scenario']} duels per scenario "
+                  f"({c['scenarios']} scenarios, one core, CPU time): "
+                  f"{c['rate_200'] / 1e6:.3f} M played duel-turns/s; fixed cost "
+                  f"{c['fixed_ms']:.2f} ms per scenario (build, flat arrays, first duel); "
+                  f"engine load {c['kernel_load_s']:.2f} s; --jobs 2 "
+                  f"{c['jobs2_speedup']:.2f}x --jobs 1 (wall {c['wall_jobs1_s']:.1f} s / "
+                  f"{c['wall_jobs2_s']:.1f} s)"]
     if "chunk_sweep" in res:
         sizes = list(next(iter(res["chunk_sweep"].values())))
         lines += ["", "kernel rate by chunk size (M trials/s, one core):",

@@ -22,3 +22,15 @@ def _scratch_btsim_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("BTSIM_HOME", str(tmp_path_factory.mktemp("btsim_home")))
         yield
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the Classic engine once before the workers start (issue 21): in the xdist
+    controller (or a plain single-process run) load numba's cache, compiling it first when
+    it is cold, so that every worker loads the compiled code instead of compiling it
+    again. ``BTSIM_NO_ENGINE_WARMUP=1`` skips it."""
+    if hasattr(config, "workerinput") or os.environ.get("BTSIM_NO_ENGINE_WARMUP"):
+        return
+    from sim.classic.engine import sampler
+
+    sampler.warm_up()

@@ -28,10 +28,23 @@ def _bins(dead: np.ndarray, T: int = T) -> np.ndarray:
     return out * (T + 2) + end
 
 
-def _compare(params: dict, n_oracle: int, n_kernel: int, T: int = T) -> None:
+def _sampled(scn, rng: np.random.Generator, n: int) -> dict:
+    """Per-trial outcomes from the sampler the model uses: the compiled engine where it
+    covers the scenario (issue 21), else the NumPy duel kernel."""
+    from sim.classic.engine import sampler
+    from sim.classic.engine.compile import supported
+
+    if supported(scn)[0]:
+        return sampler.run(scn, rng, n)
+    return kernel.run_block(scn, None, rng, n)
+
+
+def _compare(params: dict, n_oracle: int, n_kernel: int, T: int = T,
+             numpy_kernel: bool = False) -> None:
     p = {**params, "turns": T}
     o = scalar(p, np.random.default_rng(11), n_oracle)
-    k = kernel.run_block(build(p), None, np.random.default_rng(12), n_kernel)
+    k = (kernel.run_block(build(p), None, np.random.default_rng(12), n_kernel) if numpy_kernel
+         else _sampled(build(p), np.random.default_rng(12), n_kernel))
     m = 4 * (T + 2)
     ho = np.bincount(_bins(o["dead_turn"], T), minlength=m) / n_oracle
     hk = np.bincount(_bins(k["dead_turn"], T), minlength=m) / n_kernel
@@ -60,6 +73,12 @@ def _compare(params: dict, n_oracle: int, n_kernel: int, T: int = T) -> None:
 
 def test_kernel_matches_oracle_weapons_at_range() -> None:
     _compare({"unit_a": HBK, "unit_b": WVR, "range": 6}, 1500, 15000)
+
+
+def test_numpy_kernel_still_matches_oracle() -> None:
+    """The NumPy duel kernel stays the fallback for what the engine does not compile."""
+    _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "moved_a": "walk"}, 1500, 15000,
+             numpy_kernel=True)
 
 
 def test_kernel_matches_oracle_brawl_with_physical_attacks() -> None:
@@ -112,7 +131,7 @@ def test_kernel_matches_oracle_charge_and_dfa() -> None:
     # trace; the oracle returns no falls, its agreement is the histogram above)
     p = {"unit_a": unarmed(WVR), "unit_b": unarmed(HBK), "range": 1, "moved_a": "jump",
          "moved_b": "run", "turns": 3}
-    k = kernel.run_block(build(p), None, np.random.default_rng(4), 3000)
+    k = _sampled(build(p), np.random.default_rng(4), 3000)
     assert k["fell"][0].mean() > 0.3
 
 
@@ -134,7 +153,7 @@ def _compare_ranges(params: dict, n_oracle: int, n_kernel: int, T: int) -> None:
     (a constant range in both, as in the first turns of a closing, must be equal)."""
     p = {**params, "turns": T}
     o = scalar(p, np.random.default_rng(21), n_oracle)["range"]
-    k = kernel.run_block(build(p), None, np.random.default_rng(22), n_kernel)["range"]
+    k = _sampled(build(p), np.random.default_rng(22), n_kernel)["range"]
     compared = 0
     for t in range(T):
         a, b = o[t][o[t] > 0].astype(float), k[t][k[t] > 0].astype(float)

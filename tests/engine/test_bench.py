@@ -98,3 +98,18 @@ def test_profile_figure_of_the_catalog_mechs():
             "dice": {"numpy_integers_d6_per_s": 1e8, "d6_per_s": 1e8, "two_d6_per_s": 1e8}}
     text = bench.format_table({**base, "profile": res})
     assert "btsim profile (exact, in-process CPU) of the 2 catalog 'Mechs" in text
+
+
+def test_table_shows_the_classic_duel_scenario_figures():
+    res = {"btsim_version": "x", "machine": {"cores": 2, "processor": "p", "python": "3",
+                                             "numpy": "2"},
+           "chunk_size": 4096, "dice": {"numpy_integers_d6_per_s": 1e8, "d6_per_s": 1e8,
+                                        "two_d6_per_s": 1e8},
+           "kernels": [],
+           "classic_duel": {"scenarios": 192, "duels_per_scenario": 200, "duel_turns": 2e5,
+                            "cpu_s": 1.0, "rate_200": 2e5, "fixed_ms": 1.5,
+                            "kernel_load_s": 0.4, "wall_jobs1_s": 2.0, "wall_jobs2_s": 1.1,
+                            "jobs2_speedup": 1.82}}
+    text = bench.format_table(res)
+    assert "at 200 duels per scenario" in text and "0.200 M played duel-turns/s" in text
+    assert "fixed cost 1.50 ms" in text and "--jobs 2 1.82x" in text

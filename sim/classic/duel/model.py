@@ -31,6 +31,7 @@ from sim.classic.duel import kernel
 from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
 from sim.errors import ConfigError
+from sim.classic.engine.compile import supported as engine_supported
 from sim.model import BenchCase, Metric, Model
 
 #: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
@@ -131,7 +132,10 @@ class ClassicDuelModel(Model):
                          # 9: 1D6 and 2D6 from btsim's byte dice (sim.dice): new streams
                          # 10: issue 18: the target's AMS, ATM +2, C27 while shut down,
                          #     C10 explosions of the destroying group
-                         version="10",
+                         # 11: issue 21: the compiled engine (sim.classic.engine), dice
+                         #     keyed per duel and roll kind; the NumPy kernel only for
+                         #     what the engine does not compile (engine_fallback)
+                         version="11",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
@@ -152,7 +156,10 @@ class ClassicDuelModel(Model):
         return out
 
     def notes(self, scenario: DuelScenario) -> list[str]:
-        return list(scenario.notes)
+        ok, why = engine_supported(scenario)
+        extra = [] if ok else [f"classic-duel: {why}: sampled by the NumPy duel kernel, not "
+                               "the compiled engine (issue 21)"]
+        return list(scenario.notes) + extra
 
     def rows(self, scenario: DuelScenario) -> pd.DataFrame:
         return pd.DataFrame({"turn": np.arange(1, scenario.turns + 1),
@@ -168,6 +175,12 @@ class ClassicDuelModel(Model):
                                  **scenario.duel_rules.as_dict()}}
 
     def sample(self, scenario: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
+        """The compiled engine (:mod:`sim.classic.engine`), or the NumPy duel kernel for
+        what the engine does not compile (:func:`engine_supported`, stated in the notes)."""
+        if engine_supported(scenario)[0]:
+            from sim.classic.engine import sampler
+
+            return sampler.simulate(scenario, rng, n)
         return kernel.simulate(scenario, rng, n)
 
     def exact(self, scenario: DuelScenario) -> dict[str, np.ndarray] | None:

@@ -1,0 +1,394 @@
+"""Flatten a validated :class:`~sim.classic.duel.scenario.DuelScenario` into the plain NumPy
+arrays the compiled engine reads (no numba here: importing this module is cheap).
+
+Every rule number comes from its one declaration, evaluated here into a table: hit tables
+(:mod:`sim.classic.tables`), heat tables (:mod:`sim.classic.fire.heat`), attack bases and PSR
+modifiers (:mod:`sim.classic.attacks` through :mod:`sim.classic.duel.physical`), damage
+formulas (:mod:`sim.classic.damage` under the duel's ``ClassicRules``), the slot layout and
+damage model (:mod:`sim.classic.damage_state`), and the weapons' base target numbers by heat,
+cluster and group tables (the fire model's ``FireScenario`` per situation). The kernel holds
+no rule constant of its own; an option is an int in :data:`RULES`' order.
+
+Units sit on an axis (``u``): the duel has two, side 0 and side 1. Arrays that differ in
+size between units (guns, bins, items) are padded to the largest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.classic import damage as D
+from sim.classic import tables as CT
+from sim.classic.damage_state import apply as AP
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
+from sim.classic.damage_state.choose import NTH_BIT
+from sim.classic.duel import physical as ph
+from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS, OUT_REASONS
+from sim.classic.duel.scenario import MOVES, DuelScenario, Side
+from sim.classic.fire import heat as H
+from sim.classic.fire import to_hit as TH
+from sim.classic.fire.scenario import ACTIVE_HEATS
+from sim.classic.tables import CONSCIOUSNESS
+
+# -- per-unit integer parameters: UP[u, P_*] ---------------------------------------------------
+(P_SIDE, P_TONS, P_WALK, P_JUMP, P_PILOT, P_NGUN, P_NBIN, P_NEXPL, P_FALL, P_SINKPER, P_DISS,
+ P_HATCH_ITEM, P_HATCH_ARM, P_AMS_POOL, P_AMS_HEAT, P_NAMS_ORDER, P_NSINK, P_NAMS_ITEMS, P_PHYS,
+ P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
+ P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED) = range(33)
+N_UP = 33
+#: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
+#: 0 ``all`` (every weapon in reach by the trial's own numbers)
+POLICY_ALL = 0
+#: physical policies: 0 none, 1 best
+PHYS_NONE, PHYS_BEST = 0, 1
+
+# -- per-gun integer fields: GI[u, g, G_*] ----------------------------------------------------
+G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET = range(8)
+N_GI = 8
+
+#: actuator kinds of ACT[u, k, loc] (slot masks), in this order
+ACT_NAMES = ("shoulder", "upper_arm", "lower_arm", "hand", "hip", "upper_leg", "lower_leg",
+             "foot")
+A_SHOULDER, A_UPPER_ARM, A_LOWER_ARM, A_HAND, A_HIP, A_UPPER_LEG, A_LOWER_LEG, A_FOOT = range(8)
+
+# -- rule options as ints: RI[R_*] ------------------------------------------------------------
+(R_TAC_TWO, R_CRIT_DESTROYING, R_EXPL_STRUCTURE, R_CASE2_ONE, R_EXPL_CORE, R_ADV_CRIT,
+ R_FLOATING, R_TAC_ON, R_LS_ONE, R_LS_TWO, R_RESTART_END, R_AC_DAMAGED, R_UNCON_NEVER,
+ R_STAND_HEAT, R_OUT_CODE, R_ENG_HEAT_SHUT, R_EACH_POINT, R_FAILED_FALL, R_WAKE_SAME,
+ R_PRONE_ONE_ARM, R_CLOSING_CURRENT, R_ATTACKS_ALL, R_KNOCK_MODE, R_HIP_CEIL, R_HEAT_JUMP,
+ R_MOVE_PSR, R_FALL_MEGAMEK, R_PILOT_DAMAGE, R_PSR_OWN, R_AUTO_FAIL, R_PAIR_MOD, R_AIM_MOD,
+ R_AIMED, R_JUMP_RATING, R_AMS_DECLARED, R_EXPL_SHUT, R_PER_TRIAL, R_TURNS, R_CLOSING_FROM,
+ R_MAX_RANGE) = range(40)
+N_RI = 40
+#: the PSR modifier of a 'Mech that shuts down (13.4; the duel kernel's heat phase)
+SHUTDOWN_PSR = 3
+KNOCK_MODES = ("none", "fall", "fall-and-prone")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The flat arrays of one scenario (see the module docstring); ``M`` is the ``(MI, MF)``
+    pair the kernel takes (:mod:`.arrays`), its tables numbered by the ``M_*`` constants of
+    :mod:`.layout`."""
+
+    M: tuple[Any, ...]
+    units: int
+    turns: int
+
+
+def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
+         dtype: Any = np.int64) -> np.ndarray:
+    out = np.full((len(rows), *shape), fill, dtype=dtype)
+    for i, r in enumerate(rows):
+        r = np.asarray(r)
+        idx: tuple[Any, ...] = (i, *(slice(0, k) for k in r.shape))
+        out[idx] = r
+    return out
+
+
+def supported(scn: DuelScenario) -> tuple[bool, str]:
+    """Whether the compiled engine covers ``scn``; else why (the NumPy kernel runs it)."""
+    for s in scn.sides:
+        if s.policy.kind != "all":
+            return False, f"firing policy {s.policy.label!r} (only 'all' is compiled)"
+        if callable(s.physical):
+            return False, "a callable physical policy"
+    return True, ""
+
+
+def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarray,
+                                           np.ndarray, int]:
+    """The fire situations, the situation of each turn (fixed or scripted ranges, closing on
+    one schedule) and, under closing with ``closing_mp=current``, the situation of a duel
+    that runs in at range r (``run_sit[r]``) and of one already adjacent (``adj``)."""
+    keys = sorted(scn.a.fire)
+    index = {k: i for i, k in enumerate(keys)}
+    turn_sit = np.array([index[(scn.ranges[t], scn.moves[t][0], scn.moves[t][1])]
+                         for t in range(scn.turns)], np.int64)
+    top = max(scn.closing_from, 1)
+    run_sit = np.full(top + 1, -1, np.int64)
+    adj = -1
+    if scn.per_trial_range:
+        for r in range(1, top + 1):
+            run_sit[r] = index[(r, "run", "run")]
+        adj = index[(1, scn.a.moved, scn.b.moved)]
+    return keys, turn_sit, run_sit, adj
+
+
+def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
+          side_no: int) -> dict[str, Any]:
+    fs0 = s.fire[keys[0]]
+    guns = fs0.guns
+    L = s.layout
+    dm = s.dm
+    cr = s.classic
+    rules = scn.duel_rules
+    up = np.zeros(N_UP, np.int64)
+    nb = len(L.bins)
+    up[P_SIDE] = side_no
+    up[P_TONS] = s.tons
+    up[P_WALK] = s.walk
+    up[P_JUMP] = s.jump
+    up[P_PILOT] = s.piloting
+    up[P_NGUN] = len(guns)
+    up[P_NBIN] = nb
+    up[P_NEXPL] = len(dm.expl_loc)
+    up[P_FALL] = D.fall(s.tons, 0)
+    up[P_SINKPER] = s.sink_per
+    up[P_DISS] = fs0.dissipation
+    up[P_HATCH_ITEM], up[P_HATCH_ARM] = s.hatchet
+    up[P_AMS_POOL] = s.ams_pool
+    up[P_AMS_HEAT] = s.ams_heat
+    up[P_NSINK] = len(s.sink_items)
+    up[P_NAMS_ITEMS] = len(s.ams_items)
+    up[P_PHYS] = PHYS_NONE if s.physical == "none" else PHYS_BEST
+    up[P_NOPUNCH] = int(ph.barred(ph.PUNCH, s.mech.quirks, cr))
+    up[P_HATCH_DMG] = ph.hatchet_damage(s.tons, cr)
+    up[P_DFA_DMG] = ph.dfa_damage(s.tons, cr)
+    up[P_CHARGE_SELF] = D.charge_self(s.tons)     # what a 'Mech charging this one takes
+    up[P_DFA_SELF] = D.dfa_self(s.tons)
+    up[P_KNOCK_FALL] = D.fall(s.tons, 0)          # this one's fall, as a knock-down value
+    up[P_KNOCK_KICK] = D.kick(s.tons, 0, False, cr)
+    up[P_DFA_MISS] = ph.fall_damage(s.tons, ph.DFA_MISS_LEVELS)
+    up[P_NCMORE] = len(dm.count_more)
+    up[P_NSIDE_ENG] = len(dm.side_engine)
+    up[P_NPOOL] = len(fs0.unit.pools)
+    up[P_NCOL] = st.n_columns(L)
+    up[P_POLICY] = POLICY_ALL
+    up[P_MOVED] = MOVES.index(s.moved)
+    second = [rules.ac_first_crit == "damaged" and g.kind in AUTOCANNON_FAMILIES for g in guns]
+    gi = np.zeros((max(len(guns), 1), N_GI), np.int64)
+    rate = max([g.rate for g in guns] + [1])
+    kmax = max([max(len(x) for x in g.groups) - 1 for g in guns] + [0])
+    jmax = max([max(1, max(len(t) for x in g.groups for t in x)) for g in guns] + [1])
+    grp = np.zeros((max(len(guns), 1), rate + 1, kmax + 1, jmax), np.int64)
+    hits = np.zeros((max(len(guns), 1), rate + 1, 13), np.int64)
+    hits_ams = np.zeros_like(hits)
+    jam = np.zeros((max(len(guns), 1), rate + 1), np.int64)
+    mean = np.zeros((max(len(guns), 1), rate + 1))
+    gval = np.zeros(max(len(guns), 1))
+    for g, gun in enumerate(guns):
+        gi[g] = (gun.pool, gun.rate, gun.heat_per_shot, int(gun.streak),
+                 lay.LOC_INDEX.get(gun.location, -1), s.gun_item[g], int(second[g]),
+                 int(gun.ams_target))
+        for sh in range(1, gun.rate + 1):
+            for k, t in enumerate(gun.groups[sh]):
+                grp[g, sh, k, :len(t)] = t
+        h = np.array([np.asarray(x) for x in gun.hits], np.int64)
+        hits[g, :h.shape[0], :h.shape[1]] = h
+        ha = (np.array([np.asarray(x) for x in gun.hits_ams], np.int64) if gun.ams_target
+              else h)
+        hits_ams[g, :ha.shape[0], :ha.shape[1]] = ha
+        jam[g, :len(gun.jam_le)] = gun.jam_le
+        m = ph.mean_gun_damage(h, grp[g, :gun.rate + 1])
+        mean[g, :m.size] = m
+        gval[g] = float(m[gun.rate])
+    ams_order = [g for g in sorted((g for g, gun in enumerate(guns) if gun.ams_target),
+                                   key=lambda g: (-guns[g].ams_priority, g))]
+    up[P_NAMS_ORDER] = len(ams_order)
+    tn = np.full((len(keys), max(len(guns), 1), ACTIVE_HEATS), 99, np.int64)
+    move_mod = np.zeros((len(keys), ACTIVE_HEATS), np.int64)
+    tmm_nom = np.zeros(len(keys), np.int64)
+    for i, key in enumerate(keys):
+        fs = s.fire[key]
+        for g, gun in enumerate(fs.guns):
+            tn[i, g] = gun.tn_uncapped[0]
+        move_mod[i] = fs.move_mod
+        tmm_nom[i] = TH.target_movement_mod(fs.target_hexes, fs.target_jumped,
+                                            fs.rules.fire_tmm_table)
+    act = np.zeros((len(ACT_NAMES), 8), np.int64)
+    for j, name in enumerate(ACT_NAMES):
+        act[j] = np.asarray(s.act[name], np.int64) & 0xFFF
+    per = np.array([b[2] if b[3] else 0 for b in L.bins], np.int64)
+    hatch_table = ph.hatchet_aim(cr)[0]
+    return {
+        "UP": up, "ACT": act,
+        "JET": np.array(s.jet_masks if s.jet_masks else (0,) * 8, np.int64) & 0xFFF,
+        "GI": gi, "TN": tn, "HITS": hits, "HITS_AMS": hits_ams, "GRP": grp, "JAM": jam,
+        "MEAN": mean, "GVAL": gval, "AMS_ORDER": np.array(ams_order or [0], np.int64),
+        "BIN_POOL": np.array(list(s.bin_pool) or [-1], np.int64),
+        "BIN_LOC": np.array([b[0] for b in L.bins] or [0], np.int64),
+        "BIN_PER": per if per.size else np.zeros(1, np.int64),
+        "S0": st.fresh(L, 1)[0],
+        "ITEM_MASK": (np.asarray(L.item_masks, np.int64) & 0xFFF) if len(L.items)
+        else np.zeros((1, 8), np.int64),
+        "SINKS": np.array(s.sink_items or (0,), np.int64),
+        "AMS_ITEMS": np.array(s.ams_items or (0,), np.int64),
+        "HITTABLE": np.asarray(dm.hittable, np.int64) & 0xFFF,
+        "EXPL_LOC": np.array(list(dm.expl_loc) or [0], np.int64),
+        "EXPL_PER": np.array(list(dm.expl_per) or [0], np.int64),
+        "EXPL_IS_BIN": np.array(list(dm.expl_is_bin) or [0], np.int64),
+        "COUNT_LOC": np.asarray(dm.count_loc, np.int64),
+        "COUNT_MASK": np.asarray(dm.count_mask, np.int64) & 0xFFF,
+        "COUNT_MORE": np.array(dm.count_more or ((0, 0, 0),), np.int64),
+        "SIDE_ENG": np.array(dm.side_engine or ((0, 0),), np.int64),
+        "GAUSS_SLOT": np.asarray(dm.gauss_slot, np.int64),
+        "BOOM_BIN": np.asarray(dm.boom_bin, np.int64),
+        "CONTAINED": np.asarray(dm.contained, np.int64),
+        "CASE": np.asarray(L.case, np.int64), "CASE2": np.asarray(L.case2, np.int64),
+        "ITEM": np.asarray(L.item, np.int64),
+        "MOVE_MOD": move_mod, "TMM_NOM": tmm_nom,
+        "PUNCH_DMG": np.array([D.punch(s.tons, h, False, cr) for h in range(3)], np.int64),
+        "KICK_DMG": np.array([D.kick(s.tons, h, False, cr) for h in range(3)], np.int64),
+        "SHUT_GO": np.array([int(H.shutdown_avoid(r, fs0.rules.tacops_shutdown, s.piloting))
+                             for r in range(H.HEAT_TOP + 1)], np.int64),
+        "HATCH_TABLE": np.asarray(hatch_table if hatch_table is not None
+                                  else np.zeros(7), np.int64),
+    }
+
+
+#: names of the per-unit arrays, in the order they sit in ``M`` (after the global tables)
+UNIT_KEYS = ("UP", "ACT", "JET", "GI", "TN", "HITS", "HITS_AMS", "GRP", "JAM", "MEAN", "GVAL",
+             "AMS_ORDER", "BIN_POOL", "BIN_LOC", "BIN_PER", "S0", "ITEM_MASK", "SINKS",
+             "AMS_ITEMS", "HITTABLE", "EXPL_LOC", "EXPL_PER", "EXPL_IS_BIN", "COUNT_LOC",
+             "COUNT_MASK", "COUNT_MORE", "SIDE_ENG", "GAUSS_SLOT", "BOOM_BIN", "CONTAINED",
+             "CASE", "CASE2", "ITEM", "MOVE_MOD", "TMM_NOM", "PUNCH_DMG", "KICK_DMG",
+             "SHUT_GO", "HATCH_TABLE")
+FLOAT_KEYS = {"MEAN", "GVAL"}
+
+
+def global_tables(scn: DuelScenario) -> dict[str, np.ndarray]:
+    """Rule tables shared by every unit, from their declarations."""
+    std_loc = np.zeros((4, 13), np.int64)
+    std_rear = np.zeros((4, 13), np.int64)
+    for c, name in enumerate(CT.SIDES):
+        for r in range(2, 13):
+            code = int(CT.STANDARD[CT.SIDE[name], r])
+            std_loc[c, r] = {8: 1, 9: 2, 10: 3}.get(code, code)
+            std_rear[c, r] = int(code >= 8)
+    fs0 = next(iter(scn.a.fire.values()))
+    table = fs0.rules.fire_tmm_table
+    charge_top = max(scn.a.run, scn.b.run, scn.a.walk, scn.b.walk) + 2
+    psr_t = np.zeros(7, np.int64)
+    psr_s = np.zeros(7, np.int64)
+    for k, v in ph.PSR_ON_TARGET.items():
+        psr_t[k] = v
+    for k, v in ph.PSR_ON_SELF_HIT.items():
+        psr_s[k] = v
+    base = np.zeros(7, np.int64)
+    for k, v in ph.BASE.items():
+        base[k] = v
+    from sim.classic.duel import kernel as nk  # the pre-existing PSR modifiers' declaration
+    return {
+        "STD_LOC": std_loc, "STD_REAR": std_rear,
+        "PUNCH_FRONT": ph.PUNCH_FRONT.astype(np.int64),
+        "KICK_FRONT": ph.KICK_FRONT.astype(np.int64),
+        "FALL_COL": CT.FALL_COLUMN.astype(np.int64),
+        "CONSC": np.asarray(CONSCIOUSNESS, np.int64),
+        "SHUT_AVOID": np.asarray(H.SHUTDOWN_AVOID, np.int64),
+        "AMMO_AVOID": np.asarray(H.AMMO_AVOID, np.int64),
+        "MP_LOSS": np.asarray(H.MP_LOSS, np.int64),
+        "TMM": np.array([TH.target_movement_mod(h, False, table) for h in range(100)],
+                        np.int64),
+        "DETERMINING": np.asarray(AP.DETERMINING, np.int64),
+        "POP": np.asarray(st.POP, np.int64), "NTH": np.asarray(NTH_BIT, np.int64),
+        "TRANSFER": np.asarray(lay.TRANSFER, np.int64),
+        "BLOWABLE": np.asarray(lay.BLOWABLE, np.int64),
+        "ARMOR_COL": np.asarray(st.ARMOR_COL, np.int64),
+        "ARMOR_LOC": np.asarray(st.ARMOR_LOC, np.int64),
+        "P_AT_LEAST": np.asarray(ph.P_AT_LEAST, np.float64),
+        "CHARGE_DMG": np.array([[D.charge(s.tons, h) for h in range(charge_top)]
+                                for s in scn.sides], np.int64),
+        "BASE": base, "PSR_T": psr_t, "PSR_S": psr_s,
+        "MOVE_HEAT": np.array([H.MOVE_HEAT["stand"], H.MOVE_HEAT["walk"], H.MOVE_HEAT["run"]],
+                              np.int64),
+        "JUMP_HEAT_MIN": np.array([H.movement_heat("jump")], np.int64),
+        "CORE_IS_CAP": np.asarray(AP.CORE_IS_CAP, np.int64),
+        "CORE_ARMOR_CAP": np.array([AP.CORE_CASE_ARMOR_CAP], np.int64),
+        "GYRO_PSR": np.asarray(nk.GYRO_PSR, np.int64),
+        "LEG_PSR": np.array([nk.LEG_GONE_PSR, nk.HIP_PSR, nk.LEG_ACTUATOR_PSR], np.int64),
+        "HEAT_CONST": np.array([H.HEAT_TOP, H.AUTO_SHUTDOWN, H.AUTO_RESTART_BELOW,
+                                ACTIVE_HEATS, st.PILOT_DEAD, st.ENGINE_DEAD,
+                                ph.DFA_MISS_LEVELS, ph.P.MISSED_KICK, SHUTDOWN_PSR],
+                               np.int64),
+    }
+
+
+GLOBAL_KEYS = ("STD_LOC", "STD_REAR", "PUNCH_FRONT", "KICK_FRONT", "FALL_COL", "CONSC",
+               "SHUT_AVOID", "AMMO_AVOID", "MP_LOSS", "TMM", "DETERMINING", "POP", "NTH",
+               "TRANSFER", "BLOWABLE", "ARMOR_COL", "ARMOR_LOC", "P_AT_LEAST", "CHARGE_DMG",
+               "BASE", "PSR_T", "PSR_S", "MOVE_HEAT", "JUMP_HEAT_MIN", "CORE_IS_CAP",
+               "CORE_ARMOR_CAP", "GYRO_PSR", "LEG_PSR", "HEAT_CONST")
+#: the rest of ``M`` after the unit arrays
+TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES")
+M_KEYS = GLOBAL_KEYS + UNIT_KEYS + TAIL_KEYS
+
+
+def rule_ints(scn: DuelScenario) -> np.ndarray:
+    """Every rule option the kernel reads, as ints (:data:`R_*` order)."""
+    dr, ur, pr = scn.damage_rules, scn.duel_rules, scn.physical_rules
+    cr = scn.a.classic
+    fr = next(iter(scn.a.fire.values())).rules
+    ri = np.zeros(N_RI, np.int64)
+    one, two = LIFE_SUPPORT_STEPS[ur.life_support_heat]
+    aimed = ph.hatchet_aim(cr)
+    vals = {
+        R_TAC_TWO: dr.tac_with_structure_damage == "two",
+        R_CRIT_DESTROYING: dr.crit_on_destroying_group,
+        R_EXPL_STRUCTURE: dr.explosion_transfer == "structure",
+        R_CASE2_ONE: dr.case2_explosion == "one-point",
+        R_EXPL_CORE: dr.explosion_size == "core",
+        R_ADV_CRIT: dr.advanced_criticals,
+        R_FLOATING: dr.location_roll_two == "floating",
+        R_TAC_ON: cr.tac,
+        R_LS_ONE: one, R_LS_TWO: two,
+        R_RESTART_END: ur.restart_phase == "end",
+        R_AC_DAMAGED: ur.ac_first_crit == "damaged",
+        R_UNCON_NEVER: ur.unconscious_restart == "never",
+        R_STAND_HEAT: ur.stand_heat_points,
+        R_OUT_CODE: ur.out_code,
+        R_ENG_HEAT_SHUT: ur.engine_heat_while_shutdown,
+        R_EACH_POINT: ur.consciousness_rolls == "each_point",
+        R_FAILED_FALL: ur.failed_stand == "fall",
+        R_WAKE_SAME: ur.wake_roll == "same_turn",
+        R_PRONE_ONE_ARM: ur.prone_fire == "one-arm",
+        R_CLOSING_CURRENT: scn.per_trial_range,
+        R_ATTACKS_ALL: pr.duel_attacks == "all",
+        R_KNOCK_MODE: KNOCK_MODES.index(pr.knockdown_value),
+        R_HIP_CEIL: pr.hip_mp_rounding == "ceil",
+        R_HEAT_JUMP: pr.heat_reduces_jump,
+        R_MOVE_PSR: pr.move_damage_psr,
+        R_FALL_MEGAMEK: cr.fall_pilot_damage == "megamek",
+        R_PILOT_DAMAGE: cr.pilot_damage,
+        R_PSR_OWN: cr.psr_modifiers != "cumulative",
+        R_AUTO_FAIL: cr.immobile_psr == "auto-fail",
+        R_PAIR_MOD: cr.hand_and_lower_arm_missing_mod,
+        R_AIM_MOD: aimed[1],
+        R_AIMED: aimed[0] is not None,
+        R_JUMP_RATING: fr.jump_heat == "rating",
+        R_AMS_DECLARED: fr.ams_engages == "declared",
+        R_EXPL_SHUT: fr.explosion_while_shutdown,
+        R_PER_TRIAL: scn.per_trial_range,
+        R_TURNS: scn.turns,
+        R_CLOSING_FROM: scn.closing_from,
+        R_MAX_RANGE: max(scn.ranges) if scn.ranges else 1,
+    }
+    for k, v in vals.items():
+        ri[k] = int(v)
+    assert OUT_REASONS[0] == "none"
+    return ri
+
+
+def compile_scenario(scn: DuelScenario) -> Compiled:
+    """The flat arrays of ``scn`` (both units), ready for the kernel."""
+    keys, turn_sit, run_sit, adj = situations(scn)
+    units = [_unit(scn.a, scn.b, scn, keys, 0), _unit(scn.b, scn.a, scn, keys, 1)]
+    glob = global_tables(scn)
+    parts: list[Any] = [glob[k] for k in GLOBAL_KEYS]
+    for k in UNIT_KEYS:
+        rows = [u[k] for u in units]
+        shape = tuple(max(r.shape[d] for r in rows) for d in range(rows[0].ndim))
+        fill: int | float = -1 if k in ("GAUSS_SLOT", "BOOM_BIN", "ITEM", "BIN_POOL") else 0
+        if k == "TN":
+            fill = 99
+        parts.append(_pad(rows, shape, fill, np.float64 if k in FLOAT_KEYS else np.int64))
+    parts += [rule_ints(scn), turn_sit, run_sit, np.array([adj], np.int64),
+              np.asarray(scn.ranges, np.int64),
+              np.array([[MOVES.index(m) for m in mv] for mv in scn.moves], np.int64)]
+    from sim.classic.engine.arrays import pack
+
+    return Compiled(pack(parts), len(units), scn.turns)

@@ -1,0 +1,211 @@
+"""Weapon attack phase of one unit (numba; reference-classic-combat.md 10, 12): which guns
+can fire and at what number (12.1: heat and movement from the fire model's tables, the
+trial's own movement, TMM, sensors, arm actuators, prone and immobile targets, a prone
+attacker propped on one arm), the firing decision, and the resolution: to-hit, jams,
+cluster, damage groups with hit locations, heat, ammunition, the target's AMS (10.3). The
+rules of :mod:`sim.classic.duel.kernel`'s ``_declare``, ``_prop_up`` and ``_resolve_fire``.
+
+Decisions: the unit's policy slot (``UP[u, P_POLICY]``); ``POLICY_ALL`` fires every weapon
+in reach by the trial's own numbers. A :class:`~sim.classic.fire.policies.Decider` table
+would plug in here per unit."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
+from sim.classic.engine import compile as C
+from sim.classic.engine import layout as L
+from sim.classic.engine.arrays import a1, a2, a3, a4, a5, b2, dim
+from sim.classic.engine.damage import group_on_column, hits_of, item_lost, usable_ammo
+from sim.classic.engine.dice import two_d6
+from sim.classic.engine.move import tmm_of
+
+LA, RA, LL, RL = lay.LA, lay.RA, lay.LL, lay.RL
+IS0, SENSORS, AMMO0 = st.IS0, st.SENSORS, st.AMMO0
+#: plan rows of ``P[u, row, g]``
+P_TN, P_SHOTS = 0, 1
+
+
+@njit(cache=True)
+def pool_ammo(S: np.ndarray, M: tuple, u: int, pool: int) -> int:
+    """Usable shots of a fire pool (its bins whose location stands)."""
+    tot = 0
+    for b in range(a2(M, L.M_UP, u, C.P_NBIN)):
+        if a2(M, L.M_BIN_POOL, u, b) == pool:
+            tot += usable_ammo(S, M, u, b)
+    return tot
+
+
+@njit(cache=True)
+def take_ammo(S: np.ndarray, M: tuple, u: int, pool: int, need: int) -> None:
+    """Take ``need`` shots from the pool's bins in slot order (standing locations only)."""
+    for b in range(a2(M, L.M_UP, u, C.P_NBIN)):
+        if need <= 0:
+            break
+        if a2(M, L.M_BIN_POOL, u, b) == pool:
+            have = usable_ammo(S, M, u, b)
+            t = min(need, have)
+            S[AMMO0 + b] -= t
+            need -= t
+
+
+@njit(cache=True)
+def gun_lost(S: np.ndarray, M: tuple, u: int, g: int) -> bool:
+    return item_lost(S, M, u, a3(M, L.M_GI, u, g, C.G_ITEM), 2 if a3(M, L.M_GI, u, g, C.G_SECOND) else 1)
+
+
+@njit(cache=True)
+def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit: int,
+            rng: int) -> None:
+    """Availability, target numbers and the fire decision of every gun of ``u`` at its
+    target ``X_TARGET`` (12.1); sets ``X_FIRE`` (bit per gun) and ``P[u]``."""
+    S = SS[u]
+    y = X[u, L.X_TARGET]
+    ng = a2(M, L.M_UP, u, C.P_NGUN)
+    hact = min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 3) - 1)
+    sens = S[SENSORS]
+    extra = 2 if sens == 1 else 0
+    extra += X[u, L.X_MOD] - a3(M, L.M_MOVE_MOD, u, sit, hact)
+    extra += tmm_of(X, M, y) - a2(M, L.M_TMM_NOM, u, sit)
+    if X[y, L.X_PRONE]:
+        extra += -2 if rng <= 1 else 1
+    if X[y, L.X_SHUT] or X[y, L.X_UNCON]:
+        extra -= 4
+    if X[u, L.X_PRONE]:
+        extra += 2
+    avail = 0
+    for g in range(ng):
+        ok = not gun_lost(S, M, u, g)
+        pool = a3(M, L.M_GI, u, g, C.G_POOL)
+        if pool >= 0:
+            am = pool_ammo(S, M, u, pool)
+            ok = ok and am > 0
+            P[u, P_SHOTS, g] = min(am, a3(M, L.M_GI, u, g, C.G_RATE))
+        else:
+            P[u, P_SHOTS, g] = a3(M, L.M_GI, u, g, C.G_RATE)
+        ok = ok and not (X[u, L.X_JAM] >> g) & 1 and sens < 2
+        loc = a3(M, L.M_GI, u, g, C.G_LOC)
+        e = extra
+        if loc == LL or loc == RL:
+            ok = ok and X[u, L.X_PRONE] == 0
+        if loc == LA or loc == RA:
+            if hits_of(S, loc, a3(M, L.M_ACT, u, C.A_SHOULDER, loc), M) > 0:
+                e += 4
+            else:
+                e += hits_of(S, loc, a3(M, L.M_ACT, u, C.A_UPPER_ARM, loc), M) + hits_of(
+                    S, loc, a3(M, L.M_ACT, u, C.A_LOWER_ARM, loc), M)
+        tn = a4(M, L.M_TN, u, sit, g, hact) + e
+        P[u, P_TN, g] = tn
+        if ok and tn <= 12:
+            avail |= 1 << g
+    if a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and X[u, L.X_PRONE]:
+        if S[IS0 + LA] == 0 or S[IS0 + RA] == 0:
+            avail = 0
+        else:
+            wl = 0.0
+            wr = 0.0
+            for g in range(ng):
+                if (avail >> g) & 1:
+                    if a3(M, L.M_GI, u, g, C.G_LOC) == LA:
+                        wl += b2(M, L.M_GVAL, u, g)
+                    elif a3(M, L.M_GI, u, g, C.G_LOC) == RA:
+                        wr += b2(M, L.M_GVAL, u, g)
+            prop = LA if wl <= wr else RA
+            for g in range(ng):
+                if a3(M, L.M_GI, u, g, C.G_LOC) == prop:
+                    avail &= ~(1 << g)
+    # POLICY_ALL: every weapon in reach fires (the only policy compiled; supported())
+    X[u, L.X_FIRE] = avail if X[u, L.X_ACT] else 0
+
+
+@njit(cache=True)
+def ams_free(SS: np.ndarray, X: np.ndarray, M: tuple, y: int) -> int:
+    """AMS of ``y`` able to engage this turn (10.3): working forward mounts, at most one per
+    round left, none while shut down; -1 without AMS."""
+    if a2(M, L.M_UP, y, C.P_NAMS_ITEMS) == 0 or a2(M, L.M_UP, y, C.P_AMS_POOL) < 0:
+        return -1
+    Y = SS[y]
+    working = 0
+    for i in range(a2(M, L.M_UP, y, C.P_NAMS_ITEMS)):
+        if not item_lost(Y, M, y, a2(M, L.M_AMS_ITEMS, y, i), 1):
+            working += 1
+    rounds = pool_ammo(Y, M, y, a2(M, L.M_UP, y, C.P_AMS_POOL))
+    if X[y, L.X_SHUT]:
+        return 0
+    return min(working, rounds)
+
+
+@njit(cache=True)
+def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: np.ndarray,
+            rolls: np.ndarray, engaged: np.ndarray) -> None:
+    """Roll every declared weapon of ``u`` and apply its damage groups to its target (front
+    column). Adds to ``X_DEALT`` (damage dealt), ``X_BUILD`` (weapon heat; the target's AMS heat to
+    its own), the target's ``X_PDMG`` (damage taken this phase); sets ``X_FLOC``."""
+    S = SS[u]
+    y = X[u, L.X_TARGET]
+    Y = SS[y]
+    fire = X[u, L.X_FIRE]
+    ng = a2(M, L.M_UP, u, C.P_NGUN)
+    floc = 0
+    free = ams_free(SS, X, M, y)
+    n_order = a2(M, L.M_UP, u, C.P_NAMS_ORDER)
+    pre = free >= 0 and n_order > 0
+    for g in range(ng):
+        engaged[g] = 0
+        rolls[g] = 0
+    if pre:
+        for g in range(ng):
+            if (fire >> g) & 1:
+                rolls[g] = two_d6(D, L.K_TO_HIT)
+        left = free
+        used = 0
+        for i in range(n_order):
+            g = a2(M, L.M_AMS_ORDER, u, i)
+            if not (fire >> g) & 1:
+                continue
+            hit = rolls[g] >= P[u, P_TN, g]
+            cand = True if a1(M, L.M_RI, C.R_AMS_DECLARED) else hit
+            if cand and left > 0:
+                left -= 1
+                engaged[g] = 1
+                if hit:
+                    used += 1
+        if used > 0:
+            take_ammo(Y, M, y, a2(M, L.M_UP, y, C.P_AMS_POOL), used)
+        X[y, L.X_BUILD] += used * a2(M, L.M_UP, y, C.P_AMS_HEAT)
+    dealt = 0
+    heat = 0
+    for g in range(ng):
+        if not (fire >> g) & 1:
+            continue
+        loc = a3(M, L.M_GI, u, g, C.G_LOC)
+        if loc >= 0:
+            floc |= 1 << loc
+        s = P[u, P_SHOTS, g]
+        roll = rolls[g] if pre else two_d6(D, L.K_TO_HIT)
+        hit = roll >= P[u, P_TN, g]
+        if roll <= a3(M, L.M_JAM, u, g, s):
+            X[u, L.X_JAM] |= 1 << g
+        if hit:
+            cl = two_d6(D, L.K_CLUSTER)
+            if engaged[g]:
+                k = a4(M, L.M_HITS_AMS, u, g, s, cl)
+            else:
+                k = a4(M, L.M_HITS, u, g, s, cl)
+            for j in range(dim(M, L.M_GRP, 4)):
+                d = a5(M, L.M_GRP, u, g, s, k, j)
+                if d > 0:
+                    group_on_column(Y, M, y, 0, d, D)
+                    dealt += d
+        used_g = hit if a3(M, L.M_GI, u, g, C.G_STREAK) else True
+        if used_g:
+            heat += a3(M, L.M_GI, u, g, C.G_HPS) * s
+            if a3(M, L.M_GI, u, g, C.G_POOL) >= 0:
+                take_ammo(S, M, u, a3(M, L.M_GI, u, g, C.G_POOL), s)
+    X[u, L.X_FLOC] = floc
+    X[u, L.X_DEALT] += dealt
+    X[u, L.X_BUILD] += heat
+    X[y, L.X_PDMG] += dealt

@@ -1,0 +1,129 @@
+"""Movement phase of one unit (numba; reference-classic-combat.md 13.1, 14.3, 15): the
+attempt to stand up, the MP the 'Mech has now (legs, hips, heat, jump jets), hexes moved,
+attacker modifier and heat in its mode, and the PSR for running or jumping damaged (the
+rules of :mod:`sim.classic.duel.physical`'s ``walk_mp`` / ``run_mp`` / ``jump_mp`` /
+``move_of`` and of the duel kernel's ``_movement``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.classic.damage_state import layout as lay
+from sim.classic.damage_state import state as st
+from sim.classic.engine import compile as C
+from sim.classic.engine import layout as L
+from sim.classic.engine.arrays import a1, a2, a3
+from sim.classic.engine.damage import hits_of
+from sim.classic.engine.dice import two_d6
+from sim.classic.engine.psr import alive, fall, leg_events, legs_gone, pre_psr
+
+LL, RL = lay.LL, lay.RL
+IS0, GYRO = st.IS0, st.GYRO
+#: movement modes (scenario.MOVES order)
+STAND, WALK, RUN, JUMP = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
+    """(walk, run, jump) MP now (14.3, 13.1)."""
+    gone = legs_gone(S)
+    hips = 0
+    acts = 0
+    for leg in (LL, RL):
+        ok = S[IS0 + leg] > 0
+        hip = ok and hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) > 0
+        if hip:
+            hips += 1
+        other = hits_of(S, leg, a3(M, L.M_ACT, u, C.A_UPPER_LEG, leg) | a3(M, L.M_ACT, u, C.A_LOWER_LEG, leg)
+                        | a3(M, L.M_ACT, u, C.A_FOOT, leg), M)
+        if ok and not hip:
+            acts += other
+    walk = a2(M, L.M_UP, u, C.P_WALK)
+    half = (walk + 1) // 2 if a1(M, L.M_RI, C.R_HIP_CEIL) else walk // 2
+    mp = 0 if hips >= 2 else (half if hips == 1 else walk)
+    mp -= acts
+    if gone >= 2:
+        mp = 0
+    elif gone == 1:
+        mp = 1
+    loss = a1(M, L.M_MP_LOSS, min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 0)))
+    w = max(mp - loss, 0)
+    r = w if gone > 0 else (3 * w + 1) // 2
+    jets = 0
+    for loc in range(8):
+        m = a2(M, L.M_JET, u, loc)
+        if m:
+            jets += a1(M, L.M_POP, m) if S[IS0 + loc] == 0 else hits_of(S, loc, m, M)
+    j = a2(M, L.M_UP, u, C.P_JUMP) - jets - (loss if a1(M, L.M_RI, C.R_HEAT_JUMP) else 0)
+    return w, r, max(j, 0)
+
+
+@njit(cache=True)
+def stand_up(S: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
+    """A prone 'Mech that can act tries to stand (PSR; a failure falls again under
+    ``failed_stand=fall``); ``X_TRIES`` counts the attempt for its heat (C14)."""
+    X[u, L.X_TRIES] = 0
+    if not (X[u, L.X_ACT] and X[u, L.X_PRONE] and S[GYRO] < 2 and legs_gone(S) < 2):
+        return
+    X[u, L.X_TRIES] = 1
+    tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
+    if two_d6(D, L.K_PSR) >= tn:
+        X[u, L.X_PRONE] = 0
+    elif a1(M, L.M_RI, C.R_FAILED_FALL):
+        fall(S, X, M, u, tn, D)
+
+
+@njit(cache=True)
+def move(S: np.ndarray, X: np.ndarray, M: tuple, u: int, mode: int, mover: bool,
+         D: np.ndarray) -> None:
+    """Move in ``mode`` with the MP the 'Mech has now: ``X_HEX``, ``X_MOD``, ``X_JUMPED``,
+    ``X_MHEAT`` (13.2, C13); the PSR for running with a damaged gyro or hip or jumping with
+    a damaged gyro or leg (``move_damage_psr``)."""
+    X[u, L.X_HEX] = 0
+    X[u, L.X_MOD] = 0
+    X[u, L.X_JUMPED] = 0
+    X[u, L.X_MHEAT] = 0
+    if mode == STAND or not mover:
+        return
+    w, r, j = current_mp(S, X, M, u)
+    hexes, mod, jumped = 0, 0, 0
+    if mode == JUMP:
+        hexes = j
+        if hexes > 0:
+            mod, jumped = 3, 1
+    elif mode == RUN:
+        hexes = r
+        if hexes > 0:
+            mod = 2 if r > w else 1
+    else:
+        hexes = w
+        if hexes > 0:
+            mod = 1
+    if jumped:
+        jh = a2(M, L.M_UP, u, C.P_JUMP) if a1(M, L.M_RI, C.R_JUMP_RATING) else hexes
+        heat = max(a1(M, L.M_JUMP_HEAT_MIN, 0), jh)
+    else:
+        heat = a1(M, L.M_MOVE_HEAT, mod)
+    X[u, L.X_HEX] = hexes
+    X[u, L.X_MOD] = mod
+    X[u, L.X_JUMPED] = jumped
+    X[u, L.X_MHEAT] = heat
+    if a1(M, L.M_RI, C.R_MOVE_PSR) and (mode == RUN or mode == JUMP):
+        gyro = S[GYRO] > 0
+        if mode == RUN:
+            hip = hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) + hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL),
+                                                                   M) > 0
+            need = mod == 2 and (gyro or hip)
+        else:
+            need = jumped == 1 and (gyro or leg_events(S, M, u) > 0 or legs_gone(S) > 0)
+        if need and X[u, L.X_PRONE] == 0 and alive(S):
+            tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
+            if two_d6(D, L.K_PSR) < tn:
+                fall(S, X, M, u, tn, D)
+
+
+@njit(cache=True, inline="always")
+def tmm_of(X: np.ndarray, M: tuple, u: int) -> int:
+    """Target movement modifier of unit ``u`` from what it moved (reference.md 1.2.2)."""
+    return a1(M, L.M_TMM, min(X[u, L.X_HEX], 99)) + X[u, L.X_JUMPED]

@@ -1,0 +1,175 @@
+"""The turn loop of the compiled Classic engine (numba; reference-classic-combat.md 15):
+movement, weapon attacks, physical attacks at range 1, heat, end phase, for every unit of
+one duel, then the block of duels. The phases are the modules :mod:`.move`, :mod:`.fire`,
+:mod:`.physical`, :mod:`.psr`, :mod:`.heat` and :mod:`.end`; the order inside a turn is the
+duel kernel's (:func:`sim.classic.duel.kernel.run_block` states it)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.classic.damage_state import state as st
+from sim.classic.engine import compile as C
+from sim.classic.engine import end as E
+from sim.classic.engine import fire as F
+from sim.classic.engine import heat as HT
+from sim.classic.engine import layout as L
+from sim.classic.engine import move as MV
+from sim.classic.engine import physical as PHY
+from sim.classic.engine import psr as PS
+from sim.classic.engine.arrays import a1, a2, dim
+from sim.classic.engine.damage import settle_pilot
+from sim.classic.engine.dice import below, start_duel
+
+CAUSE = st.CAUSE
+
+
+@njit(cache=True)
+def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.ndarray,
+         M: tuple, D: np.ndarray, rolls: np.ndarray, engaged: np.ndarray,
+         dealt: np.ndarray, rng_out: np.ndarray) -> None:
+    """One duel from fresh states; per-unit outcomes stay in ``X`` (``X_DEAD``, ``X_OUT``,
+    ``X_FELL_TURN``, ``X_SHUT_TURN``) and ``SS`` (cause); ``dealt[u, t]`` damage dealt per
+    turn, ``rng_out[t]`` the range of the turn's attacks (0 once over)."""
+    U = SS.shape[0]
+    T = a1(M, L.M_RI, C.R_TURNS)
+    for u in range(U):
+        nc = a2(M, L.M_UP, u, C.P_NCOL)
+        for c in range(nc):
+            SS[u, c] = a2(M, L.M_S0, u, c)
+        for k in range(X.shape[1]):
+            X[u, k] = 0
+        X[u, L.X_TARGET] = 1 - u
+        for t in range(T):
+            dealt[u, t] = 0
+    for t in range(T):
+        rng_out[t] = 0
+    cur = a1(M, L.M_RI, C.R_CLOSING_FROM)
+    per_trial = a1(M, L.M_RI, C.R_PER_TRIAL) != 0
+    for t in range(T):
+        over = False
+        for u in range(U):
+            if X[u, L.X_DEAD] != 0:
+                over = True
+        if over:
+            break
+        closing = per_trial and cur > 1
+        # 1 movement
+        for u in range(U):
+            S = SS[u]
+            X[u, L.X_WAS_OUT] = X[u, L.X_UNCON]
+            X[u, L.X_ACT] = 1 if (PS.alive(S) and not X[u, L.X_SHUT]
+                                  and not X[u, L.X_UNCON]) else 0
+            start_prone = X[u, L.X_PRONE]
+            MV.stand_up(S, X, M, u, D)
+            if per_trial:
+                mode = MV.RUN if closing else a2(M, L.M_UP, u, C.P_MOVED)
+            else:
+                mode = a2(M, L.M_MODES, t, u)
+            MV.move(S, X, M, u, mode, X[u, L.X_ACT] != 0 and not start_prone, D)
+        if per_trial:
+            hexes = 0
+            for u in range(U):
+                hexes += X[u, L.X_HEX]
+            cur = max(cur - hexes, 1)
+            r = cur
+            sit = a1(M, L.M_RUN_SIT, r) if closing else a1(M, L.M_ADJ, 0)
+        else:
+            r = a1(M, L.M_RANGES, t)
+            sit = a1(M, L.M_TURN_SIT, t)
+        at1 = r == 1
+        rng_out[t] = r
+        # 2 weapon attacks, declared from the state at the start of the phase
+        for u in range(U):
+            PS.snapshot(SS[u], X, M, u)
+        for u in range(U):
+            F.declare(SS, X, P, M, u, sit, r)
+            X[u, L.X_DECL] = 0
+            X[u, L.X_HOLD] = -1
+        anyphys = False
+        for u in range(U):
+            if a2(M, L.M_UP, u, C.P_PHYS) != C.PHYS_NONE:
+                anyphys = True
+        if at1 and a1(M, L.M_RI, C.R_ATTACKS_ALL) and anyphys:
+            for u in range(U):
+                can = PS.alive(SS[u]) and not X[u, L.X_SHUT] and not X[u, L.X_UNCON]
+                PHY.declare_unit(SS, X, P, M, u, can, PH, PV)
+            if U == 2 and X[0, L.X_DECL] > 0 and X[1, L.X_DECL] > 0:
+                if below(D, L.K_INIT, 2) == 0:
+                    X[1, L.X_DECL] = 0
+                else:
+                    X[0, L.X_DECL] = 0
+            for u in range(U):
+                PHY.commit(X, M, u)
+        for u in range(U):
+            X[u, L.X_BUILD] = X[u, L.X_MHEAT] + a1(M, L.M_RI, C.R_STAND_HEAT) * X[u, L.X_TRIES]
+            X[u, L.X_PDMG] = 0
+            X[u, L.X_DEALT] = 0
+            X[u, L.X_FLOC] = 0
+            X[u, L.X_NTRIG] = 0
+        for u in range(U):
+            F.resolve(SS, X, P, M, u, D, rolls, engaged)
+        for u in range(U):
+            settle_pilot(SS[u])
+            PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
+            PS.phase_consciousness(SS[u], X, M, u, D)
+        # 3 physical attacks at range 1
+        if at1:
+            for u in range(U):
+                PS.snapshot(SS[u], X, M, u)
+                X[u, L.X_PDMG] = 0
+                X[u, L.X_NTRIG] = 0
+            for u in range(U):
+                y = X[u, L.X_TARGET]
+                can = (PS.alive(SS[u]) and not X[u, L.X_SHUT] and not X[u, L.X_UNCON]
+                       and X[y, L.X_DECL] != PHY.DFA)
+                PHY.choose(SS, X, M, u, can, X[u, L.X_FLOC], False, X[u, L.X_DECL], 0.0,
+                           PH, PV)
+            for u in range(U):
+                PHY.resolve(SS, X, M, u, PH, D)
+            for u in range(U):
+                settle_pilot(SS[u])
+                PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
+                PS.phase_consciousness(SS[u], X, M, u, D)
+        # 4 heat phase
+        for u in range(U):
+            HT.heat_phase(SS, X, M, u, D)
+        # 5 end phase
+        for u in range(U):
+            E.end_phase(SS, X, M, u, t, D)
+            if X[u, L.X_FELL] and X[u, L.X_FELL_TURN] == 0:
+                X[u, L.X_FELL_TURN] = t + 1
+            if X[u, L.X_SHUT_EVER] and X[u, L.X_SHUT_TURN] == 0:
+                X[u, L.X_SHUT_TURN] = t + 1
+            dealt[u, t] = X[u, L.X_DEALT]
+
+
+@njit(cache=True)
+def run_block(M: tuple, keys: np.ndarray, first: int, n: int, D: np.ndarray,
+              out_i: np.ndarray, out_dealt: np.ndarray, out_range: np.ndarray) -> None:
+    """Duels ``first .. first + n - 1`` of the chunk: ``out_i[k, u, 0..4]`` = (dead turn,
+    cause, C21 reason, first fall turn, first shutdown turn), ``out_dealt[k, u, t]``,
+    ``out_range[k, t]``."""
+    U = dim(M, L.M_UP, 0)
+    ncol = 0
+    ng = 1
+    for u in range(U):
+        ncol = max(ncol, a2(M, L.M_UP, u, C.P_NCOL))
+        ng = max(ng, a2(M, L.M_UP, u, C.P_NGUN))
+    SS = np.zeros((U, ncol), np.int64)
+    X = np.zeros((U, L.N_X), np.int64)
+    P = np.zeros((U, 2, ng), np.int64)
+    PH = np.zeros((U, PHY.N_H), np.int64)
+    PV = np.zeros((U, 8), np.float64)
+    rolls = np.zeros(ng, np.int64)
+    engaged = np.zeros(ng, np.int64)
+    for k in range(n):
+        start_duel(D, keys, first + k)
+        duel(SS, X, P, PH, PV, M, D, rolls, engaged, out_dealt[k], out_range[k])
+        for u in range(U):
+            out_i[k, u, 0] = X[u, L.X_DEAD]
+            out_i[k, u, 1] = SS[u, CAUSE]
+            out_i[k, u, 2] = X[u, L.X_OUT]
+            out_i[k, u, 3] = X[u, L.X_FELL_TURN]
+            out_i[k, u, 4] = X[u, L.X_SHUT_TURN]
