@@ -42,9 +42,12 @@ report: $(VENV)/.installed
 	$(BIN)/btsim run experiments/*.toml $(CATALOG_RUNS) $(RUN_FLAGS) --out results
 	$(BIN)/btsim report results
 
+# the Classic engine's numba code compiles (cold: ~1 min of one core) while ruff and mypy run,
+# so the suite's warm-up (tests/conftest.py) only loads numba's cache
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check sim tests tools
-	$(BIN)/python -m mypy sim
+	@$(BIN)/python -c 'from sim.classic.engine import sampler; sampler.warm_up()' & warm=$$!; \
+	$(BIN)/ruff check sim tests tools && $(BIN)/python -m mypy sim; rc=$$?; \
+	wait $$warm || echo "make: engine warm-up failed; pytest compiles it" >&2; exit $$rc
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 lint: $(VENV)/.installed-test
