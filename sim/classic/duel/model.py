@@ -30,8 +30,8 @@ from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
 from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
-from sim.errors import ConfigError
 from sim.classic.engine.compile import supported as engine_supported
+from sim.errors import ConfigError
 from sim.model import BenchCase, Metric, Model
 
 #: turns at most of the benchmark's duel; ``btsim bench`` counts the duel-turns played
