@@ -54,6 +54,10 @@ EXACT_COLOR = "#000000"
 SEQUENTIAL_CMAP = "viridis"
 #: PNG resolution
 DPI = 150
+#: footnote font size (points)
+FOOTNOTE_PT = 8
+#: white margin kept around a figure's drawn content (inches)
+PAD_INCHES = 0.12
 
 STYLE: dict[str, Any] = {
     "font.family": "sans-serif",
@@ -138,15 +142,29 @@ def new_figure(nrows: int = 1, ncols: int = 1, *, width: float = 9.0, height: fl
 def footnote(fig: Figure, text: str) -> None:
     """Small grey note under the figure (sample size, seed, rule set).
 
-    Placed below the axes; :func:`save` uses a tight bounding box, so it is never clipped.
-    Long lines are wrapped to the figure's width (about 15 characters per inch at 8 pt), so
-    a long note never widens the saved image beyond its panels.
+    The figure grows by the note's height and its constrained layout keeps the panels
+    above it, so the note lies inside the figure and :func:`png_bytes` draws the figure
+    once (no tight-bounding-box pass). Long lines are wrapped to the figure's width (about
+    15 characters per inch at 8 pt), so a long note never widens the saved image beyond its
+    panels.
     """
     width = max(60, int(fig.get_figwidth() * 15))
     lines = [textwrap.fill(line, width=width, break_on_hyphens=False) if line else line
              for line in text.split("\n")]
-    fig.text(0.0, -0.01, "\n".join(lines), ha="left", va="top", fontsize=8, color="#555555",
-             wrap=False, transform=fig.transFigure)
+    note = "\n".join(lines)
+    n = note.count("\n") + 1
+    pad = 0.06  # inches above and below the note
+    note_h = n * FOOTNOTE_PT * 1.25 / 72 + 2 * pad
+    w, h = fig.get_size_inches()
+    fig.set_size_inches(w, h + note_h)
+    frac = note_h / (h + note_h)
+    engine = fig.get_layout_engine()
+    if engine is not None and hasattr(engine, "set") and "rect" in engine.get():
+        engine.set(rect=(0, frac, 1, 1 - frac))
+    else:  # no constrained layout: move the panels up by hand
+        fig.subplots_adjust(bottom=frac + (1 - frac) * fig.subplotpars.bottom)
+    fig.text(0.01, frac - pad / (h + note_h), note, ha="left", va="top",
+             fontsize=FOOTNOTE_PT, color="#555555", wrap=False, transform=fig.transFigure)
 
 
 def _err(values: np.ndarray, lo: np.ndarray | None, hi: np.ndarray | None) -> np.ndarray | None:
@@ -386,23 +404,32 @@ def publish_mode(path: str | os.PathLike[str]) -> None:
 
 
 def png_bytes(fig: Figure) -> bytes:
-    """``fig`` as a compressed PNG at :data:`DPI`: one draw (the tight bounding box, footnote
-    included, is measured by the same ``savefig``), then the pixels quantized to an adaptive
-    256-colour palette and the file optimized (a third of the RGBA file's size; the
-    figures' flat colours and anti-aliased edges fit in 256 colours)."""
+    """``fig`` as a compressed PNG at :data:`DPI`, drawn once: the Agg canvas renders the
+    figure (its constrained layout already holds every panel, legend and the footnote), the
+    blank border is cropped from the pixels to :data:`PAD_INCHES` (what a tight bounding
+    box gives, without a second layout-and-draw pass), then the pixels are quantized to an
+    adaptive 256-colour palette and the file optimized (a third of the RGBA file's size;
+    the figures' flat colours and anti-aliased edges fit in 256 colours)."""
     import io
 
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
-    raw = io.BytesIO()  # an intermediate file: fastest zlib level, read back at once
-    fig.savefig(raw, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.12,
-                pil_kwargs={"compress_level": 1})
-    raw.seek(0)
-    with Image.open(raw) as im:
-        rgb = im.convert("RGB")
+    fig.set_dpi(DPI)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    rgba = np.asarray(canvas.buffer_rgba())
+    ink = np.any(rgba[:, :, :3] < 250, axis=2)
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    pad = int(round(PAD_INCHES * DPI))
+    if rows.size:
+        top, bottom = max(rows[0] - pad, 0), min(rows[-1] + 1 + pad, rgba.shape[0])
+        left, right = max(cols[0] - pad, 0), min(cols[-1] + 1 + pad, rgba.shape[1])
+        rgba = rgba[top:bottom, left:right]
+    rgb = Image.fromarray(np.ascontiguousarray(rgba[:, :, :3]))
     pal = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    pal.save(out, format="PNG", compress_level=9, dpi=(DPI, DPI))
+    pal.save(out, format="PNG", compress_level=6, dpi=(DPI, DPI))
     return out.getvalue()
 
 

@@ -184,7 +184,7 @@ def catalog_source(inp: Inputs) -> Block:
         for col in ("unit", "a", "b", "unit_a", "unit_b"):
             if col in r.frame.columns:
                 for u in pd.unique(r.frame[col].astype(str)):
-                    if "," in u:  # a force (several units), not a unit
+                    if "," in str(u):  # a force (several units), not a unit
                         continue
                     name = u.rpartition("@")[0] if "@" in u else u
                     units.setdefault(name, {"unit": name, "game": "AS" if r.model in (
@@ -195,7 +195,7 @@ def catalog_source(inp: Inputs) -> Block:
         for col in ("unit", "a", "b", "unit_a", "unit_b", "attacker"):
             if col in r.frame.columns:
                 names |= {str(u).rpartition("@")[0] if "@" in str(u) else str(u)
-                          for u in pd.unique(r.frame[col].astype(str)) if "," not in u}
+                          for u in pd.unique(r.frame[col].astype(str)) if "," not in str(u)}
         for u in names & set(units):
             found[u].append(r.name)
     rows = list(units.values())

@@ -29,7 +29,10 @@ def load_results(results_dir: str | Path) -> list[Result]:
             continue
         if not (sub / "summary.parquet").is_file() or not (sub / "metadata.json").is_file():
             continue
-        frame, meta = read(sub)  # its frame keeps only the metric kinds as attrs
+        frame, meta = read(sub)
+        # the metric kinds and notes stay in ``meta``; pandas deep-copies a frame's attrs on
+        # every column access and filter (tens of thousands in a report), so none are kept
+        frame.attrs = {}
         out.append(Result(str(meta.get("name") or sub.name), sub, frame, meta))
     if not out:
         raise UserError(f"The 'results_dir' parameter must hold experiment results "
