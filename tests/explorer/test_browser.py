@@ -141,8 +141,8 @@ def test_unit_view_shows_computed_prices_and_tactic_matrices(page, explorer_page
     page.open(explorer_page, "view=unit&unit=Atlas%20AS7-D")
     steps = page.page.locator("#unit-bv-steps li")
     assert steps.count() > 10
-    assert steps.last.inner_text().endswith(f"BV {bv}")
-    assert "PV" in page.page.locator("#unit-as-steps li").last.inner_text()
+    assert steps.last.text_content().endswith(f"BV {bv}")  # (the details are closed)
+    assert "PV" in page.page.locator("#unit-as-steps li").last.text_content()
     m = page.page.locator("#unit-tactics #tm-0")
     assert m.locator("tbody tr").count() == 2 and m.locator("tr.maximin").count() == 1
     assert "[" in m.locator("tbody td").nth(1).inner_text()  # P(A wins) with its interval
