@@ -158,8 +158,10 @@ def footnote(fig: Figure, text: str) -> None:
     w, h = fig.get_size_inches()
     fig.set_size_inches(w, h + note_h)
     frac = note_h / (h + note_h)
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
     engine = fig.get_layout_engine()
-    if engine is not None and hasattr(engine, "set") and "rect" in engine.get():
+    if isinstance(engine, ConstrainedLayoutEngine):
         engine.set(rect=(0, frac, 1, 1 - frac))
     else:  # no constrained layout: move the panels up by hand
         fig.subplots_adjust(bottom=frac + (1 - frac) * fig.subplotpars.bottom)

@@ -262,8 +262,9 @@ def prices_source(inp: Inputs) -> Block | None:
     each with the derivation steps those functions return; a unit outside a reference's
     scope gets the reason instead. Both are exact computations from the record."""
     from sim.errors import UserError
-    from sim.units import alpha_strike_card, battle_value
     from sim.units import catalog as C
+    from sim.units.as_conversion import alpha_strike_card
+    from sim.units.bv2 import battle_value
 
     cols: dict[str, list[Any]] = {"unit": [], "bv_computed": [], "pv_computed": []}
     steps: dict[str, dict[str, Any]] = {}
