@@ -366,7 +366,8 @@
     return order.concat([...found].filter((s) => !order.includes(s)));
   }
   // a scenario as read: a Classic range in hexes, an Alpha Strike range band as named
-  const scenLabel = (s) => (/^\d+$/.test(s) ? s + (s === "1" ? " hex" : " hexes") : s);
+  const scenLabel = (s) => (/^\d+$/.test(s) ? s + (s === "1" ? " hex" : " hexes") :
+    s === "free" ? "free movement from the start distance" : s);
   function matchupTable(unit, g) {
     const rows = duelRows(g).filter((r) => r.a === unit && r.b !== unit);
     if (!rows.length) return "";
