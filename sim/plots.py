@@ -130,23 +130,24 @@ def integer_ticks(axis: Axis) -> None:
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, width: float = 9.0, height: float = 4.5,
                sharex: bool = False, sharey: bool = False) -> tuple[Figure, np.ndarray]:
-    """A figure with a grid of axes (always returned as a 2-D array) and constrained layout.
+    """A figure with a grid of axes (always returned as a 2-D array), laid out once by
+    :func:`fixed_layout` when it is saved (margins computed from the style's known label
+    sizes: no layout engine measuring every artist at each draw).
 
     Call inside :func:`style` so the rc settings apply to the new artists.
     """
     fig, axes = pyplot().subplots(nrows, ncols, figsize=(width, height), squeeze=False,
-                             sharex=sharex, sharey=sharey, layout="constrained")
+                                  sharex=sharex, sharey=sharey)
     return fig, axes
 
 
 def footnote(fig: Figure, text: str) -> None:
     """Small grey note under the figure (sample size, seed, rule set).
 
-    The figure grows by the note's height and its constrained layout keeps the panels
-    above it, so the note lies inside the figure and :func:`png_bytes` draws the figure
-    once (no tight-bounding-box pass). Long lines are wrapped to the figure's width (about
-    15 characters per inch at 8 pt), so a long note never widens the saved image beyond its
-    panels.
+    The figure grows by the note's height and :func:`fixed_layout` keeps the panels above
+    it, so the note lies inside the figure and :func:`png_bytes` draws the figure once. Long
+    lines are wrapped to the figure's width (about 15 characters per inch at 8 pt), so a
+    long note never widens the saved image beyond its panels.
     """
     width = max(60, int(fig.get_figwidth() * 15))
     lines = [textwrap.fill(line, width=width, break_on_hyphens=False) if line else line
@@ -157,16 +158,153 @@ def footnote(fig: Figure, text: str) -> None:
     note_h = n * FOOTNOTE_PT * 1.25 / 72 + 2 * pad
     w, h = fig.get_size_inches()
     fig.set_size_inches(w, h + note_h)
-    frac = note_h / (h + note_h)
-    from matplotlib.layout_engine import ConstrainedLayoutEngine
-
-    engine = fig.get_layout_engine()
-    if isinstance(engine, ConstrainedLayoutEngine):
-        engine.set(rect=(0, frac, 1, 1 - frac))
-    else:  # no constrained layout: move the panels up by hand
-        fig.subplots_adjust(bottom=frac + (1 - frac) * fig.subplotpars.bottom)
-    fig.text(0.01, frac - pad / (h + note_h), note, ha="left", va="top",
+    setattr(fig, "_btsim_foot_in", getattr(fig, "_btsim_foot_in", 0.0) + note_h)
+    fig.text(0.01, (note_h - pad) / (h + note_h), note, ha="left", va="top",
              fontsize=FOOTNOTE_PT, color="#555555", wrap=False, transform=fig.transFigure)
+
+
+#: white space kept between a label and the next panel or the figure edge (inches)
+GAP_INCHES = 0.08
+#: a colour bar's distance from its heat map and its width (inches)
+CBAR_PAD_INCHES, CBAR_WIDTH_INCHES = 0.12, 0.16
+#: tick labels measured per axis: the longest few (by characters) bound the widest
+N_MEASURED_LABELS = 5
+
+
+def _extent(fig: Figure, renderer: Any, proto: Any, strings: Sequence[str]) -> tuple[float,
+                                                                                      float]:
+    """Largest width and height (inches) of ``strings`` drawn like the text ``proto`` (font,
+    rotation, line spacing): the few longest strings are measured (font metrics are cached
+    by Matplotlib), so an axis of many labels costs a handful of measurements."""
+    from matplotlib.text import Text
+
+    if not strings:
+        return 0.0, 0.0
+    pick = sorted(set(strings), key=lambda t: max(len(x) for x in t.split("\n")) if t else 0,
+                  reverse=True)[:N_MEASURED_LABELS]
+    most_lines = max(strings, key=lambda t: t.count("\n"))
+    if most_lines not in pick:
+        pick.append(most_lines)
+    w = h = 0.0
+    for t in pick:
+        if not t:
+            continue
+        tx = Text(0, 0, t, fontproperties=proto.get_fontproperties(),
+                  rotation=proto.get_rotation(), linespacing=proto.get_linespacing())
+        tx.set_figure(fig)
+        bb = tx.get_window_extent(renderer)
+        w, h = max(w, bb.width), max(h, bb.height)
+    return w / fig.dpi, h / fig.dpi
+
+
+def _tick_needs(fig: Figure, renderer: Any, axis: Any) -> tuple[float, float]:
+    """Inches the ticks and tick labels of ``axis`` reach beyond the axes on its first side
+    (left or bottom) and its second (right or top)."""
+    tick = axis.get_major_ticks(1)[0]  # created now, reused by the draw
+    lo, hi = axis.get_view_interval()
+    lo, hi = min(lo, hi), max(lo, hi)
+    locs = [v for v in axis.get_majorticklocs() if lo - 1e-9 * abs(hi - lo) <= v
+            <= hi + 1e-9 * abs(hi - lo)]
+    labels = [str(t) for t in axis.major.formatter.format_ticks(locs)] if locs else []
+    out = [0.0, 0.0]
+    vertical = axis.axis_name == "y"
+    for side, (mark, label) in enumerate(((tick.tick1line, tick.label1),
+                                          (tick.tick2line, tick.label2))):
+        reach = (tick.get_tick_padding() / 72) if mark.get_visible() else 0.0
+        if label.get_visible() and labels:
+            w, h = _extent(fig, renderer, label, labels)
+            reach += tick.get_pad() / 72 + (w if vertical else h)
+        out[side] = reach
+    return out[0], out[1]
+
+
+def _label_need(fig: Figure, renderer: Any, axis: Any) -> float:
+    """Inches the axis label adds beyond the tick labels (its pad included)."""
+    lab = axis.label
+    if not lab.get_visible() or not lab.get_text():
+        return 0.0
+    bb = lab.get_window_extent(renderer)
+    return (bb.width if axis.axis_name == "y" else bb.height) / fig.dpi + axis.labelpad / 72
+
+
+def _axes_needs(fig: Figure, renderer: Any, ax: Axes) -> list[float]:
+    """Margins (inches: left, right, bottom, top) an axes needs around its frame for its
+    ticks, tick labels, axis labels, title, an outside legend (:func:`grouped_bars`,
+    :func:`stacked_bars`) and a colour bar (:func:`heatmap`)."""
+    left, right = _tick_needs(fig, renderer, ax.yaxis)
+    bottom, top = _tick_needs(fig, renderer, ax.xaxis)
+    if ax.yaxis.get_label_position() == "left":
+        left += _label_need(fig, renderer, ax.yaxis)
+    else:
+        right += _label_need(fig, renderer, ax.yaxis)
+    if ax.xaxis.get_label_position() == "bottom":
+        bottom += _label_need(fig, renderer, ax.xaxis)
+    else:
+        top += _label_need(fig, renderer, ax.xaxis)
+    for title in (ax.title, ax._left_title, ax._right_title):
+        if title.get_visible() and title.get_text():
+            pad = float(ax.titleOffsetTrans.get_matrix()[1, 2]) / fig.dpi
+            top = max(top, pad + title.get_window_extent(renderer).height / fig.dpi)
+    leg = ax.get_legend()
+    if leg is not None and getattr(leg, "_btsim_outside_right", False):
+        right += 0.12 + leg.get_window_extent(renderer).width / fig.dpi
+    cax = getattr(ax, "_btsim_cbar", None)
+    if cax is not None:
+        c_left, c_right = _tick_needs(fig, renderer, cax.yaxis)
+        c_right += _label_need(fig, renderer, cax.yaxis)
+        right = max(right, CBAR_PAD_INCHES + max(c_left - CBAR_PAD_INCHES, 0)
+                    + CBAR_WIDTH_INCHES + c_right)
+    return [left, right, bottom, top]
+
+
+def fixed_layout(fig: Figure, renderer: Any) -> None:
+    """Place the panels of a :func:`new_figure` grid once, before its one draw: each
+    column's left and right margins and each row's top and bottom are the largest any of
+    its axes needs (:func:`_axes_needs`, text measured with the style's fonts), the gaps
+    between panels the largest neighbouring needs plus :data:`GAP_INCHES`, with room for
+    the suptitle, a figure legend (on the right) and the footnote. Outer margins may be
+    generous: :func:`png_bytes` crops the blank border."""
+    grid = [ax for ax in fig.axes if ax.get_subplotspec() is not None and ax.get_visible()]
+    if not grid:
+        return
+    gs = grid[0].get_subplotspec().get_gridspec()
+    nr, nc = gs.get_geometry()
+    W, H = (float(v) for v in fig.get_size_inches())
+    col_l, col_r = [0.0] * nc, [0.0] * nc
+    row_b, row_t = [0.0] * nr, [0.0] * nr
+    for ax in grid:
+        spec = ax.get_subplotspec()
+        left, right, bottom, top = _axes_needs(fig, renderer, ax)
+        c0, c1 = spec.colspan.start, spec.colspan.stop - 1
+        r0, r1 = spec.rowspan.start, spec.rowspan.stop - 1
+        col_l[c0], col_r[c1] = max(col_l[c0], left), max(col_r[c1], right)
+        row_t[r0], row_b[r1] = max(row_t[r0], top), max(row_b[r1], bottom)
+    g = GAP_INCHES
+    L = col_l[0] + g
+    R = col_r[-1] + g
+    for leg in fig.legends:
+        R += leg.get_window_extent(renderer).width / fig.dpi + 2 * g
+    T = row_t[0] + g
+    sup = getattr(fig, "_suptitle", None)
+    if sup is not None and sup.get_visible() and sup.get_text():
+        T += sup.get_window_extent(renderer).height / fig.dpi + 2 * g
+    B = row_b[-1] + g + float(getattr(fig, "_btsim_foot_in", 0.0))
+    gap_w = max([col_r[c] + col_l[c + 1] for c in range(nc - 1)], default=0.0) + 2 * g
+    gap_h = max([row_b[r] + row_t[r + 1] for r in range(nr - 1)], default=0.0) + 2 * g
+    axw = max((W - L - R - (nc - 1) * gap_w) / nc, 0.3)
+    axh = max((H - T - B - (nr - 1) * gap_h) / nr, 0.3)
+    fig.subplots_adjust(left=L / W, right=min(1.0, (L + nc * axw + (nc - 1) * gap_w) / W),
+                        bottom=B / H, top=min(1.0, (B + nr * axh + (nr - 1) * gap_h) / H),
+                        wspace=gap_w / axw, hspace=gap_h / axh)
+    if sup is not None:  # its top a gap below the figure's top, above the panels' titles
+        sup.set_y(1 - g / H)
+        sup.set_va("top")
+    for ax in grid:
+        cax = getattr(ax, "_btsim_cbar", None)
+        if cax is not None:
+            p = ax.get_position()
+            cax.set_position((p.x1 + CBAR_PAD_INCHES / W, p.y0 + 0.05 * p.height,
+                              CBAR_WIDTH_INCHES / W, 0.9 * p.height))
 
 
 def _err(values: np.ndarray, lo: np.ndarray | None, hi: np.ndarray | None) -> np.ndarray | None:
@@ -238,8 +376,9 @@ def grouped_bars(ax: Axes, categories: Sequence[str], series: Mapping[str, Mappi
         ax.set_title(title)
     if legend:
         handles, labels = legend_entries(ax, exact_label)
-        ax.legend(handles, labels, title=legend_title, loc="center left",
-                  bbox_to_anchor=(1.01, 0.5))
+        leg = ax.legend(handles, labels, title=legend_title, loc="center left",
+                        bbox_to_anchor=(1.01, 0.5))
+        setattr(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
 
 
 def legend_entries(ax: Axes, exact_label: str = "exact value") -> tuple[list[Any], list[str]]:
@@ -265,7 +404,7 @@ def figure_legend(fig: Figure, ax: Axes, title: str | None = None,
                   exact_label: str = "exact value") -> None:
     """One legend for a multi-panel figure, outside on the right, built from ``ax``."""
     handles, labels = legend_entries(ax, exact_label)
-    fig.legend(handles, labels, title=title, loc="outside right center")
+    fig.legend(handles, labels, title=title, loc="outside right center")  # fixed_layout: room
 
 
 def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels: Sequence[Any],
@@ -320,7 +459,11 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
     if title:
         ax.set_title(title)
     if colorbar:
-        cb = ax.figure.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
+        # its own axes, placed beside the heat map by fixed_layout
+        fig = ax.get_figure()
+        cax = fig.add_axes((0.0, 0.0, 0.01, 0.01))
+        setattr(ax, "_btsim_cbar", cax)
+        cb = fig.colorbar(im, cax=cax)
         if cbar_label:
             cb.set_label(cbar_label)
         cb.outline.set_visible(False)
@@ -395,7 +538,8 @@ def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, A
     if title:
         ax.set_title(title)
     if legend:
-        ax.legend(title=legend_title, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        leg = ax.legend(title=legend_title, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        setattr(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
 
 
 def publish_mode(path: str | os.PathLike[str]) -> None:
@@ -407,7 +551,7 @@ def publish_mode(path: str | os.PathLike[str]) -> None:
 
 def png_bytes(fig: Figure) -> bytes:
     """``fig`` as a compressed PNG at :data:`DPI`, drawn once: the Agg canvas renders the
-    figure (its constrained layout already holds every panel, legend and the footnote), the
+    figure (:func:`fixed_layout` has placed every panel, legend and the footnote), the
     blank border is cropped from the pixels to :data:`PAD_INCHES` (what a tight bounding
     box gives, without a second layout-and-draw pass), then the pixels are quantized to an
     adaptive 256-colour palette and the file optimized (a third of the RGBA file's size;
@@ -419,6 +563,7 @@ def png_bytes(fig: Figure) -> bytes:
 
     fig.set_dpi(DPI)
     canvas = FigureCanvasAgg(fig)
+    fixed_layout(fig, canvas.get_renderer())
     canvas.draw()
     rgba = np.asarray(canvas.buffer_rgba())
     ink = np.any(rgba[:, :, :3] < 250, axis=2)

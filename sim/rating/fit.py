@@ -65,7 +65,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 #: ridge penalty on the strengths (module docstring): small against one record's information
 #: (~0.1 to 0.25 per record), large enough to keep an unbeaten unit finite
@@ -191,7 +190,11 @@ class Line:
 @functools.lru_cache(maxsize=4096)
 def t975(df: int) -> float:
     """Student's t 97.5% quantile (inf for no degrees of freedom)."""
-    return float(stats.t.ppf(0.975, df)) if df > 0 else math.inf
+    if df <= 0:
+        return math.inf
+    from scipy import stats  # on first use: importing scipy.stats costs ~1 s
+
+    return float(stats.t.ppf(0.975, df))
 
 
 def fit_line(x: np.ndarray, y: np.ndarray) -> Line:
@@ -311,6 +314,8 @@ def judge(fit: BTFit, price: np.ndarray, judged: np.ndarray, reasons: list[str] 
         fl[u], flo[u], fhi[u] = fieller(float(fit.theta[u]), float(var[u]), line)
         if judged[u]:
             t = res[u] / rse[u] if rse[u] > 0 else math.copysign(math.inf, res[u])
+            from scipy import stats
+
             pval[u] = float(2 * stats.t.sf(abs(t), line.df))
     padj = adjust(np.where(judged, pval, np.nan), correction)
     verdict = np.full(k, NONE, dtype=object)
