@@ -65,6 +65,9 @@ STYLE: dict[str, Any] = {
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.titleweight": "bold",
+    # titles at a fixed height above the frame (no ticks on top): Matplotlib's automatic
+    # title placement measures the whole axes at every draw, ~20 ms a panel
+    "axes.titley": 1.0,
     "axes.labelsize": 10,
     "xtick.labelsize": 9,
     "ytick.labelsize": 9,
@@ -566,7 +569,10 @@ def png_bytes(fig: Figure) -> bytes:
     fixed_layout(fig, canvas.get_renderer())
     canvas.draw()
     rgba = np.asarray(canvas.buffer_rgba())
-    ink = np.any(rgba[:, :, :3] < 250, axis=2)
+    # ink: any pixel that is not the white background, one 32-bit compare a pixel on the
+    # RGBA words (alpha forced opaque): a tenth of the cost of testing three channels
+    words = rgba.view(np.uint32)[:, :, 0]
+    ink = (words | np.uint32(0xFF000000)) != np.uint32(0xFFFFFFFF)
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     pad = int(round(PAD_INCHES * DPI))
     if rows.size:
