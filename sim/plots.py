@@ -161,9 +161,15 @@ def footnote(fig: Figure, text: str) -> None:
     note_h = n * FOOTNOTE_PT * 1.25 / 72 + 2 * pad
     w, h = fig.get_size_inches()
     fig.set_size_inches(w, h + note_h)
-    setattr(fig, "_btsim_foot_in", getattr(fig, "_btsim_foot_in", 0.0) + note_h)
+    _tag(fig, "_btsim_foot_in", getattr(fig, "_btsim_foot_in", 0.0) + note_h)
     fig.text(0.01, (note_h - pad) / (h + note_h), note, ha="left", va="top",
              fontsize=FOOTNOTE_PT, color="#555555", wrap=False, transform=fig.transFigure)
+
+
+def _tag(artist: Any, name: str, value: Any) -> None:
+    """Mark ``artist`` for :func:`fixed_layout` (a footnote's height, an outside legend, a
+    heat map's colour bar axes)."""
+    setattr(artist, name, value)
 
 
 #: white space kept between a label and the next panel or the figure edge (inches)
@@ -200,25 +206,38 @@ def _extent(fig: Figure, renderer: Any, proto: Any, strings: Sequence[str]) -> t
     return w / fig.dpi, h / fig.dpi
 
 
-def _tick_needs(fig: Figure, renderer: Any, axis: Any) -> tuple[float, float]:
+def _tick_needs(fig: Figure, renderer: Any, axis: Any,
+                length: float) -> tuple[float, float, float, float]:
     """Inches the ticks and tick labels of ``axis`` reach beyond the axes on its first side
-    (left or bottom) and its second (right or top)."""
+    (left or bottom) and its second (right or top), then how far the end labels overhang
+    the axes along the axis at its low and high ends (``length``: the axes' provisional
+    length along the axis, inches; a label is centred on its tick unless aligned)."""
     tick = axis.get_major_ticks(1)[0]  # created now, reused by the draw
-    lo, hi = axis.get_view_interval()
-    lo, hi = min(lo, hi), max(lo, hi)
+    v0, v1 = axis.get_view_interval()
+    lo, hi = min(v0, v1), max(v0, v1)
     locs = [v for v in axis.get_majorticklocs() if lo - 1e-9 * abs(hi - lo) <= v
             <= hi + 1e-9 * abs(hi - lo)]
     labels = [str(t) for t in axis.major.formatter.format_ticks(locs)] if locs else []
-    out = [0.0, 0.0]
+    out = [0.0, 0.0, 0.0, 0.0]
     vertical = axis.axis_name == "y"
+    if locs:  # positions along the axis, 0 at the low (left or bottom) end, 1 at the high
+        tr = axis.get_transform().transform
+        t0, t1 = (float(v) for v in tr(np.array([v0, v1], float)))
+        frac = (tr(np.asarray(locs, float)) - t0) / (t1 - t0) if t1 != t0 else np.zeros(1)
     for side, (mark, label) in enumerate(((tick.tick1line, tick.label1),
                                           (tick.tick2line, tick.label2))):
         reach = (tick.get_tick_padding() / 72) if mark.get_visible() else 0.0
         if label.get_visible() and labels:
             w, h = _extent(fig, renderer, label, labels)
             reach += tick.get_pad() / 72 + (w if vertical else h)
+            along = h if vertical else w
+            align = "center" if vertical else label.get_horizontalalignment()
+            below, above = {"right": (along, 0.0), "left": (0.0, along)}.get(
+                align, (along / 2, along / 2))
+            out[2] = max(out[2], float(np.max(below - frac * length)))
+            out[3] = max(out[3], float(np.max(above - (1 - frac) * length)))
         out[side] = reach
-    return out[0], out[1]
+    return out[0], out[1], out[2], out[3]
 
 
 def _label_need(fig: Figure, renderer: Any, axis: Any) -> float:
@@ -230,12 +249,16 @@ def _label_need(fig: Figure, renderer: Any, axis: Any) -> float:
     return (bb.width if axis.axis_name == "y" else bb.height) / fig.dpi + axis.labelpad / 72
 
 
-def _axes_needs(fig: Figure, renderer: Any, ax: Axes) -> list[float]:
-    """Margins (inches: left, right, bottom, top) an axes needs around its frame for its
-    ticks, tick labels, axis labels, title, an outside legend (:func:`grouped_bars`,
+def _axes_needs(fig: Figure, renderer: Any, ax: Axes,
+                size: tuple[float, float]) -> list[float]:
+    """Margins (inches: left, right, bottom, top) an axes of about ``size`` (inches) needs
+    around its frame for its ticks, tick labels (the end ones overhanging), axis labels,
+    title, an outside legend (:func:`grouped_bars`,
     :func:`stacked_bars`) and a colour bar (:func:`heatmap`)."""
-    left, right = _tick_needs(fig, renderer, ax.yaxis)
-    bottom, top = _tick_needs(fig, renderer, ax.xaxis)
+    left, right, y_lo, y_hi = _tick_needs(fig, renderer, ax.yaxis, size[1])
+    bottom, top, x_lo, x_hi = _tick_needs(fig, renderer, ax.xaxis, size[0])
+    left, right = max(left, x_lo), max(right, x_hi)
+    bottom, top = max(bottom, y_lo), max(top, y_hi)
     if ax.yaxis.get_label_position() == "left":
         left += _label_need(fig, renderer, ax.yaxis)
     else:
@@ -244,20 +267,41 @@ def _axes_needs(fig: Figure, renderer: Any, ax: Axes) -> list[float]:
         bottom += _label_need(fig, renderer, ax.xaxis)
     else:
         top += _label_need(fig, renderer, ax.xaxis)
-    for title in (ax.title, ax._left_title, ax._right_title):
+    a: Any = ax  # the left and right titles and the title offset have no public getter
+    for title in (a.title, a._left_title, a._right_title):
         if title.get_visible() and title.get_text():
-            pad = float(ax.titleOffsetTrans.get_matrix()[1, 2]) / fig.dpi
+            pad = float(a.titleOffsetTrans.get_matrix()[1, 2]) / fig.dpi
             top = max(top, pad + title.get_window_extent(renderer).height / fig.dpi)
     leg = ax.get_legend()
     if leg is not None and getattr(leg, "_btsim_outside_right", False):
         right += 0.12 + leg.get_window_extent(renderer).width / fig.dpi
     cax = getattr(ax, "_btsim_cbar", None)
     if cax is not None:
-        c_left, c_right = _tick_needs(fig, renderer, cax.yaxis)
+        c_left, c_right, _, _ = _tick_needs(fig, renderer, cax.yaxis, size[1])
         c_right += _label_need(fig, renderer, cax.yaxis)
         right = max(right, CBAR_PAD_INCHES + max(c_left - CBAR_PAD_INCHES, 0)
                     + CBAR_WIDTH_INCHES + c_right)
     return [left, right, bottom, top]
+
+
+#: most intervals between the major ticks of a numeric axis (Matplotlib's default: up to 9)
+MAX_TICK_BINS = 6
+
+
+def _fewer_ticks(ax: Axes, size: tuple[float, float]) -> None:
+    """Replace Matplotlib's automatic tick locator (up to 10 ticks, each a tick mark, grid
+    line and label to create and draw) by one with at most :data:`MAX_TICK_BINS` intervals,
+    as many as fit along an axis of ``size`` (inches: width, height) by Matplotlib's own rule
+    (a y label every two font heights, an x label every three). Axes that chose their ticks
+    (fixed, integer, log) keep them."""
+    from matplotlib.ticker import AutoLocator, MaxNLocator
+
+    for axis, length, per in ((ax.xaxis, size[0], 3.0), (ax.yaxis, size[1], 2.0)):
+        if type(axis.get_major_locator()) is not AutoLocator:
+            continue
+        font = float(axis.get_major_ticks(1)[0].label1.get_fontsize())
+        bins = int(np.clip(np.floor(length * 72 / (font * per)), 1, MAX_TICK_BINS))
+        axis.set_major_locator(MaxNLocator(nbins=bins, steps=[1, 2, 2.5, 5, 10]))
 
 
 def fixed_layout(fig: Figure, renderer: Any) -> None:
@@ -267,7 +311,8 @@ def fixed_layout(fig: Figure, renderer: Any) -> None:
     between panels the largest neighbouring needs plus :data:`GAP_INCHES`, with room for
     the suptitle, a figure legend (on the right) and the footnote. Outer margins may be
     generous: :func:`png_bytes` crops the blank border."""
-    grid = [ax for ax in fig.axes if ax.get_subplotspec() is not None and ax.get_visible()]
+    grid: list[Any] = [ax for ax in fig.axes
+                       if ax.get_subplotspec() is not None and ax.get_visible()]
     if not grid:
         return
     gs = grid[0].get_subplotspec().get_gridspec()
@@ -275,22 +320,25 @@ def fixed_layout(fig: Figure, renderer: Any) -> None:
     W, H = (float(v) for v in fig.get_size_inches())
     col_l, col_r = [0.0] * nc, [0.0] * nc
     row_b, row_t = [0.0] * nr, [0.0] * nr
+    guess = (0.8 * W / nc, 0.8 * H / nr)  # an axes' size, for the end labels' overhang
+    for ax in fig.axes:
+        _fewer_ticks(ax, guess)
     for ax in grid:
         spec = ax.get_subplotspec()
-        left, right, bottom, top = _axes_needs(fig, renderer, ax)
+        left, right, bottom, top = _axes_needs(fig, renderer, ax, guess)
         c0, c1 = spec.colspan.start, spec.colspan.stop - 1
         r0, r1 = spec.rowspan.start, spec.rowspan.stop - 1
         col_l[c0], col_r[c1] = max(col_l[c0], left), max(col_r[c1], right)
         row_t[r0], row_b[r1] = max(row_t[r0], top), max(row_b[r1], bottom)
-    g = GAP_INCHES
-    L = col_l[0] + g
-    R = col_r[-1] + g
+    g, e = GAP_INCHES, PAD_INCHES  # e: the white border png_bytes keeps at the edges
+    L = col_l[0] + e
+    R = col_r[-1] + e
     for leg in fig.legends:
         R += leg.get_window_extent(renderer).width / fig.dpi + 2 * g
-    T = row_t[0] + g
+    T = row_t[0] + e
     sup = getattr(fig, "_suptitle", None)
     if sup is not None and sup.get_visible() and sup.get_text():
-        T += sup.get_window_extent(renderer).height / fig.dpi + 2 * g
+        T += sup.get_window_extent(renderer).height / fig.dpi + g
     B = row_b[-1] + g + float(getattr(fig, "_btsim_foot_in", 0.0))
     gap_w = max([col_r[c] + col_l[c + 1] for c in range(nc - 1)], default=0.0) + 2 * g
     gap_h = max([row_b[r] + row_t[r + 1] for r in range(nr - 1)], default=0.0) + 2 * g
@@ -300,7 +348,7 @@ def fixed_layout(fig: Figure, renderer: Any) -> None:
                         bottom=B / H, top=min(1.0, (B + nr * axh + (nr - 1) * gap_h) / H),
                         wspace=gap_w / axw, hspace=gap_h / axh)
     if sup is not None:  # its top a gap below the figure's top, above the panels' titles
-        sup.set_y(1 - g / H)
+        sup.set_y(1 - e / H)
         sup.set_va("top")
     for ax in grid:
         cax = getattr(ax, "_btsim_cbar", None)
@@ -381,7 +429,7 @@ def grouped_bars(ax: Axes, categories: Sequence[str], series: Mapping[str, Mappi
         handles, labels = legend_entries(ax, exact_label)
         leg = ax.legend(handles, labels, title=legend_title, loc="center left",
                         bbox_to_anchor=(1.01, 0.5))
-        setattr(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
+        _tag(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
 
 
 def legend_entries(ax: Axes, exact_label: str = "exact value") -> tuple[list[Any], list[str]]:
@@ -463,9 +511,9 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
         ax.set_title(title)
     if colorbar:
         # its own axes, placed beside the heat map by fixed_layout
-        fig = ax.get_figure()
+        fig: Any = ax.get_figure()
         cax = fig.add_axes((0.0, 0.0, 0.01, 0.01))
-        setattr(ax, "_btsim_cbar", cax)
+        _tag(ax, "_btsim_cbar", cax)
         cb = fig.colorbar(im, cax=cax)
         if cbar_label:
             cb.set_label(cbar_label)
@@ -542,7 +590,7 @@ def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, A
         ax.set_title(title)
     if legend:
         leg = ax.legend(title=legend_title, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        setattr(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
+        _tag(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
 
 
 def publish_mode(path: str | os.PathLike[str]) -> None:
@@ -575,11 +623,14 @@ def png_bytes(fig: Figure) -> bytes:
     ink = (words | np.uint32(0xFF000000)) != np.uint32(0xFFFFFFFF)
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     pad = int(round(PAD_INCHES * DPI))
+    height, width = rgba.shape[:2]
+    box = (0, 0, width, height)
     if rows.size:
-        top, bottom = max(rows[0] - pad, 0), min(rows[-1] + 1 + pad, rgba.shape[0])
-        left, right = max(cols[0] - pad, 0), min(cols[-1] + 1 + pad, rgba.shape[1])
-        rgba = rgba[top:bottom, left:right]
-    rgb = Image.fromarray(np.ascontiguousarray(rgba[:, :, :3]))
+        box = (max(int(cols[0]) - pad, 0), max(int(rows[0]) - pad, 0),
+               min(int(cols[-1]) + 1 + pad, width), min(int(rows[-1]) + 1 + pad, height))
+    # crop and drop alpha in Pillow (C), without a NumPy copy of the pixels
+    rgb = Image.frombuffer("RGBA", (width, height), rgba, "raw", "RGBA", 0, 1).crop(
+        box).convert("RGB")
     pal = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     pal.save(out, format="PNG", compress_level=6, dpi=(DPI, DPI))

@@ -354,6 +354,13 @@ def fit_all(pl: Plan, price: np.ndarray, judged: np.ndarray, reasons: list[str],
                                                   correction))
 
 
+def _t_ppf(q: float, df: int) -> float:
+    """Student's t quantile; ``scipy.stats`` imported on first use (~1 s to import)."""
+    from scipy import stats
+
+    return float(stats.t.ppf(q, df))
+
+
 def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float,
             alpha: float = F.ALPHA) -> np.ndarray:
     """Units whose answer further duels cannot change (module docstring)."""
@@ -363,7 +370,7 @@ def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float
     for u in np.flatnonzero(~precise & judged & np.isfinite(jd.residual)):
         df = int(jd.df[u])
         c_lo = F.t975(df)
-        c_hi = float(F.stats.t.ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
+        c_hi = float(_t_ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
         r, v, ln = abs(jd.residual[u]), jd.mc_var[u], jd.line_var[u]
         never = r + 2 * math.sqrt(v) < c_lo * math.sqrt(ln)
         decided = r - 2 * math.sqrt(v) > c_hi * math.sqrt(v + ln)
