@@ -54,6 +54,10 @@ EXACT_COLOR = "#000000"
 SEQUENTIAL_CMAP = "viridis"
 #: PNG resolution
 DPI = 150
+#: footnote font size (points)
+FOOTNOTE_PT = 8
+#: white margin kept around a figure's drawn content (inches)
+PAD_INCHES = 0.12
 
 STYLE: dict[str, Any] = {
     "font.family": "sans-serif",
@@ -61,6 +65,9 @@ STYLE: dict[str, Any] = {
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.titleweight": "bold",
+    # titles at a fixed height above the frame (no ticks on top): Matplotlib's automatic
+    # title placement measures the whole axes at every draw, ~20 ms a panel
+    "axes.titley": 1.0,
     "axes.labelsize": 10,
     "xtick.labelsize": 9,
     "ytick.labelsize": 9,
@@ -126,27 +133,229 @@ def integer_ticks(axis: Axis) -> None:
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, width: float = 9.0, height: float = 4.5,
                sharex: bool = False, sharey: bool = False) -> tuple[Figure, np.ndarray]:
-    """A figure with a grid of axes (always returned as a 2-D array) and constrained layout.
+    """A figure with a grid of axes (always returned as a 2-D array), laid out once by
+    :func:`fixed_layout` when it is saved (margins computed from the style's known label
+    sizes: no layout engine measuring every artist at each draw).
 
     Call inside :func:`style` so the rc settings apply to the new artists.
     """
     fig, axes = pyplot().subplots(nrows, ncols, figsize=(width, height), squeeze=False,
-                             sharex=sharex, sharey=sharey, layout="constrained")
+                                  sharex=sharex, sharey=sharey)
     return fig, axes
 
 
 def footnote(fig: Figure, text: str) -> None:
     """Small grey note under the figure (sample size, seed, rule set).
 
-    Placed below the axes; :func:`save` uses a tight bounding box, so it is never clipped.
-    Long lines are wrapped to the figure's width (about 15 characters per inch at 8 pt), so
-    a long note never widens the saved image beyond its panels.
+    The figure grows by the note's height and :func:`fixed_layout` keeps the panels above
+    it, so the note lies inside the figure and :func:`png_bytes` draws the figure once. Long
+    lines are wrapped to the figure's width (about 15 characters per inch at 8 pt), so a
+    long note never widens the saved image beyond its panels.
     """
     width = max(60, int(fig.get_figwidth() * 15))
     lines = [textwrap.fill(line, width=width, break_on_hyphens=False) if line else line
              for line in text.split("\n")]
-    fig.text(0.0, -0.01, "\n".join(lines), ha="left", va="top", fontsize=8, color="#555555",
-             wrap=False, transform=fig.transFigure)
+    note = "\n".join(lines)
+    n = note.count("\n") + 1
+    pad = 0.06  # inches above and below the note
+    note_h = n * FOOTNOTE_PT * 1.25 / 72 + 2 * pad
+    w, h = fig.get_size_inches()
+    fig.set_size_inches(w, h + note_h)
+    _tag(fig, "_btsim_foot_in", getattr(fig, "_btsim_foot_in", 0.0) + note_h)
+    fig.text(0.01, (note_h - pad) / (h + note_h), note, ha="left", va="top",
+             fontsize=FOOTNOTE_PT, color="#555555", wrap=False, transform=fig.transFigure)
+
+
+def _tag(artist: Any, name: str, value: Any) -> None:
+    """Mark ``artist`` for :func:`fixed_layout` (a footnote's height, an outside legend, a
+    heat map's colour bar axes)."""
+    setattr(artist, name, value)
+
+
+#: white space kept between a label and the next panel or the figure edge (inches)
+GAP_INCHES = 0.08
+#: a colour bar's distance from its heat map and its width (inches)
+CBAR_PAD_INCHES, CBAR_WIDTH_INCHES = 0.12, 0.16
+#: tick labels measured per axis: the longest few (by characters) bound the widest
+N_MEASURED_LABELS = 5
+
+
+def _extent(fig: Figure, renderer: Any, proto: Any, strings: Sequence[str]) -> tuple[float,
+                                                                                      float]:
+    """Largest width and height (inches) of ``strings`` drawn like the text ``proto`` (font,
+    rotation, line spacing): the few longest strings are measured (font metrics are cached
+    by Matplotlib), so an axis of many labels costs a handful of measurements."""
+    from matplotlib.text import Text
+
+    if not strings:
+        return 0.0, 0.0
+    pick = sorted(set(strings), key=lambda t: max(len(x) for x in t.split("\n")) if t else 0,
+                  reverse=True)[:N_MEASURED_LABELS]
+    most_lines = max(strings, key=lambda t: t.count("\n"))
+    if most_lines not in pick:
+        pick.append(most_lines)
+    w = h = 0.0
+    for t in pick:
+        if not t:
+            continue
+        tx = Text(0, 0, t, fontproperties=proto.get_fontproperties(),
+                  rotation=proto.get_rotation(), linespacing=proto.get_linespacing())
+        tx.set_figure(fig)
+        bb = tx.get_window_extent(renderer)
+        w, h = max(w, bb.width), max(h, bb.height)
+    return w / fig.dpi, h / fig.dpi
+
+
+def _tick_needs(fig: Figure, renderer: Any, axis: Any,
+                length: float) -> tuple[float, float, float, float]:
+    """Inches the ticks and tick labels of ``axis`` reach beyond the axes on its first side
+    (left or bottom) and its second (right or top), then how far the end labels overhang
+    the axes along the axis at its low and high ends (``length``: the axes' provisional
+    length along the axis, inches; a label is centred on its tick unless aligned)."""
+    tick = axis.get_major_ticks(1)[0]  # created now, reused by the draw
+    v0, v1 = axis.get_view_interval()
+    lo, hi = min(v0, v1), max(v0, v1)
+    locs = [v for v in axis.get_majorticklocs() if lo - 1e-9 * abs(hi - lo) <= v
+            <= hi + 1e-9 * abs(hi - lo)]
+    labels = [str(t) for t in axis.major.formatter.format_ticks(locs)] if locs else []
+    out = [0.0, 0.0, 0.0, 0.0]
+    vertical = axis.axis_name == "y"
+    if locs:  # positions along the axis, 0 at the low (left or bottom) end, 1 at the high
+        tr = axis.get_transform().transform
+        t0, t1 = (float(v) for v in tr(np.array([v0, v1], float)))
+        frac = (tr(np.asarray(locs, float)) - t0) / (t1 - t0) if t1 != t0 else np.zeros(1)
+    for side, (mark, label) in enumerate(((tick.tick1line, tick.label1),
+                                          (tick.tick2line, tick.label2))):
+        reach = (tick.get_tick_padding() / 72) if mark.get_visible() else 0.0
+        if label.get_visible() and labels:
+            w, h = _extent(fig, renderer, label, labels)
+            reach += tick.get_pad() / 72 + (w if vertical else h)
+            along = h if vertical else w
+            align = "center" if vertical else label.get_horizontalalignment()
+            below, above = {"right": (along, 0.0), "left": (0.0, along)}.get(
+                align, (along / 2, along / 2))
+            out[2] = max(out[2], float(np.max(below - frac * length)))
+            out[3] = max(out[3], float(np.max(above - (1 - frac) * length)))
+        out[side] = reach
+    return out[0], out[1], out[2], out[3]
+
+
+def _label_need(fig: Figure, renderer: Any, axis: Any) -> float:
+    """Inches the axis label adds beyond the tick labels (its pad included)."""
+    lab = axis.label
+    if not lab.get_visible() or not lab.get_text():
+        return 0.0
+    bb = lab.get_window_extent(renderer)
+    return (bb.width if axis.axis_name == "y" else bb.height) / fig.dpi + axis.labelpad / 72
+
+
+def _axes_needs(fig: Figure, renderer: Any, ax: Axes,
+                size: tuple[float, float]) -> list[float]:
+    """Margins (inches: left, right, bottom, top) an axes of about ``size`` (inches) needs
+    around its frame for its ticks, tick labels (the end ones overhanging), axis labels,
+    title, an outside legend (:func:`grouped_bars`,
+    :func:`stacked_bars`) and a colour bar (:func:`heatmap`)."""
+    left, right, y_lo, y_hi = _tick_needs(fig, renderer, ax.yaxis, size[1])
+    bottom, top, x_lo, x_hi = _tick_needs(fig, renderer, ax.xaxis, size[0])
+    left, right = max(left, x_lo), max(right, x_hi)
+    bottom, top = max(bottom, y_lo), max(top, y_hi)
+    if ax.yaxis.get_label_position() == "left":
+        left += _label_need(fig, renderer, ax.yaxis)
+    else:
+        right += _label_need(fig, renderer, ax.yaxis)
+    if ax.xaxis.get_label_position() == "bottom":
+        bottom += _label_need(fig, renderer, ax.xaxis)
+    else:
+        top += _label_need(fig, renderer, ax.xaxis)
+    a: Any = ax  # the left and right titles and the title offset have no public getter
+    for title in (a.title, a._left_title, a._right_title):
+        if title.get_visible() and title.get_text():
+            pad = float(a.titleOffsetTrans.get_matrix()[1, 2]) / fig.dpi
+            top = max(top, pad + title.get_window_extent(renderer).height / fig.dpi)
+    leg = ax.get_legend()
+    if leg is not None and getattr(leg, "_btsim_outside_right", False):
+        right += 0.12 + leg.get_window_extent(renderer).width / fig.dpi
+    cax = getattr(ax, "_btsim_cbar", None)
+    if cax is not None:
+        c_left, c_right, _, _ = _tick_needs(fig, renderer, cax.yaxis, size[1])
+        c_right += _label_need(fig, renderer, cax.yaxis)
+        right = max(right, CBAR_PAD_INCHES + max(c_left - CBAR_PAD_INCHES, 0)
+                    + CBAR_WIDTH_INCHES + c_right)
+    return [left, right, bottom, top]
+
+
+#: most intervals between the major ticks of a numeric axis (Matplotlib's default: up to 9)
+MAX_TICK_BINS = 6
+
+
+def _fewer_ticks(ax: Axes, size: tuple[float, float]) -> None:
+    """Replace Matplotlib's automatic tick locator (up to 10 ticks, each a tick mark, grid
+    line and label to create and draw) by one with at most :data:`MAX_TICK_BINS` intervals,
+    as many as fit along an axis of ``size`` (inches: width, height) by Matplotlib's own rule
+    (a y label every two font heights, an x label every three). Axes that chose their ticks
+    (fixed, integer, log) keep them."""
+    from matplotlib.ticker import AutoLocator, MaxNLocator
+
+    for axis, length, per in ((ax.xaxis, size[0], 3.0), (ax.yaxis, size[1], 2.0)):
+        if type(axis.get_major_locator()) is not AutoLocator:
+            continue
+        font = float(axis.get_major_ticks(1)[0].label1.get_fontsize())
+        bins = int(np.clip(np.floor(length * 72 / (font * per)), 1, MAX_TICK_BINS))
+        axis.set_major_locator(MaxNLocator(nbins=bins, steps=[1, 2, 2.5, 5, 10]))
+
+
+def fixed_layout(fig: Figure, renderer: Any) -> None:
+    """Place the panels of a :func:`new_figure` grid once, before its one draw: each
+    column's left and right margins and each row's top and bottom are the largest any of
+    its axes needs (:func:`_axes_needs`, text measured with the style's fonts), the gaps
+    between panels the largest neighbouring needs plus :data:`GAP_INCHES`, with room for
+    the suptitle, a figure legend (on the right) and the footnote. Outer margins may be
+    generous: :func:`png_bytes` crops the blank border."""
+    grid: list[Any] = [ax for ax in fig.axes
+                       if ax.get_subplotspec() is not None and ax.get_visible()]
+    if not grid:
+        return
+    gs = grid[0].get_subplotspec().get_gridspec()
+    nr, nc = gs.get_geometry()
+    W, H = (float(v) for v in fig.get_size_inches())
+    col_l, col_r = [0.0] * nc, [0.0] * nc
+    row_b, row_t = [0.0] * nr, [0.0] * nr
+    guess = (0.8 * W / nc, 0.8 * H / nr)  # an axes' size, for the end labels' overhang
+    for ax in fig.axes:
+        _fewer_ticks(ax, guess)
+    for ax in grid:
+        spec = ax.get_subplotspec()
+        left, right, bottom, top = _axes_needs(fig, renderer, ax, guess)
+        c0, c1 = spec.colspan.start, spec.colspan.stop - 1
+        r0, r1 = spec.rowspan.start, spec.rowspan.stop - 1
+        col_l[c0], col_r[c1] = max(col_l[c0], left), max(col_r[c1], right)
+        row_t[r0], row_b[r1] = max(row_t[r0], top), max(row_b[r1], bottom)
+    g, e = GAP_INCHES, PAD_INCHES  # e: the white border png_bytes keeps at the edges
+    L = col_l[0] + e
+    R = col_r[-1] + e
+    for leg in fig.legends:
+        R += leg.get_window_extent(renderer).width / fig.dpi + 2 * g
+    T = row_t[0] + e
+    sup = getattr(fig, "_suptitle", None)
+    if sup is not None and sup.get_visible() and sup.get_text():
+        T += sup.get_window_extent(renderer).height / fig.dpi + g
+    B = row_b[-1] + g + float(getattr(fig, "_btsim_foot_in", 0.0))
+    gap_w = max([col_r[c] + col_l[c + 1] for c in range(nc - 1)], default=0.0) + 2 * g
+    gap_h = max([row_b[r] + row_t[r + 1] for r in range(nr - 1)], default=0.0) + 2 * g
+    axw = max((W - L - R - (nc - 1) * gap_w) / nc, 0.3)
+    axh = max((H - T - B - (nr - 1) * gap_h) / nr, 0.3)
+    fig.subplots_adjust(left=L / W, right=min(1.0, (L + nc * axw + (nc - 1) * gap_w) / W),
+                        bottom=B / H, top=min(1.0, (B + nr * axh + (nr - 1) * gap_h) / H),
+                        wspace=gap_w / axw, hspace=gap_h / axh)
+    if sup is not None:  # its top a gap below the figure's top, above the panels' titles
+        sup.set_y(1 - e / H)
+        sup.set_va("top")
+    for ax in grid:
+        cax = getattr(ax, "_btsim_cbar", None)
+        if cax is not None:
+            p = ax.get_position()
+            cax.set_position((p.x1 + CBAR_PAD_INCHES / W, p.y0 + 0.05 * p.height,
+                              CBAR_WIDTH_INCHES / W, 0.9 * p.height))
 
 
 def _err(values: np.ndarray, lo: np.ndarray | None, hi: np.ndarray | None) -> np.ndarray | None:
@@ -218,8 +427,9 @@ def grouped_bars(ax: Axes, categories: Sequence[str], series: Mapping[str, Mappi
         ax.set_title(title)
     if legend:
         handles, labels = legend_entries(ax, exact_label)
-        ax.legend(handles, labels, title=legend_title, loc="center left",
-                  bbox_to_anchor=(1.01, 0.5))
+        leg = ax.legend(handles, labels, title=legend_title, loc="center left",
+                        bbox_to_anchor=(1.01, 0.5))
+        _tag(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
 
 
 def legend_entries(ax: Axes, exact_label: str = "exact value") -> tuple[list[Any], list[str]]:
@@ -245,7 +455,7 @@ def figure_legend(fig: Figure, ax: Axes, title: str | None = None,
                   exact_label: str = "exact value") -> None:
     """One legend for a multi-panel figure, outside on the right, built from ``ax``."""
     handles, labels = legend_entries(ax, exact_label)
-    fig.legend(handles, labels, title=title, loc="outside right center")
+    fig.legend(handles, labels, title=title, loc="outside right center")  # fixed_layout: room
 
 
 def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels: Sequence[Any],
@@ -300,7 +510,11 @@ def heatmap(ax: Axes, values: np.ndarray, row_labels: Sequence[Any], col_labels:
     if title:
         ax.set_title(title)
     if colorbar:
-        cb = ax.figure.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
+        # its own axes, placed beside the heat map by fixed_layout
+        fig: Any = ax.get_figure()
+        cax = fig.add_axes((0.0, 0.0, 0.01, 0.01))
+        _tag(ax, "_btsim_cbar", cax)
+        cb = fig.colorbar(im, cax=cax)
         if cbar_label:
             cb.set_label(cbar_label)
         cb.outline.set_visible(False)
@@ -375,7 +589,8 @@ def stacked_bars(ax: Axes, categories: Sequence[str], components: Mapping[str, A
     if title:
         ax.set_title(title)
     if legend:
-        ax.legend(title=legend_title, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        leg = ax.legend(title=legend_title, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        _tag(leg, "_btsim_outside_right", True)  # fixed_layout makes room for it
 
 
 def publish_mode(path: str | os.PathLike[str]) -> None:
@@ -386,23 +601,39 @@ def publish_mode(path: str | os.PathLike[str]) -> None:
 
 
 def png_bytes(fig: Figure) -> bytes:
-    """``fig`` as a compressed PNG at :data:`DPI`: one draw (the tight bounding box, footnote
-    included, is measured by the same ``savefig``), then the pixels quantized to an adaptive
-    256-colour palette and the file optimized (a third of the RGBA file's size; the
-    figures' flat colours and anti-aliased edges fit in 256 colours)."""
+    """``fig`` as a compressed PNG at :data:`DPI`, drawn once: the Agg canvas renders the
+    figure (:func:`fixed_layout` has placed every panel, legend and the footnote), the
+    blank border is cropped from the pixels to :data:`PAD_INCHES` (what a tight bounding
+    box gives, without a second layout-and-draw pass), then the pixels are quantized to an
+    adaptive 256-colour palette and the file optimized (a third of the RGBA file's size;
+    the figures' flat colours and anti-aliased edges fit in 256 colours)."""
     import io
 
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
-    raw = io.BytesIO()  # an intermediate file: fastest zlib level, read back at once
-    fig.savefig(raw, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.12,
-                pil_kwargs={"compress_level": 1})
-    raw.seek(0)
-    with Image.open(raw) as im:
-        rgb = im.convert("RGB")
+    fig.set_dpi(DPI)
+    canvas = FigureCanvasAgg(fig)
+    fixed_layout(fig, canvas.get_renderer())
+    canvas.draw()
+    rgba = np.asarray(canvas.buffer_rgba())
+    # ink: any pixel that is not the white background, one 32-bit compare a pixel on the
+    # RGBA words (alpha forced opaque): a tenth of the cost of testing three channels
+    words = rgba.view(np.uint32)[:, :, 0]
+    ink = (words | np.uint32(0xFF000000)) != np.uint32(0xFFFFFFFF)
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    pad = int(round(PAD_INCHES * DPI))
+    height, width = rgba.shape[:2]
+    box = (0, 0, width, height)
+    if rows.size:
+        box = (max(int(cols[0]) - pad, 0), max(int(rows[0]) - pad, 0),
+               min(int(cols[-1]) + 1 + pad, width), min(int(rows[-1]) + 1 + pad, height))
+    # crop and drop alpha in Pillow (C), without a NumPy copy of the pixels
+    rgb = Image.frombuffer("RGBA", (width, height), rgba, "raw", "RGBA", 0, 1).crop(
+        box).convert("RGB")
     pal = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    pal.save(out, format="PNG", compress_level=9, dpi=(DPI, DPI))
+    pal.save(out, format="PNG", compress_level=6, dpi=(DPI, DPI))
     return out.getvalue()
 
 

@@ -317,9 +317,14 @@
     return "<label>" + label + " <input id='" + id + "' list='units-list' value='" +
       esc(cur || "") + "' size='32'></label>";
   }
+  const forceRows = () => cached("forces", () => SRC.forces ? rowsOf(SRC.forces.tables
+    .fights) : []);
+  const FORCES = cached("forceNames", () => [...new Set(forceRows().flatMap((r) => [r.a,
+    r.b]))].sort());
+  const isSide = (x) => CATALOG.byUnit.has(x) || FORCES.includes(x);
   function datalist() {
-    return "<datalist id='units-list'>" + ALL_UNITS.map((u) => "<option value='" + esc(u) +
-      "'>").join("") + "</datalist>";
+    return "<datalist id='units-list'>" + ALL_UNITS.concat(FORCES).map((u) =>
+      "<option value='" + esc(u) + "'>").join("") + "</datalist>";
   }
   function byKey(rows, keyFn) {
     const m = new Map();
@@ -361,7 +366,8 @@
     return order.concat([...found].filter((s) => !order.includes(s)));
   }
   // a scenario as read: a Classic range in hexes, an Alpha Strike range band as named
-  const scenLabel = (s) => (/^\d+$/.test(s) ? s + (s === "1" ? " hex" : " hexes") : s);
+  const scenLabel = (s) => (/^\d+$/.test(s) ? s + (s === "1" ? " hex" : " hexes") :
+    s === "free" ? "free movement from the start distance" : s);
   function matchupTable(unit, g) {
     const rows = duelRows(g).filter((r) => r.a === unit && r.b !== unit);
     if (!rows.length) return "";
@@ -387,6 +393,105 @@
       "(Monte Carlo means).</p>";
   }
 
+  // the BV 2 and converted-card derivations of a unit (sources.prices_source)
+  function priceSteps(unit) {
+    const P = SRC.prices, st = P && P.steps ? P.steps[unit] : null;
+    if (!st) return "";
+    const block = (id, title, lines, refused) => "<details class='steps' id='" + id +
+      "'><summary>" + title + "</summary>" + (lines ? "<ol>" + lines.map((l) => "<li><code>" +
+        esc(l) + "</code></li>").join("") + "</ol>" : "<p class='muted'>Not computed: " +
+        esc(refused || "no record") + "</p>") + "</details>";
+    const row = CATALOG.byUnit.get(unit) || {};
+    return "<div class='prices'>" + block("unit-bv-steps", "BV 2 breakdown: computed " +
+      fnum(row.bv_computed, 0) + " against the official " + fnum(row.bv, 0) +
+      " <span class='ex'>exact</span>", st.bv, st.bv_refused) + block("unit-as-steps",
+      "Alpha Strike card conversion: PV " + fnum(row.pv_computed, 0) + " against the " +
+      "official " + fnum(row.pv, 0) + " <span class='ex'>exact</span>", st.as,
+      st.as_refused) + (st.assumed && st.assumed.length ? "<p class='note'>Assumed: " +
+        st.assumed.map(esc).join("; ") + "</p>" : "") + "<p class='note'>Computed from " +
+      "the record with the default options (reference-bv.md 21-22; " +
+      "reference-as-conversion.md 2); <code>btsim units bv</code> and <code>btsim units " +
+      "card</code> print the same steps.</p></div>";
+  }
+
+  // tactic matrices (sources.tactics_source): A's tactic by row, B's by column
+  const tacticRows = () => cached("tactics", () => SRC.tactics ?
+    rowsOf(SRC.tactics.tables.cells) : []);
+  function matrixHtml(rs, a, b, id) {
+    const ta = [...new Set(rs.map((r) => r.tactic_a))];
+    const tb = [...new Set(rs.map((r) => r.tactic_b))];
+    const at = new Map(rs.map((r) => [r.tactic_a + "\u0000" + r.tactic_b, r]));
+    let h = "<table class='data matrix' id='" + esc(id) + "'><thead><tr><th class='t'>" +
+      esc(a) + " (A) plays ↓ / " + esc(b) + " (B) plays →</th>" + tb.map((t) => "<th>" +
+        esc(t) + "</th>").join("") + "<th>A's worst</th></tr></thead><tbody>";
+    let best = -1;
+    const worst = ta.map((x) => Math.min(...tb.map((y) => { const r = at.get(x + "\u0000" +
+      y); return r && r.score_a != null ? r.score_a : Infinity; })));
+    worst.forEach((w, i) => { if (isFinite(w) && (best < 0 || w > worst[best])) best = i; });
+    ta.forEach((x, i) => {
+      h += "<tr" + (i === best ? " class='maximin'" : "") + "><td class='t'>" + esc(x) +
+        (i === best ? " <span class='muted'>(maximin)</span>" : "") + "</td>" + tb.map((y) => {
+        const r = at.get(x + "\u0000" + y);
+        return "<td title='score of A = P(A wins) + ½ P(draw or timeout)'>" + (r ? "P(A wins) " +
+          ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true) +
+          "<br><span class='muted'>score " + fpct(r.score_a) + ", " + fnum(
+            r.expected_turns, 1) + " turns</span>" : "–") + "</td>";
+      }).join("") + "<td>" + (isFinite(worst[i]) ? fpct(worst[i]) : "–") + "</td></tr>";
+    });
+    return h + "</tbody></table>";
+  }
+  function pairMatrices(a, b) {  // {key: [rows]} for the pairing a (A) vs b (B), per scenario
+    return byKey(tacticRows().filter((r) => r.a === a && r.b === b), (r) => r.range + "\u0000" +
+      r.src);
+  }
+  function tacticsNote() {
+    return "<p class='note'>Tactic matrices: none in these results. The default suite's " +
+      "round-robins play one tactic a side; <code>btsim duel A B --tactics matrix --json " +
+      "&gt; RESULTS/tactics/A_vs_B.json</code> (or an experiment whose grid sweeps " +
+      "<code>tactic_a</code> and <code>tactic_b</code>) records one, and the explorer " +
+      "shows it here.</p>";
+  }
+  function unitTactics(unit) {
+    const rows = tacticRows();
+    const opp = new Map();  // opponent -> pairings with a matrix (unit as A, or as B)
+    for (const r of rows) {
+      if (r.a === unit && r.b !== unit) opp.set(r.b, [unit, r.b]);
+      else if (r.b === unit && r.a !== unit && !opp.has(r.a)) opp.set(r.a, [r.a, unit]);
+    }
+    let h = "<h3>Tactic matrices of the closest matchups</h3>";
+    if (!opp.size) return "<div id='unit-tactics'>" + h + (rows.length ? "<p class='muted'>" +
+      "No tactic matrix of " + esc(unit) + " in these results.</p>" : tacticsNote()) +
+      "</div>";
+    // closeness: the round-robin's mean score (nearest 50% first), else the matrix's own
+    const rr = new Map();
+    for (const g of ["as_duels", "classic_duels"]) {
+      if (!SRC[g]) continue;
+      for (const r of duelRows(g)) if (r.a === unit && !rr.has(r.b)) {
+        const rs = duelRows(g).filter((x) => x.a === unit && x.b === r.b);
+        rr.set(r.b, rs.reduce((s, x) => s + x.score_a, 0) / rs.length);
+      }
+    }
+    const close = (o) => {
+      if (rr.has(o)) return Math.abs(rr.get(o) - 0.5);
+      const [a, b] = opp.get(o), rs = rows.filter((r) => r.a === a && r.b === b);
+      return Math.abs(rs.reduce((s, r) => s + r.score_a, 0) / rs.length - 0.5);
+    };
+    const pick = [...opp.keys()].sort((x, y) => close(x) - close(y)).slice(0, 3);
+    h += "<p class='muted'>Each cell: P(A wins) with its 95% interval (or exact) when A " +
+      "plays the row's tactic and B the column's; the maximin row is A's safest tactic. " +
+      "Opponents ordered by how close the round-robin score is to 50%.</p>";
+    pick.forEach((o, k) => {
+      const [a, b] = opp.get(o);
+      for (const [key, rs] of pairMatrices(a, b)) {
+        const [sc, src] = key.split("\u0000");
+        h += "<h4>" + link("matchup", { unit: a, vs: b }, a + " against " + b) + (sc ?
+          " <span class='muted'>(" + esc(scenLabel(sc)) + ", from " + esc(src) + ")</span>" :
+          "") + "</h4>" + matrixHtml(rs, a, b, "tm-" + k);
+      }
+    });
+    return "<div id='unit-tactics'>" + h + "</div>";
+  }
+
   function viewUnit(el) {
     const unit = STATE.unit || (CATALOG.rows[0] || {}).unit;
     const row = CATALOG.byUnit.get(unit);
@@ -401,7 +506,7 @@
       esc(s.doc || "") + "'>" + esc(s.label) + (s.exact ? " ≡" : "") + "</dt><dd>" +
       cellHtml(s, row) + "</dd>").join("");
     el.insertAdjacentHTML("beforeend", "<h3 id='unit-name'>" + esc(unit) + "</h3><dl " +
-      "class='facts'>" + facts + "</dl><div id='unit-plots'></div>");
+      "class='facts'>" + facts + "</dl>" + priceSteps(unit) + "<div id='unit-plots'></div>");
     const plots = $("#unit-plots");
     const used = [];
     const prof = profRows().filter((r) => r.unit === unit);
@@ -467,6 +572,8 @@
     }
     plots.insertAdjacentHTML("beforeend", mt || "<p class='muted'>No duel results for " +
       "this unit.</p>");
+    plots.insertAdjacentHTML("beforeend", unitTactics(unit));
+    if (SRC.tactics) used.push(...SRC.tactics.assumptions);
     if (!prof.length && !ch.length && !ah.length) {
       plots.insertAdjacentHTML("afterbegin", "<p class='muted'>No damage or heat curves " +
         "in these results for this unit.</p>");
@@ -476,21 +583,66 @@
   }
 
   // matchup --------------------------------------------------------------------------------------
+  const causeRows = () => cached("causes", () => SRC.classic_duels && SRC.classic_duels
+    .tables.causes ? rowsOf(SRC.classic_duels.tables.causes) : []);
+  function forceList() {  // every force fight of the results, a link each
+    const rs = forceRows();
+    if (!rs.length) return "";
+    const pairs = [...new Map(rs.map((r) => [r.a + "\u0000" + r.b, r])).values()];
+    return "<details class='forces' id='force-list'" + (pairs.length <= 12 ? " open" : "") +
+      "><summary>Force fights in these results (" + pairs.length + ")</summary><ul>" +
+      pairs.map((r) => "<li>" + link("matchup", { unit: r.a, vs: r.b }, r.a + "  against  " +
+        r.b) + "</li>").join("") + "</ul></details>";
+  }
   function viewMatchup(el) {
     const a = STATE.unit || "", b = STATE.vs || "";
     el.innerHTML = "<h2>Matchup</h2><div class='controls'>" + unitPicker("pick-a", a, "A") +
       unitPicker("pick-b", b, "against B") + datalist() + "</div><div id='mu'></div>";
     const upd = () => {
       const x = $("#pick-a").value, y = $("#pick-b").value;
-      if (CATALOG.byUnit.has(x) && CATALOG.byUnit.has(y)) go({ view: "matchup", unit: x,
-        vs: y });
+      if (isSide(x) && isSide(y)) go({ view: "matchup", unit: x, vs: y });
     };
     $("#pick-a").addEventListener("change", upd);
     $("#pick-b").addEventListener("change", upd);
     const mu = $("#mu");
-    if (!a || !b) { mu.innerHTML = "<p class='muted'>Pick two units.</p>"; return; }
+    if (!a || !b) {
+      mu.innerHTML = "<p class='muted'>Pick two units" + (FORCES.length ? " or forces" : "") +
+        ".</p>" + forceList();
+      return;
+    }
     let any = false;
     const used = [];
+    const fr = forceRows().filter((r) => (r.a === a && r.b === b) || (r.a === b && r.b === a));
+    if (fr.length) {
+      any = true;
+      used.push(...SRC.forces.assumptions);
+      mu.insertAdjacentHTML("beforeend", "<h3>Force fight: " + esc(a) + " (A) against " +
+        esc(b) + " (B)</h3><table class='data' id='mu-forces'><thead><tr><th>scenario</th>" +
+        "<th class='t'>side A</th><th>P(A wins)</th><th>P(B wins)</th><th>P(draw)</th>" +
+        "<th>P(timeout)</th><th>turns</th><th>trials</th><th class='t'>experiment</th></tr>" +
+        "</thead><tbody>" + fr.map((r) => "<tr><td>" + esc(scenLabel(r.range)) + "</td><td " +
+          "class='t'>" + esc(r.a === a ? "A: " + a : "B: " + b + " seated as A") + "</td><td>" +
+          ci(r.p_win_a, r.p_win_a_lo, r.p_win_a_hi, 1, r.p_win_a_x === 1, true) + "</td><td>" +
+          ci(r.p_win_b, r.p_win_b_lo, r.p_win_b_hi, 1, r.p_win_b_x === 1, true) + "</td><td>" +
+          fpct(r.p_draw) + "</td><td>" + fpct(r.p_timeout) + "</td><td>" + ci(r.expected_turns,
+            r.expected_turns_lo, r.expected_turns_hi, 1, r.expected_turns_x === 1) +
+          "</td><td>" + fnum(r.trials, 0) + "</td><td class='t'>" + esc(r.src) + "</td></tr>")
+          .join("") + "</tbody></table><p class='note'>Side A and side B as the run seated " +
+          "them (P(A wins) is the chance side A's units destroy side B's first).</p>");
+    }
+    const tm = pairMatrices(a, b);
+    if (tm.size) {
+      any = true;
+      let h = "<h3>Per tactic: " + esc(a) + " (A) against " + esc(b) + " (B)</h3>";
+      let k = 0;
+      for (const [key, rs] of tm) {
+        const [sc, src] = key.split("\u0000");
+        h += "<p class='muted'>" + esc(scenLabel(sc || "")) + " (from " + esc(src) + ")</p>" +
+          matrixHtml(rs, a, b, "mu-tactics-" + k++);
+      }
+      mu.insertAdjacentHTML("beforeend", h);
+      used.push(...SRC.tactics.assumptions);
+    }
     for (const g of ["as_duels", "classic_duels"]) {
       if (!SRC[g]) continue;
       const rows = duelRows(g);
@@ -534,12 +686,22 @@
                 hi: pick("p_b_destroyed_by_hi"), color: COLORS[3] }] });
         }
         const causes = SRC.classic_duels.causes || [];
-        if (causes.length && tr.length) {
-          const last = tr.reduce((m, r) => (r.turn > m.turn ? r : m), tr[0]);
-          mu.insertAdjacentHTML("beforeend", "<h3>Causes of destruction (by the last " +
-            "turn)</h3><table class='data'><tbody>" + causes.map((c) => "<tr><td class='t'>" +
-              esc(c) + "</td><td>" + ci(last[c], last[c + "_lo"], last[c + "_hi"], 1, false,
-                true) + "</td></tr>").join("") + "</tbody></table>");
+        const cr = causeRows().filter((r) => r.a === a && r.b === b);
+        if (causes.length && cr.length) {
+          const sc = scenarios(g, cr), at = new Map(cr.map((r) => [r.range, r]));
+          // p_<side>_destroyed_by_<cause>: the side destroyed (C21: or out), by that cause
+          const name = (c) => { const m = /^p_([ab])_destroyed_by_(.+)$/.exec(c);
+            return m ? (m[1] === "a" ? "A (" + a + ")" : "B (" + b + ")") + " destroyed: " +
+              m[2].replace(/_/g, " ") : c; };
+          mu.insertAdjacentHTML("beforeend", "<h3>Causes of destruction</h3><table " +
+            "class='data' id='mu-causes'><thead><tr><th class='t'>side and cause</th>" +
+            sc.map((s) => "<th>" + esc(scenLabel(s)) + "</th>").join("") + "</tr></thead>" +
+            "<tbody>" + causes.map((c) => "<tr><td class='t'>" + esc(name(c)) + "</td>" +
+              sc.map((s) => { const r = at.get(s); return "<td>" + (r ? ci(r[c], r[c + "_lo"],
+                r[c + "_hi"], 1, r[c + "_x"] === 1, true) : "–") + "</td>"; }).join("") +
+              "</tr>").join("") + "</tbody></table><p class='note'>P(the side is destroyed " +
+            "in the duel, and by that cause: head, centre torso, engine, pilot or " +
+            "ammunition), 95% Monte Carlo intervals, A seated as side A.</p>");
         } else {
           mu.insertAdjacentHTML("beforeend", "<p class='note'>Causes of destruction: not " +
             "recorded by this run (its experiment does not ask for the metrics " +
@@ -550,6 +712,7 @@
     }
     if (!any) mu.innerHTML = "<p class='muted'>No duel between " + esc(a) + " and " +
       esc(b) + " in these results.</p>";
+    mu.insertAdjacentHTML("beforeend", forceList());
     el.insertAdjacentHTML("beforeend", assumptionsHtml(used));
   }
 

@@ -184,6 +184,8 @@ def catalog_source(inp: Inputs) -> Block:
         for col in ("unit", "a", "b", "unit_a", "unit_b"):
             if col in r.frame.columns:
                 for u in pd.unique(r.frame[col].astype(str)):
+                    if "," in str(u):  # a force (several units), not a unit
+                        continue
                     name = u.rpartition("@")[0] if "@" in u else u
                     units.setdefault(name, {"unit": name, "game": "AS" if r.model in (
                         "duel", "heat") else "Classic"})
@@ -193,7 +195,7 @@ def catalog_source(inp: Inputs) -> Block:
         for col in ("unit", "a", "b", "unit_a", "unit_b", "attacker"):
             if col in r.frame.columns:
                 names |= {str(u).rpartition("@")[0] if "@" in str(u) else str(u)
-                          for u in pd.unique(r.frame[col].astype(str))}
+                          for u in pd.unique(r.frame[col].astype(str)) if "," not in str(u)}
         for u in names & set(units):
             found[u].append(r.name)
     rows = list(units.values())
@@ -238,6 +240,84 @@ def catalog_source(inp: Inputs) -> Block:
     ]
     return {"title": "Catalog", "units": {"table": table(cols), "specs": specs},
             "mul": bool(mul)}
+
+
+# -- computed prices: BV 2 and the converted Alpha Strike card ------------------------------------
+def _design(mech: Any) -> Any:
+    """The design a computed price reads: the unit's ``.mtf`` file when its record names
+    one (every fact), else the catalog record (``units show --json`` does the same,
+    :func:`sim.cli.units_prices.computed_prices`)."""
+    from sim.units.design.reader import design_of, read_design_file
+
+    source = Path(mech.source) if getattr(mech, "source", None) else None
+    if source is not None and source.suffix.lower() == ".mtf" and source.is_file():
+        return read_design_file(source)
+    return design_of(mech)
+
+
+def prices_source(inp: Inputs) -> Block | None:
+    """Computed prices of every Classic 'Mech of the built-in catalog (issue 20): Battle
+    Value 2 (:func:`sim.units.battle_value`, reference-bv.md 21-22) and the converted Alpha
+    Strike card's PV (:func:`sim.units.alpha_strike_card`, reference-as-conversion.md 2.9),
+    each with the derivation steps those functions return; a unit outside a reference's
+    scope gets the reason instead. Both are exact computations from the record."""
+    from sim.errors import UserError
+    from sim.units import catalog as C
+    from sim.units.as_conversion import alpha_strike_card
+    from sim.units.bv2 import battle_value
+
+    cols: dict[str, list[Any]] = {"unit": [], "bv_computed": [], "pv_computed": []}
+    steps: dict[str, dict[str, Any]] = {}
+    for e in C.entries():
+        m = e.classic
+        if m is None:
+            continue
+        out: dict[str, Any] = {}
+        bv = pv = None
+        try:
+            design = _design(m)
+        except (UserError, ValueError, KeyError, OSError) as exc:
+            out["bv_refused"] = out["as_refused"] = f"record not readable: {exc}"
+        else:
+            try:
+                b = battle_value(design)
+                bv = b.bv
+                out["bv"] = b.lines()
+                out["assumed"] = [str(a) for a in b.assumed]
+            except (UserError, ValueError, KeyError) as exc:
+                out["bv_refused"] = str(exc)
+            try:
+                c = alpha_strike_card(design)
+                pv = c.fields["pv"]
+                out["as"] = c.lines()
+            except (UserError, ValueError, KeyError) as exc:
+                out["as_refused"] = str(exc)
+        cols["unit"].append(e.name)
+        cols["bv_computed"].append(bv)
+        cols["pv_computed"].append(pv)
+        steps[e.name] = out
+    if not cols["unit"]:
+        return None
+    specs = [
+        {"key": "bv_computed", "after": "bv", "label": "BV computed", "type": "num",
+         "digits": 0, "exact": True,
+         "doc": "Battle Value 2 computed from the record (reference-bv.md 21-22, btsim units "
+                "bv); the unit view shows every step"},
+        {"key": "pv_computed", "after": "pv", "label": "PV computed", "type": "num",
+         "digits": 0, "exact": True,
+         "doc": "PV of the Alpha Strike card converted from the record "
+                "(reference-as-conversion.md 2.9, btsim units card); the unit view shows "
+                "the derivation"},
+    ]
+    return {"title": "Computed prices", "units": {"table": table(cols), "specs": specs},
+            "steps": steps,
+            "assumptions": [{"experiment": "units", "title": "Computed BV and PV",
+                             "question": "What do the record's facts price the unit at?",
+                             "setup": "Battle Value 2 at Gunnery 4 / Piloting 5 and the "
+                                      "converted card's PV at skill 4, computed from the "
+                                      "record with the default options (btsim rules "
+                                      "--game battle-value / as-conversion); exact.",
+                             "run": [], "notes": []}]}
 
 
 # -- Classic fire: damage versus range, heat curves ------------------------------------------------
@@ -481,15 +561,182 @@ def classic_duels_source(inp: Inputs) -> Block | None:
                                                             "p_b_destroyed_by_"))
                      and not c.endswith(("_se", "_ci_low", "_ci_high", "_n", "_exact"))})
     metrics = ["p_a_destroyed_by", "p_b_destroyed_by", "expected_damage_a",
-               "expected_damage_b", *causes]
-    turns = _curves(Result(res.name, res.folder, f.assign(
-        a=f["unit_a"].astype(str), b=f["unit_b"].astype(str), range=f["range"].astype(str)),
-        res.meta), ("a", "b", "range", "turn"), metrics)
-    return {"title": res.title, "game": "Classic", "tables": {"duels": duels,
-                                                              "turns": turns},
+               "expected_damage_b"]
+    sides = f.assign(a=f["unit_a"].astype(str), b=f["unit_b"].astype(str),
+                     range=f["range"].astype(str))
+    turns = _curves(Result(res.name, res.folder, sides, res.meta), ("a", "b", "range", "turn"),
+                    metrics)
+    tables = {"duels": duels, "turns": turns}
+    if causes:
+        # a cause is a whole-duel metric (the same on every per-turn row): one row a duel
+        one = sides.sort_values("turn", kind="stable").groupby(
+            ["a", "b", "range"], sort=False).head(1) if "turn" in sides.columns else sides
+        tables["causes"] = _curves(Result(res.name, res.folder, one, res.meta),
+                                   ("a", "b", "range"), causes)
+    return {"title": res.title, "game": "Classic", "tables": tables,
             "causes": causes, "scenario": "range", "scenarios": _scenarios(res),
             "fairness": _fairness_block(inp, res, "bv", "classic"),
             "assumptions": [assumptions(res)]}
+
+
+# -- tactic matrices and force fights -----------------------------------------------------------
+#: the outcome metrics of a tactic-matrix cell or a force fight, as the explorer shows them
+OUTCOMES = ("p_win_a", "p_win_b", "p_draw", "p_timeout", "expected_turns")
+
+
+def _first_turn(f: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """One row per scenario (a duel's whole-fight metrics repeat on its per-turn rows)."""
+    if "turn" not in f.columns:
+        return f
+    return f.sort_values("turn", kind="stable").groupby(
+        [f[k].astype(str) for k in keys], sort=False).head(1)
+
+
+def _outcome_cols(f: pd.DataFrame) -> dict[str, list[Any]]:
+    """P(A wins), P(B wins), P(draw), P(timeout), E[turns] of every row with their 95%
+    intervals (:func:`estimates`) and A's score (P(A wins) + 1/2 the rest)."""
+    cols: dict[str, list[Any]] = {}
+    for m in OUTCOMES:
+        if m in f.columns or m + "_exact" in f.columns:
+            cols.update(estimates(f, m))
+    if "p_win_a" in cols and "p_win_b" in cols:
+        pa = np.asarray(cols["p_win_a"], float)
+        pb = np.asarray(cols["p_win_b"], float)
+        cols["score_a"] = (pa + 0.5 * (1 - pa - pb)).tolist()
+    return cols
+
+
+def _side_cols(f: pd.DataFrame) -> tuple[str, str]:
+    return ("a", "b") if "a" in f.columns else ("unit_a", "unit_b")
+
+
+def _unit_label(side: str) -> str:
+    """A one-unit side's unit name (``"Atlas AS7-D@4"`` -> ``"Atlas AS7-D"``); a force's
+    label unchanged."""
+    name, at, skill = side.rpartition("@")
+    return name if at and "," not in side and skill.strip().isdigit() else side
+
+
+def _matrix_files(root: Path) -> list[Path]:
+    """JSON files under ``root`` (one folder deep) written by ``btsim duel A B --tactics
+    matrix --json`` (keys ``a``, ``b``, ``rows``, ``cols``, ``cells``)."""
+    if not root.is_dir():
+        return []
+    found = sorted(root.glob("*.json")) + sorted(root.glob("*/*.json"))
+    return [p for p in found if p.name != "metadata.json" and not p.parent.name.startswith(".")]
+
+
+def tactics_source(inp: Inputs) -> Block | None:
+    """Tactic matrices (issue 22, :mod:`sim.tactics`) where the results hold them: a duel
+    result whose grid sweeps both ``tactic_a`` and ``tactic_b`` (every pairing's cells), and
+    files of ``btsim duel A B --tactics matrix --json`` saved in the results folder. One row
+    per (pairing, scenario, A's tactic, B's tactic) with P(win) and its interval. The
+    default suite records none (its round-robins play one tactic a side)."""
+    import json
+
+    rows: list[pd.DataFrame] = []
+    where: list[str] = []
+    files: list[dict[str, Any]] = []
+    for r in inp.results:
+        f = r.frame
+        if not {"tactic_a", "tactic_b"} <= set(f.columns) or "p_win_a" not in f.columns:
+            continue
+        if f["tactic_a"].nunique() < 2 and f["tactic_b"].nunique() < 2:
+            continue
+        sa, sb = _side_cols(f)
+        keys = [sa, sb, *(["range"] if "range" in f.columns else []), "tactic_a", "tactic_b"]
+        one = _first_turn(f, keys)
+        cols: dict[str, Any] = {
+            "a": [_unit_label(x) for x in one[sa].astype(str)],
+            "b": [_unit_label(x) for x in one[sb].astype(str)],
+            "range": one["range"].astype(str).tolist() if "range" in one else [""] * len(one),
+            "tactic_a": one["tactic_a"].astype(str).tolist(),
+            "tactic_b": one["tactic_b"].astype(str).tolist(), **_outcome_cols(one),
+            "src": [r.name] * len(one)}
+        rows.append(pd.DataFrame(cols))
+        where.append(f"experiment {r.name} (a grid over tactic_a and tactic_b)")
+    for p in _matrix_files(inp.root):
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or not {"a", "b", "rows", "cols", "cells"} <= set(doc):
+            continue
+        rec: dict[str, list[Any]] = {k: [] for k in (
+            "a", "b", "range", "tactic_a", "tactic_b", "src")}
+        for m in OUTCOMES[:2] + ("expected_turns", "score_a"):
+            for k in ("", "_lo", "_hi"):
+                rec[m + k] = []
+        rec["p_win_a_x"] = []
+        rng = str((doc.get("params") or {}).get("range", "free"))
+        for ta, line in zip(doc["rows"], doc["cells"], strict=False):
+            for tb, c in zip(doc["cols"], line, strict=False):
+                rec["a"].append(_unit_label(str(doc["a"])))
+                rec["b"].append(_unit_label(str(doc["b"])))
+                rec["range"].append(rng)
+                rec["tactic_a"].append(str(ta))
+                rec["tactic_b"].append(str(tb))
+                rec["src"].append(p.relative_to(inp.root).as_posix())
+                rec["p_win_a_x"].append(int(bool(c.get("exact"))))
+                for m, key in (("p_win_a", "p_win_a"), ("p_win_b", "p_win_b"),
+                               ("expected_turns", "expected_turns"), ("score_a", "score_a")):
+                    e = c.get(key) or {}
+                    exact = bool(c.get("exact"))
+                    rec[m].append(e.get("value"))
+                    rec[m + "_lo"].append(None if exact else e.get("lo"))
+                    rec[m + "_hi"].append(None if exact else e.get("hi"))
+        if rec["a"]:
+            rows.append(pd.DataFrame(rec))
+            rel = p.relative_to(inp.root).as_posix()
+            where.append(f"file {rel} (btsim duel --tactics matrix --json)")
+            files.append({"experiment": rel, "title": f"Tactic matrix: {doc['a']} against "
+                          f"{doc['b']}", "question": "Which tactic should each side play?",
+                          "setup": "every tactic of A against every tactic of B "
+                                   "(btsim duel A B --tactics matrix --json), saved in the "
+                                   "results folder",
+                          "run": [[str(k), str(v)] for k, v in
+                                  (doc.get("params") or {}).items()][:12],
+                          "notes": []})
+    if not rows:
+        return None
+    t = pd.concat(rows, ignore_index=True)
+    return {"title": "Tactic matrices", "tables": {"cells": frame_table(t)},
+            "where": where,
+            "assumptions": [assumptions(r) for r in inp.results
+                            if any(w.startswith(f"experiment {r.name} ") for w in where)]
+            + files}
+
+
+def forces_source(inp: Inputs) -> Block | None:
+    """Force fights: every scenario of a duel result whose side is a force
+    (``"UNIT@SKILL,UNIT@SKILL"``, :mod:`sim.alphastrike.duel.sides`), with P(win) and
+    E[turns] and their 95% intervals."""
+    parts: list[pd.DataFrame] = []
+    used: list[Result] = []
+    for r in inp.results:
+        f = r.frame
+        sa, sb = _side_cols(f)
+        if sa not in f.columns or sb not in f.columns or "p_win_a" not in f.columns:
+            continue
+        is_force = f[sa].astype(str).str.contains(",") | f[sb].astype(str).str.contains(",")
+        if not is_force.any():
+            continue
+        keys = [sa, sb, *(["range"] if "range" in f.columns else [])]
+        one = _first_turn(f[is_force], keys)
+        parts.append(pd.DataFrame({
+            "a": one[sa].astype(str).tolist(), "b": one[sb].astype(str).tolist(),
+            "range": one["range"].astype(str).tolist() if "range" in one else [""] * len(one),
+            **_outcome_cols(one),
+            "trials": (pd.to_numeric(one[tcol], errors="coerce").tolist() if (tcol := next(
+                (c for c in ("trials", "p_win_a_n") if c in one.columns), None))
+                else [None] * len(one)),
+            "src": [r.name] * len(one)}))
+        used.append(r)
+    if not parts:
+        return None
+    return {"title": "Force fights",
+            "tables": {"fights": frame_table(pd.concat(parts, ignore_index=True))},
+            "assumptions": [assumptions(r) for r in used]}
 
 
 # -- a rating summary (btsim rate) ------------------------------------------------------------------
@@ -562,10 +809,13 @@ def rating_source(inp: Inputs) -> Block | None:
 #: every source of the page, in the order their per-unit columns join the catalog
 SOURCES: tuple[Source, ...] = (
     Source("catalog", "units, facts and where each appears", catalog_source),
+    Source("prices", "computed BV 2 and converted Alpha Strike PV", prices_source),
     Source("fire_profiles", "Classic damage versus range", fire_profiles_source),
     Source("heat", "heat and shutdown curves", heat_source),
     Source("as_duels", "Alpha Strike round-robin and PV fairness", as_duels_source),
     Source("classic_duels", "Classic round-robin and BV fairness", classic_duels_source),
+    Source("tactics", "tactic matrices where the results hold them", tactics_source),
+    Source("forces", "force fights (a side of several units)", forces_source),
     Source("rating", "rating summary (btsim rate)", rating_source),
 )
 

@@ -565,6 +565,13 @@ def fit_all(pl: Plan, price: np.ndarray, judged: np.ndarray, reasons: list[str],
                                                   correction, rated=rated))
 
 
+def _t_ppf(q: float, df: int) -> float:
+    """Student's t quantile; ``scipy.stats`` imported on first use (~1 s to import)."""
+    from scipy import stats
+
+    return float(stats.t.ppf(q, df))
+
+
 def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float,
             alpha: float = F.ALPHA) -> np.ndarray:
     """Units whose answer further duels cannot change (module docstring)."""
@@ -574,9 +581,7 @@ def settled(f: F.BTFit, jd: F.Judgement, judged: np.ndarray, target_error: float
     for u in np.flatnonzero(~precise & judged & np.isfinite(jd.residual)):
         df = int(jd.df[u])
         c_lo = F.t975(df)
-        from scipy import stats  # at use (start-up: sim.rating.fit)
-
-        c_hi = float(stats.t.ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
+        c_hi = float(_t_ppf(1 - alpha / (2 * m), df)) if df > 0 else math.inf
         r, v, ln = abs(jd.residual[u]), jd.mc_var[u], jd.line_var[u]
         never = r + 2 * math.sqrt(v) < c_lo * math.sqrt(ln)
         decided = r - 2 * math.sqrt(v) > c_hi * math.sqrt(v + ln)

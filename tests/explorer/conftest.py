@@ -37,8 +37,15 @@ def chromium_path() -> str | None:
 
 @pytest.fixture(scope="session")
 def synthetic_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The report tests' synthetic results of the experiments the explorer reads."""
-    return make_results(tmp_path_factory.mktemp("results"), EXPERIMENTS)
+    """The report tests' synthetic results of the experiments the explorer reads, with a
+    saved tactic matrix, a force fight and the Classic causes of destruction."""
+    from explorer_synth import add_causes, force_results, tactic_matrix_file
+
+    root = make_results(tmp_path_factory.mktemp("results"), EXPERIMENTS)
+    tactic_matrix_file(root)
+    force_results(root)
+    add_causes(root / "classic_round_robin")
+    return root
 
 
 #: bootstrap replicates of the duel fits in these tests (the report's 200 cost seconds)

@@ -117,7 +117,51 @@ def test_a_thousand_rated_units_stay_responsive(page, tmp_path: Path,
     page.page.fill("#q", "synth 09")
     assert len(catalog_units(page)) == 100
     assert page.api()["tableMs"] < 5000
+    page.open(path, "view=unit&unit=Synth%200001")  # no duels: says where matrices come from
+    assert "--tactics matrix" in page.page.inner_text("#unit-tactics")
     page.open(path, "view=fairness&src=rating")
     assert page.page.locator("#fair-plot circle").count() == 1000
     assert "Most under-priced" in page.page.inner_text("#fair-lead")
+    assert page.errors == [] and page.network == []
+
+
+def test_unit_view_shows_computed_prices_and_tactic_matrices(page, explorer_page: Path,
+                                                            doc: dict):
+    """Issue 24: the catalog has the computed BV/PV beside the official ones; the unit view
+    shows the BV 2 and card-conversion steps and the tactic matrix of its closest matchups
+    (a saved matrix); a unit without one says so."""
+    from test_sources import decode
+
+    prices = decode(doc["sources"]["prices"]["units"]["table"])
+    bv = prices["bv_computed"][prices["unit"].index("Atlas AS7-D")]
+    page.open(explorer_page)
+    heads = page.page.eval_on_selector_all("#cat-table th", "hs => hs.map(h => h.dataset.key)")
+    assert heads.index("bv_computed") == heads.index("bv") + 1
+    assert heads.index("pv_computed") == heads.index("pv") + 1
+    page.open(explorer_page, "view=unit&unit=Atlas%20AS7-D")
+    steps = page.page.locator("#unit-bv-steps li")
+    assert steps.count() > 10
+    assert steps.last.text_content().endswith(f"BV {bv}")  # (the details are closed)
+    assert "PV" in page.page.locator("#unit-as-steps li").last.text_content()
+    m = page.page.locator("#unit-tactics #tm-0")
+    assert m.locator("tbody tr").count() == 2 and m.locator("tr.maximin").count() == 1
+    assert "[" in m.locator("tbody td").nth(1).inner_text()  # P(A wins) with its interval
+    page.open(explorer_page, "view=unit&unit=Griffin%20GRF-2N")
+    assert "No tactic matrix" in page.page.inner_text("#unit-tactics")
+    assert page.errors == [] and page.network == []
+
+
+def test_matchup_view_shows_tactics_causes_and_forces(page, explorer_page: Path):
+    """Issue 24: the matchup view shows P(win) per tactic (a saved matrix), the causes of
+    destruction per scenario with intervals, and a force fight picked from its list."""
+    page.open(explorer_page, "view=matchup&unit=Atlas%20AS7-D&vs=Locust%20LCT-1V")
+    assert page.page.locator("#mu-tactics-0 tbody tr").count() == 2
+    causes = page.page.locator("#mu-causes tbody tr")
+    assert causes.count() == 10  # 5 causes x 2 sides
+    assert causes.first.locator("td").count() == 3  # the cause and the two ranges
+    assert "[" in causes.first.inner_text() or "exact" in causes.first.inner_text()
+    page.page.click("#force-list a")
+    page.page.wait_for_selector("#mu-forces")
+    assert page.page.locator("#mu-forces tbody tr").count() == 2  # two ranges
+    assert "," in page.page.input_value("#pick-a")
     assert page.errors == [] and page.network == []

@@ -140,3 +140,29 @@ def test_a_thousand_rated_units_stay_small(tmp_path: Path, synthetic_results: Pa
     per_unit = (path.stat().st_size - len(small.encode())) / 1000
     assert 0 < per_unit < 400  # bytes per rated unit
     assert path.stat().st_size < 2e6
+
+
+def test_computed_prices_tactics_and_forces_blocks(doc: dict):
+    """The computed BV/PV are sim.units' own (with their steps); a saved tactic matrix and a
+    force fight become blocks with P(win) and its interval."""
+    from sim.units import alpha_strike_card, battle_value
+    from sim.units import catalog as C
+
+    pr = doc["sources"]["prices"]
+    t = decode(pr["units"]["table"])
+    k = t["unit"].index("Wolverine WVR-6R")
+    mech = C.get_classic("Wolverine WVR-6R")
+    assert t["bv_computed"][k] == battle_value(mech).bv
+    assert t["pv_computed"][k] == alpha_strike_card(mech).fields["pv"]
+    assert pr["steps"]["Wolverine WVR-6R"]["bv"] == battle_value(mech).lines()
+    cells = decode(doc["sources"]["tactics"]["tables"]["cells"])
+    assert len(cells["a"]) == 4 and set(cells["tactic_a"]) == {"competent", "brawler"}
+    i = cells["tactic_b"].index("brawler")
+    assert cells["p_win_a"][i] == pytest.approx(0.62)
+    assert cells["p_win_a_lo"][i] < 0.62 < cells["p_win_a_hi"][i]
+    fights = decode(doc["sources"]["forces"]["tables"]["fights"])
+    assert set(fights["range"]) == {"short", "long"} and all("," in a for a in fights["a"])
+    cat = decode(doc["sources"]["catalog"]["units"]["table"])
+    assert not any("," in u for u in cat["unit"])  # a force is not a catalog unit
+    causes = decode(doc["sources"]["classic_duels"]["tables"]["causes"])
+    assert len(causes["a"]) == 4 * 4 * 2  # one row a duel, not one a turn

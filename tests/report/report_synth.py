@@ -46,8 +46,7 @@ def add_metric(frame: pd.DataFrame, name: str, exact: np.ndarray, kind: str,
     cols = {name: mc, name + "_se": se, name + "_ci_low": mc - 1.96 * se,
             name + "_ci_high": mc + 1.96 * se, name + "_n": np.full(len(frame), float(TRIALS)),
             name + "_exact": exact}
-    for k, v in cols.items():  # assign in place, one block per column set
-        frame[k] = v
+    frame[list(cols)] = pd.DataFrame(cols, index=frame.index)  # one block, in place
     kinds[name] = kind
 
 

@@ -231,17 +231,26 @@ def _games(d: pd.DataFrame, units: list[str]) -> tuple[np.ndarray, np.ndarray, n
             d["score_a"].to_numpy(float), d["trials"].to_numpy(float))
 
 
-def _resample_scores(d: pd.DataFrame, rng: np.random.Generator) -> np.ndarray:
-    """One parametric-bootstrap replicate of every duel's score (module docstring)."""
+def _resample_inputs(d: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays every bootstrap replicate of ``d`` draws from (read once, not per
+    replicate): trials ``n``, P(A wins) and P(B wins | A does not win)."""
     n = np.maximum(d["trials"].to_numpy(float), 1).astype(np.int64)
     pa = np.clip(d["p_win_a"].to_numpy(float), 0, 1)
     pb = np.clip(d["p_win_b"].to_numpy(float), 0, 1 - pa)
+    cond = np.clip(np.where(pa < 1, pb / np.maximum(1 - pa, 1e-300), 0.0), 0, 1)
+    return n, pa, cond
+
+
+def _resample_draw(inputs: tuple[np.ndarray, np.ndarray, np.ndarray],
+                   rng: np.random.Generator) -> np.ndarray:
+    """One parametric-bootstrap replicate of every duel's score from
+    :func:`_resample_inputs` (module docstring)."""
+    n, pa, cond = inputs
     ka = rng.binomial(n, pa)
-    rest = n - ka
-    cond = np.where(pa < 1, pb / np.maximum(1 - pa, 1e-300), 0.0)
-    kb = rng.binomial(rest, np.clip(cond, 0, 1))
+    kb = rng.binomial(n - ka, cond)
     tie = n - ka - kb
     return (ka + 0.5 * tie) / n
+
 
 
 @dataclass(frozen=True)
@@ -285,8 +294,9 @@ def ratings(d: pd.DataFrame, n_boot: int = 200, seed: int = 0, prior: float = 1.
         i, j, s, n = _games(g, units)
         theta = bradley_terry(i, j, s * n, n, k, prior)
         boots = np.empty((n_boot, k))
+        draw_from = _resample_inputs(g)
         for b in range(n_boot):
-            sb = _resample_scores(g, rng)
+            sb = _resample_draw(draw_from, rng)
             boots[b] = bradley_terry(i, j, sb * n, n, k, prior, start=theta)
         lo, hi = (np.percentile(boots, [2.5, 97.5], axis=0) if n_boot else (theta, theta))
         mean_score = np.zeros(k)

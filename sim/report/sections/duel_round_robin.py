@@ -26,6 +26,8 @@ N_BOOT = 200
 RATIOS = (1.1, 1.25, 1.5, 2.0, 3.0)
 #: cards labelled at each end of the outlier list
 N_OUT = 5
+#: most cards for which the win matrix prints each cell's score
+N_CELL_TEXT = 20
 
 
 def fmt_theta(v: float) -> str:
@@ -154,8 +156,11 @@ def build(res: Result) -> Section:
     size = max(6.0, 0.3 * k + 2.5)
     with plots.style():
         fig, axes = plots.new_figure(1, 1, width=size + 1.5, height=size)
+        # numbers in the cells up to N_CELL_TEXT cards; beyond, the cells are too small to
+        # read them (the explorer's heat map shows each on hover) and drawing them is the
+        # figure's main cost
         text = np.vectorize(lambda v: f"{100 * v:.0f}" if np.isfinite(v) else "")(
-            mean_m.to_numpy(float)) if k <= 40 else None
+            mean_m.to_numpy(float)) if k <= N_CELL_TEXT else np.full((k, k), "")
         plots.heatmap(axes[0, 0], mean_m.to_numpy(float) * 100,
                       [label[u] for u in order], [label[u] for u in order], text=text,
                       cmap="RdBu", vmin=0, vmax=100, cbar_label="score of the row card (%)",
@@ -170,7 +175,8 @@ def build(res: Result) -> Section:
                        "Score (win + half of draws and timeouts, %) of the row card against "
                        "the column card, averaged over the ranges and both seatings; cards "
                        "sorted by strength, strongest at the top and left. The diagonal is "
-                       "the mirror match.")
+                       "the mirror match." + ("" if k <= N_CELL_TEXT else " The explorer's "
+                       "round-robin view gives each cell's number and interval on hover."))
     if len(ranges) > 1:
         with plots.style():
             fig, axes = plots.new_figure(1, len(ranges), width=6.2 * len(ranges) + 1,
