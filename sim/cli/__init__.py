@@ -148,8 +148,22 @@ def main(argv: list[str] | None = None) -> int:
              + "a path or value that is not valid UTF-8 text")
         return 2
     except KeyboardInterrupt:
+        _stop_workers()
         print("btsim: interrupted; no results were written", file=sys.stderr)
         return 130
+
+
+def _stop_workers() -> None:
+    """Kill joblib's loky workers after Ctrl-C, so that the exit never waits on a pool the
+    interrupt caught while it was starting (its feeder threads would block the shutdown)."""
+    reusable = sys.modules.get("joblib.externals.loky.reusable_executor")
+    pool = getattr(reusable, "_executor", None)  # None: no pool was started
+    if pool is None:
+        return
+    try:
+        pool.shutdown(wait=False, kill_workers=True)
+    except Exception:  # noqa: BLE001 - best effort on the way out; the exit code stands
+        pass
 
 
 #: a quoted value longer than sim.errors.ECHO_LIMIT (messages echo at most that much of one);
