@@ -108,8 +108,11 @@ def test_change_cost_table_arithmetic() -> None:
     f = pd.DataFrame({"unit_a": ["Locust LCT-1V", "Locust LCT-1V [+1 t armor]"],
                       "unit_b": ["Locust LCT-1V"] * 2, "p_win_a": [0.45, 0.60],
                       "p_win_b": [0.45, 0.30], "p_win_a_n": [1000.0, 1000.0],
-                      "expected_turns": [3.0, 3.5]})
+                      "expected_turns": [3.0, 3.5], "expected_turns_ci_low": [2.9, 3.3],
+                      "expected_turns_ci_high": [3.1, 3.7]})
     t = change_cost_table(f).set_index("change")
+    assert list(t.loc["+1 t armor", ["turns_lo", "turns", "turns_hi"]]) == [3.3, 3.5, 3.7]
+    assert math.isnan(change_cost_table(f.drop(columns="expected_turns_ci_low"))["turns_lo"][0])
     se = math.sqrt((0.9 - 0.3 ** 2) / 1000)
     assert t.loc["+1 t armor", "edge"] == pytest.approx(0.3)
     assert t.loc["+1 t armor", "edge_hi"] == pytest.approx(0.3 + Z95 * se)
@@ -138,7 +141,8 @@ def test_edit_is_repeatable_everywhere(argv: list[str]) -> None:
 def test_units_edit_repeated_is_the_joined_edit(action: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     outs = []
-    for edits in (["--edit", "heat_sinks=+1", "--edit", FREE], ["--edit", f"heat_sinks=+1; {FREE}"]):
+    for edits in (["--edit", "heat_sinks=+1", "--edit", FREE],
+                  ["--edit", f"heat_sinks=+1; {FREE}"]):
         assert main(["units", action, "Hunchback HBK-4G", *edits, "--json"]) == 0
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1]
