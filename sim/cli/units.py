@@ -3,7 +3,7 @@ or import a folder of ``.mtf`` files.
 
     btsim units [--json] [--filter TEXT|KEY=VALUE,...] [--tons T] [--year Y] [--tech T]
                 [--role R]
-    btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P]
+    btsim units show NAME|FILE.mtf [--json] [--gunnery G --piloting P] [--edit KEY=VALUE]
     btsim units import DIR [--skipped FILE] [--json]
     btsim units bv|card NAME|FILE, btsim units check DIR (sim/cli/units_prices.py)
 """
@@ -63,6 +63,11 @@ def register(subparsers: Any) -> None:
     _add_bv_flags(show)
     show.add_argument("--skill", default=None, metavar="S",
                       help="also give the card's PV at skill S (0-7; reference-as-combat 23.1)")
+    show.add_argument("--edit", action="append", default=[], metavar="KEY=VALUE",
+                      help="show the unit changed by this edit (the syntax and checks of "
+                      "`btsim units bv --edit`): its facts, its Battle Value and Point Value "
+                      "computed for the edited design and its converted card, named "
+                      "'NAME [edit]'; repeatable or ';'-separated")
     show.set_defaults(func=run)
     _register_import(actions)
     from sim.cli.units_prices import register_price_commands  # bv, card, check (issue 20)
@@ -312,10 +317,40 @@ def _pv_at_skill(args: argparse.Namespace, card: ASCard | None) -> int | None:
     return pv_at_skill(card.pv, skill)
 
 
+def _edited(args: argparse.Namespace, mech: ClassicMech | None
+            ) -> tuple[str, ClassicMech, ASCard | None, dict[str, Any]]:
+    """``units show --edit`` (issue 20): the unit edited as ``units bv --edit`` edits it
+    (:func:`sim.units.edited.edit_unit`; a bad edit names ``--edit``), its card the one
+    converted from the edited design (reference-as-conversion.md; None with the reason when
+    the design is outside the conversion's scope), and the prices before and after."""
+    from sim.errors import ConfigError
+    from sim.units.bv2.scope import OutOfScope
+    from sim.units.edited import check_edit, edit_unit, edited_card
+    if mech is None:
+        raise ConfigError("--edit", "; ".join(args.edit), "an edit of a unit with Classic "
+                          "data (a catalog 'Mech or an .mtf file); an Alpha Strike card has no "
+                          "design to edit")
+    from sim.cli.units_prices import computed_prices
+    before = computed_prices(mech)
+    edited = edit_unit(args.unit, args.edit, "--edit")
+    facts: dict[str, Any] = {"edit": check_edit(args.edit, "--edit"), "edited": True,
+                             "bv_unedited": before["bv_computed"],
+                             "pv_unedited": before["pv_computed"]}
+    card: ASCard | None = None
+    try:
+        card = edited_card(args.unit, args.edit, "--edit")
+    except OutOfScope as exc:
+        facts["card_refused"] = str(exc)
+    return edited.name, edited, card, facts
+
+
 def _show(args: argparse.Namespace) -> int:
     from sim.units.catalog import card_to_dict, mech_to_dict
 
     name, mech, card = _resolve(args.unit)
+    edit_facts: dict[str, Any] = {}
+    if getattr(args, "edit", None):
+        name, mech, card, edit_facts = _edited(args, mech)
     bv, bv_text = _bv_lines(mech, args) if mech else ({}, [])
     pv_skill = _pv_at_skill(args, card)
     if args.json:
@@ -333,7 +368,10 @@ def _show(args: argparse.Namespace) -> int:
             **prices,
         }
         from sim.cli.units_prices import computed_prices  # issue 20
-        doc.update(computed_prices(mech))
+        if edit_facts and mech is not None:
+            doc.update({"bv_computed": mech.bv, "pv_computed": mech.pv, **edit_facts})
+        else:
+            doc.update(computed_prices(mech))
         if pv_skill is not None:
             doc["skill"] = int(args.skill)
             doc["pv_at_skill"] = pv_skill
@@ -342,11 +380,25 @@ def _show(args: argparse.Namespace) -> int:
     out = [name]
     out += (_mech_text(mech) + bv_text if mech
             else ["Classic: no data in the catalog (pass an .mtf file)"])
-    out += _card_text(card) if card else ["Alpha Strike: no card in the catalog"]
+    out += _card_text(card) if card else (
+        [f"Alpha Strike: no card converted ({edit_facts['card_refused']})"]
+        if "card_refused" in edit_facts else ["Alpha Strike: no card in the catalog"])
     if pv_skill is not None:
         out.append(f"  PV at skill {int(args.skill)}: {pv_skill}")
+    if edit_facts and mech is not None:
+        out.append(f"edited {edit_facts['edit']}: " + "; ".join(
+            f"{what} {_delta(old, new)}" for what, old, new in (
+                ("BV", edit_facts["bv_unedited"], mech.bv),
+                ("PV", edit_facts["pv_unedited"], mech.pv)))
+            + " (computed from the design before and after the edit)")
     print("\n".join(out))
     return 0
+
+
+def _delta(old: int | None, new: int | None) -> str:
+    if old is None or new is None:
+        return f"{old if old is not None else '-'} -> {new if new is not None else '-'}"
+    return f"{old} -> {new} ({new - old:+d})"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ For each edited 'Mech of a Classic mirror duel (side A the 'Mech changed by
   symmetry, not played);
 * the Classic duel's edge P(A wins) - P(B wins), Monte Carlo with its 95% interval
   (multinomial: Var = (p_a + p_b - (p_a - p_b)^2) / n); unchanged it is 0 by symmetry;
+* the duel's expected turns (to a kill, or the turn limit) with its 95% interval;
 * the Battle Value the change costs per 0.1 of Classic edge, where the interval excludes 0.
 
 The edit is read back from the side's name (``Hunchback HBK-4G [+1 t armor]``:
@@ -106,7 +107,8 @@ def change_cost_table(frame: pd.DataFrame) -> pd.DataFrame:
     ``edge``, ``edge_lo``, ``edge_hi`` (the Classic edge and its 95% interval), ``gain``,
     ``gain_lo``, ``gain_hi`` (the edge over the unchanged 'Mech's own row, which measures what
     the duel itself favours; the interval adds the two variances, conservative for edits on
-    common dice, which correlate positively), ``turns`` and ``bv_per_gain`` (ΔBV per 0.1 of
+    common dice, which correlate positively), ``turns`` (the duel's expected turns, to a kill
+    or the turn limit) with its 95% interval ``turns_lo`` / ``turns_hi`` and ``bv_per_gain`` (ΔBV per 0.1 of
     gain, where the gain's interval excludes 0)."""
     rows = []
     for _, r in _last_rows(frame).iterrows():
@@ -118,7 +120,9 @@ def change_cost_table(frame: pd.DataFrame) -> pd.DataFrame:
         rows.append({"unit": unit, "change": label or "unchanged",
                      **price_change(unit, label), "edge": edge, "edge_lo": edge - Z95 * se,
                      "edge_hi": edge + Z95 * se, "_se": se,
-                     "turns": float(r["expected_turns"])})
+                     "turns": float(r["expected_turns"]),
+                     "turns_lo": float(r.get("expected_turns_ci_low", np.nan)),
+                     "turns_hi": float(r.get("expected_turns_ci_high", np.nan))})
     t = pd.DataFrame(rows)
     base = t[t["change"] == "unchanged"].drop_duplicates("unit").set_index("unit")
     b_edge = t["unit"].map(base["edge"]).to_numpy(float)

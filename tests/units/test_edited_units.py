@@ -108,8 +108,11 @@ def test_change_cost_table_arithmetic() -> None:
     f = pd.DataFrame({"unit_a": ["Locust LCT-1V", "Locust LCT-1V [+1 t armor]"],
                       "unit_b": ["Locust LCT-1V"] * 2, "p_win_a": [0.45, 0.60],
                       "p_win_b": [0.45, 0.30], "p_win_a_n": [1000.0, 1000.0],
-                      "expected_turns": [3.0, 3.5]})
+                      "expected_turns": [3.0, 3.5], "expected_turns_ci_low": [2.9, 3.3],
+                      "expected_turns_ci_high": [3.1, 3.7]})
     t = change_cost_table(f).set_index("change")
+    assert list(t.loc["+1 t armor", ["turns_lo", "turns", "turns_hi"]]) == [3.3, 3.5, 3.7]
+    assert math.isnan(change_cost_table(f.drop(columns="expected_turns_ci_low"))["turns_lo"][0])
     se = math.sqrt((0.9 - 0.3 ** 2) / 1000)
     assert t.loc["+1 t armor", "edge"] == pytest.approx(0.3)
     assert t.loc["+1 t armor", "edge_hi"] == pytest.approx(0.3 + Z95 * se)
@@ -118,3 +121,47 @@ def test_change_cost_table_arithmetic() -> None:
     assert math.isnan(t.loc["unchanged", "gain"])
     row = t.loc["+1 t armor"]
     assert row["d_bv"] > 0 and row["bv_per_gain"] == pytest.approx(row["d_bv"] / 3)
+
+
+@pytest.mark.parametrize("argv", [
+    ["fire", "Locust LCT-1V"], ["profile", "Locust LCT-1V"],
+    ["duel", "Locust LCT-1V", "Locust LCT-1V"],
+    ["duel", "--game", "classic", "Locust LCT-1V", "Locust LCT-1V"],
+    ["units", "show", "Locust LCT-1V"], ["units", "bv", "Locust LCT-1V"],
+    ["units", "card", "Locust LCT-1V"],
+])
+def test_edit_is_repeatable_everywhere(argv: list[str]) -> None:
+    from sim.cli import build_parser
+    args = build_parser(argv[0]).parse_args([*argv, "--edit", "jump=+1", "--edit", FREE])
+    assert args.edit == ["jump=+1", FREE]
+    assert edit_unit(argv[-1], args.edit) == edit_unit(argv[-1], f"jump=+1; {FREE}")
+
+
+@pytest.mark.parametrize("action", ["show", "bv", "card"])
+def test_units_edit_repeated_is_the_joined_edit(action: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for edits in (["--edit", "heat_sinks=+1", "--edit", FREE],
+                  ["--edit", f"heat_sinks=+1; {FREE}"]):
+        assert main(["units", action, "Hunchback HBK-4G", *edits, "--json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert main(["units", action, "Hunchback HBK-4G", "--edit", "heat_sinks=+1"]) == 2
+    assert "--edit 'heat_sinks=+1'" in capsys.readouterr().err
+
+
+def test_units_show_edit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["units", "show", "Hunchback HBK-4G", "--json"]) == 0
+    base = json.loads(capsys.readouterr().out)
+    assert main(["units", "show", "Hunchback HBK-4G", "--edit", f"armor_tons=+1; {FREE}",
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["name"] == "Hunchback HBK-4G [+1 t armor]" and doc["edited"] is True
+    assert sum(doc["classic"]["armor"].values()) == sum(base["classic"]["armor"].values()) + 9
+    assert doc["bv_unedited"] == base["bv_computed"] and doc["bv_computed"] > base["bv_computed"]
+    assert doc["alphastrike"]["name"] == doc["name"]
+    assert doc["pv_computed"] == doc["alphastrike"]["pv"]
+    assert main(["units", "show", "Hunchback HBK-4G", "--edit", f"armor_tons=+1; {FREE}"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Hunchback HBK-4G [+1 t armor]\n")
+    assert f"BV {base['bv_computed']} -> {doc['bv_computed']}" in text

@@ -1,6 +1,7 @@
 """Report section ``change-costs``: what a change to a design costs (issue 20): BV and PV of
 one more heat sink, ton of armor or jump MP beside the win probability it buys in a mirror
-duel against the unchanged 'Mech (Classic Monte Carlo with 95% intervals; Alpha Strike exact).
+duel against the unchanged 'Mech and the turns to a kill (Classic Monte Carlo with 95%
+intervals; Alpha Strike exact).
 Numbers from :func:`sim.units.costs.change_cost_table`.
 """
 
@@ -25,6 +26,10 @@ def _fmt_signed(v: float) -> str:
     return "–" if not finite(v) else f"{float(v):+g}"
 
 
+def _fmt_turns(v: float) -> str:
+    return "–" if not finite(v) else f"{float(v):.2f}"
+
+
 def _fmt_ratio(v: float) -> str:
     return "–" if not finite(v) else f"{float(v):.0f}"
 
@@ -46,6 +51,7 @@ def build(res: Result) -> Section:
         "95% low": t["edge_lo"].to_numpy(float), "95% high": t["edge_hi"].to_numpy(float),
         "gain": t["gain"].to_numpy(float), "gain low": t["gain_lo"].to_numpy(float),
         "gain high": t["gain_hi"].to_numpy(float), "E[turns]": t["turns"].to_numpy(float),
+        "turns low": t["turns_lo"].to_numpy(float), "turns high": t["turns_hi"].to_numpy(float),
         "ΔBV per +10 pts": t["bv_per_gain"].to_numpy(float)}, index=idx)
     sec.tables.append(ColumnTable(
         "costs", "What a change costs: the price and what it buys against the unchanged "
@@ -53,7 +59,7 @@ def build(res: Result) -> Section:
         {"BV": fmt_count, "ΔBV": _fmt_signed, "PV": fmt_count, "ΔPV": _fmt_signed,
          "AS edge": _fmt_edge, "Classic edge": _fmt_edge, "95% low": _fmt_edge,
          "95% high": _fmt_edge, "gain": _fmt_edge, "gain low": _fmt_edge,
-         "gain high": _fmt_edge, "E[turns]": lambda v: "–" if not finite(v) else f"{v:.2f}",
+         "gain high": _fmt_edge, "E[turns]": _fmt_turns, "turns low": _fmt_turns, "turns high": _fmt_turns,
          "ΔBV per +10 pts": _fmt_ratio},
         index_name="unit / change",
         note="BV and PV of the unchanged 'Mech, computed from its design; ΔBV and ΔPV what "
@@ -64,7 +70,9 @@ def build(res: Result) -> Section:
         "0 by symmetry, up to what the duel itself favours). Gain = Classic edge minus the "
         "unchanged row's, with a 95% interval that adds both variances (conservative: the "
         "edits share their dice). ΔBV per +10 pts: the BV the change costs per 10 "
-        "percentage points of gain, where the gain's interval excludes 0."))
+        "percentage points of gain, where the gain's interval excludes 0. E[turns]: the Classic "
+        "duel's expected turns to a kill (a timeout counts its turn limit), with its 95% "
+        "interval (turns low / high)."))
     sec.notes.append("Every change adds its weight (tonnage=free): the question is what one "
                      "more item is worth, not which trade a designer should make. The Classic "
                      "duel stands still, so a jump MP buys nothing there; in Alpha Strike "
