@@ -11,8 +11,8 @@ every such item with its reason, in five kinds:
   (fires; part of its rules is not simulated, e.g. the MML's SRM rounds);
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
-* ``equipment``: equipment the table marks ``no:`` (MASC, supercharger, TSM, coolant pods,
-  null-signature systems...), physical weapons other than hatchets, and slot entries the
+* ``equipment``: equipment the table marks ``no:`` or ``partly:`` (supercharger, coolant
+  pods, null-signature systems...; TSM is simulated by the compiled duel engine), physical weapons other than hatchets, and slot entries the
   reader does not know;
 * ``construction``: header types whose rules are not simulated (hardened, reactive or
   reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
@@ -144,9 +144,10 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         eq = EQUIPMENT.get(key)
         if eq is not None and eq.simulated.startswith(("no:", "partly:")):
             out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
-    if mech.tsm and not any(EQUIPMENT.get(k) is not None and EQUIPMENT[k].kind == "tsm"
-                            for k, _ in mech.equipment):
-        eq = next(e for e in EQUIPMENT.values() if e.kind == "tsm")
+    eq = next(e for e in EQUIPMENT.values() if e.kind == "tsm")
+    if mech.tsm and eq.simulated.startswith(("no:", "partly:")) and not any(
+            EQUIPMENT.get(k) is not None and EQUIPMENT[k].kind == "tsm"
+            for k, _ in mech.equipment):
         out.append(Item("equipment", "Triple-Strength Myomer", "",
                         eq.simulated.partition(":")[2].strip()))
     for weapon, loc in mech.physical_weapons:  # the attack model and the duel: hatchets only

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from sim.classic import damage as D
+from sim.classic import equipment_rules as ER
 from sim.classic import tables as CT
 from sim.classic.damage_state import apply as AP
 from sim.classic.damage_state import layout as lay
@@ -38,8 +39,11 @@ from sim.classic.tables import CONSCIOUSNESS
 (P_SIDE, P_TONS, P_WALK, P_JUMP, P_PILOT, P_NGUN, P_NBIN, P_NEXPL, P_FALL, P_SINKPER, P_DISS,
  P_HATCH_ITEM, P_HATCH_ARM, P_AMS_POOL, P_AMS_HEAT, P_NAMS_ORDER, P_NSINK, P_NAMS_ITEMS, P_PHYS,
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
- P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED) = range(33)
-N_UP = 33
+ P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
+ P_TSM_MP, P_HATCH_DMG_TSM) = range(36)
+N_UP = 36
+#: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
+NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
 #: 0 ``all`` (every weapon in reach by the trial's own numbers)
 POLICY_ALL = 0
@@ -98,6 +102,12 @@ def supported(scn: DuelScenario) -> tuple[bool, str]:
         if callable(s.physical):
             return False, "a callable physical policy"
     return True, ""
+
+
+def engine_only_equipment(mech: Any) -> list[str]:
+    """Equipment of ``mech`` that the compiled engine simulates and the NumPy duel kernel
+    (the fallback) does not (issue 19): named in the fallback's notes."""
+    return ["triple-strength myomer"] if mech.tsm else []
 
 
 def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarray,
@@ -160,6 +170,12 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_NCOL] = st.n_columns(L)
     up[P_POLICY] = POLICY_ALL
     up[P_MOVED] = MOVES.index(s.moved)
+    # triple-strength myomer (issue 19; sim.classic.equipment_rules): from the heat where it
+    # acts, +MP and doubled punch / kick / hatchet damage (the *_DMG tables' second half)
+    tsm = bool(s.mech.tsm)
+    up[P_TSM_HEAT] = ER.TSM_HEAT if tsm else NO_TSM_HEAT
+    up[P_TSM_MP] = ER.tsm_walk_bonus(ER.TSM_HEAT) if tsm else 0
+    up[P_HATCH_DMG_TSM] = D.club(s.tons, tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2, cr)
     second = [rules.ac_first_crit == "damaged" and g.kind in AUTOCANNON_FAMILIES for g in guns]
     gi = np.zeros((max(len(guns), 1), N_GI), np.int64)
     rate = max([g.rate for g in guns] + [1])
@@ -204,6 +220,7 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     for j, name in enumerate(ACT_NAMES):
         act[j] = np.asarray(s.act[name], np.int64) & 0xFFF
     per = np.array([b[2] if b[3] else 0 for b in L.bins], np.int64)
+    tsm_on = tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2
     hatch_table = ph.hatchet_aim(cr)[0]
     return {
         "UP": up, "ACT": act,
@@ -232,8 +249,11 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
         "CASE": np.asarray(L.case, np.int64), "CASE2": np.asarray(L.case2, np.int64),
         "ITEM": np.asarray(L.item, np.int64),
         "MOVE_MOD": move_mod, "TMM_NOM": tmm_nom,
-        "PUNCH_DMG": np.array([D.punch(s.tons, h, False, cr) for h in range(3)], np.int64),
-        "KICK_DMG": np.array([D.kick(s.tons, h, False, cr) for h in range(3)], np.int64),
+        # by halvings 0..2, then the same with TSM acting (3..5; equal without TSM)
+        "PUNCH_DMG": np.array([D.punch(s.tons, h, act, cr) for act in (False, tsm_on)
+                               for h in range(3)], np.int64),
+        "KICK_DMG": np.array([D.kick(s.tons, h, act, cr) for act in (False, tsm_on)
+                              for h in range(3)], np.int64),
         "SHUT_GO": np.array([int(H.shutdown_avoid(r, fs0.rules.tacops_shutdown, s.piloting))
                              for r in range(H.HEAT_TOP + 1)], np.int64),
         "HATCH_TABLE": np.asarray(hatch_table if hatch_table is not None

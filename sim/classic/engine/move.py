@@ -24,9 +24,23 @@ IS0, GYRO = st.IS0, st.GYRO
 STAND, WALK, RUN, JUMP = 0, 1, 2, 3
 
 
+@njit(cache=True, inline="always")
+def tsm_acting(X: np.ndarray, M: tuple, u: int) -> bool:
+    """Triple-strength myomer acts at the unit's heat now (issue 19; ``P_TSM_HEAT`` from
+    :func:`sim.classic.equipment_rules.tsm_active`'s threshold, never without TSM)."""
+    return X[u, L.X_HEAT] >= a2(M, L.M_UP, u, C.P_TSM_HEAT)
+
+
+@njit(cache=True, inline="always")
+def tsm_mp(X: np.ndarray, M: tuple, u: int) -> int:
+    """Walking MP that TSM adds now (:func:`sim.classic.equipment_rules.tsm_walk_bonus`;
+    the heat scale's MP loss still applies after it)."""
+    return a2(M, L.M_UP, u, C.P_TSM_MP) if tsm_acting(X, M, u) else 0
+
+
 @njit(cache=True)
 def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
-    """(walk, run, jump) MP now (14.3, 13.1)."""
+    """(walk, run, jump) MP now (14.3, 13.1; TSM's walking MP in its heat window)."""
     gone = legs_gone(S)
     hips = 0
     acts = 0
@@ -39,7 +53,7 @@ def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
                         | a3(M, L.M_ACT, u, C.A_FOOT, leg), M)
         if ok and not hip:
             acts += other
-    walk = a2(M, L.M_UP, u, C.P_WALK)
+    walk = a2(M, L.M_UP, u, C.P_WALK) + tsm_mp(X, M, u)
     half = (walk + 1) // 2 if a1(M, L.M_RI, C.R_HIP_CEIL) else walk // 2
     mp = 0 if hips >= 2 else (half if hips == 1 else walk)
     mp -= acts
