@@ -83,3 +83,46 @@ def test_the_numpy_fallback_says_it_ignores_tsm() -> None:
                           "policy_a": "neutral", "turns": 1})
     assert any("triple-strength myomer is simulated by the compiled engine only" in n
                for n in model.notes(scn))
+
+
+HITMAN = CORPUS / "Hitman HM-1.mtf"
+
+
+def _tape(*values: int) -> np.ndarray:
+    D = np.zeros(L.D_TAPE + len(values) + 8, np.uint64)
+    D[L.D_MODE] = 1
+    D[L.D_TAPE:L.D_TAPE + len(values)] = values
+    return D
+
+
+@pytest.mark.skipif(not HITMAN.is_file(), reason=f"{HITMAN} not found")
+def test_masc_sprint_and_failure_from_the_rule_functions() -> None:
+    from sim.classic.engine.move import RUN, move
+
+    scn = build({"unit_a": str(HITMAN), "unit_b": "Locust LCT-1V", "turns": 4})
+    comp = C.compile_scenario(scn)
+    walk = scn.a.walk
+    assert v2(comp.M, L.M_UP)[0, C.P_MASC_ITEM] >= 0
+    assert v2(comp.M, L.M_UP)[1, C.P_MASC_ITEM] == -1
+    mt = v2(comp.M, L.M_MASC_T)
+    assert list(mt[0, :5]) == list(ER.MASC_FAILURE_TARGET)
+    S0 = v2(comp.M, L.M_S0)
+    # a 2D6 of 12 (tape value 35): MASC holds, the 'Mech sprints walk x 2; level 1
+    S, X = S0.copy(), np.zeros((2, L.N_X), np.int64)
+    move(S[0], X, comp.M, 0, RUN, True, _tape(35))
+    assert X[0, L.X_HEX] == ER.sprint_mp(walk, True, False) == 2 * walk
+    assert X[0, L.X_MOD] == 2 and X[0, L.X_MASC_LEVEL] == 1
+    # a second turn of use: the failure target rises to 5; a 2D6 of 4 (tape 2) fails: MASC
+    # and both hips are destroyed, and the 'Mech has no MP left to run with
+    move(S[0], X, comp.M, 0, RUN, True, _tape(2))
+    assert ER.masc_failure_target(1) == 5 and X[0, L.X_MASC_GONE] == 1
+    assert X[0, L.X_HEX] == 0
+    S2, X2 = S0.copy(), np.zeros((2, L.N_X), np.int64)
+    move(S2[0], X2, comp.M, 0, 1, True, _tape(35))          # walking: MASC unused
+    assert X2[0, L.X_HEX] == walk and X2[0, L.X_MASC_LEVEL] == 0
+    off = C.compile_scenario(build({"unit_a": str(HITMAN), "unit_b": "Locust LCT-1V",
+                                    "turns": 4, "masc": "off"}))
+    S3, X3 = S0.copy(), np.zeros((2, L.N_X), np.int64)
+    move(S3[0], X3, off.M, 0, RUN, True, _tape(35))
+    assert X3[0, L.X_HEX] == (3 * walk + 1) // 2
+    assert completeness(read_mtf(HITMAN)) == "complete"
