@@ -425,7 +425,8 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "and neither moves nor counts as moving that turn, even when it stands up",
     "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
     "clubs (no trees or severed limbs), no other physical weapons; TSM doubles punch, kick "
-    "and hatchet damage from heat 9 (compiled engine); push, charge and DFA displace nobody; 'best' weighs expected damage and knock-downs, not hit locations",
+    "and hatchet damage from heat 9 (compiled engine); push, charge and DFA displace nobody; "
+    "'best' weighs expected damage and knock-downs, not hit locations",
     "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
     "in (consciousness_rolls); an unconscious pilot rolls to wake in the end phase, from the "
     "turn after the knockout on (wake_roll)",
