@@ -11,9 +11,10 @@ every such item with its reason, in five kinds:
   (fires; part of its rules is not simulated, e.g. the MML's SRM rounds);
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
-* ``equipment``: equipment the table marks ``no:`` or ``partly:`` (supercharger, coolant
-  pods, null-signature systems...; TSM is simulated by the compiled duel engine), physical weapons other than hatchets, and slot entries the
-  reader does not know;
+* ``equipment``: equipment the table marks ``no:`` or ``partly:`` (coolant pods,
+  null-signature systems...; TSM, MASC and superchargers are simulated by the compiled duel
+  engine), physical weapons other than hatchets and swords, and slot entries the reader
+  does not know;
 * ``construction``: header types whose rules are not simulated (hardened, reactive or
   reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
   heavy-duty gyros);
@@ -32,6 +33,9 @@ from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
+#: Physical weapons the Classic duel swings (the sword in the compiled engine, where the unit
+#: has no hatchet: sim/classic/engine/compile.py).
+SWUNG = ("hatchet", "sword")
 #: Kinds of :class:`Item`, in the order reports list them.
 KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
 #: Kinds that make a unit incomplete (design quirks are an optional rule).
@@ -150,13 +154,13 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
             for k, _ in mech.equipment):
         out.append(Item("equipment", "Triple-Strength Myomer", "",
                         eq.simulated.partition(":")[2].strip()))
-    for weapon, loc in mech.physical_weapons:  # the attack model and the duel: hatchets only
-        if weapon in PHYSICAL_WEAPONS and weapon != "hatchet":
+    for weapon, loc in mech.physical_weapons:  # the duel: hatchets, and swords (engine)
+        if weapon in PHYSICAL_WEAPONS and weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
                             "declared (sim/classic/attacks.py PHYSICAL_WEAPONS: to-hit, "
-                            "damage), but the attack model and the Classic duel swing "
-                            "hatchets only so far"))
-        elif weapon != "hatchet":
+                            "damage), but the Classic duel swings hatchets and swords "
+                            "only so far"))
+        elif weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
                             "btsim's physical attacks know hatchets only (the duel never "
                             "swings it)"))

@@ -126,3 +126,29 @@ def test_masc_sprint_and_failure_from_the_rule_functions() -> None:
     move(S3[0], X3, off.M, 0, RUN, True, _tape(35))
     assert X3[0, L.X_HEX] == (3 * walk + 1) // 2
     assert completeness(read_mtf(HITMAN)) == "complete"
+
+
+CUIRASS = CORPUS / "Cuirass CDR-1X.mtf"
+
+
+@pytest.mark.skipif(not CUIRASS.is_file(), reason=f"{CUIRASS} not found")
+def test_a_sword_swings_in_the_hatchets_place() -> None:
+    from sim.classic.duel import physical as ph
+    from sim.classic.physical_weapons import PHYSICAL_WEAPONS, physical_weapon_damage
+    from sim.models import get_model
+
+    scn = build({"unit_a": str(CUIRASS), "unit_b": "Locust LCT-1V", "turns": 1})
+    assert scn.a.sword[0] >= 0 and scn.a.hatchet == (-1, -1)
+    up = v2(C.compile_scenario(scn).M, L.M_UP)
+    assert up[0, C.P_HATCH_ITEM] == scn.a.sword[0]
+    assert up[0, C.P_CLUB_MOD] + ph.BASE[ph.HATCHET] == PHYSICAL_WEAPONS["sword"].base_mod
+    assert up[0, C.P_HATCH_DMG] == physical_weapon_damage("sword", scn.a.tons) == 5  # 40 t
+    assert up[1, C.P_CLUB_MOD] == 0  # no sword: the hatchet's numbers stay
+    assert completeness(read_mtf(CUIRASS)) == "complete"
+    model = get_model("classic-duel")
+    p = {"unit_a": str(CUIRASS), "unit_b": "Locust LCT-1V", "range": 1, "turns": 2}
+    agg = model.sample(model.scenario(p), np.random.default_rng(5), 32)
+    assert agg.n == 32
+    fb = model.scenario({**p, "policy_a": "neutral"})
+    assert any("the sword is simulated by the compiled engine only" in n
+               for n in model.notes(fb))

@@ -110,7 +110,8 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
             kdmg = a2(M, L.M_KICK_DMG, u, min(ul + ll, 2) + tsm3)
     PH[u, H_TN + KICK] = ktn
     PH[u, H_DMG + KICK] = kdmg
-    # physical weapon (hatchet): its arm's shoulder and hand intact
+    # physical weapon (hatchet, or a sword in its place: P_CLUB_MOD): its arm's shoulder and
+    # hand intact
     item = a2(M, L.M_UP, u, C.P_HATCH_ITEM)
     if allk and item >= 0:
         arm = a2(M, L.M_UP, u, C.P_HATCH_ARM)
@@ -122,7 +123,8 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
         ua = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_UPPER_ARM, arm), M) > 0 else 0
         la = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_LOWER_ARM, arm), M) > 0 else 0
         if ok:
-            PH[u, H_TN + HATCHET] = base + a1(M, L.M_BASE, HATCHET) + 2 * ua + 2 * la + a1(M, L.M_RI, C.R_AIM_MOD)
+            PH[u, H_TN + HATCHET] = (base + a1(M, L.M_BASE, HATCHET) + a2(M, L.M_UP, u, C.P_CLUB_MOD)
+                                     + 2 * ua + 2 * la + a1(M, L.M_RI, C.R_AIM_MOD))
     PH[u, H_DMG + HATCHET] = a2(M, L.M_UP, u, C.P_HATCH_DMG_TSM if tsm3 else C.P_HATCH_DMG)
     # push: both arms present with shoulders (a destroyed one +2), none fired
     push_ok = can and standing_t and allk
