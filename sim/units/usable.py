@@ -57,8 +57,6 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",
-    ("cockpit", "small"): "small cockpit (+1 to piloting rolls; sim/classic/equipment_rules.py "
-                          "cockpit_psr_mod, not read by the duel yet)",
     ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",

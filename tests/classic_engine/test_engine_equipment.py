@@ -152,3 +152,21 @@ def test_a_sword_swings_in_the_hatchets_place() -> None:
     fb = model.scenario({**p, "policy_a": "neutral"})
     assert any("the sword is simulated by the compiled engine only" in n
                for n in model.notes(fb))
+
+
+DEVA = CORPUS / "Deva C-DVA-O Invictus.mtf"
+
+
+@pytest.mark.skipif(not DEVA.is_file(), reason=f"{DEVA} not found")
+def test_a_small_cockpit_adds_one_to_every_piloting_roll() -> None:
+    from sim.classic.engine.psr import pre_psr
+    from sim.units.usable import not_simulated
+
+    scn = build({"unit_a": str(DEVA), "unit_b": "Locust LCT-1V", "turns": 1})
+    comp = C.compile_scenario(scn)
+    S0 = v2(comp.M, L.M_S0)
+    assert v2(comp.M, L.M_UP)[0, C.P_COCKPIT_PSR] == ER.cockpit_psr_mod("Small Cockpit") == 1
+    assert pre_psr(S0[0].copy(), comp.M, 0) == 1 and pre_psr(S0[1].copy(), comp.M, 1) == 0
+    names = {i.name for i in not_simulated(read_mtf(DEVA))}
+    assert not any("cockpit" in n.lower() for n in names)
+    assert any("gyro" in n.lower() for n in names)   # the heavy-duty gyro is not read yet

@@ -42,8 +42,8 @@ from sim.classic.weapons import EQUIPMENT, lookup_equipment
  P_HATCH_ITEM, P_HATCH_ARM, P_AMS_POOL, P_AMS_HEAT, P_NAMS_ORDER, P_NSINK, P_NAMS_ITEMS, P_PHYS,
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
- P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD) = range(39)
-N_UP = 39
+ P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR) = range(40)
+N_UP = 40
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -113,6 +113,8 @@ def engine_only_equipment(mech: Any) -> list[str]:
     if any(n == "sword" for n, _ in mech.physical_weapons) and not any(
             n == "hatchet" for n, _ in mech.physical_weapons):
         out.append("the sword")
+    if ER.cockpit_psr_mod(mech.cockpit):
+        out.append("the small cockpit's +1 to piloting rolls")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
     return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"))
                   if k in kinds]
@@ -221,6 +223,7 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_TSM_MP] = ER.tsm_walk_bonus(ER.TSM_HEAT) if tsm else 0
     up[P_HATCH_DMG_TSM] = D.club(s.tons, tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2, cr)
     up[P_MASC_ITEM], up[P_SC_ITEM] = masc_items(s)
+    up[P_COCKPIT_PSR] = ER.cockpit_psr_mod(s.mech.cockpit)   # small cockpit +1 to PSRs
     if s.hatchet[0] < 0 and s.sword[0] >= 0:
         # a sword swings in the hatchet's place (issue 19): its own to-hit modifier (as a
         # difference from the hatchet's base, which the BASE table holds) and damage
