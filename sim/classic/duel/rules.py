@@ -131,7 +131,7 @@ class ClassicDuelRules:
                   "modifier, target movement, heat) but not the range"})
 
     masc: str = opt(
-        "sprint", allowed=("sprint", "off"), ref="issue 19",
+        "sprint", allowed=("sprint", "off"), ref="Issue 19",
         doc="how a 'Mech with MASC or a supercharger uses it (the compiled engine; the "
             "references are silent, MegaMek's rules)",
         readings={"sprint": "a 'Mech that runs engages it whenever its sprint MP "
