@@ -122,8 +122,8 @@ def test_corpus_import_counts(tmp_path: Path, home: Path) -> None:
     assert {s.kind for s in rep.skipped} == {"not supported"}
     assert len(rep.skipped) == 2  # the 2 IndustrialMechs (one a quad)
     assert all("IndustrialMechs" in s.reason for s in rep.skipped)
-    # 64 before the compiled duel read TSM and MASC (issue 19)
-    assert len(rep.imported) == 80 and rep.complete_count() == 68
+    # 64 before the compiled duel read TSM, MASC and swords (issue 19)
+    assert len(rep.imported) == 80 and rep.complete_count() == 69
     quads = next(it for it in rep.items() if it["name"] == "config: Quad")
     assert quads["count"] == 5  # imported, incomplete: fire and profile only
     kinds = {it["kind"] for it in rep.items()}
