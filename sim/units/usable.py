@@ -160,7 +160,7 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
                             "only so far"))
         elif weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
-                            "btsim's physical attacks know hatchets only (the duel never "
+                            "btsim's physical attacks know hatchets and swords only (the duel never "
                             "swings it)"))
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
