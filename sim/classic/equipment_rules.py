@@ -2,8 +2,9 @@
 19): MASC and superchargers, triple-strength myomer, coolant pods, plasma weapons' heat on
 the target, Narc beacons, stealth armor, the small cockpit and the heavy-duty gyro.
 
-Each is a small pure function (or a table as data) with its source; the Classic duel kernel
-rewrite (the engine work) wires them into movement, heat and piloting rolls. Until then the
+Each is a small pure function (or a table as data) with its source. The compiled Classic duel
+(:mod:`sim.classic.engine`, through the tables of its ``compile.py``) reads MASC and
+superchargers (option ``masc``), TSM and the small cockpit; the rest are not read yet and the
 units carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
 references are silent on most of them; the facts are MegaMek's, cited per function.
 """

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 class PhysicalWeapon:
     """A physical weapon a 'Mech carries in an arm (the unit reader's
     ``mech.physical_weapons`` names), declared for the attacks that swing it (issue 19).
-    The hatchet is the ``hatchet`` attack of :mod:`sim.classic.attacks`; the sword and the
-    retractable blade are declared here for the Classic duel rewrite to read (the attack
-    model and the duel do not offer them yet: units carrying them are incomplete). Each needs the arm's shoulder and
-    hand working and the weapon itself undamaged, and the arm fires no weapon that turn
+    The hatchet is the ``hatchet`` attack of :mod:`sim.classic.attacks`; the compiled
+    Classic duel swings a sword in the hatchet's place (``sim/classic/engine/compile.py``);
+    the retractable blade is declared only (units carrying it are incomplete). Each needs
+    the arm's shoulder and hand working and the weapon itself undamaged, and the arm fires
+    no weapon that turn
     (MegaMek ``ClubAttackAction.toHit``); TSM doubles the damage (``getDamageFor``)."""
 
     name: str

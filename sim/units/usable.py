@@ -11,9 +11,10 @@ every such item with its reason, in five kinds:
   (fires; part of its rules is not simulated, e.g. the MML's SRM rounds);
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
-* ``equipment``: equipment the table marks ``no:`` (MASC, supercharger, TSM, coolant pods,
-  null-signature systems...), physical weapons other than hatchets, and slot entries the
-  reader does not know;
+* ``equipment``: equipment the table marks ``no:`` or ``partly:`` (coolant pods,
+  null-signature systems...; TSM, MASC and superchargers are simulated by the compiled duel
+  engine), physical weapons other than hatchets and swords, and slot entries the reader
+  does not know;
 * ``construction``: header types whose rules are not simulated (hardened, reactive or
   reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
   heavy-duty gyros);
@@ -32,6 +33,9 @@ from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
+#: Physical weapons the Classic duel swings (the sword in the compiled engine, where the unit
+#: has no hatchet: sim/classic/engine/compile.py).
+SWUNG = ("hatchet", "sword")
 #: Kinds of :class:`Item`, in the order reports list them.
 KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
 #: Kinds that make a unit incomplete (design quirks are an optional rule).
@@ -53,8 +57,6 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",
-    ("cockpit", "small"): "small cockpit (+1 to piloting rolls; sim/classic/equipment_rules.py "
-                          "cockpit_psr_mod, not read by the duel yet)",
     ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
@@ -144,20 +146,21 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         eq = EQUIPMENT.get(key)
         if eq is not None and eq.simulated.startswith(("no:", "partly:")):
             out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
-    if mech.tsm and not any(EQUIPMENT.get(k) is not None and EQUIPMENT[k].kind == "tsm"
-                            for k, _ in mech.equipment):
-        eq = next(e for e in EQUIPMENT.values() if e.kind == "tsm")
+    eq = next(e for e in EQUIPMENT.values() if e.kind == "tsm")
+    if mech.tsm and eq.simulated.startswith(("no:", "partly:")) and not any(
+            EQUIPMENT.get(k) is not None and EQUIPMENT[k].kind == "tsm"
+            for k, _ in mech.equipment):
         out.append(Item("equipment", "Triple-Strength Myomer", "",
                         eq.simulated.partition(":")[2].strip()))
-    for weapon, loc in mech.physical_weapons:  # the attack model and the duel: hatchets only
-        if weapon in PHYSICAL_WEAPONS and weapon != "hatchet":
+    for weapon, loc in mech.physical_weapons:  # the duel: hatchets, and swords (engine)
+        if weapon in PHYSICAL_WEAPONS and weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
                             "declared (sim/classic/attacks.py PHYSICAL_WEAPONS: to-hit, "
-                            "damage), but the attack model and the Classic duel swing "
-                            "hatchets only so far"))
-        elif weapon != "hatchet":
+                            "damage), but the Classic duel swings hatchets and swords "
+                            "only so far"))
+        elif weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
-                            "btsim's physical attacks know hatchets only (the duel never "
+                            "btsim's physical attacks know hatchets and swords only (the duel never "
                             "swings it)"))
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,

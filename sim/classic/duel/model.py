@@ -30,6 +30,7 @@ from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
 from sim.classic.duel.rules import OUT_REASONS
 from sim.classic.duel.scenario import DuelScenario, build
+from sim.classic.engine.compile import engine_only_equipment
 from sim.classic.engine.compile import supported as engine_supported
 from sim.errors import ConfigError
 from sim.model import BenchCase, Metric, Model
@@ -159,6 +160,10 @@ class ClassicDuelModel(Model):
         ok, why = engine_supported(scenario)
         extra = [] if ok else [f"classic-duel: {why}: sampled by the NumPy duel kernel, not "
                                "the compiled engine (issue 21)"]
+        if not ok:
+            extra += [f"classic-duel: {s.label}: {what} is simulated by the compiled engine "
+                      "only; the NumPy duel kernel ignores it" for s in scenario.sides
+                      for what in engine_only_equipment(s.mech)]
         return list(scenario.notes) + extra
 
     def rows(self, scenario: DuelScenario) -> pd.DataFrame:

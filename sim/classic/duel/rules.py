@@ -130,6 +130,20 @@ class ClassicDuelRules:
                   "running MP (btsim 0.1): damage and heat change the hexes moved (attacker "
                   "modifier, target movement, heat) but not the range"})
 
+    masc: str = opt(
+        "sprint", allowed=("sprint", "off"), ref="Issue 19",
+        doc="how a 'Mech with MASC or a supercharger uses it (the compiled engine; the "
+            "references are silent, MegaMek's rules)",
+        readings={"sprint": "a 'Mech that runs engages it whenever its sprint MP "
+                  "(sim/classic/equipment_rules.py sprint_mp: walking MP x 2, x 2.5 with "
+                  "both) exceed its running MP; each use rolls 2D6 against the failure "
+                  "target of the turns it was used in a row (MASC_FAILURE_TARGET 3, 5, 7, "
+                  "11, 13: fails below it; one level down per turn without it). A failure "
+                  "destroys the system and both hip actuators (MegaMek 'as if 2 hip crits'; "
+                  "no PSR of its own) and the 'Mech runs with the MP it has left (default)",
+                  "off": "never engaged: the 'Mech runs at its ordinary MP (btsim before "
+                  "issue 19)"})
+
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""
         return options.effective(self)

@@ -117,6 +117,10 @@ class Side:
     ams_pool: int = -1
     #: heat of one AMS engagement (10.3: 1)
     ams_heat: int = 1
+    #: a sword the compiled engine swings in the hatchet's place when the unit has no
+    #: hatchet (issue 19; :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`): (layout
+    #: item, arm), (-1, -1) none; the NumPy duel kernel ignores it
+    sword: tuple[int, int] = (-1, -1)
 
     def hexes(self, mode: str) -> int:
         return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
@@ -301,7 +305,8 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
                 int(mech.tons), walk, run, jump, layout, dm, fire,
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
                 _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
-                jets, _hatchet(layout, mech, notes), crules, ams_items, ams_pool, ams_heat)
+                jets, _hatchet(layout, mech, notes), crules, ams_items, ams_pool, ams_heat,
+                _club(layout, mech, "sword"))
 
 
 def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
@@ -315,12 +320,26 @@ def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
         if qs else []
 
 
+def _club(layout: lay.Layout, mech: ClassicMech, weapon: str) -> tuple[int, int]:
+    """(layout item, arm) of the unit's first ``weapon`` (a name of
+    :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`) in an arm, (-1, -1) without."""
+    for name, loc in mech.physical_weapons:
+        arm = lay.LOC_INDEX.get(loc, -1)
+        if name == weapon and arm in (lay.LA, lay.RA):
+            for i, it in enumerate(layout.items):
+                if it.location == arm and it.name.lower() == weapon.replace("_", " "):
+                    return i, arm
+    return -1, -1
+
+
 def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
     """(layout item, arm) of the unit's hatchet (reference.md 1.3), (-1, -1) without one;
     other physical weapons are noted as not simulated."""
     found = (-1, -1)
     for name, loc in mech.physical_weapons:
         arm = lay.LOC_INDEX.get(loc, -1)
+        if name == "sword" and arm in (lay.LA, lay.RA):
+            continue        # the compiled engine's (Side.sword)
         if name != "hatchet" or arm not in (lay.LA, lay.RA):
             notes.append(f"{mech.name}: physical weapon {name} ({loc}) not simulated in the "
                          "duel (only the hatchet is declared)")
@@ -424,8 +443,9 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) "
     "and neither moves nor counts as moving that turn, even when it stands up",
     "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
-    "clubs (no trees or severed limbs), no other physical weapons, no TSM; push, charge and "
-    "DFA displace nobody; 'best' weighs expected damage and knock-downs, not hit locations",
+    "clubs (no trees or severed limbs), no other physical weapons; TSM doubles punch, kick "
+    "and hatchet damage from heat 9 (compiled engine); push, charge and DFA displace nobody; "
+    "'best' weighs expected damage and knock-downs, not hit locations",
     "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
     "in (consciousness_rolls); an unconscious pilot rolls to wake in the end phase, from the "
     "turn after the knockout on (wake_roll)",

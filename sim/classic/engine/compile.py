@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from sim.classic import damage as D
+from sim.classic import equipment_rules as ER
+from sim.classic import physical_weapons as PW
 from sim.classic import tables as CT
 from sim.classic.damage_state import apply as AP
 from sim.classic.damage_state import layout as lay
@@ -33,13 +35,17 @@ from sim.classic.fire import heat as H
 from sim.classic.fire import to_hit as TH
 from sim.classic.fire.scenario import ACTIVE_HEATS
 from sim.classic.tables import CONSCIOUSNESS
+from sim.classic.weapons import EQUIPMENT, lookup_equipment
 
 # -- per-unit integer parameters: UP[u, P_*] ---------------------------------------------------
 (P_SIDE, P_TONS, P_WALK, P_JUMP, P_PILOT, P_NGUN, P_NBIN, P_NEXPL, P_FALL, P_SINKPER, P_DISS,
  P_HATCH_ITEM, P_HATCH_ARM, P_AMS_POOL, P_AMS_HEAT, P_NAMS_ORDER, P_NSINK, P_NAMS_ITEMS, P_PHYS,
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
- P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED) = range(33)
-N_UP = 33
+ P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
+ P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR) = range(40)
+N_UP = 40
+#: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
+NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
 #: 0 ``all`` (every weapon in reach by the trial's own numbers)
 POLICY_ALL = 0
@@ -62,8 +68,8 @@ A_SHOULDER, A_UPPER_ARM, A_LOWER_ARM, A_HAND, A_HIP, A_UPPER_LEG, A_LOWER_LEG, A
  R_PRONE_ONE_ARM, R_CLOSING_CURRENT, R_ATTACKS_ALL, R_KNOCK_MODE, R_HIP_CEIL, R_HEAT_JUMP,
  R_MOVE_PSR, R_FALL_MEGAMEK, R_PILOT_DAMAGE, R_PSR_OWN, R_AUTO_FAIL, R_PAIR_MOD, R_AIM_MOD,
  R_AIMED, R_JUMP_RATING, R_AMS_DECLARED, R_EXPL_SHUT, R_PER_TRIAL, R_TURNS, R_CLOSING_FROM,
- R_MAX_RANGE) = range(40)
-N_RI = 40
+ R_MAX_RANGE, R_MASC) = range(41)
+N_RI = 41
 #: the PSR modifier of a 'Mech that shuts down (13.4; the duel kernel's heat phase)
 SHUTDOWN_PSR = 3
 KNOCK_MODES = ("none", "fall", "fall-and-prone")
@@ -98,6 +104,56 @@ def supported(scn: DuelScenario) -> tuple[bool, str]:
         if callable(s.physical):
             return False, "a callable physical policy"
     return True, ""
+
+
+def engine_only_equipment(mech: Any) -> list[str]:
+    """Equipment of ``mech`` that the compiled engine simulates and the NumPy duel kernel
+    (the fallback) does not (issue 19): named in the fallback's notes."""
+    out = ["triple-strength myomer"] if mech.tsm else []
+    if any(n == "sword" for n, _ in mech.physical_weapons) and not any(
+            n == "hatchet" for n, _ in mech.physical_weapons):
+        out.append("the sword")
+    if ER.cockpit_psr_mod(mech.cockpit):
+        out.append("the small cockpit's +1 to piloting rolls")
+    kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
+    return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"))
+                  if k in kinds]
+
+
+def masc_items(s: Side) -> tuple[int, int]:
+    """Layout items of the unit's MASC and supercharger (-1 without; issue 19)."""
+    found = {"masc": -1, "supercharger": -1}
+    for i, it in enumerate(s.layout.items):
+        eq = lookup_equipment(it.name, s.mech.tech_base)
+        if eq is not None and eq.kind in found and found[eq.kind] < 0:
+            found[eq.kind] = i
+    return found["masc"], found["supercharger"]
+
+
+def sprint_table(scn: DuelScenario) -> np.ndarray:
+    """``SPRINT[u, w]``: running MP with the unit's MASC / supercharger engaged at walking
+    MP ``w`` now (:func:`sim.classic.equipment_rules.sprint_mp`, by which systems still
+    work: column 0 neither, 1 MASC, 2 supercharger, 3 both)."""
+    top = max(max(s.walk for s in scn.sides) + 3, 1)  # TSM adds 2
+    out = np.zeros((len(scn.sides), 4, top + 1), np.int64)
+    for u in range(len(scn.sides)):
+        for c in range(4):
+            out[u, c] = [ER.sprint_mp(w, bool(c & 1), bool(c & 2)) for w in range(top + 1)]
+    return out
+
+
+def masc_table(scn: DuelScenario) -> np.ndarray:
+    """``MASC_T[0, level]``: failure target at ``level`` turns of use in a row
+    (:func:`sim.classic.equipment_rules.masc_failure_target`); ``MASC_T[1 + used, level]``:
+    the level after the turn (:func:`~sim.classic.equipment_rules.next_masc_level`), for
+    every level a duel of ``scn.turns`` turns reaches."""
+    n = scn.turns + 2
+    out = np.zeros((3, n), np.int64)
+    for lv in range(n):
+        out[0, lv] = ER.masc_failure_target(lv)
+        out[1, lv] = min(ER.next_masc_level(lv, False), n - 1)
+        out[2, lv] = min(ER.next_masc_level(lv, True), n - 1)
+    return out
 
 
 def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarray,
@@ -160,6 +216,22 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_NCOL] = st.n_columns(L)
     up[P_POLICY] = POLICY_ALL
     up[P_MOVED] = MOVES.index(s.moved)
+    # triple-strength myomer (issue 19; sim.classic.equipment_rules): from the heat where it
+    # acts, +MP and doubled punch / kick / hatchet damage (the *_DMG tables' second half)
+    tsm = bool(s.mech.tsm)
+    up[P_TSM_HEAT] = ER.TSM_HEAT if tsm else NO_TSM_HEAT
+    up[P_TSM_MP] = ER.tsm_walk_bonus(ER.TSM_HEAT) if tsm else 0
+    up[P_HATCH_DMG_TSM] = D.club(s.tons, tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2, cr)
+    up[P_MASC_ITEM], up[P_SC_ITEM] = masc_items(s)
+    up[P_COCKPIT_PSR] = ER.cockpit_psr_mod(s.mech.cockpit)   # small cockpit +1 to PSRs
+    if s.hatchet[0] < 0 and s.sword[0] >= 0:
+        # a sword swings in the hatchet's place (issue 19): its own to-hit modifier (as a
+        # difference from the hatchet's base, which the BASE table holds) and damage
+        sw = PW.PHYSICAL_WEAPONS["sword"]
+        up[P_HATCH_ITEM], up[P_HATCH_ARM] = s.sword
+        up[P_CLUB_MOD] = sw.base_mod - ph.BASE[ph.HATCHET]
+        up[P_HATCH_DMG] = PW.physical_weapon_damage("sword", s.tons, False)
+        up[P_HATCH_DMG_TSM] = PW.physical_weapon_damage("sword", s.tons, tsm)
     second = [rules.ac_first_crit == "damaged" and g.kind in AUTOCANNON_FAMILIES for g in guns]
     gi = np.zeros((max(len(guns), 1), N_GI), np.int64)
     rate = max([g.rate for g in guns] + [1])
@@ -204,6 +276,7 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     for j, name in enumerate(ACT_NAMES):
         act[j] = np.asarray(s.act[name], np.int64) & 0xFFF
     per = np.array([b[2] if b[3] else 0 for b in L.bins], np.int64)
+    tsm_on = tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2
     hatch_table = ph.hatchet_aim(cr)[0]
     return {
         "UP": up, "ACT": act,
@@ -232,8 +305,11 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
         "CASE": np.asarray(L.case, np.int64), "CASE2": np.asarray(L.case2, np.int64),
         "ITEM": np.asarray(L.item, np.int64),
         "MOVE_MOD": move_mod, "TMM_NOM": tmm_nom,
-        "PUNCH_DMG": np.array([D.punch(s.tons, h, False, cr) for h in range(3)], np.int64),
-        "KICK_DMG": np.array([D.kick(s.tons, h, False, cr) for h in range(3)], np.int64),
+        # by halvings 0..2, then the same with TSM acting (3..5; equal without TSM)
+        "PUNCH_DMG": np.array([D.punch(s.tons, h, act, cr) for act in (False, tsm_on)
+                               for h in range(3)], np.int64),
+        "KICK_DMG": np.array([D.kick(s.tons, h, act, cr) for act in (False, tsm_on)
+                              for h in range(3)], np.int64),
         "SHUT_GO": np.array([int(H.shutdown_avoid(r, fs0.rules.tacops_shutdown, s.piloting))
                              for r in range(H.HEAT_TOP + 1)], np.int64),
         "HATCH_TABLE": np.asarray(hatch_table if hatch_table is not None
@@ -314,7 +390,7 @@ GLOBAL_KEYS = ("STD_LOC", "STD_REAR", "PUNCH_FRONT", "KICK_FRONT", "FALL_COL", "
                "BASE", "PSR_T", "PSR_S", "MOVE_HEAT", "JUMP_HEAT_MIN", "CORE_IS_CAP",
                "CORE_ARMOR_CAP", "GYRO_PSR", "LEG_PSR", "HEAT_CONST")
 #: the rest of ``M`` after the unit arrays
-TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES")
+TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES", "SPRINT", "MASC_T")
 M_KEYS = GLOBAL_KEYS + UNIT_KEYS + TAIL_KEYS
 
 
@@ -366,6 +442,7 @@ def rule_ints(scn: DuelScenario) -> np.ndarray:
         R_TURNS: scn.turns,
         R_CLOSING_FROM: scn.closing_from,
         R_MAX_RANGE: max(scn.ranges) if scn.ranges else 1,
+        R_MASC: ur.masc == "sprint",
     }
     for k, v in vals.items():
         ri[k] = int(v)
@@ -388,7 +465,8 @@ def compile_scenario(scn: DuelScenario) -> Compiled:
         parts.append(_pad(rows, shape, fill, np.float64 if k in FLOAT_KEYS else np.int64))
     parts += [rule_ints(scn), turn_sit, run_sit, np.array([adj], np.int64),
               np.asarray(scn.ranges, np.int64),
-              np.array([[MOVES.index(m) for m in mv] for mv in scn.moves], np.int64)]
+              np.array([[MOVES.index(m) for m in mv] for mv in scn.moves], np.int64),
+              sprint_table(scn), masc_table(scn)]
     from sim.classic.engine.arrays import pack
 
     return Compiled(pack(parts), len(units), scn.turns)

@@ -13,20 +13,34 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import a1, a2, a3
-from sim.classic.engine.damage import hits_of
+from sim.classic.engine.arrays import a1, a2, a3, dim
+from sim.classic.engine.damage import hits_of, item_lost
 from sim.classic.engine.dice import two_d6
 from sim.classic.engine.psr import alive, fall, leg_events, legs_gone, pre_psr
 
 LL, RL = lay.LL, lay.RL
-IS0, GYRO = st.IS0, st.GYRO
+IS0, GYRO, HIT0 = st.IS0, st.GYRO, st.HIT0
 #: movement modes (scenario.MOVES order)
 STAND, WALK, RUN, JUMP = 0, 1, 2, 3
 
 
+@njit(cache=True, inline="always")
+def tsm_acting(X: np.ndarray, M: tuple, u: int) -> bool:
+    """Triple-strength myomer acts at the unit's heat now (issue 19; ``P_TSM_HEAT`` from
+    :func:`sim.classic.equipment_rules.tsm_active`'s threshold, never without TSM)."""
+    return X[u, L.X_HEAT] >= a2(M, L.M_UP, u, C.P_TSM_HEAT)
+
+
+@njit(cache=True, inline="always")
+def tsm_mp(X: np.ndarray, M: tuple, u: int) -> int:
+    """Walking MP that TSM adds now (:func:`sim.classic.equipment_rules.tsm_walk_bonus`;
+    the heat scale's MP loss still applies after it)."""
+    return a2(M, L.M_UP, u, C.P_TSM_MP) if tsm_acting(X, M, u) else 0
+
+
 @njit(cache=True)
 def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
-    """(walk, run, jump) MP now (14.3, 13.1)."""
+    """(walk, run, jump) MP now (14.3, 13.1; TSM's walking MP in its heat window)."""
     gone = legs_gone(S)
     hips = 0
     acts = 0
@@ -39,7 +53,7 @@ def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
                         | a3(M, L.M_ACT, u, C.A_FOOT, leg), M)
         if ok and not hip:
             acts += other
-    walk = a2(M, L.M_UP, u, C.P_WALK)
+    walk = a2(M, L.M_UP, u, C.P_WALK) + tsm_mp(X, M, u)
     half = (walk + 1) // 2 if a1(M, L.M_RI, C.R_HIP_CEIL) else walk // 2
     mp = 0 if hips >= 2 else (half if hips == 1 else walk)
     mp -= acts
@@ -75,6 +89,38 @@ def stand_up(S: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -> N
 
 
 @njit(cache=True)
+def masc_run(S: np.ndarray, X: np.ndarray, M: tuple, u: int, w: int, r: int,
+             D: np.ndarray) -> int:
+    """Hexes a running 'Mech moves with its MASC / supercharger under ``masc=sprint``
+    (issue 19; the option's reading in sim/classic/duel/rules.py): engaged when the sprint
+    MP (``SPRINT``, from ``equipment_rules.sprint_mp``) beat ``r``; the failure roll against
+    ``MASC_T`` (2D6 below the target of ``X_MASC_LEVEL`` fails: the systems and both hips
+    destroyed, returns -1); the level rises with a use and falls without. ``r`` when not
+    engaged."""
+    used = False
+    out = r
+    if a1(M, L.M_RI, C.R_MASC) and X[u, L.X_MASC_GONE] == 0:
+        mi = a2(M, L.M_UP, u, C.P_MASC_ITEM)
+        si = a2(M, L.M_UP, u, C.P_SC_ITEM)
+        col = (1 if mi >= 0 and not item_lost(S, M, u, mi, 1) else 0) + (
+            2 if si >= 0 and not item_lost(S, M, u, si, 1) else 0)
+        if col > 0 and legs_gone(S) == 0:
+            sprint = a3(M, L.M_SPRINT, u, col, min(w, dim(M, L.M_SPRINT, 2) - 1))
+            if sprint > r:
+                used = True
+                lv = X[u, L.X_MASC_LEVEL]
+                if two_d6(D, L.K_PSR) < a2(M, L.M_MASC_T, 0, lv):
+                    X[u, L.X_MASC_GONE] = 1
+                    for leg in (LL, RL):
+                        S[HIT0 + leg] |= a3(M, L.M_ACT, u, C.A_HIP, leg)
+                    out = -1
+                else:
+                    out = sprint
+    X[u, L.X_MASC_LEVEL] = a2(M, L.M_MASC_T, 2 if used else 1, X[u, L.X_MASC_LEVEL])
+    return out
+
+
+@njit(cache=True)
 def move(S: np.ndarray, X: np.ndarray, M: tuple, u: int, mode: int, mover: bool,
          D: np.ndarray) -> None:
     """Move in ``mode`` with the MP the 'Mech has now: ``X_HEX``, ``X_MOD``, ``X_JUMPED``,
@@ -93,9 +139,12 @@ def move(S: np.ndarray, X: np.ndarray, M: tuple, u: int, mode: int, mover: bool,
         if hexes > 0:
             mod, jumped = 3, 1
     elif mode == RUN:
-        hexes = r
+        hexes = masc_run(S, X, M, u, w, r, D)
+        if hexes < r:         # MASC failed: its hips are gone, run with what is left
+            w, r, j = current_mp(S, X, M, u)
+            hexes = r
         if hexes > 0:
-            mod = 2 if r > w else 1
+            mod = 2 if hexes > w else 1
     else:
         hexes = w
         if hexes > 0:

@@ -20,7 +20,7 @@ from sim.classic.engine.arrays import a1, a2, a3, b1, b3, dim
 from sim.classic.engine.damage import apply_group, group_on_column, hits_of, item_lost
 from sim.classic.engine.dice import d6, two_d6
 from sim.classic.engine.fire import P_SHOTS, P_TN
-from sim.classic.engine.move import tmm_of
+from sim.classic.engine.move import tmm_of, tsm_acting
 from sim.classic.engine.psr import alive, pilot_roll, pre_psr
 
 LA, RA, LL, RL = lay.LA, lay.RA, lay.LL, lay.RL
@@ -75,6 +75,8 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
         PH[u, k] = 0
     for k in range(7):
         PH[u, H_TN + k] = 13
+    # TSM acting (issue 19): the damage tables' TSM half (compile.py, sim.classic.damage)
+    tsm3 = 3 if tsm_acting(X, M, u) else 0
     # punches (reference.md 1.3; D4 pair modifier, D5 minimum in the damage table)
     for j in range(2):
         arm = LA if j == 0 else RA
@@ -90,7 +92,7 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
         ok = (present and not sh_gone and has_sh and can and not (fired >> arm) & 1
               and standing_t and a2(M, L.M_UP, u, C.P_NOPUNCH) == 0)
         PH[u, H_PTN + j] = base + a1(M, L.M_BASE, PUNCH) + mod if ok else 13
-        PH[u, H_PDMG + j] = a2(M, L.M_PUNCH_DMG, u, min(ua + la, 2))
+        PH[u, H_PDMG + j] = a2(M, L.M_PUNCH_DMG, u, min(ua + la, 2) + tsm3)
     # kick
     hips_ok = hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) + hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL),
                                                                M) == 0
@@ -105,10 +107,11 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
             kick_ok and not (fired >> leg) & 1) else 13
         if tn < ktn:
             ktn = tn
-            kdmg = a2(M, L.M_KICK_DMG, u, min(ul + ll, 2))
+            kdmg = a2(M, L.M_KICK_DMG, u, min(ul + ll, 2) + tsm3)
     PH[u, H_TN + KICK] = ktn
     PH[u, H_DMG + KICK] = kdmg
-    # physical weapon (hatchet): its arm's shoulder and hand intact
+    # physical weapon (hatchet, or a sword in its place: P_CLUB_MOD): its arm's shoulder and
+    # hand intact
     item = a2(M, L.M_UP, u, C.P_HATCH_ITEM)
     if allk and item >= 0:
         arm = a2(M, L.M_UP, u, C.P_HATCH_ARM)
@@ -120,8 +123,9 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
         ua = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_UPPER_ARM, arm), M) > 0 else 0
         la = 1 if hits_of(S, arm, a3(M, L.M_ACT, u, C.A_LOWER_ARM, arm), M) > 0 else 0
         if ok:
-            PH[u, H_TN + HATCHET] = base + a1(M, L.M_BASE, HATCHET) + 2 * ua + 2 * la + a1(M, L.M_RI, C.R_AIM_MOD)
-    PH[u, H_DMG + HATCHET] = a2(M, L.M_UP, u, C.P_HATCH_DMG)
+            PH[u, H_TN + HATCHET] = (base + a1(M, L.M_BASE, HATCHET) + a2(M, L.M_UP, u, C.P_CLUB_MOD)
+                                     + 2 * ua + 2 * la + a1(M, L.M_RI, C.R_AIM_MOD))
+    PH[u, H_DMG + HATCHET] = a2(M, L.M_UP, u, C.P_HATCH_DMG_TSM if tsm3 else C.P_HATCH_DMG)
     # push: both arms present with shoulders (a destroyed one +2), none fired
     push_ok = can and standing_t and allk
     sh_mod = 0

@@ -28,8 +28,9 @@ def alive(S: np.ndarray) -> bool:
 def pre_psr(S: np.ndarray, M: tuple, u: int) -> int:
     """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
-    upper leg, lower leg and foot actuator."""
-    out = a1(M, L.M_GYRO_PSR, min(S[GYRO], 2))
+    upper leg, lower leg and foot actuator; the cockpit's own modifier (a small cockpit +1:
+    ``P_COCKPIT_PSR`` from :func:`sim.classic.equipment_rules.cockpit_psr_mod`, issue 19)."""
+    out = a1(M, L.M_GYRO_PSR, min(S[GYRO], 2)) + a2(M, L.M_UP, u, C.P_COCKPIT_PSR)
     for leg in (LL, RL):
         if S[IS0 + leg] == 0:
             out += a1(M, L.M_LEG_PSR, 0)
