@@ -134,11 +134,11 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
 @njit(cache=True)
 def _slot(T: np.ndarray, key: int) -> int:
     """The slot of ``key`` in the decision hash table, or the empty slot it would take
-    (multiplicative hashing, linear probing; the table is at most half full)."""
+    (the key's bits folded by XOR, no overflow with the JIT off; linear probing; the table
+    is at most half full)."""
     cap = T[C.D_CAP]
     base = T[C.D_KEYS]
-    i = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15))
-                 >> np.uint64(64 - T[C.D_BITS]))
+    i = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (cap - 1)
     while True:
         k = T[base + i]
         if k == key or k == -1:
