@@ -51,6 +51,8 @@ POLICY_ALL, POLICY_TABLE = 0, 1
 (D_CAP, D_BITS, D_KEYS, D_VALS, D_NMISS, D_MISSCAP, D_NSIT, D_NH, D_SHIFT) = range(9)
 D_MISS0 = 16
 MISS_CAP = 1024
+#: heat levels seeded at full availability (the first turn's; the rest are decided when met)
+SEED_HEATS = 1
 #: physical policies: 0 none, 1 best
 PHYS_NONE, PHYS_BEST = 0, 1
 
@@ -116,8 +118,8 @@ class DecisionTable:
     scalar oracle's state, so the compiled policies decide on lost weapons too, where the
     NumPy kernel decides as if only ammunition and jams could take a weapon away).
 
-    Filled lazily: seeded with every heat level at full availability in the situations of
-    the turn schedule (``seed_sits``); a key the kernel
+    Filled lazily: seeded with the first :data:`SEED_HEATS` heat levels at full
+    availability in the situations of the turn schedule (``seed_sits``); a key the kernel
     does not find is recorded (``D_NMISS``), its duel abandoned and re-run once
     :meth:`fill` has decided the missing keys (:mod:`.sampler`). Duels roll from their own
     keyed dice, so a re-run is the same duel and results do not depend on the table's
@@ -137,7 +139,7 @@ class DecisionTable:
             for i, key in enumerate(keys):
                 fs = s.fire[key]
                 self.deciders[(u, i)] = Decider(fs)
-                for h in range(ACTIVE_HEATS if i in seed_sits else 0):
+                for h in range(SEED_HEATS if i in seed_sits else 0):
                     full = sum(1 << g for g, gun in enumerate(fs.guns)
                                if gun.tn_uncapped[0, h] <= 12)
                     pending.append(self.key(u, i, h, full))
