@@ -429,7 +429,7 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
     "in (consciousness_rolls); an unconscious pilot rolls to wake in the end phase, from the "
     "turn after the knockout on (wake_roll)",
-    "classic-duel: on the NumPy duel kernel (a callable physical policy), a non-'all' "
+    "classic-duel: on the NumPy fallback (a callable physical policy), a non-'all' "
     "firing policy decides as if lost weapons were available; lost ones then simply do not "
     "fire (the compiled engine decides on the weapons really available)",
     "classic-duel: 'all' fires every weapon whose own to-hit number is 12 or less; the other "
