@@ -81,6 +81,21 @@ def test_numpy_kernel_still_matches_oracle() -> None:
              numpy_kernel=True)
 
 
+@pytest.mark.parametrize("pol_a,pol_b", [("max-expected", "neutral"),
+                                         ("below:8", "max-expected")])
+def test_engine_matches_oracle_under_named_firing_policies(pol_a: str, pol_b: str) -> None:
+    """The compiled decision table (issue 21) against the oracle's own Decider calls: at 3
+    hexes, walking, the Hunchback's every weapon (15 heat + 1 moving, 13 sinks) forces a
+    choice; the Wolverine's SRM ammunition and the weapons lost to criticals change the
+    available set."""
+    p = {"unit_a": HBK, "unit_b": WVR, "range": 3, "moved_a": "walk",
+         "policy_a": pol_a, "policy_b": pol_b}
+    from sim.classic.engine.compile import supported
+
+    assert supported(build({**p, "turns": T}))[0]
+    _compare(p, 1200, 12000)
+
+
 def test_kernel_matches_oracle_brawl_with_physical_attacks() -> None:
     _compare({"unit_a": HBK, "unit_b": WVR, "range": 1, "moved_a": "walk"}, 1500, 15000)
 

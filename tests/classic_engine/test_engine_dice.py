@@ -30,6 +30,18 @@ def test_block_size_does_not_change_a_duel() -> None:
     assert np.array_equal(a["dead_turn"], c["dead_turn"][:, :300])
 
 
+def test_decision_table_history_does_not_change_a_duel() -> None:
+    """Named firing policies: duels abandoned for a decision not yet in the table are re-run
+    the same (dice keyed per duel), so a fresh table, a warm one and any block size agree."""
+    p = {**P, "range": 3, "policy_a": "max-expected", "policy_b": "below:12"}
+    a = sampler.run(build(p), np.random.default_rng(5), 300)
+    scn = build(p)
+    b = sampler.run(scn, np.random.default_rng(5), 300, block=7)
+    c = sampler.run(scn, np.random.default_rng(5), 300)        # the table filled already
+    for k in a:
+        assert np.array_equal(a[k], b[k]) and np.array_equal(a[k], c[k]), k
+
+
 def test_jobs_and_backend_do_not_change_results() -> None:
     from sim import engine
     from sim.models import get_model

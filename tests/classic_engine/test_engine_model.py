@@ -23,11 +23,19 @@ def test_numba_is_not_imported_by_sim_or_a_scenario() -> None:
     assert out == "False"
 
 
+def test_named_firing_policies_run_on_the_engine() -> None:
+    model = get_model("classic-duel")
+    for pol in ("neutral", "below:9", "max-expected"):
+        scn = model.scenario({**LIGHT, "policy_a": pol})
+        assert not any("NumPy duel kernel" in n for n in model.notes(scn)), pol
+
+
 def test_uncompiled_policies_fall_back_to_the_numpy_kernel_with_a_note() -> None:
     model = get_model("classic-duel")
     compiled = model.scenario(LIGHT)
     assert not any("NumPy duel kernel" in n for n in model.notes(compiled))
-    for extra in ({"policy_a": "neutral"}, {"physical_b": lambda info: 0}):
+    for extra in ({"policy_a": lambda heat, turn, state: state["avail"]},
+                  {"physical_b": lambda info: 0}):
         scn = model.scenario({**LIGHT, **extra})
         assert any("sampled by the NumPy duel kernel" in n for n in model.notes(scn))
         agg = model.sample(scn, np.random.default_rng(1), 64)

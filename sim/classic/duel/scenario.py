@@ -449,8 +449,9 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "classic-duel: consciousness rolls are made at the end of the phase the damage was taken "
     "in (consciousness_rolls); an unconscious pilot rolls to wake in the end phase, from the "
     "turn after the knockout on (wake_roll)",
-    "classic-duel: a non-'all' firing policy decides as if lost weapons were available; "
-    "lost ones then simply do not fire",
+    "classic-duel: on the NumPy fallback (a callable physical policy), a non-'all' "
+    "firing policy decides as if lost weapons were available; lost ones then simply do not "
+    "fire (the compiled engine decides on the weapons really available)",
     "classic-duel: 'all' fires every weapon whose own to-hit number is 12 or less; the other "
     "firing policies decide from the fire model's numbers for the turn's movement modes with "
     "undamaged MP, so they never choose a weapon out of reach there, even when a slower real "

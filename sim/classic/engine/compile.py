@@ -47,8 +47,18 @@ N_UP = 40
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
-#: 0 ``all`` (every weapon in reach by the trial's own numbers)
-POLICY_ALL = 0
+#: 0 ``all`` (every weapon in reach by the trial's own numbers); 1 a named policy read from
+#: the decision table (:class:`DecisionTable`: ``neutral``, ``below:H``, ``max-expected``)
+POLICY_ALL, POLICY_TABLE = 0, 1
+#: header of the decision table ``M[2]`` (:class:`DecisionTable`): capacity (a power of two),
+#: its log2, offsets of the keys and values, misses recorded by the kernel, their capacity,
+#: situations, heat levels and the key's shift (bits of the availability mask); the misses
+#: start at ``D_MISS0``
+(D_CAP, D_BITS, D_KEYS, D_VALS, D_NMISS, D_MISSCAP, D_NSIT, D_NH, D_SHIFT) = range(9)
+D_MISS0 = 16
+MISS_CAP = 1024
+#: heat levels seeded at full availability (the first turn's; the rest are decided when met)
+SEED_HEATS = 1
 #: physical policies: 0 none, 1 best
 PHYS_NONE, PHYS_BEST = 0, 1
 
@@ -77,13 +87,106 @@ KNOCK_MODES = ("none", "fall", "fall-and-prone")
 
 @dataclass(frozen=True)
 class Compiled:
-    """The flat arrays of one scenario (see the module docstring); ``M`` is the ``(MI, MF)``
-    pair the kernel takes (:mod:`.arrays`), its tables numbered by the ``M_*`` constants of
-    :mod:`.layout`."""
+    """The flat arrays of one scenario (see the module docstring); ``M`` is the
+    ``(MI, MF, DT)`` triple the kernel takes: ``(MI, MF)`` the packed tables (:mod:`.arrays`),
+    numbered by the ``M_*`` constants of :mod:`.layout`, ``DT`` the decision table of the
+    named firing policies (:class:`DecisionTable`; a bare header under ``all``)."""
 
-    M: tuple[Any, ...]
+    parts: tuple[np.ndarray, np.ndarray]
     units: int
     turns: int
+    table: DecisionTable
+
+    @property
+    def M(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (self.parts[0], self.parts[1], self.table.arr)
+
+
+def new_table(cap: int, nsit: int, shift: int) -> np.ndarray:
+    """An empty decision hash table of ``cap`` slots (a power of two, 0 for none)."""
+    arr = np.zeros(D_MISS0 + (MISS_CAP if cap else 0) + 2 * cap, np.int64)
+    arr[D_CAP] = cap
+    arr[D_BITS] = cap.bit_length() - 1 if cap else 0
+    arr[D_KEYS] = D_MISS0 + (MISS_CAP if cap else 0)
+    arr[D_VALS] = arr[D_KEYS] + cap
+    arr[D_MISSCAP] = MISS_CAP if cap else 0
+    arr[D_NSIT], arr[D_NH], arr[D_SHIFT] = nsit, ACTIVE_HEATS, shift
+    arr[arr[D_KEYS]:arr[D_VALS]] = -1
+    return arr
+
+
+class DecisionTable:
+    """The named firing policies compiled (issue 21): a hash table from the state a unit
+    decides on to the :class:`~sim.classic.fire.policies.Decider`'s choice, the rule written
+    once. Key: ``(((unit * situations + situation) * ACTIVE_HEATS + heat) << shift) |
+    available``: the fire situation (range, movement modes), the heat level (capped at 29)
+    and the bit mask of the weapons available this turn by the trial's own numbers (the
+    scalar oracle's state, so the compiled policies decide on lost weapons too, where the
+    NumPy kernel decides as if only ammunition and jams could take a weapon away).
+
+    Filled lazily: seeded with the first :data:`SEED_HEATS` heat levels at full
+    availability in the situations of the turn schedule (``seed_sits``); a key the kernel
+    does not find is recorded (``D_NMISS``), its duel abandoned and re-run once
+    :meth:`fill` has decided the missing keys (:mod:`.sampler`). Duels roll from their own
+    keyed dice, so a re-run is the same duel and results do not depend on the table's
+    history."""
+
+    def __init__(self, scn: DuelScenario, keys: list[tuple[int, str, str]],
+                 seed_sits: set[int]) -> None:
+        from sim.classic.fire.policies import Decider
+
+        self.nsit = len(keys)
+        self.shift = max(1, max(len(next(iter(s.fire.values())).guns) for s in scn.sides))
+        self.deciders: dict[tuple[int, int], Decider] = {}
+        pending: list[int] = []
+        for u, s in enumerate(scn.sides):
+            if s.policy.kind == "all":
+                continue
+            for i, key in enumerate(keys):
+                fs = s.fire[key]
+                self.deciders[(u, i)] = Decider(fs)
+                for h in range(SEED_HEATS if i in seed_sits else 0):
+                    full = sum(1 << g for g, gun in enumerate(fs.guns)
+                               if gun.tn_uncapped[0, h] <= 12)
+                    pending.append(self.key(u, i, h, full))
+        self.pending = pending
+        self.size = 0
+        self.arr = new_table(256 if self.deciders else 0, self.nsit, self.shift)
+
+    def key(self, u: int, sit: int, h: int, avail: int) -> int:
+        return (((u * self.nsit + sit) * ACTIVE_HEATS + h) << self.shift) | avail
+
+    def value(self, key: int) -> int:
+        """The Decider's bit mask of the guns fired for ``key``."""
+        avail = key & ((1 << self.shift) - 1)
+        rest = key >> self.shift
+        h, rest = rest % ACTIVE_HEATS, rest // ACTIVE_HEATS
+        return self.deciders[(rest // self.nsit, rest % self.nsit)].mask(0, h, avail)
+
+    def fill(self, put: Any) -> int:
+        """Decide the pending keys and those the kernel missed, insert them with ``put``
+        (the compiled insertion, :func:`sim.classic.engine.fire.put`); returns how many."""
+        arr = self.arr
+        n = int(min(arr[D_NMISS], arr[D_MISSCAP]))
+        keys = np.unique(np.concatenate([np.asarray(self.pending, np.int64),
+                                         arr[D_MISS0:D_MISS0 + n]]))
+        self.pending = []
+        arr[D_NMISS] = 0
+        if keys.size == 0:
+            return 0
+        vals = np.array([self.value(int(k)) for k in keys.tolist()], np.int64)
+        if 2 * (self.size + keys.size) > arr[D_CAP]:
+            cap = int(arr[D_CAP])
+            while 2 * (self.size + keys.size) > cap:
+                cap *= 2
+            old_k = arr[arr[D_KEYS]:arr[D_VALS]]
+            old_v = arr[arr[D_VALS]:arr[D_VALS] + arr[D_CAP]]
+            live = old_k >= 0
+            self.arr = new_table(cap, self.nsit, self.shift)
+            put(self.arr, old_k[live].copy(), old_v[live].copy())
+        put(self.arr, keys, vals)
+        self.size += int(keys.size)
+        return int(keys.size)
 
 
 def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
@@ -99,10 +202,13 @@ def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
 def supported(scn: DuelScenario) -> tuple[bool, str]:
     """Whether the compiled engine covers ``scn``; else why (the NumPy kernel runs it)."""
     for s in scn.sides:
-        if s.policy.kind != "all":
-            return False, f"firing policy {s.policy.label!r} (only 'all' is compiled)"
+        if s.policy.kind == "callable":
+            return False, "a callable firing policy"
         if callable(s.physical):
             return False, "a callable physical policy"
+    shift = max(len(next(iter(s.fire.values())).guns) for s in scn.sides)
+    if (2 * len(scn.a.fire) * ACTIVE_HEATS) << max(shift, 1) >= 1 << 62:
+        return False, f"{shift} weapons: the decision key does not fit 62 bits"
     return True, ""
 
 
@@ -214,7 +320,7 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_NSIDE_ENG] = len(dm.side_engine)
     up[P_NPOOL] = len(fs0.unit.pools)
     up[P_NCOL] = st.n_columns(L)
-    up[P_POLICY] = POLICY_ALL
+    up[P_POLICY] = POLICY_ALL if s.policy.kind == "all" else POLICY_TABLE
     up[P_MOVED] = MOVES.index(s.moved)
     # triple-strength myomer (issue 19; sim.classic.equipment_rules): from the heat where it
     # acts, +MP and doubled punch / kick / hatchet damage (the *_DMG tables' second half)
@@ -469,4 +575,4 @@ def compile_scenario(scn: DuelScenario) -> Compiled:
               sprint_table(scn), masc_table(scn)]
     from sim.classic.engine.arrays import pack
 
-    return Compiled(pack(parts), len(units), scn.turns)
+    return Compiled(pack(parts), len(units), scn.turns, DecisionTable(scn, keys, set(turn_sit.tolist())))

@@ -6,8 +6,11 @@ cluster, damage groups with hit locations, heat, ammunition, the target's AMS (1
 rules of :mod:`sim.classic.duel.kernel`'s ``_declare``, ``_prop_up`` and ``_resolve_fire``.
 
 Decisions: the unit's policy slot (``UP[u, P_POLICY]``); ``POLICY_ALL`` fires every weapon
-in reach by the trial's own numbers. A :class:`~sim.classic.fire.policies.Decider` table
-would plug in here per unit."""
+in reach by the trial's own numbers; ``POLICY_TABLE`` (``neutral``, ``below:H``,
+``max-expected``) reads the :class:`~sim.classic.fire.policies.Decider`'s choice for the
+unit's situation, heat and available weapons from the decision table ``M[2]``
+(:class:`~sim.classic.engine.compile.DecisionTable`); a key not there yet is recorded as a
+miss and the turn loop abandons the duel, re-run once the table has it."""
 
 from __future__ import annotations
 
@@ -117,8 +120,53 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
             for g in range(ng):
                 if a3(M, L.M_GI, u, g, C.G_LOC) == prop:
                     avail &= ~(1 << g)
-    # POLICY_ALL: every weapon in reach fires (the only policy compiled; supported())
-    X[u, L.X_FIRE] = avail if X[u, L.X_ACT] else 0
+    if not X[u, L.X_ACT]:
+        X[u, L.X_FIRE] = 0
+    elif a2(M, L.M_UP, u, C.P_POLICY) == C.POLICY_ALL:
+        X[u, L.X_FIRE] = avail         # every weapon in reach fires
+    else:
+        T = M[2]
+        key = (((u * T[C.D_NSIT] + sit) * T[C.D_NH] + hact) << T[C.D_SHIFT]) | avail
+        m = decision(T, key)
+        X[u, L.X_FIRE] = m & avail if m >= 0 else 0
+
+
+@njit(cache=True)
+def _slot(T: np.ndarray, key: int) -> int:
+    """The slot of ``key`` in the decision hash table, or the empty slot it would take
+    (the key's bits folded by XOR, no overflow with the JIT off; linear probing; the table
+    is at most half full)."""
+    cap = T[C.D_CAP]
+    base = T[C.D_KEYS]
+    i = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (cap - 1)
+    while True:
+        k = T[base + i]
+        if k == key or k == -1:
+            return i
+        i = (i + 1) & (cap - 1)
+
+
+@njit(cache=True)
+def decision(T: np.ndarray, key: int) -> int:
+    """The fired-guns mask stored for ``key``; -1 (and the key recorded as a miss) if the
+    table does not have it yet."""
+    i = _slot(T, key)
+    if T[T[C.D_KEYS] + i] == key:
+        return T[T[C.D_VALS] + i]
+    n = T[C.D_NMISS]
+    if n < T[C.D_MISSCAP]:
+        T[C.D_MISS0 + n] = key
+    T[C.D_NMISS] = n + 1
+    return -1
+
+
+@njit(cache=True)
+def put(T: np.ndarray, keys: np.ndarray, vals: np.ndarray) -> None:
+    """Insert decided keys into the table (the caller keeps it at most half full)."""
+    for j in range(keys.size):
+        i = _slot(T, keys[j])
+        T[T[C.D_KEYS] + i] = keys[j]
+        T[T[C.D_VALS] + i] = vals[j]
 
 
 @njit(cache=True)

@@ -81,6 +81,27 @@ def _compiled(scn: DuelScenario) -> Compiled:
     return got
 
 
+def _block(turn: Any, comp: Compiled, keys: np.ndarray, first: int, k: int, D: np.ndarray,
+           ints: np.ndarray, dealt: np.ndarray, rng_t: np.ndarray) -> None:
+    """Duels ``first .. first + k - 1`` into the given rows. Under a named firing policy the
+    decision table fills as it goes: the duels abandoned for a missing decision
+    (``ints[:, 0, 0] < 0``) are re-run once :meth:`DecisionTable.fill` has decided it (the
+    same duels: their dice are keyed per duel)."""
+    from sim.classic.engine import fire
+
+    table = comp.table
+    if table.pending:
+        table.fill(fire.put)
+    turn.run_block(comp.M, keys, first, k, D, ints, dealt, rng_t)
+    while True:
+        failed = np.flatnonzero(ints[:, 0, 0] < 0)
+        if failed.size == 0:
+            return
+        if table.fill(fire.put) == 0:
+            raise AssertionError("classic-duel engine: a duel abandoned with no decision missed")
+        turn.run_list(comp.M, keys, first, failed, D, ints, dealt, rng_t)
+
+
 def run(scn: DuelScenario, rng: np.random.Generator, n: int, block: int = BLOCK
         ) -> dict[str, Any]:
     """``n`` duels: the per-trial outcomes of :func:`sim.classic.duel.kernel.run_block`
@@ -98,8 +119,8 @@ def run(scn: DuelScenario, rng: np.random.Generator, n: int, block: int = BLOCK
     D = dice.dice_array()
     for first in range(0, n, block):
         k = min(block, n - first)
-        turn.run_block(comp.M, keys, first, k, D, ints[first:first + k],
-                       dealt[first:first + k], rng_t[first:first + k])
+        _block(turn, comp, keys, first, k, D, ints[first:first + k],
+               dealt[first:first + k], rng_t[first:first + k])
     return {"dead_turn": ints[:, :, 0].T.copy(), "cause": ints[:, :, 1].T.copy(),
             "out": ints[:, :, 2].T.copy(), "fell_turn": ints[:, :, 3].T.copy(),
             "shut_turn": ints[:, :, 4].T.copy(), "fell": ints[:, :, 3].T > 0,
@@ -123,7 +144,7 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
         ints = np.zeros((k, U, 5), np.int64)
         dealt = np.zeros((k, U, T), np.int64)
         rng_t = np.zeros((k, T), np.int64)
-        turn.run_block(comp.M, keys, first, k, D, ints, dealt, rng_t)
+        _block(turn, comp, keys, first, k, D, ints, dealt, rng_t)
         out = {"dead_turn": ints[:, :, 0].T, "cause": ints[:, :, 1].T, "out": ints[:, :, 2].T,
                "fell_turn": ints[:, :, 3].T, "shut_turn": ints[:, :, 4].T,
                "fell": ints[:, :, 3].T > 0, "shut": ints[:, :, 4].T > 0,

@@ -47,6 +47,7 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
         rng_out[t] = 0
     cur = a1(M, L.M_RI, C.R_CLOSING_FROM)
     per_trial = a1(M, L.M_RI, C.R_PER_TRIAL) != 0
+    miss0 = M[2][C.D_NMISS]
     for t in range(T):
         over = False
         for u in range(U):
@@ -87,6 +88,8 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             F.declare(SS, X, P, M, u, sit, r)
             X[u, L.X_DECL] = 0
             X[u, L.X_HOLD] = -1
+        if M[2][C.D_NMISS] != miss0:
+            return      # a decision not in the table yet: abandoned, re-run (sampler)
         anyphys = False
         for u in range(U):
             if a2(M, L.M_UP, u, C.P_PHYS) != C.PHYS_NONE:
@@ -150,7 +153,16 @@ def run_block(M: tuple, keys: np.ndarray, first: int, n: int, D: np.ndarray,
               out_i: np.ndarray, out_dealt: np.ndarray, out_range: np.ndarray) -> None:
     """Duels ``first .. first + n - 1`` of the chunk: ``out_i[k, u, 0..4]`` = (dead turn,
     cause, C21 reason, first fall turn, first shutdown turn), ``out_dealt[k, u, t]``,
-    ``out_range[k, t]``."""
+    ``out_range[k, t]``; a duel abandoned for a decision missing from the table
+    (:mod:`.fire`) has ``out_i[k, 0, 0] = -1``."""
+    run_list(M, keys, first, np.arange(n), D, out_i, out_dealt, out_range)
+
+
+@njit(cache=True)
+def run_list(M: tuple, keys: np.ndarray, first: int, idx: np.ndarray, D: np.ndarray,
+             out_i: np.ndarray, out_dealt: np.ndarray, out_range: np.ndarray) -> None:
+    """Duels ``first + idx[j]`` into rows ``idx[j]`` (:func:`run_block`; the sampler re-runs
+    the abandoned ones this way)."""
     U = dim(M, L.M_UP, 0)
     ncol = 0
     ng = 1
@@ -164,9 +176,14 @@ def run_block(M: tuple, keys: np.ndarray, first: int, n: int, D: np.ndarray,
     PV = np.zeros((U, 8), np.float64)
     rolls = np.zeros(ng, np.int64)
     engaged = np.zeros(ng, np.int64)
-    for k in range(n):
+    for j in range(idx.size):
+        k = idx[j]
         start_duel(D, keys, first + k)
+        miss0 = M[2][C.D_NMISS]
         duel(SS, X, P, PH, PV, M, D, rolls, engaged, out_dealt[k], out_range[k])
+        if M[2][C.D_NMISS] != miss0:
+            out_i[k, 0, 0] = -1
+            continue
         for u in range(U):
             out_i[k, u, 0] = X[u, L.X_DEAD]
             out_i[k, u, 1] = SS[u, CAUSE]
