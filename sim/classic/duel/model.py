@@ -136,7 +136,9 @@ class ClassicDuelModel(Model):
                          # 11: issue 21: the compiled engine (sim.classic.engine), dice
                          #     keyed per duel and roll kind; the NumPy kernel only for
                          #     what the engine does not compile (engine_fallback)
-                         version="11",
+                         # 12: named firing policies compiled (decided on the weapons
+                         #     really available); MASC/TSM, sword, small cockpit simulated
+                         version="12",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
