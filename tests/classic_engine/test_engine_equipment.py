@@ -74,13 +74,17 @@ def test_tsm_unit_is_complete_and_duels() -> None:
     assert agg.n == 32
 
 
+
+def FALLBACK_POLICY(heat, turn, state):  # noqa: N802 - a callable firing policy: the NumPy fallback
+    return state["avail"]
+
 @needs
 def test_the_numpy_fallback_says_it_ignores_tsm() -> None:
     from sim.models import get_model
 
     model = get_model("classic-duel")
     scn = model.scenario({"unit_a": str(HAMMERHANDS), "unit_b": "Locust LCT-1V",
-                          "policy_a": "neutral", "turns": 1})
+                          "policy_a": FALLBACK_POLICY, "turns": 1})
     assert any("triple-strength myomer is simulated by the compiled engine only" in n
                for n in model.notes(scn))
 
@@ -149,7 +153,7 @@ def test_a_sword_swings_in_the_hatchets_place() -> None:
     p = {"unit_a": str(CUIRASS), "unit_b": "Locust LCT-1V", "range": 1, "turns": 2}
     agg = model.sample(model.scenario(p), np.random.default_rng(5), 32)
     assert agg.n == 32
-    fb = model.scenario({**p, "policy_a": "neutral"})
+    fb = model.scenario({**p, "policy_a": FALLBACK_POLICY})
     assert any("the sword is simulated by the compiled engine only" in n
                for n in model.notes(fb))
 
