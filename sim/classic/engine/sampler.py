@@ -23,11 +23,13 @@ _SOURCES = ("arrays", "dice", "damage", "psr", "move", "fire", "physical", "heat
             "turn", "layout", "compile")
 
 
-def _fresh_cache() -> None:
+def _fresh_cache(here: Any = None) -> bool:
+    """Drop the engine's numba cache when its sources changed; return whether the cache
+    holds a compiled turn loop (False: the next import compiles, about a minute)."""
     import hashlib
     from pathlib import Path
 
-    here = Path(__file__).parent
+    here = Path(__file__).parent if here is None else Path(here)
     h = hashlib.sha256()
     for name in _SOURCES:
         h.update((here / f"{name}.py").read_bytes())
@@ -36,20 +38,30 @@ def _fresh_cache() -> None:
     digest = h.hexdigest()
     try:
         if stamp.exists() and stamp.read_text() == digest:
-            return
+            return any(cache.glob("turn.*.nbi"))
         cache.mkdir(exist_ok=True)
         for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
             f.unlink(missing_ok=True)
         stamp.write_text(digest)
     except OSError:     # a read-only install: numba then caches elsewhere or not at all
         pass
+    return False
+
+
+#: what a user sees (stderr) before a cold compile, so a first Classic duel does not look hung
+COMPILE_NOTICE = ("btsim: compiling the Classic engine (once, about a minute on 2 cores; "
+                  "later runs load numba's cache)")
 
 
 def _kernel() -> Any:
     """The compiled turn loop (imports numba; compiles once, then loads numba's cache)."""
     global _TURN
     if _TURN is None:
-        _fresh_cache()
+        import os
+        import sys
+
+        if not _fresh_cache() and not os.environ.get("NUMBA_DISABLE_JIT"):
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
         from sim.classic.engine import turn
 
         _TURN = turn
