@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -43,6 +43,14 @@ def finite(v: Any) -> bool:
 def num(v: Any) -> float:
     """A table cell or scalar as a float (a typed ``float(v)`` for pandas scalars)."""
     return float(v)
+
+
+def fmt_spec(spec: str, scale: float = 1.0) -> Callable[[Any], str]:
+    """A cell formatter: ``format(scale * v, spec)``, or "–" for a missing or infinite value
+    (the one place the sections' fixed-format columns are written)."""
+    def fmt(v: Any) -> str:
+        return "–" if not finite(v) else format(scale * float(v), spec)
+    return fmt
 
 
 def fmt_pct(v: Any) -> str:

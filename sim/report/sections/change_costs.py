@@ -12,26 +12,13 @@ from typing import Any
 import pandas as pd
 
 from sim import plots
-from sim.report.formatting import finite, fmt_count, footnote_text, num, short_unit
+from sim.report.formatting import finite, fmt_count, fmt_spec, footnote_text, num, short_unit
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section
 
-
-def _fmt_edge(v: float) -> str:
-    """An edge P(A wins) - P(B wins) in percentage points (a minus sign when negative)."""
-    return "–" if not finite(v) else f"{100 * float(v):.1f}"
-
-
-def _fmt_signed(v: float) -> str:
-    return "–" if not finite(v) else f"{float(v):+g}"
-
-
-def _fmt_turns(v: float) -> str:
-    return "–" if not finite(v) else f"{float(v):.2f}"
-
-
-def _fmt_ratio(v: float) -> str:
-    return "–" if not finite(v) else f"{float(v):.0f}"
+#: an edge P(A wins) - P(B wins) in percentage points; a signed price change; turns; a ratio
+_fmt_edge, _fmt_signed = fmt_spec(".1f", 100), fmt_spec("+g")
+_fmt_turns, _fmt_ratio = fmt_spec(".2f"), fmt_spec(".0f")
 
 
 @section("change-costs", order=115)

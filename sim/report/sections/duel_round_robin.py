@@ -15,7 +15,7 @@ from sim import plots
 from sim.alphastrike.duel import analysis as DA
 from sim.report import fits
 from sim.report.figures import fairness_panel, outlier_panel
-from sim.report.formatting import finite, fmt_num, fmt_pct, footnote_text, num, short_unit
+from sim.report.formatting import finite, fmt_num, fmt_pct, fmt_spec, footnote_text, num, short_unit
 from sim.report.outliers import OutlierWords, outlier_findings
 from sim.report.registry import section
 from sim.report.types import ColumnTable, Finding, Result, Section
@@ -30,19 +30,8 @@ N_OUT = 5
 N_CELL_TEXT = 20
 
 
-def fmt_theta(v: float) -> str:
-    """A strength (logit units): signed, 2 decimals."""
-    return "–" if not finite(v) else f"{float(v):+.2f}"
-
-
-def fmt_pv(v: float) -> str:
-    """A PV: 1 decimal."""
-    return "–" if not finite(v) else f"{float(v):.1f}"
-
-
-def fmt_p(v: float) -> str:
-    """A p-value: 2 significant digits."""
-    return "–" if not finite(v) else f"{float(v):.2g}"
+#: a strength (logit units, signed); a PV; a p-value (2 significant digits)
+fmt_theta, fmt_pv, fmt_p = fmt_spec("+.2f"), fmt_spec(".1f"), fmt_spec(".2g")
 
 
 def _seed(res: Result) -> int:
