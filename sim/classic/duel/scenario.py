@@ -143,6 +143,13 @@ class DuelScenario:
     physical_rules: ClassicPhysicalRules = field(default_factory=ClassicPhysicalRules)
     #: start range under ``closing`` (0: a fixed range or a script)
     closing_from: int = 0
+    #: N 'Mechs a side (issue 21, :mod:`.forces`): every unit, side A's first (``a`` is
+    #: ``force[0]``, ``b`` the first of side B); empty: the duel's two, ``(a, b)``
+    force: tuple[Side, ...] = ()
+    #: the side (0 A, 1 B) of each unit of ``force``
+    force_sides: tuple[int, ...] = ()
+    #: each side's targeting policy (:data:`sim.classic.duel.forces.TARGETING`)
+    targeting: tuple[str, str] = ("focus-weakest", "focus-weakest")
 
     @property
     def per_trial_range(self) -> bool:
@@ -154,6 +161,16 @@ class DuelScenario:
     @property
     def sides(self) -> tuple[Side, Side]:
         return (self.a, self.b)
+
+    @property
+    def units(self) -> tuple[Side, ...]:
+        """Every unit on the engine's unit axis: side A's, then side B's (the duel: a, b)."""
+        return self.force or (self.a, self.b)
+
+    @property
+    def unit_sides(self) -> tuple[int, ...]:
+        """The side (0 A, 1 B) of each of :attr:`units`."""
+        return self.force_sides or (0, 1)
 
     @property
     def classic_rules(self) -> ClassicRules:
@@ -350,8 +367,13 @@ def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[i
     return found
 
 
-def build(params: Mapping[str, Any]) -> DuelScenario:
-    """Validate ``params`` and compile the duel (ConfigError / UserError on bad input)."""
+def build(params: Mapping[str, Any],
+          forces: tuple[list[tuple[Any, int, int]], list[tuple[Any, int, int]]] | None = None,
+          targeting: tuple[str, str] | None = None) -> DuelScenario:
+    """Validate ``params`` and compile the duel (ConfigError / UserError on bad input).
+    ``forces``: N 'Mechs a side (issue 21, :mod:`.forces`): per side the ``(unit, gunnery,
+    piloting)`` of each 'Mech, in place of ``unit_*``, ``gunnery_*``, ``piloting_*``;
+    ``targeting``: each side's targeting policy then."""
     known = (set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(DUEL_OPTIONS)
              | set(PHYS_OPTIONS) | set(CLASSIC_OPTIONS))
     for k in params:
@@ -370,10 +392,22 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     prules: ClassicPhysicalRules = options.build(ClassicPhysicalRules, "default", phys_over)
     cl_over = {k: v for k, v in params.items() if k in CLASSIC_OPTIONS and v is not None}
     crules = classic_rules(cl_over)
-    mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
+    if forces is None:
+        mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
+        members: list[list[tuple[ClassicMech, Any, Any]]] = [
+            [(mechs[i], params.get(f"gunnery_{s}", 4), params.get(f"piloting_{s}", 5))]
+            for i, s in enumerate("ab")]
+    else:
+        members = [[(_mech(u, f"unit_{s}"), g, p) for u, g, p in forces[i]]
+                   for i, s in enumerate("ab")]
+        mechs = [members[0][0][0], members[1][0][0]]
     moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
     kind, rr = _ranges(params, turns)
+    if kind == "closing" and max(len(f) for f in members) > 1:
+        raise ConfigError("closing", True, "a fixed 'range' or a 'ranges' script with more "
+                          "than one 'Mech a side (the engagement has one range for every "
+                          "unit; closing is for one 'Mech a side)")
     moves: list[tuple[str, str]] = []
     if kind == "closing":
         assert isinstance(rr, int)
@@ -402,20 +436,31 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
         assert isinstance(rr, int)
         situations |= {(r, "run", "run") for r in range(1, rr + 1)}
         situations.add((1, moved[0], moved[1]))
+    # each unit's fire tables are against its nominal target, the other side's first 'Mech
+    # (the engine and the oracle put the real target's movement modifier in its place)
     hx = [{"stand": 0, "walk": m.walk_mp, "run": math.ceil(1.5 * m.walk_mp),
            "jump": m.jump_mp} for m in mechs]
     notes: list[str] = []
-    pa = dict(params)
-    pa["unit_a"], pa["unit_b"] = mechs
-    a = _side(pa, "a", fire_over, drules, situations, 0, hx[1], notes, crules)
-    b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes, crules)
-    for m in mechs:
+    built: list[list[Side]] = [[], []]
+    for i, s in enumerate("ab"):
+        for mech, g, p in members[i]:
+            pa = dict(params)
+            pa[f"unit_{s}"], pa[f"gunnery_{s}"], pa[f"piloting_{s}"] = mech, g, p
+            built[i].append(_side(pa, s, fire_over, drules, situations, i, hx[1 - i], notes,
+                                  crules))
+    for m in [m for f in members for m, _, _ in f]:
         notes.extend(_quirk_notes(m, crules))
     notes.extend(SIMPLIFICATIONS)
     over = {**fire_over, **dmg_over, **duel_over, **phys_over, **cl_over}
-    return DuelScenario(a, b, turns, ranges, tuple(moves), label, tuple(sorted(over.items())),
-                        drules, tuple(dict.fromkeys(notes)), urules, prules,
-                        rr if isinstance(rr, int) else 0)
+    force: tuple[Side, ...] = ()
+    force_sides: tuple[int, ...] = ()
+    if forces is not None:
+        force = tuple(built[0] + built[1])
+        force_sides = (0,) * len(built[0]) + (1,) * len(built[1])
+    return DuelScenario(built[0][0], built[1][0], turns, ranges, tuple(moves), label,
+                        tuple(sorted(over.items())), drules, tuple(dict.fromkeys(notes)),
+                        urules, prules, rr if isinstance(rr, int) else 0, force, force_sides,
+                        targeting or ("focus-weakest", "focus-weakest"))
 
 
 def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:

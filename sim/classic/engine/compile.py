@@ -9,8 +9,11 @@ damage model (:mod:`sim.classic.damage_state`), and the weapons' base target num
 cluster and group tables (the fire model's ``FireScenario`` per situation). The kernel holds
 no rule constant of its own; an option is an int in :data:`RULES`' order.
 
-Units sit on an axis (``u``): the duel has two, side 0 and side 1. Arrays that differ in
-size between units (guns, bins, items) are padded to the largest.
+Units sit on an axis (``u``): ``DuelScenario.units``, side A's then side B's (the duel has
+two; a force engagement up to 4 a side, :mod:`sim.classic.duel.forces`), each with its side
+``P_SIDE``, its place in the side ``P_RANK`` and the side's targeting policy
+``P_TARGETING``. Arrays that differ in size between units (guns, bins, items) are padded to
+the largest.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ from sim.classic.weapons import EQUIPMENT, lookup_equipment
  P_HATCH_ITEM, P_HATCH_ARM, P_AMS_POOL, P_AMS_HEAT, P_NAMS_ORDER, P_NSINK, P_NAMS_ITEMS, P_PHYS,
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
- P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR) = range(40)
-N_UP = 40
+ P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR,
+ P_TARGETING, P_RANK) = range(42)
+N_UP = 42
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -136,10 +140,10 @@ class DecisionTable:
         from sim.classic.fire.policies import Decider
 
         self.nsit = len(keys)
-        self.shift = max(1, max(len(next(iter(s.fire.values())).guns) for s in scn.sides))
+        self.shift = max(1, max(len(next(iter(s.fire.values())).guns) for s in scn.units))
         self.deciders: dict[tuple[int, int], Decider] = {}
         pending: list[int] = []
-        for u, s in enumerate(scn.sides):
+        for u, s in enumerate(scn.units):
             if s.policy.kind == "all":
                 continue
             for i, key in enumerate(keys):
@@ -201,13 +205,13 @@ def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
 
 def supported(scn: DuelScenario) -> tuple[bool, str]:
     """Whether the compiled engine covers ``scn``; else why (the NumPy kernel runs it)."""
-    for s in scn.sides:
+    for s in scn.units:
         if s.policy.kind == "callable":
             return False, "a callable firing policy"
         if callable(s.physical):
             return False, "a callable physical policy"
-    shift = max(len(next(iter(s.fire.values())).guns) for s in scn.sides)
-    if (2 * len(scn.a.fire) * ACTIVE_HEATS) << max(shift, 1) >= 1 << 62:
+    shift = max(len(next(iter(s.fire.values())).guns) for s in scn.units)
+    if (len(scn.units) * len(scn.a.fire) * ACTIVE_HEATS) << max(shift, 1) >= 1 << 62:
         return False, f"{shift} weapons: the decision key does not fit 62 bits"
     return True, ""
 
@@ -240,9 +244,9 @@ def sprint_table(scn: DuelScenario) -> np.ndarray:
     """``SPRINT[u, w]``: running MP with the unit's MASC / supercharger engaged at walking
     MP ``w`` now (:func:`sim.classic.equipment_rules.sprint_mp`, by which systems still
     work: column 0 neither, 1 MASC, 2 supercharger, 3 both)."""
-    top = max(max(s.walk for s in scn.sides) + 3, 1)  # TSM adds 2
-    out = np.zeros((len(scn.sides), 4, top + 1), np.int64)
-    for u in range(len(scn.sides)):
+    top = max(max(s.walk for s in scn.units) + 3, 1)  # TSM adds 2
+    out = np.zeros((len(scn.units), 4, top + 1), np.int64)
+    for u in range(len(scn.units)):
         for c in range(4):
             out[u, c] = [ER.sprint_mp(w, bool(c & 1), bool(c & 2)) for w in range(top + 1)]
     return out
@@ -281,8 +285,8 @@ def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarra
     return keys, turn_sit, run_sit, adj
 
 
-def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
-          side_no: int) -> dict[str, Any]:
+def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no: int,
+          rank: int, targeting: int) -> dict[str, Any]:
     fs0 = s.fire[keys[0]]
     guns = fs0.guns
     L = s.layout
@@ -292,6 +296,8 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up = np.zeros(N_UP, np.int64)
     nb = len(L.bins)
     up[P_SIDE] = side_no
+    up[P_RANK] = rank
+    up[P_TARGETING] = targeting
     up[P_TONS] = s.tons
     up[P_WALK] = s.walk
     up[P_JUMP] = s.jump
@@ -444,7 +450,7 @@ def global_tables(scn: DuelScenario) -> dict[str, np.ndarray]:
             std_rear[c, r] = int(code >= 8)
     fs0 = next(iter(scn.a.fire.values()))
     table = fs0.rules.fire_tmm_table
-    charge_top = max(scn.a.run, scn.b.run, scn.a.walk, scn.b.walk) + 2
+    charge_top = max(max(s.run, s.walk) for s in scn.units) + 2
     psr_t = np.zeros(7, np.int64)
     psr_s = np.zeros(7, np.int64)
     for k, v in ph.PSR_ON_TARGET.items():
@@ -474,7 +480,7 @@ def global_tables(scn: DuelScenario) -> dict[str, np.ndarray]:
         "ARMOR_LOC": np.asarray(st.ARMOR_LOC, np.int64),
         "P_AT_LEAST": np.asarray(ph.P_AT_LEAST, np.float64),
         "CHARGE_DMG": np.array([[D.charge(s.tons, h) for h in range(charge_top)]
-                                for s in scn.sides], np.int64),
+                                for s in scn.units], np.int64),
         "BASE": base, "PSR_T": psr_t, "PSR_S": psr_s,
         "MOVE_HEAT": np.array([H.MOVE_HEAT["stand"], H.MOVE_HEAT["walk"], H.MOVE_HEAT["run"]],
                               np.int64),
@@ -557,9 +563,15 @@ def rule_ints(scn: DuelScenario) -> np.ndarray:
 
 
 def compile_scenario(scn: DuelScenario) -> Compiled:
-    """The flat arrays of ``scn`` (both units), ready for the kernel."""
+    """The flat arrays of ``scn`` (every unit of :attr:`DuelScenario.units`), ready for the
+    kernel."""
+    from sim.classic.duel.forces import targeting_code
+
     keys, turn_sit, run_sit, adj = situations(scn)
-    units = [_unit(scn.a, scn.b, scn, keys, 0), _unit(scn.b, scn.a, scn, keys, 1)]
+    sides = scn.unit_sides
+    units = [_unit(s, scn, keys, sides[u], sides[:u].count(sides[u]),
+                   targeting_code(scn.targeting[sides[u]]))
+             for u, s in enumerate(scn.units)]
     glob = global_tables(scn)
     parts: list[Any] = [glob[k] for k in GLOBAL_KEYS]
     for k in UNIT_KEYS:

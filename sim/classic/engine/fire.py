@@ -171,7 +171,8 @@ def put(T: np.ndarray, keys: np.ndarray, vals: np.ndarray) -> None:
 
 @njit(cache=True)
 def ams_free(SS: np.ndarray, X: np.ndarray, M: tuple, y: int) -> int:
-    """AMS of ``y`` able to engage this turn (10.3): working forward mounts, at most one per
+    """AMS of ``y`` able to engage this turn (10.3): working forward mounts less those that
+    already engaged an attack this turn (``X_AMS_SPENT``: N 'Mechs a side), at most one per
     round left, none while shut down; -1 without AMS."""
     if a2(M, L.M_UP, y, C.P_NAMS_ITEMS) == 0 or a2(M, L.M_UP, y, C.P_AMS_POOL) < 0:
         return -1
@@ -183,7 +184,7 @@ def ams_free(SS: np.ndarray, X: np.ndarray, M: tuple, y: int) -> int:
     rounds = pool_ammo(Y, M, y, a2(M, L.M_UP, y, C.P_AMS_POOL))
     if X[y, L.X_SHUT]:
         return 0
-    return min(working, rounds)
+    return max(min(working - X[y, L.X_AMS_SPENT], rounds), 0)
 
 
 @njit(cache=True)
@@ -221,6 +222,7 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
                 engaged[g] = 1
                 if hit:
                     used += 1
+        X[y, L.X_AMS_SPENT] += free - left
         if used > 0:
             take_ammo(Y, M, y, a2(M, L.M_UP, y, C.P_AMS_POOL), used)
         X[y, L.X_BUILD] += used * a2(M, L.M_UP, y, C.P_AMS_HEAT)

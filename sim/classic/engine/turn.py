@@ -18,9 +18,10 @@ from sim.classic.engine import layout as L
 from sim.classic.engine import move as MV
 from sim.classic.engine import physical as PHY
 from sim.classic.engine import psr as PS
+from sim.classic.engine import target as TG
 from sim.classic.engine.arrays import a1, a2, dim
 from sim.classic.engine.damage import settle_pilot
-from sim.classic.engine.dice import below, start_duel
+from sim.classic.engine.dice import start_duel
 
 CAUSE = st.CAUSE
 
@@ -31,7 +32,9 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
          dealt: np.ndarray, rng_out: np.ndarray) -> None:
     """One duel from fresh states; per-unit outcomes stay in ``X`` (``X_DEAD``, ``X_OUT``,
     ``X_FELL_TURN``, ``X_SHUT_TURN``) and ``SS`` (cause); ``dealt[u, t]`` damage dealt per
-    turn, ``rng_out[t]`` the range of the turn's attacks (0 once over)."""
+    turn, ``rng_out[t]`` the range of the turn's attacks (0 once over). N units a side
+    (:mod:`.target`): it ends when a side is down; a unit down takes no further part, the
+    others retarget at the start of each weapon attack phase."""
     U = SS.shape[0]
     T = a1(M, L.M_RI, C.R_TURNS)
     for u in range(U):
@@ -40,7 +43,7 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             SS[u, c] = a2(M, L.M_S0, u, c)
         for k in range(X.shape[1]):
             X[u, k] = 0
-        X[u, L.X_TARGET] = 1 - u
+        X[u, L.X_TARGET] = TG.first_enemy(M, u, U)
         for t in range(T):
             dealt[u, t] = 0
     for t in range(T):
@@ -49,15 +52,13 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
     per_trial = a1(M, L.M_RI, C.R_PER_TRIAL) != 0
     miss0 = M[2][C.D_NMISS]
     for t in range(T):
-        over = False
-        for u in range(U):
-            if X[u, L.X_DEAD] != 0:
-                over = True
-        if over:
+        if TG.over(X, M):
             break
         closing = per_trial and cur > 1
         # 1 movement
         for u in range(U):
+            if TG.down(X, u):
+                continue
             S = SS[u]
             X[u, L.X_WAS_OUT] = X[u, L.X_UNCON]
             X[u, L.X_ACT] = 1 if (PS.alive(S) and not X[u, L.X_SHUT]
@@ -82,10 +83,14 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
         at1 = r == 1
         rng_out[t] = r
         # 2 weapon attacks, declared from the state at the start of the phase
+        TG.retarget(SS, X, M, sit)
         for u in range(U):
             PS.snapshot(SS[u], X, M, u)
         for u in range(U):
-            F.declare(SS, X, P, M, u, sit, r)
+            if TG.down(X, u):
+                X[u, L.X_FIRE] = 0
+            else:
+                F.declare(SS, X, P, M, u, sit, r)
             X[u, L.X_DECL] = 0
             X[u, L.X_HOLD] = -1
         if M[2][C.D_NMISS] != miss0:
@@ -96,13 +101,11 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
                 anyphys = True
         if at1 and a1(M, L.M_RI, C.R_ATTACKS_ALL) and anyphys:
             for u in range(U):
+                if TG.down(X, u):
+                    continue
                 can = PS.alive(SS[u]) and not X[u, L.X_SHUT] and not X[u, L.X_UNCON]
                 PHY.declare_unit(SS, X, P, M, u, can, PH, PV)
-            if U == 2 and X[0, L.X_DECL] > 0 and X[1, L.X_DECL] > 0:
-                if below(D, L.K_INIT, 2) == 0:
-                    X[1, L.X_DECL] = 0
-                else:
-                    X[0, L.X_DECL] = 0
+            TG.initiative(X, D)
             for u in range(U):
                 PHY.commit(X, M, u)
         for u in range(U):
@@ -111,9 +114,13 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             X[u, L.X_DEALT] = 0
             X[u, L.X_FLOC] = 0
             X[u, L.X_NTRIG] = 0
+            X[u, L.X_AMS_SPENT] = 0
         for u in range(U):
-            F.resolve(SS, X, P, M, u, D, rolls, engaged)
+            if not TG.down(X, u):
+                F.resolve(SS, X, P, M, u, D, rolls, engaged)
         for u in range(U):
+            if TG.down(X, u):
+                continue
             settle_pilot(SS[u])
             PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
             PS.phase_consciousness(SS[u], X, M, u, D)
@@ -124,22 +131,31 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
                 X[u, L.X_PDMG] = 0
                 X[u, L.X_NTRIG] = 0
             for u in range(U):
+                if TG.down(X, u):
+                    PH[u, PHY.H_KIND] = PHY.NONE
+                    continue
                 y = X[u, L.X_TARGET]
                 can = (PS.alive(SS[u]) and not X[u, L.X_SHUT] and not X[u, L.X_UNCON]
                        and X[y, L.X_DECL] != PHY.DFA)
                 PHY.choose(SS, X, M, u, can, X[u, L.X_FLOC], False, X[u, L.X_DECL], 0.0,
                            PH, PV)
             for u in range(U):
-                PHY.resolve(SS, X, M, u, PH, D)
+                if not TG.down(X, u):
+                    PHY.resolve(SS, X, M, u, PH, D)
             for u in range(U):
+                if TG.down(X, u):
+                    continue
                 settle_pilot(SS[u])
                 PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
                 PS.phase_consciousness(SS[u], X, M, u, D)
         # 4 heat phase
         for u in range(U):
-            HT.heat_phase(SS, X, M, u, D)
+            if not TG.down(X, u):
+                HT.heat_phase(SS, X, M, u, D)
         # 5 end phase
         for u in range(U):
+            if TG.down(X, u):
+                continue
             E.end_phase(SS, X, M, u, t, D)
             if X[u, L.X_FELL] and X[u, L.X_FELL_TURN] == 0:
                 X[u, L.X_FELL_TURN] = t + 1
