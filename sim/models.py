@@ -18,6 +18,7 @@ MODULES: dict[str, str] = {
     "hit": "sim.classic.hit_model",
     "duel": "sim.alphastrike.duel.model",
     "classic-duel": "sim.classic.duel.model",
+    "classic-force": "sim.classic.duel.force_model",
 }
 
 

@@ -140,10 +140,15 @@ def run(scn: DuelScenario, rng: np.random.Generator, n: int, block: int = BLOCK
             "range": rng_t.T.copy()}
 
 
-def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
-    """``n`` duels aggregated into the model's metrics, one block at a time."""
+def simulate(scn: DuelScenario, rng: np.random.Generator, n: int,
+             summarize: Any = None) -> Aggregate:
+    """``n`` duels aggregated into the model's metrics, one block at a time: ``summarize``
+    (scenario, outcomes of :func:`run`'s form) -> Aggregate, by default the duel's
+    (:func:`sim.classic.duel.kernel.summarize`; ``classic-force`` passes its own)."""
     from sim.classic.duel import kernel as nk
     from sim.classic.engine import dice
+
+    summarize = nk.summarize if summarize is None else summarize
 
     turn = _kernel()
     comp = _compiled(scn)
@@ -161,5 +166,5 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
                "fell_turn": ints[:, :, 3].T, "shut_turn": ints[:, :, 4].T,
                "fell": ints[:, :, 3].T > 0, "shut": ints[:, :, 4].T > 0,
                "dealt": dealt.transpose(1, 2, 0), "range": rng_t.T}
-        agg.merge(nk.summarize(scn, out))
+        agg.merge(summarize(scn, out))
     return agg
