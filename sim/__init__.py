@@ -28,15 +28,18 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 #: the notebook API: name -> the module that defines it
-_API = {"attack": "sim.api", "classic_duel": "sim.api", "compare": "sim.api",
+_API = {"attack": "sim.api", "classic_duel": "sim.api", "classic_force": "sim.api",
+        "compare": "sim.api",
         "duel": "sim.api", "fire": "sim.api", "heat": "sim.api", "hit": "sim.api",
         "profile": "sim.api", "run": "sim.api", "Result": "sim.result"}
 
-__all__ = ["Result", "__version__", "attack", "classic_duel", "compare", "duel", "fire",
+__all__ = ["Result", "__version__", "attack", "classic_duel", "classic_force", "compare",
+           "duel", "fire",
            "heat", "hit", "profile", "run"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
-    from sim.api import attack, classic_duel, compare, duel, fire, heat, hit, profile, run
+    from sim.api import (attack, classic_duel, classic_force, compare, duel, fire, heat, hit,
+                         profile, run)
     from sim.result import Result
 
 

@@ -30,7 +30,7 @@ from sim.result import Result
 if TYPE_CHECKING:
     from sim.model import Model
 
-__all__ = ["attack", "classic_duel", "compare", "duel", "fire", "heat", "hit", "profile",
+__all__ = ["attack", "classic_duel", "classic_force", "compare", "duel", "fire", "heat", "hit", "profile",
            "run", "run_scenario"]
 
 
@@ -325,6 +325,17 @@ def classic_duel(a: Any, b: Any, **kwargs: Any) -> Result:
     return _classic_duel(a, b, **kwargs)
 
 
+def classic_force(a: Any, b: Any, **kwargs: Any) -> Result:
+    """A Classic engagement of 1 to 4 'Mechs a side (the ``classic-force`` model, issue 21;
+    ``btsim duel --game classic "A@G/P,B" "C,D"``): sides as ``"UNIT@G/P,UNIT@G/P"``.
+    Keywords as :func:`sim.classic.duel.force_api.classic_force`: the duel's per side
+    (``_a``/``_b``) plus ``targeting_a``/``targeting_b``, ``range`` or ``ranges``,
+    ``turns``, ``rules``, ``trials``, ``seed``."""
+    from sim.classic.duel.force_api import classic_force as _classic_force
+
+    return _classic_force(a, b, **kwargs)
+
+
 def hit(unit: Any, **kwargs: Any) -> Result:
     """What damage groups do to a Classic 'Mech (``btsim hit``, issue 13 "What one hit
     does"): exact by default, Monte Carlo with ``method="mc"`` (``trials``, ``seed``; every
@@ -509,5 +520,6 @@ def progress_flag(progress: bool | str | None) -> bool | None:
 #: the Python API by name (the CLI and the docs list these)
 API: dict[str, Callable[..., Result]] = {"attack": attack, "heat": heat, "fire": fire,
                                          "profile": profile, "duel": duel, "classic_duel": classic_duel,
+                                         "classic_force": classic_force,
                                          "hit": hit, "run": run,
                                          "compare": compare}

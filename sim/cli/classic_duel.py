@@ -61,6 +61,9 @@ def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> 
              help=f"firing policy of {S}: all|neutral|below:H|max-expected")
         _add(p, f"--physical-{s}", metavar="P", default="best",
              help=f"physical attacks of {S} at range 1: best|none")
+        _add(p, f"--targeting-{s}", metavar="POLICY", default=None,
+             help=f"targeting of {S} with more than one 'Mech a side: focus-weakest "
+             "(default), focus-threat, spread, finish")
         _add(p, f"--bv-{s}", default=None, metavar="N", help=f"Battle Value of {S} at "
              "gunnery 4 / piloting 5 (the base BV, as the catalog's; overrides it, needed for "
              f"a .mtf file); the duel adjusts it for --gunnery-{s}/--piloting-{s} (24.2): "
@@ -141,13 +144,52 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
+def force_sides(args: argparse.Namespace) -> bool:
+    """Whether the command names a force engagement (issue 21, model ``classic-force``): a
+    side written in the force syntax (``"UNIT@G/P"``, ``"UNIT@G/P,UNIT@G/P"``: more than one
+    'Mech or skills per entry) or a ``--targeting-a/-b``."""
+    return any(isinstance(u, str) and ("," in u or "@" in u) for u in _units(args)) or any(
+        getattr(args, f"targeting_{s}", None) is not None for s in "ab")
+
+
+def run_force(args: argparse.Namespace) -> int:
+    """Run a force engagement (model ``classic-force``) of parsed arguments; print the
+    readable summary or :func:`sim.classic.duel.force_api.result_view`'s document; 0."""
+    from sim.api import run_scenario
+    from sim.classic.duel.force_api import to_text, with_view
+
+    for flag in ("edit", "edit_b"):
+        if getattr(args, flag, None):
+            raise ConfigError(flag.replace("_", "-"), " ".join(getattr(args, flag)),
+                              "an edit of a duel of one 'Mech a side (not a force)")
+    params = classic_params(args)
+    for s in "ab":
+        if getattr(args, f"targeting_{s}", None) is not None:
+            params[f"targeting_{s}"] = getattr(args, f"targeting_{s}")
+    trials = getattr(args, "trials", None)
+    seed = getattr(args, "seed", None)
+    res = with_view(run_scenario(
+        "classic-force", params,
+        trials=10_000 if trials is None else int_arg("trials", trials),
+        seed=0 if seed is None else int_arg("seed", seed),
+        n_jobs=int_arg("jobs", getattr(args, "jobs", None)) or 1,
+        chunk_size=int_arg("chunk_size", getattr(args, "chunk_size", None)),
+        progress=getattr(args, "progress", None) or "never"))
+    doc = res.to_dict()
+    print(json.dumps(doc, indent=2) if getattr(args, "json", False) else to_text(doc))
+    return 0
+
+
 def run_classic(args: argparse.Namespace) -> int:
     """Run the Classic duel of parsed arguments; print the readable summary or the JSON
     document (:func:`sim.classic.duel.api.result_view`, the same as
-    ``sim.classic_duel(...).to_dict()``); 0."""
+    ``sim.classic_duel(...).to_dict()``); 0. Sides of more than one 'Mech run the force
+    engagement (:func:`run_force`)."""
     from sim.api import run_scenario
     from sim.classic.duel.api import to_text, with_view
 
+    if force_sides(args):
+        return run_force(args)
     params = classic_params(args)
     trials = getattr(args, "trials", None)
     seed = getattr(args, "seed", None)

@@ -31,11 +31,13 @@ repeats), or --closing close|hold-band from --start-distance inches (20.7): clos
 close at full Move; hold-band = the faster unit keeps its preferred band (--rule
 hold_band=net|own: damage dealt minus taken, per 20.7, or its own damage, per example E15).
 
---game classic (btsim classic-duel): A and B are Classic 'Mechs (catalog or .mtf); skills
-are --gunnery-a/-b and --piloting-a/-b, --range and --ranges are hexes (default 6),
+--game classic (btsim classic-duel): A and B are Classic 'Mechs (catalog or .mtf), UNIT@G/P,
+or forces of up to 4 "UNIT@G/P,UNIT@G/P" (model classic-force; --targeting-a/-b:
+focus-weakest (default), focus-threat, spread, finish); skills are --gunnery-a/-b and
+--piloting-a/-b (a force's entries without @G/P), --range and --ranges are hexes (default 6),
 --closing close runs both at full speed from --start-distance hexes (default 15), turns
 default to 20, Monte Carlo always (--trials, default 10000). The Alpha Strike-only flags
-(--skill, --terrain, --targeting, --rules) and the Classic-only ones (--gunnery, --piloting,
+(--skill, --terrain, --rules) and the Classic-only ones (--gunnery, --piloting,
 --physical, --bv) exit 2 with the other game.
 
 examples:
@@ -43,7 +45,8 @@ examples:
   btsim duel "Atlas AS7-D@3" "Loki (Hellbringer) Prime" --range medium --policy-b max --json
   btsim duel "Atlas AS7-D,Locust LCT-1V@3" "Mad Cat (Timber Wolf) S" --trials 100000 --seed 1
   btsim duel "Catapult CPLT-C1" "Atlas AS7-D" --closing close --rule crits=false
-  btsim duel --game classic "Hunchback HBK-4G" "Wolverine WVR-6R" --range 6 --gunnery-a 3"""
+  btsim duel --game classic "Hunchback HBK-4G" "Wolverine WVR-6R" --range 6 --gunnery-a 3
+  btsim duel --game classic "Atlas AS7-D@3/4,Hunchback HBK-4G" "Marauder MAD-3R,Wolverine WVR-6R" --range 3 --targeting-b finish"""
 
 
 #: flags of one game only (dest -> (flag, game, what the other game takes instead)); given
@@ -51,8 +54,7 @@ examples:
 GAME_FLAGS: dict[str, tuple[str, str, str]] = {
     **{f"{k}_{s}": (f"--{k}-{s}", "alphastrike", hint) for s in "ab" for k, hint in (
         ("skill", f"the classic duel takes --gunnery-{s} and --piloting-{s}"),
-        ("terrain", "the classic duel has no terrain"),
-        ("targeting", "the classic duel is one 'Mech a side"))},
+        ("terrain", "the classic duel has no terrain"),)},
     "rules": ("--rules", "alphastrike", "the classic duel takes no preset: set options with "
               "--rule NAME=VALUE (btsim rules --game classic)"),
     **{f"{k}_{s}": (f"--{k}-{s}", "classic", hint) for s in "ab" for k, hint in (
@@ -118,8 +120,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help=f"Alpha Strike only: side {S}'s terrain (default "
                        f"{AS[f'terrain_{s}']})")
         p.add_argument(f"--targeting-{s}", default=None, metavar="POLICY",
-                       help=f"Alpha Strike only: side {S}'s targeting in a force fight "
-                       "(default focus)")
+                       help=f"side {S}'s targeting in a force fight: alphastrike focus "
+                       "(default), nearest-to-death, most-dangerous, spread; classic "
+                       "focus-weakest (default), focus-threat, spread, finish")
         p.add_argument(f"--tactic-{s}", default=None, metavar="NAME",
                        help=f"side {S}'s tactic: competent (default), stand-and-fire, brawler, "
                        "sniper, kite, charge (alphastrike; classic: stand-and-fire (default), "
