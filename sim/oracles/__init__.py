@@ -24,6 +24,7 @@ SCALAR_BASELINES: dict[str, str] = {
     "fire": "sim.oracles.fire:scalar",
     "duel": "sim.oracles.duel:scalar",
     "classic-duel": "sim.oracles.classic_duel:scalar",
+    "classic-force": "sim.oracles.classic_duel:scalar",
 }
 
 

@@ -76,6 +76,8 @@ class Mech:
         self.pilot_seen = 0
         self.jam: set[int] = set()
         self.out = ""
+        #: AMS mounts that engaged an attack this turn (reset each turn)
+        self.ams_spent = 0
 
     # -- facts -----------------------------------------------------------------------
     def kind_hits(self, kind: int) -> int:
@@ -442,13 +444,15 @@ def _ams_engaged(r: random.Random, y: Mech, fs: FireScenario,
     rolls = {g: _roll(r) for g, _, _ in fired}
     rounds = sum(y.ammo[b] for b, p in enumerate(side.bin_pool)
                  if p == side.ams_pool and y.IS[side.layout.bins[b][0]] > 0)
-    free = 0 if y.shut or side.ams_pool < 0 else min(
-        rounds, sum(1 for it in side.ams_items if not y.item_lost(it)))
+    # mounts that engaged an earlier attacker this turn (N 'Mechs a side) are spent
+    free = 0 if y.shut or side.ams_pool < 0 else max(0, min(
+        rounds, sum(1 for it in side.ams_items if not y.item_lost(it)) - y.ams_spent))
     tns = {g: tn for g, tn, _ in fired}
     cands = [g for g, tn, _ in fired if fs.guns[g].weapon.family in MISSILES
              and (fs.rules.ams_engages == "declared" or rolls[g] >= tn)]
     cands.sort(key=lambda g: (-_gun_mean(fs.guns[g], fs.guns[g].rate), g))
     engaged = set(cands[:free])
+    y.ams_spent += len(engaged)
     used = sum(1 for g in engaged if rolls[g] >= tns[g])
     need = used
     for b, p in enumerate(side.bin_pool):
@@ -707,15 +711,17 @@ def _groups(r: random.Random, m: Mech, total: int, column: str,
 
 
 def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
-            taken: list[int], trig: list[list[int]], i: int) -> None:
-    """Resolve side ``i``'s attack ``kind`` (reference.md 2-4); the PSRs it forces go to
-    ``trig`` (per side, each roll's situational modifier)."""
+            taken: list[int], trig: list[list[int]], i: int, j: int | None = None) -> None:
+    """Resolve unit ``i``'s attack ``kind`` on unit ``j`` (default: the duel's other one)
+    (reference.md 2-4); the PSRs it forces go to ``trig`` (per unit, each roll's
+    situational modifier)."""
+    j = 1 - i if j is None else j
     W, T = m.side.tons, y.side.tons
     if kind == "punch":
         for tn, d in info["punch"]:
             if tn <= 12 and _roll(r) >= tn and d > 0:
                 y.damage(r, PUNCH[r.randint(1, 6)], False, d, False)
-                taken[1 - i] += d
+                taken[j] += d
     elif kind == "kick":
         tn, d = info["kick"]
         if _roll(r) >= tn:
@@ -724,8 +730,8 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
                     y.group(r, "front", d)
                 else:
                     y.damage(r, KICK[r.randint(1, 6)], False, d, False)
-                taken[1 - i] += d
-            trig[1 - i].append(0)       # kicked
+                taken[j] += d
+            trig[j].append(0)       # kicked
         else:
             trig[i].append(0)           # missed a kick
     elif kind == "hatchet":
@@ -737,10 +743,10 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
             else:
                 y.damage(r, (PUNCH if aim == "punch" else KICK)[r.randint(1, 6)], False, d,
                          False)
-            taken[1 - i] += d
+            taken[j] += d
     elif kind == "push":
         if _roll(r) >= info["push"][0]:
-            trig[1 - i].append(0)       # pushed
+            trig[j].append(0)       # pushed
     elif kind in ("charge", "dfa"):
         tn, d = info[kind]
         if _roll(r) >= tn:
@@ -755,9 +761,9 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
                     _groups(r, y, d, "front", PUNCH)
                 own = math.ceil(W / 5)
                 _groups(r, m, own, "front", KICK)
-            taken[1 - i] += d
+            taken[j] += d
             taken[i] += own
-            trig[1 - i].append(2)       # charged / hit by a DFA
+            trig[j].append(2)       # charged / hit by a DFA
             trig[i].append(2 if kind == "charge" else 4)
         elif kind == "dfa" and m.alive():
             m.prone = m.fell = True
@@ -876,36 +882,106 @@ def _out(m: Mech, fs: FireScenario) -> str:
     return how if crippled else ""
 
 
+def _durability(m: Mech) -> int:
+    """Armor (front and rear) and internal structure left (the targeting policies'
+    durability, :mod:`sim.classic.duel.forces`)."""
+    return sum(m.armor) + sum(m.IS)
+
+
+def _threat(m: Mech, fs: FireScenario, can: bool) -> float:
+    """Expected damage of ``m``'s usable weapons this turn (:mod:`sim.classic.duel.forces`):
+    P(hit) at the base number for the situation and heat times the mean damage at full
+    rate, over the weapons not lost, jammed or dry; 0 when it cannot act."""
+    if not can or m.kind_hits(lay.SENSORS) >= 2:
+        return 0.0
+    side = m.side
+    h = min(m.heat, 29)
+    ammo = [0] * len(fs.unit.pools)
+    for b, p in enumerate(side.bin_pool):
+        if p >= 0 and m.IS[side.layout.bins[b][0]] > 0:
+            ammo[p] += m.ammo[b]
+    out = 0.0
+    for g, gun in enumerate(fs.guns):
+        if g in m.jam or m.gun_lost(g, gun.kind) or (gun.pool >= 0 and ammo[gun.pool] <= 0):
+            continue
+        tn = int(gun.tn_uncapped[0, h])
+        if tn <= 12:
+            out += _p(tn) * _gun_mean(gun, gun.rate)
+    return out
+
+
+def _targets(scn: DuelScenario, ms: list[Mech], fss: list[FireScenario], can: list[bool],
+             dead: list[int], tg: list[int]) -> None:
+    """Each living unit's target by its side's policy (:mod:`sim.classic.duel.forces`, its
+    docstring states them; ties to the lowest index), in place in ``tg``."""
+    sides = scn.unit_sides
+    U = len(ms)
+    for i in range(U):
+        if dead[i]:
+            continue
+        foes = [j for j in range(U) if sides[j] != sides[i] and not dead[j]]
+        if len(foes) <= 1:
+            if foes:
+                tg[i] = foes[0]
+            continue
+        pol = scn.targeting[sides[i]]
+        if pol == "spread":
+            tg[i] = foes[sides[:i].count(sides[i]) % len(foes)]
+        elif pol == "focus-weakest":
+            tg[i] = min(foes, key=lambda j: (_durability(ms[j]), j))
+        else:
+            pool = foes
+            if pol == "finish":
+                reach = sum(_threat(ms[v], fss[v], can[v]) for v in range(U)
+                            if sides[v] == sides[i] and not dead[v])
+                pool = [j for j in foes if _durability(ms[j]) <= reach] or foes
+            best, top = -1, -1.0
+            for j in pool:
+                w = _threat(ms[j], fss[j], can[j])
+                if w > top:
+                    best, top = j, w
+            tg[i] = best
+
+
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
          ranges: list[int] | None = None, dealt: list[int] | None = None
          ) -> tuple[list[int], list[str], list[str]]:
-    """One duel: (turn each side was destroyed or out of the fight (0 = never), causes,
-    C21 reasons ('' = not out)). Under closing with ``closing_mp=current`` the duel keeps its
-    own range: both run while it is above 1 at the start of the turn (then their ``moved``
-    modes), and it drops by the hexes both really moved, to 1 at least. ``ranges``: a list
-    the range of each turn played is appended to; ``dealt``: [A, B] the weapon damage each
-    side deals is added to."""
+    """One duel or force engagement (``scn.units``, N 'Mechs a side: issue 21): (turn each
+    unit was destroyed or out of the fight (0 = never), causes, C21 reasons ('' = not out)).
+    It ends when every unit of a side is down; a unit down takes no further part; each
+    living unit picks its target at the start of the weapon attack phase (:func:`_targets`).
+    Under closing with ``closing_mp=current`` the duel keeps its own range: both run while it
+    is above 1 at the start of the turn (then their ``moved`` modes), and it drops by the
+    hexes both really moved, to 1 at least. ``ranges``: a list the range of each turn played
+    is appended to; ``dealt``: per unit, the weapon damage it deals is added to."""
     rules = scn.duel_rules
     each = rules.consciousness_rolls == "each_point"
-    ms = [Mech(scn.a, rules), Mech(scn.b, rules)]
-    dead = [0, 0]
+    units = scn.units
+    sides = scn.unit_sides
+    U = len(units)
+    ms = [Mech(s, rules) for s in units]
+    dead = [0] * U
+    tg = [next(j for j in range(U) if sides[j] != sides[i]) for i in range(U)]
     # closing with closing_mp=current: this duel's own range, closed by the hexes run
     own_range = scn.closing_from > 0 and rules.closing_mp == "current"
     cur = scn.closing_from
+    live = range(U)
     for t in range(scn.turns):
-        if dead[0] or dead[1]:
+        if any(all(dead[i] for i in range(U) if sides[i] == s) for s in (0, 1)):
             break
+        live = [i for i in range(U) if not dead[i]]
         if own_range:
             modes = ("run", "run") if cur > 1 else (scn.a.moved, scn.b.moved)
         else:
             modes = scn.moves[t]
         # the rules the movement reads (jump heat) are the same in every situation
-        fss = [s.fire[(scn.ranges[t], scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
-        can, mvs, tried = [], [], []
+        fss = [s.fire[(scn.ranges[t], scn.moves[t][0], scn.moves[t][1])] for s in units]
+        can, tried = [False] * U, [False] * U
+        mvs: list[tuple[int, int, bool, int]] = [(0, 0, False, 0)] * U
         was_out = [m.uncon for m in ms]     # knocked out before this turn
-        for i, m in enumerate(ms):
+        for i in live:
+            m = ms[i]
             c = m.alive() and not m.shut and not m.uncon
-            h = min(m.heat, 29)
             tries = c and m.prone and m.kind_hits(lay.GYRO) < 2 and (m.IS[LL] > 0
                                                                      or m.IS[RL] > 0)
             start_prone = m.prone
@@ -914,29 +990,34 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                 m.prone = False
             elif tries and rules.failed_stand == "fall":
                 _fall(r, m, stand_tn)
-            can.append(c)
-            mvs.append(_move(r, m, modes[i], c and not start_prone, scn, fss[i]))
-            tried.append(tries)
+            can[i] = c
+            mvs[i] = _move(r, m, modes[sides[i]], c and not start_prone, scn, fss[i])
+            tried[i] = tries
         if own_range:
-            cur = max(1, cur - mvs[0][0] - mvs[1][0])
+            cur = max(1, cur - sum(mvs[i][0] for i in live))
             rng_ = cur
         else:
             rng_ = scn.ranges[t]
-        fss = [s.fire[(rng_, modes[0], modes[1])] for s in scn.sides]
+        fss = [s.fire[(rng_, modes[0], modes[1])] for s in units]
         if ranges is not None:
             ranges.append(rng_)
+        _targets(scn, ms, fss, can, dead, tg)
         snaps = [_snap(m) for m in ms]
-        decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
+        decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(U)]
         stand = rules.stand_heat_points
-        plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], mvs[i],
-                            mvs[1 - i], rng_, can[i]) for i in range(2)]
-        declared = ["none", "none"]
+        plans: list[list[tuple[int, int, int]]] = [[] for _ in range(U)]
+        for i in live:
+            j = tg[i]
+            plans[i] = _fire_list(scn, ms[i], ms[j], fss[i], decs_i[i], mvs[i], mvs[j], rng_,
+                                  can[i])
+        declared = ["none"] * U
         if rng_ == 1 and scn.physical_rules.duel_attacks == "all":
-            for i in range(2):
+            for i in live:
+                j = tg[i]
                 fire_i = plans[i]
                 e_fire = sum(_p(tn) * _gun_mean(fss[i].guns[g], s) for g, tn, s in fire_i)
                 locs = {lay.LOC_INDEX.get(fss[i].guns[g].location, -1) for g, _, _ in fire_i}
-                kind, info = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], locs, can[i],
+                kind, info = _attacks(ms[i], ms[j], mvs[i], mvs[j], locs, can[i],
                                       scn, "declare", "none", e_fire)
                 if ms[i].side.physical == "best" and locs & {LA, RA} and "val" in info:
                     # hold the weapons of one arm or both for a punch, hatchet or push?
@@ -949,7 +1030,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                                 not in arms]
                         e_kept = sum(_p(tn) * _gun_mean(fss[i].guns[g], s)
                                      for g, tn, s in kept)
-                        _, info_b = _attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i],
+                        _, info_b = _attacks(ms[i], ms[j], mvs[i], mvs[j],
                                              locs - arms, can[i], scn, "declare", "none",
                                              e_kept)
                         v_b = e_kept + info_b["best_melee"]
@@ -960,46 +1041,52 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                     if kind == "none":
                         plans[i] = best_plan
                 declared[i] = kind
-            if declared[0] != "none" and declared[1] != "none":
-                declared[r.randint(0, 1) ^ 1] = "none"
-            for i in range(2):
+            # two units charging / DFA-ing each other: one of them, by a 1D2
+            for i in live:
+                j = tg[i]
+                if j > i and tg[j] == i and declared[i] != "none" and declared[j] != "none":
+                    declared[(j, i)[r.randint(0, 1)]] = "none"
+            for i in live:
                 if declared[i] != "none":
                     plans[i] = []
-        builds = [mvs[i][3] + stand * int(tried[i]) for i in range(2)]
-        taken = [0, 0]
-        fired: list[set[int]] = [set(), set()]
-        for i in range(2):
-            d, h, locs, ams_heat = _resolve_fire(r, ms[i], ms[1 - i], fss[i], plans[i])
+        builds = [mvs[i][3] + stand * int(tried[i]) for i in range(U)]
+        taken = [0] * U
+        fired: list[set[int]] = [set() for _ in range(U)]
+        for m in ms:
+            m.ams_spent = 0
+        for i in live:
+            j = tg[i]
+            d, h, locs, ams_heat = _resolve_fire(r, ms[i], ms[j], fss[i], plans[i])
             if dealt is not None:
                 dealt[i] += d
-            taken[1 - i] += d
+            taken[j] += d
             builds[i] += h
-            builds[1 - i] += ams_heat
+            builds[j] += ams_heat
             fired[i] = locs
-        for i in range(2):
+        for i in live:
             _settle(ms[i])
             _psrs(r, ms[i], snaps[i], taken[i])
             if each:
                 _conscious(r, ms[i])
         if rng_ == 1:
             snaps = [_snap(m) for m in ms]
-            choice = [_attacks(ms[i], ms[1 - i], mvs[i], mvs[1 - i], fired[i],
-                               ms[i].alive() and not ms[i].shut and not ms[i].uncon
-                               and declared[1 - i] != "dfa", scn,
-                               "physical", declared[i], 0.0) for i in range(2)]
-            taken = [0, 0]
-            trig: list[list[int]] = [[], []]
-            for i in range(2):
+            choice = {i: _attacks(ms[i], ms[tg[i]], mvs[i], mvs[tg[i]], fired[i],
+                                  ms[i].alive() and not ms[i].shut and not ms[i].uncon
+                                  and declared[tg[i]] != "dfa", scn,
+                                  "physical", declared[i], 0.0) for i in live}
+            taken = [0] * U
+            trig: list[list[int]] = [[] for _ in range(U)]
+            for i in live:
                 kind, info = choice[i]
-                _strike(r, ms[i], ms[1 - i], kind, info, taken, trig, i)
-            for i in range(2):
+                _strike(r, ms[i], ms[tg[i]], kind, info, taken, trig, i, tg[i])
+            for i in live:
                 _settle(ms[i])
                 _psrs(r, ms[i], snaps[i], taken[i], trig[i])
                 if each:
                     _conscious(r, ms[i])
-        for i in range(2):
+        for i in live:
             _heat(r, ms[i], fss[i], builds[i])
-        for i in range(2):
+        for i in live:
             m = ms[i]
             _settle(m)
             _conscious(r, m)
@@ -1017,20 +1104,23 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
 
 
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
-    """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n), ``out`` (2, n,
+    """``n`` duels one at a time: ``dead_turn`` (U, n), ``cause`` (U, n), ``out`` (U, n,
     the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
-    end) and ``weapon_damage`` (2, n: weapon-fire damage each side dealt) arrays."""
-    scn = build(params)
+    end) and ``weapon_damage`` (U, n: weapon-fire damage each unit dealt) arrays, one row
+    per unit (the duel: A, B; ``classic-force`` parameters (``unit_a`` a force): side A's
+    units, then side B's)."""
+    scn = scenario_of(params)
+    U = len(scn.units)
     r = random.Random(int(rng.integers(2**63)))
-    decs: list[dict[int, Decider]] = [{}, {}]
-    dead = np.zeros((2, n), np.int64)
-    causes = np.empty((2, n), dtype=object)
-    outs = np.empty((2, n), dtype=object)
+    decs: list[dict[int, Decider]] = [{} for _ in range(U)]
+    dead = np.zeros((U, n), np.int64)
+    causes = np.empty((U, n), dtype=object)
+    outs = np.empty((U, n), dtype=object)
     played = np.zeros((scn.turns, n), np.int64)
-    fire = np.zeros((2, n), np.int64)
+    fire = np.zeros((U, n), np.int64)
     for j in range(n):
         rl: list[int] = []
-        wd = [0, 0]
+        wd = [0] * U
         d, c, o = duel(scn, r, decs, rl, wd)
         fire[:, j] = wd
         dead[:, j] = d
@@ -1039,3 +1129,17 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
         played[:len(rl), j] = rl
     return {"dead_turn": dead, "cause": causes, "out": outs, "range": played,
             "weapon_damage": fire}
+
+
+def scenario_of(params: Mapping[str, Any]) -> DuelScenario:
+    """The duel's scenario, or a force engagement's (``targeting_*`` given, or a side in the
+    force syntax: :func:`sim.classic.duel.forces.build_force`)."""
+    force = any(k.startswith("targeting_") for k in params) or any(
+        isinstance(params.get(f"unit_{s}"), str) and ("," in params[f"unit_{s}"]
+                                                      or "@" in params[f"unit_{s}"])
+        or isinstance(params.get(f"unit_{s}"), list) for s in "ab")
+    if force:
+        from sim.classic.duel.forces import build_force
+
+        return build_force(params)
+    return build(params)
