@@ -62,7 +62,7 @@ def _metrics() -> tuple[Metric, ...]:
 def _bench_params() -> dict[str, Any]:
     """Two against two built-in catalog 'Mechs at 6 hexes for 10 turns."""
     return {"unit_a": "Hunchback HBK-4G,Wolverine WVR-6R",
-            "unit_b": "Shadow Hawk SHD-2H,Rifleman RFL-3N", "range": 6, "turns": BENCH_TURNS}
+            "unit_b": "Hatchetman HCT-3F,Catapult CPLT-C1", "range": 6, "turns": BENCH_TURNS}
 
 
 def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
