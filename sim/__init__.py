@@ -38,8 +38,18 @@ __all__ = ["Result", "__version__", "attack", "classic_duel", "classic_force", "
            "heat", "hit", "profile", "run"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
-    from sim.api import (attack, classic_duel, classic_force, compare, duel, fire, heat, hit,
-                         profile, run)
+    from sim.api import (
+        attack,
+        classic_duel,
+        classic_force,
+        compare,
+        duel,
+        fire,
+        heat,
+        hit,
+        profile,
+        run,
+    )
     from sim.result import Result
 
 

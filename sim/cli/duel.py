@@ -46,7 +46,7 @@ examples:
   btsim duel "Atlas AS7-D,Locust LCT-1V@3" "Mad Cat (Timber Wolf) S" --trials 100000 --seed 1
   btsim duel "Catapult CPLT-C1" "Atlas AS7-D" --closing close --rule crits=false
   btsim duel --game classic "Hunchback HBK-4G" "Wolverine WVR-6R" --range 6 --gunnery-a 3
-  btsim duel --game classic "Atlas AS7-D@3/4,Hunchback HBK-4G" "Marauder MAD-3R,Wolverine WVR-6R" --range 3 --targeting-b finish"""
+  btsim duel --game classic "Atlas AS7-D@3/4,Hunchback HBK-4G" "Awesome AWS-8Q,Wolverine WVR-6R" --range 3 --targeting-b finish"""
 
 
 #: flags of one game only (dest -> (flag, game, what the other game takes instead)); given

@@ -965,7 +965,6 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     # closing with closing_mp=current: this duel's own range, closed by the hexes run
     own_range = scn.closing_from > 0 and rules.closing_mp == "current"
     cur = scn.closing_from
-    live = range(U)
     for t in range(scn.turns):
         if any(all(dead[i] for i in range(U) if sides[i] == s) for s in (0, 1)):
             break

@@ -180,3 +180,48 @@ def test_one_against_one_is_the_duel() -> None:
     b = sampler.run(build_force({**p, "targeting_a": "spread"}), np.random.default_rng(3), 400)
     for key in a:
         assert np.array_equal(a[key], b[key]), key
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from sim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_force_text_and_json() -> None:
+    import json
+
+    base = ["duel", "--game", "classic", "Locust LCT-1V@3/4,Commando COM-2D",
+            "Hatchetman HCT-3F", "--range", "3", "--turns", "4", "--trials", "200"]
+    code, out, _ = _cli(base + ["--targeting-a", "spread", "--json"])
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["model"] == "classic-force" and doc["params"]["targeting_a"] == "spread"
+    assert [(u["name"], u["gunnery"], u["piloting"]) for u in doc["units"]] == [
+        ("Locust LCT-1V", 3, 4), ("Commando COM-2D", 4, 5), ("Hatchetman HCT-3F", 4, 5)]
+    assert doc["p_win_a_ci_low"] <= doc["p_win_a"] <= doc["p_win_a_ci_high"]
+    assert all(u["p_survives_ci_low"] <= u["p_survives"] <= u["p_survives_ci_high"]
+               for u in doc["units"])
+    code, text, _ = _cli(base)
+    assert code == 0 and "units surviving" in text and "Locust LCT-1V@3/4" in text
+
+
+@pytest.mark.parametrize("extra, name", [
+    (["--targeting-b", "nearest-to-death"], "targeting_b"),
+    (["--closing", "close"], "closing"),
+    (["--edit", "heat_sinks=+1"], "edit"),
+])
+def test_cli_force_bad_input(extra: list[str], name: str) -> None:
+    code, out, err = _cli(["duel", "--game", "classic", LIGHT2, "Hatchetman HCT-3F",
+                           "--trials", "50", *extra])
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1 and name in lines[0], err

@@ -45,7 +45,7 @@ def _duel(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("flag, value, game", [
     ("--skill-a", "3", "alphastrike"), ("--terrain-a", "woods", "alphastrike"),
-    ("--targeting-b", "spread", "alphastrike"), ("--rules", "seed", "alphastrike"),
+    ("--rules", "seed", "alphastrike"),     # --targeting-a/-b: both games (classic forces)
     ("--skill-b", "4", "alphastrike"),     # given at its default: still the other game's flag
 ])
 def test_alpha_strike_flags_refused_by_the_classic_duel(flag: str, value: str,

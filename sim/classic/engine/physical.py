@@ -311,7 +311,12 @@ def _groups_to(S: np.ndarray, M: tuple, u: int, total: int, column: int, table: 
 
 @njit(cache=True)
 def add_trigger(X: np.ndarray, v: int, cnt: int, mod: int) -> None:
-    """Append a PSR trigger (count, situational modifier) to ``v``'s list for the phase."""
+    """Append a PSR trigger (count, situational modifier) to ``v``'s list for the phase. An
+    entry holds ``count`` rolls and the sum of their modifiers (:func:`.psr.psr_phase`: each
+    roll at the entry's mean modifier under D19 ``own``). With more attackers (N 'Mechs a
+    side) a later trigger takes an empty entry or joins one whose rolls have its modifier;
+    a third distinct modifier in one phase (a DFA, a charge and a kick on one unit) joins
+    the last entry (its rolls then at their mean modifier under ``own``)."""
     n = X[v, L.X_NTRIG]
     if n == 0:
         X[v, L.X_TRIG0_C] = cnt
@@ -319,9 +324,17 @@ def add_trigger(X: np.ndarray, v: int, cnt: int, mod: int) -> None:
     elif n == 1:
         X[v, L.X_TRIG1_C] = cnt
         X[v, L.X_TRIG1_M] = mod
-    else:       # more attackers (N a side): later triggers fold into the last entry
-        X[v, L.X_TRIG1_C] += cnt
-        X[v, L.X_TRIG1_M] += mod
+    elif cnt > 0:
+        c0, c1 = X[v, L.X_TRIG0_C], X[v, L.X_TRIG1_C]
+        if c1 == 0 or X[v, L.X_TRIG1_M] * cnt == mod * c1:
+            X[v, L.X_TRIG1_C] += cnt
+            X[v, L.X_TRIG1_M] += mod
+        elif c0 == 0 or X[v, L.X_TRIG0_M] * cnt == mod * c0:
+            X[v, L.X_TRIG0_C] += cnt
+            X[v, L.X_TRIG0_M] += mod
+        else:
+            X[v, L.X_TRIG1_C] += cnt
+            X[v, L.X_TRIG1_M] += mod
     X[v, L.X_NTRIG] = n + 1
 
 

@@ -144,7 +144,7 @@ def psr_phase(S: np.ndarray, X: np.ndarray, M: tuple, u: int, dmg: int, live: bo
                 cnt, mod = c0, m0
             else:
                 cnt, mod = c1, m1
-            tj = base + mod
+            tj = base + (mod // cnt if cnt > 1 else mod)  # an entry's rolls share its modifiers
             for _ in range(cnt):
                 if two_d6(D, L.K_PSR) < tj:
                     if not fail:
