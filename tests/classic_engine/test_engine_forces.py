@@ -130,9 +130,9 @@ def _bins(dead: np.ndarray, sides: tuple[int, ...], T: int) -> np.ndarray:
     {"unit_a": LIGHT2, "unit_b": "Hunchback HBK-4G", "range": 3, "targeting_a": "finish"},
 ], ids=["2v2-range1", "2v1-range3"])
 def test_force_engine_agrees_with_the_oracle(params: dict) -> None:
-    T = 8
+    T = 6
     p = {**params, "turns": T}
-    n_o, n_k = 1500, 12000
+    n_o, n_k = 1000, 12000
     scn = build_force(p)
     o = O.scalar(p, np.random.default_rng(11), n_o)
     k = sampler.run(scn, np.random.default_rng(12), n_k)
@@ -225,3 +225,9 @@ def test_cli_force_bad_input(extra: list[str], name: str) -> None:
                            "--trials", "50", *extra])
     lines = err.strip().splitlines()
     assert code == 2 and out == "" and len(lines) == 1 and name in lines[0], err
+
+
+def test_an_unknown_parameter_is_named() -> None:
+    with pytest.raises(ConfigError) as e:
+        build_force({"unit_a": LIGHT2, "unit_b": LIGHT2, "targetting_a": "spread"})
+    assert e.value.field == "parameter" and "targeting_a" in e.value.allowed

@@ -27,7 +27,7 @@ from typing import Any
 from sim.classic.bv import check_skill
 from sim.classic.duel.scenario import PARAMS as DUEL_PARAMS
 from sim.classic.duel.scenario import DuelScenario, build
-from sim.errors import ConfigError
+from sim.errors import ConfigError, UserError
 from sim.units.types import ClassicMech
 
 #: most units on one side (issue 21)
@@ -113,12 +113,15 @@ def parse_force(text: Any, field: str, gunnery: Any = 4, piloting: Any = 5
 def build_force(params: Mapping[str, Any]) -> DuelScenario:
     """Validate the ``classic-force`` parameters (:data:`FORCE_PARAMS` and the duel's rule
     options) and build the engagement."""
-    from sim.classic.duel.scenario import PARAMS
+    from sim.classic.duel.scenario import OPTION_PARAMS, PARAMS
 
     for k in params:
         if k.startswith("bv_") and k in PARAMS:
             raise ConfigError(k, params[k], "left unset in a force engagement (each unit "
                               "takes its own Battle Value from the catalog or its file)")
+        if k not in FORCE_PARAMS and k not in OPTION_PARAMS:
+            raise ConfigError("parameter", k, "one of " + ", ".join(FORCE_PARAMS)
+                              + " or a rule option of the duel (btsim rules --game classic)")
     forces = tuple(parse_force(params.get(f"unit_{s}"), f"unit_{s}",
                                params.get(f"gunnery_{s}", 4), params.get(f"piloting_{s}", 5))
                    for s in "ab")
@@ -134,4 +137,9 @@ def build_force(params: Mapping[str, Any]) -> DuelScenario:
                 raise ConfigError(f"{k}_{s}", "a callable", "a named policy in a force "
                                   "engagement (the compiled engine runs it)")
     scn = build(rest, (forces[0], forces[1]), (targeting[0], targeting[1]))
+    from sim.classic.engine.compile import supported
+
+    ok, why = supported(scn)
+    if not ok:          # the NumPy duel kernel, the duel's fallback, is one 'Mech a side
+        raise UserError(f"classic-force: {why}: the compiled engine cannot run it")
     return scn

@@ -72,6 +72,9 @@ SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv")
 PARAMS = tuple(f"{k}_{s}" for s in "ab" for k in SIDE_KEYS) + (
     "range", "ranges", "closing", "turns")
 DAMAGE_OPTIONS = tuple(DamageRules.__dataclass_fields__)
+#: every rule option a duel reads by name (fire, damage, duel, physical and Classic groups)
+OPTION_PARAMS = frozenset(FIRE_OPTIONS) | frozenset(DAMAGE_OPTIONS) | frozenset(
+    DUEL_OPTIONS) | frozenset(PHYS_OPTIONS) | frozenset(CLASSIC_OPTIONS)
 
 
 @dataclass(frozen=True)
@@ -374,8 +377,7 @@ def build(params: Mapping[str, Any],
     ``forces``: N 'Mechs a side (issue 21, :mod:`.forces`): per side the ``(unit, gunnery,
     piloting)`` of each 'Mech, in place of ``unit_*``, ``gunnery_*``, ``piloting_*``;
     ``targeting``: each side's targeting policy then."""
-    known = (set(PARAMS) | set(FIRE_OPTIONS) | set(DAMAGE_OPTIONS) | set(DUEL_OPTIONS)
-             | set(PHYS_OPTIONS) | set(CLASSIC_OPTIONS))
+    known = set(PARAMS) | OPTION_PARAMS
     for k in params:
         if k not in known:
             raise ConfigError("parameter", k, "one of " + ", ".join(sorted(known)))
