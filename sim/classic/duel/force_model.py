@@ -126,7 +126,7 @@ class ClassicForceModel(Model):
                          description="Classic BattleTech engagement of 1 to 4 'Mechs a side "
                          "to destruction (the classic-duel rules; targeting per side).",
                          metrics=_metrics(),
-                         bench_cases=(BenchCase("classic-force 2v2", _bench_params(),
+                         bench_cases=(BenchCase("2v2", _bench_params(),
                                                 unit="engagement-turns", per_trial=BENCH_TURNS,
                                                 per_trial_metric="expected_turns"),),
                          version="1", default_chunk=16384)
