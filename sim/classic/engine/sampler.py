@@ -118,7 +118,7 @@ def run(scn: DuelScenario, rng: np.random.Generator, n: int, block: int = BLOCK
         ) -> dict[str, Any]:
     """``n`` duels: the per-trial outcomes of :func:`sim.classic.duel.kernel.run_block`
     (``dead_turn``, ``cause``, ``out``, ``fell``, ``shut``, ``fell_turn``, ``shut_turn``
-    (2, n), ``dealt`` (2, T, n), ``range`` (T, n))."""
+    (U, n): one row per unit, ``dealt`` (U, T, n), ``range`` (T, n))."""
     from sim.classic.engine import dice
 
     turn = _kernel()

@@ -35,7 +35,7 @@ def down(X: np.ndarray, u: int) -> bool:
     return X[u, L.X_DEAD] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def over(X: np.ndarray, M: tuple) -> bool:
     """Every unit of some side is down."""
     left0 = 0

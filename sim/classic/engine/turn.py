@@ -83,7 +83,8 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
         at1 = r == 1
         rng_out[t] = r
         # 2 weapon attacks, declared from the state at the start of the phase
-        TG.retarget(SS, X, M, sit)
+        if U > 2:       # one unit a side: each keeps its one enemy (no call in the duel)
+            TG.retarget(SS, X, M, sit)
         for u in range(U):
             PS.snapshot(SS[u], X, M, u)
         for u in range(U):
