@@ -122,6 +122,8 @@ def _layout_text(agg: Aggregate) -> bytes:
     sig = _signature(agg)
     got = _LAYOUT_TEXT.get(sig)
     if got is None:
+        if len(_LAYOUT_TEXT) > 256:
+            _LAYOUT_TEXT.clear()
         got = _LAYOUT_TEXT[sig] = json.dumps(_layout(agg), separators=(",", ":")).encode()
     return got
 
@@ -168,14 +170,19 @@ def dump_chunks(chunks: Sequence[tuple[int, Aggregate]], key: str = "") -> bytes
     ``frombuffer`` calls."""
     sig0 = _signature(chunks[0][1])
     same = all(_signature(agg) == sig0 for _, agg in chunks[1:])
-    head = {"k": key, "c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
-            "layout": _layout(chunks[0][1]) if same else [_layout(a) for _, a in chunks],
-            "same": same}
     blobs: list[bytes] = []
     for _, agg in chunks:
         blobs += _raw(agg.stats.values(), "<f8")
         blobs += _raw(agg.hists.values(), "<i8")
-    header = json.dumps(head, separators=(",", ":")).encode()
+    if same:  # the usual case: the layout's JSON text once per layout (_layout_text)
+        header = (json.dumps({"k": key, "c": [c for c, _ in chunks],
+                              "n": [agg.n for _, agg in chunks], "same": True},
+                             separators=(",", ":"))[:-1].encode()
+                  + b',"layout":' + _layout_text(chunks[0][1]) + b"}")
+    else:
+        head = {"k": key, "c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
+                "layout": [_layout(a) for _, a in chunks], "same": same}
+        header = json.dumps(head, separators=(",", ":")).encode()
     return MAGIC + len(header).to_bytes(8, "little") + header + b"".join(blobs)
 
 

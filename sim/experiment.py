@@ -458,7 +458,8 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
 
     ``target_error``/``target_metric``/``max_trials`` override the file's precision keys
     (:class:`sim.engine.Precision`). ``info``: a dict that receives ``chunks_computed``,
-    ``chunks_cached``, ``tasks_computed`` and (with a cache) ``cache_seconds``.
+    ``chunks_cached``, ``tasks_computed`` and (with a cache) ``cache_seconds`` and
+    ``scenarios_described`` (finished scenarios read back, :mod:`sim.described`).
     """
     from sim import engine, results
     from sim.cache import CACHE_DIR, ChunkCache
@@ -513,6 +514,8 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
                  "tasks_computed": res.tasks_computed}
         if store is not None:
             stats["cache_seconds"] = round(store.seconds, 6)
+            # finished scenarios read back from scenarios.rec (nothing of them rebuilt)
+            stats["scenarios_described"] = store.described_read
     if info is not None:
         info.update(stats)
     if out is not None:
