@@ -562,7 +562,7 @@ class ChunkCache:
                 found[want[decl]] = got
         if stale and write and not self.strict and self.root.is_dir():
             # records of scenarios no longer in this run: keep only the others
-            keep = b"".join(frame_record(b) for b in blocks.values())
+            keep = b"".join(frame_record(bytes(b)) for b in blocks.values())
             with contextlib.suppress(OSError):
                 atomic_write_bytes(self.root / SCENARIOS_NAME, keep)
         self.described_read = len(found)

@@ -170,8 +170,8 @@ def encode(d: Described) -> dict[str, Any] | None:
         rows = None if d.rows is None else [[c, *_array_json(v)] for c, v in d.rows.items()]
     except ValueError:
         return None
-    if rows is not None and not all(type(c) is str and len(v) == d.row_count
-                                    for c, v in d.rows.items()):
+    if d.rows is not None and not all(type(c) is str and len(v) == d.row_count
+                                      for c, v in d.rows.items()):
         return None
     return {"params": d.params, "facts": d.facts, "notes": d.notes, "options": d.options,
             "rule_entries": d.rule_entries, "key": d.key, "row_count": int(d.row_count),
