@@ -30,6 +30,18 @@ run saves, so a resume reads them instead of recomputing them; the summary reads
 as float64 either way, so the bits are the same. A torn, foreign or mismatched record is a
 miss (recomputed and rewritten).
 
+Finished scenarios (``scenarios.rec`` in the cache folder, :mod:`sim.described`): as the
+last chunk of a scenario of a fixed-trials run lands (not a paired one), its description
+(what the summary, the metadata and the CSV layout read of it: normalized parameters, row
+columns, facts, notes, rule options and rule sets), its key and its folded aggregate are
+appended as one framed record, keyed by a declaration key computed without building the
+scenario (:meth:`ChunkCache.described`). A resume reads those back: a finished scenario is
+not built, keyed, validated or reloaded chunk by chunk, so a resume costs the unfinished
+share of the work plus start-up; the summary is the same bytes, since a description is
+stored only when it reads back exactly. A torn tail is cut off, a record that does not
+parse is a miss (that scenario's chunks are read as before), and records of scenarios no
+longer in the run are dropped.
+
 Trust (README "Results folders: trust, links, locks"): a results folder is trusted like code.
 The CRC only catches a torn write; beyond it each record names its scenario key, and a record
 whose key, layout (the model's declared metrics, their kinds and row counts) or format does
