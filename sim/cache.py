@@ -87,6 +87,15 @@ def _json(x: Any) -> str:
     return json.dumps(jsonable(x), sort_keys=True, default=str)
 
 
+def _params_text(raw: Mapping[str, Any]) -> str:
+    """A scenario's parameters as given, as JSON text (sorted keys; ``_json`` for values
+    plain JSON does not take)."""
+    try:
+        return json.dumps(raw, sort_keys=True)
+    except (TypeError, ValueError):
+        return "!" + _json(raw)
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` through a temporary file in the same folder and a rename (no fsync: a
     file is either whole or absent after a crash of the process; a power loss may lose the
@@ -140,21 +149,25 @@ def _layout_text(agg: Aggregate) -> bytes:
     return got
 
 
-def _parsed_layout(text: bytes) -> tuple[list[tuple[str, str, tuple[int, ...]]], list[int], int]:
-    """A layout's entries (kind, name, shape), each entry's value count and the count of
-    stats values (ValueError when it is not a layout of 2-D arrays)."""
+def _parsed_layout(text: bytes) -> tuple[list[tuple[str, int, int, tuple[int, ...]]],
+                                          list[tuple[str, int, int, tuple[int, ...]]], int, int]:
+    """A layout's stats and histogram entries (name, start, end, shape: where its values
+    lie among the stats', resp. the histograms', values) and the two value counts
+    (ValueError when it is not a layout of 2-D arrays)."""
     got = _LAYOUT_PARSED.get(text)
     if got is None:
-        layout = [(str(k), str(name), tuple(int(x) for x in shape))
-                  for k, name, shape in json.loads(text.decode("utf-8"))]
-        if any(len(shape) != 2 or min(shape) < 0 or k not in ("s", "h")
-               for k, _, shape in layout):
-            raise ValueError("a metric that is not a 2-D array")
-        counts = [math.prod(shape) for _, _, shape in layout]
-        n_stats = sum(c for (k, _, _), c in zip(layout, counts, strict=True) if k == "s")
+        parts: dict[str, list[tuple[str, int, int, tuple[int, ...]]]] = {"s": [], "h": []}
+        at = {"s": 0, "h": 0}
+        for k, name, shape in json.loads(text.decode("utf-8")):
+            dims = tuple(int(x) for x in shape)
+            if k not in parts or len(dims) != 2 or min(dims) < 0:
+                raise ValueError("a metric that is not a 2-D array")
+            n = dims[0] * dims[1]
+            parts[k].append((str(name), at[k], at[k] + n, dims))
+            at[k] += n
         if len(_LAYOUT_PARSED) > 256:
             _LAYOUT_PARSED.clear()
-        got = _LAYOUT_PARSED[text] = (layout, counts, n_stats)
+        got = _LAYOUT_PARSED[text] = (parts["s"], parts["h"], at["s"], at["h"])
     return got
 
 
@@ -560,7 +573,8 @@ class ChunkCache:
                 "inputs": _input_files({"params": list(params_list)})}
         head = _json(base)[:-1]  # the scenario's fields follow: one JSON object in all
         self._decl = [hashlib.sha256(
-            f'{head},"params":{_json(raw)},"stream":{s if streams is None else int(streams[s])}}}'
+            f'{head},"params":{_params_text(raw)},'
+            f'"stream":{s if streams is None else int(streams[s])}}}'
             .encode()).hexdigest()[:24] for s, raw in enumerate(params_list)]
         want = {k: s for s, k in enumerate(self._decl)
                 if eligible is None or s in eligible}
@@ -635,18 +649,15 @@ class ChunkCache:
             doc = json.loads(bytes(block[32:32 + size]).decode("utf-8"))
             at = 32 + size
             lsize = int.from_bytes(block[at:at + 8], "little")
-            layout, counts, n_stats = _parsed_layout(bytes(block[at + 8:at + 8 + lsize]))
+            s_items, h_items, n_s, n_h = _parsed_layout(bytes(block[at + 8:at + 8 + lsize]))
             body = block[at + 8 + lsize:]
-            if 8 * sum(counts) != len(body):
+            if 8 * (n_s + n_h) != len(body):
                 return None
-            agg = Aggregate(int(doc["n"]))
-            stats = np.frombuffer(body, dtype="<f8", count=n_stats).astype(np.float64)
-            hists = np.frombuffer(body, dtype="<i8", offset=8 * n_stats).astype(np.int64)
-            pos = {"s": 0, "h": 0}
-            for (k, name, shape), c in zip(layout, counts, strict=True):
-                src, target = (stats, agg.stats) if k == "s" else (hists, agg.hists)
-                target[name] = src[pos[k]:pos[k] + c].reshape(shape)
-                pos[k] += c
+            stats = np.frombuffer(body, dtype="<f8", count=n_s).astype(np.float64)
+            hists = np.frombuffer(body, dtype="<i8", offset=8 * n_s).astype(np.int64)
+            agg = Aggregate(int(doc["n"]),
+                            {name: stats[a:b].reshape(shape) for name, a, b, shape in s_items},
+                            {name: hists[a:b].reshape(shape) for name, a, b, shape in h_items})
             return decode(doc, agg)
         except (*_BAD_RECORD, UnicodeDecodeError):
             return None
