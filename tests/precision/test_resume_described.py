@@ -169,3 +169,19 @@ def test_a_description_is_stored_only_when_it_reads_back_exactly():
     assert encode(_described(rows={"t": np.array(["a", "b", None], dtype=object)})) \
         is not None
     assert encode(_described(rows={"t": np.arange(2)})) is None   # wrong row count
+
+
+def test_btsim_run_does_not_validate_finished_scenarios_again(tmp_path, monkeypatch):
+    """``btsim run`` validates every scenario before running any, except those its cache
+    describes as finished (an earlier run of the same code built them)."""
+    from sim.cli import main as cli
+
+    exp = tmp_path / "a.toml"
+    exp.write_text(ATTACK)
+    args = ["run", str(exp), "--chunk-size", "1000", "--quiet", "--out", str(tmp_path)]
+    assert cli(args) == 0
+    want = _files(tmp_path / "a")
+    _forget_result(tmp_path / "a")
+    builds = _count_builds(monkeypatch, "attack")
+    assert cli(args) == 0
+    assert builds[0] == 0 and _files(tmp_path / "a") == want
