@@ -135,7 +135,8 @@ SCENARIOS_NAME = "scenarios.rec"
 #: layout JSON text by aggregate signature (:func:`_layout_text`), and parsed layouts by
 #: their text (:func:`_parsed_layout`): a run's scenarios share a few layouts
 _LAYOUT_TEXT: dict[tuple[Any, ...], bytes] = {}
-_LAYOUT_PARSED: dict[bytes, tuple[list[tuple[str, str, tuple[int, ...]]], list[int], int]] = {}
+_Entries = list[tuple[str, int, int, tuple[int, ...]]]
+_LAYOUT_PARSED: dict[bytes, tuple[_Entries, _Entries, int, int]] = {}
 
 
 def _layout_text(agg: Aggregate) -> bytes:
@@ -149,14 +150,13 @@ def _layout_text(agg: Aggregate) -> bytes:
     return got
 
 
-def _parsed_layout(text: bytes) -> tuple[list[tuple[str, int, int, tuple[int, ...]]],
-                                          list[tuple[str, int, int, tuple[int, ...]]], int, int]:
+def _parsed_layout(text: bytes) -> tuple[_Entries, _Entries, int, int]:
     """A layout's stats and histogram entries (name, start, end, shape: where its values
     lie among the stats', resp. the histograms', values) and the two value counts
     (ValueError when it is not a layout of 2-D arrays)."""
     got = _LAYOUT_PARSED.get(text)
     if got is None:
-        parts: dict[str, list[tuple[str, int, int, tuple[int, ...]]]] = {"s": [], "h": []}
+        parts: dict[str, _Entries] = {"s": [], "h": []}
         at = {"s": 0, "h": 0}
         for k, name, shape in json.loads(text.decode("utf-8")):
             dims = tuple(int(x) for x in shape)
