@@ -499,7 +499,9 @@ class ChunkCache:
                 got = {}
                 for name, shape in zip(names, shapes, strict=True):
                     n = math.prod(shape)
-                    got[name] = flat[at:at + n].reshape(shape)
+                    part = flat[at:at + n]  # 1-D already: no reshape (1,224 x metrics)
+                    got[name] = part if len(shape) == 1 and shape[0] == n else \
+                        part.reshape(shape)
                     at += n
                 out[str(key)] = got
             return out if at == flat.size else {}
