@@ -30,6 +30,18 @@ run saves, so a resume reads them instead of recomputing them; the summary reads
 as float64 either way, so the bits are the same. A torn, foreign or mismatched record is a
 miss (recomputed and rewritten).
 
+Finished scenarios (``scenarios.rec`` in the cache folder, :mod:`sim.described`): as the
+last chunk of a scenario of a fixed-trials run lands (not a paired one), its description
+(what the summary, the metadata and the CSV layout read of it: normalized parameters, row
+columns, facts, notes, rule options and rule sets), its key and its folded aggregate are
+appended as one framed record, keyed by a declaration key computed without building the
+scenario (:meth:`ChunkCache.described`). A resume reads those back: a finished scenario is
+not built, keyed, validated or reloaded chunk by chunk, so a resume costs the unfinished
+share of the work plus start-up; the summary is the same bytes, since a description is
+stored only when it reads back exactly. A torn tail is cut off, a record that does not
+parse is a miss (that scenario's chunks are read as before), and records of scenarios no
+longer in the run are dropped.
+
 Trust (README "Results folders: trust, links, locks"): a results folder is trusted like code.
 The CRC only catches a torn write; beyond it each record names its scenario key, and a record
 whose key, layout (the model's declared metrics, their kinds and row counts) or format does
@@ -75,6 +87,15 @@ def _json(x: Any) -> str:
     return json.dumps(jsonable(x), sort_keys=True, default=str)
 
 
+def _params_text(raw: Mapping[str, Any]) -> str:
+    """A scenario's parameters as given, as JSON text (sorted keys; ``_json`` for values
+    plain JSON does not take)."""
+    try:
+        return json.dumps(raw, sort_keys=True)
+    except (TypeError, ValueError):
+        return "!" + _json(raw)
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` through a temporary file in the same folder and a rename (no fsync: a
     file is either whole or absent after a crash of the process; a power loss may lose the
@@ -107,6 +128,47 @@ RECORD = b"BTSIMREC"
 LOG_NAME = "chunks.agg"
 #: the exact values of the run's scenarios (one framed JSON record, rewritten whole)
 EXACT_NAME = "exact.rec"
+#: the finished scenarios' descriptions (:mod:`sim.described`), one framed record each
+SCENARIOS_NAME = "scenarios.rec"
+
+
+#: layout JSON text by aggregate signature (:func:`_layout_text`), and parsed layouts by
+#: their text (:func:`_parsed_layout`): a run's scenarios share a few layouts
+_LAYOUT_TEXT: dict[tuple[Any, ...], bytes] = {}
+_Entries = list[tuple[str, int, int, tuple[int, ...]]]
+_LAYOUT_PARSED: dict[bytes, tuple[_Entries, _Entries, int, int]] = {}
+
+
+def _layout_text(agg: Aggregate) -> bytes:
+    """``json.dumps(_layout(agg))`` as bytes, once per layout."""
+    sig = _signature(agg)
+    got = _LAYOUT_TEXT.get(sig)
+    if got is None:
+        if len(_LAYOUT_TEXT) > 256:
+            _LAYOUT_TEXT.clear()
+        got = _LAYOUT_TEXT[sig] = json.dumps(_layout(agg), separators=(",", ":")).encode()
+    return got
+
+
+def _parsed_layout(text: bytes) -> tuple[_Entries, _Entries, int, int]:
+    """A layout's stats and histogram entries (name, start, end, shape: where its values
+    lie among the stats', resp. the histograms', values) and the two value counts
+    (ValueError when it is not a layout of 2-D arrays)."""
+    got = _LAYOUT_PARSED.get(text)
+    if got is None:
+        parts: dict[str, _Entries] = {"s": [], "h": []}
+        at = {"s": 0, "h": 0}
+        for k, name, shape in json.loads(text.decode("utf-8")):
+            dims = tuple(int(x) for x in shape)
+            if k not in parts or len(dims) != 2 or min(dims) < 0:
+                raise ValueError("a metric that is not a 2-D array")
+            n = dims[0] * dims[1]
+            parts[k].append((str(name), at[k], at[k] + n, dims))
+            at[k] += n
+        if len(_LAYOUT_PARSED) > 256:
+            _LAYOUT_PARSED.clear()
+        got = _LAYOUT_PARSED[text] = (parts["s"], parts["h"], at["s"], at["h"])
+    return got
 
 
 def _layout(agg: Aggregate) -> list[list[Any]]:
@@ -133,14 +195,19 @@ def dump_chunks(chunks: Sequence[tuple[int, Aggregate]], key: str = "") -> bytes
     ``frombuffer`` calls."""
     sig0 = _signature(chunks[0][1])
     same = all(_signature(agg) == sig0 for _, agg in chunks[1:])
-    head = {"k": key, "c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
-            "layout": _layout(chunks[0][1]) if same else [_layout(a) for _, a in chunks],
-            "same": same}
     blobs: list[bytes] = []
     for _, agg in chunks:
         blobs += _raw(agg.stats.values(), "<f8")
         blobs += _raw(agg.hists.values(), "<i8")
-    header = json.dumps(head, separators=(",", ":")).encode()
+    if same:  # the usual case: the layout's JSON text once per layout (_layout_text)
+        header = (json.dumps({"k": key, "c": [c for c, _ in chunks],
+                              "n": [agg.n for _, agg in chunks], "same": True},
+                             separators=(",", ":"))[:-1].encode()
+                  + b',"layout":' + _layout_text(chunks[0][1]) + b"}")
+    else:
+        head = {"k": key, "c": [c for c, _ in chunks], "n": [agg.n for _, agg in chunks],
+                "layout": [_layout(a) for _, a in chunks], "same": same}
+        header = json.dumps(head, separators=(",", ":")).encode()
     return MAGIC + len(header).to_bytes(8, "little") + header + b"".join(blobs)
 
 
@@ -302,6 +369,12 @@ class ChunkCache:
         self.rejected = 0
         #: seconds spent reading and writing the cache (``btsim bench`` reports its share)
         self.seconds = 0.0
+        #: declaration key of each scenario (:meth:`described`), and the finished
+        #: scenarios read back or recorded by this run
+        self._decl: list[str] = []
+        self._desc_fd: int | None = None
+        self.described_read = 0
+        self.described_written = 0
 
     def _say(self, text: str) -> None:
         self.messages.append(text)
@@ -317,12 +390,16 @@ class ChunkCache:
             from sim.errors import UserError
 
             raise UserError(f"The chunk cache {str(self.root)!r} is not a folder; remove it.")
-        for name in ("manifest.json", "CACHEDIR.TAG", EXACT_NAME):
+        for name in ("manifest.json", "CACHEDIR.TAG", EXACT_NAME, SCENARIOS_NAME):
             refuse_link(self.root / name, "cache file")
 
     def bind(self, model: Any, scenarios: Sequence[Any], params_list: Sequence[Mapping[str, Any]],
-             seed: int, chunk_size: int, streams: Sequence[int] | None) -> None:
-        """Compute the keys of this run, and drop what no longer matches (one line each)."""
+             seed: int, chunk_size: int, streams: Sequence[int] | None,
+             described: Mapping[int, Any] | None = None) -> None:
+        """Compute the keys of this run, and drop what no longer matches (one line each).
+        ``described``: finished scenarios read back by :meth:`described` (their key and row
+        count come from there: those scenarios are not built)."""
+        from sim.described import row_count
         self._check_links()
         run = {"format": FORMAT, "model": model.name,
                "model_version": str(model.version),
@@ -331,13 +408,21 @@ class ChunkCache:
         self._expect = []
         stats = frozenset(m.name for m in model.metrics if m.kind != "hist")
         hists = frozenset(m.name for m in model.metrics if m.kind == "hist")
-        for s, (scn, raw) in enumerate(zip(scenarios, params_list, strict=True)):
+        if len(scenarios) != len(params_list):
+            raise ValueError("scenarios and params_list differ in length")
+        described = described or {}
+        for s, raw in enumerate(params_list):
+            d = described.get(s)
+            if d is not None:
+                self.keys.append(d.key)
+                self._expect.append((stats, hists, d.row_count))
+                continue
+            scn = scenarios[s]
             ident = {**run, "params": _json(raw), "normalized": _json(model.params(scn)),
                      "options": _json(model.options(scn)),
                      "stream": s if streams is None else int(streams[s])}
             self.keys.append(hashlib.sha256(_json(ident).encode()).hexdigest()[:24])
-            rows = model.rows(scn)
-            self._expect.append((stats, hists, 1 if rows is None else len(rows)))
+            self._expect.append((stats, hists, row_count(model, scn)))
         manifest = self.root / "manifest.json"
         if manifest.is_file():
             try:
@@ -414,7 +499,9 @@ class ChunkCache:
                 got = {}
                 for name, shape in zip(names, shapes, strict=True):
                     n = math.prod(shape)
-                    got[name] = flat[at:at + n].reshape(shape)
+                    part = flat[at:at + n]  # 1-D already: no reshape (1,224 x metrics)
+                    got[name] = part if len(shape) == 1 and shape[0] == n else \
+                        part.reshape(shape)
                     at += n
                 out[str(key)] = got
             return out if at == flat.size else {}
@@ -460,6 +547,157 @@ class ChunkCache:
         atomic_write_bytes(self.root / EXACT_NAME, self._exact_pending)
         self._exact_pending = None
         self.seconds += time.perf_counter() - t0
+
+    # -- finished scenarios (scenarios.rec) ---------------------------------------------------
+    def described(self, model: Any, params_list: Sequence[Mapping[str, Any]], seed: int,
+                  chunk_size: int, streams: Sequence[int] | None, trials: int,
+                  eligible: Any = None, write: bool = True,
+                  keys_only: bool = False) -> dict[int, Any]:
+        """The finished scenarios of this run that ``scenarios.rec`` describes: scenario
+        index -> :class:`sim.described.Described` (of those in ``eligible``, default all).
+        Each record is found by the scenario's declaration key: a hash of what its
+        description and its folded chunks are a function of (the cache format, the model's
+        name and version, btsim's version and :func:`sim.results.code_fingerprint`, the
+        files the run reads besides btsim's own, the root seed, the chunk size, the trials,
+        the scenario's parameters as given and its random stream), so it is computed
+        without building the scenario. Call before :meth:`bind`; :meth:`record` adds to it.
+        A torn tail is dropped (a crash mid-write) and the records of scenarios no longer in
+        the run are removed, unless ``write`` is false (a check before the run holds the
+        results folder's lock); a record that does not parse is a miss. ``keys_only``: the
+        scenarios that have a record, without decoding them (index -> None)."""
+        from sim.results import _input_files, code_fingerprint
+
+        t0 = time.perf_counter()
+        self._check_links()
+        base = {"format": FORMAT, "model": model.name, "model_version": str(model.version),
+                "btsim_version": __version__, "seed": seed, "chunk_size": chunk_size,
+                "trials": trials, "code": code_fingerprint(),
+                "inputs": _input_files({"params": list(params_list)})}
+        head = _json(base)[:-1]  # the scenario's fields follow: one JSON object in all
+        self._decl = [hashlib.sha256(
+            f'{head},"params":{_params_text(raw)},'
+            f'"stream":{s if streams is None else int(streams[s])}}}'
+            .encode()).hexdigest()[:24] for s, raw in enumerate(params_list)]
+        want = {k: s for s, k in enumerate(self._decl)
+                if eligible is None or s in eligible}
+        found: dict[int, Any] = {}
+        blocks, stale = self._read_described(set(want), write and not self.strict)
+        if keys_only:
+            return dict.fromkeys(sorted(want[d] for d in blocks))
+        for decl, block in blocks.items():
+            got = self._decode(block, decl)
+            if got is not None:
+                found[want[decl]] = got
+        if stale and write and not self.strict and self.root.is_dir():
+            # records of scenarios no longer in this run: keep only the others
+            keep = b"".join(frame_record(bytes(b)) for b in blocks.values())
+            with contextlib.suppress(OSError):
+                atomic_write_bytes(self.root / SCENARIOS_NAME, keep)
+        self.described_read = len(found)
+        self.seconds += time.perf_counter() - t0
+        return found
+
+    def _read_described(self, want: set[str], write: bool
+                        ) -> tuple[dict[str, memoryview], int]:
+        """The blocks of ``scenarios.rec`` whose declaration key is in ``want``, and how many
+        others it holds; with ``write``, a torn tail is cut off."""
+        path = self.root / SCENARIOS_NAME
+        try:
+            fd = _open_nofollow(path, os.O_RDONLY)
+        except OSError:
+            return {}, 0
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return {}, 0
+        view = memoryview(data)
+        out: dict[str, memoryview] = {}
+        stale = off = 0
+        while off + 20 <= len(data) and data[off:off + 8] == RECORD:
+            size = int.from_bytes(data[off + 8:off + 16], "little")
+            end = off + 20 + size
+            block = view[off + 20:end]
+            if end > len(data) or zlib.crc32(block) != int.from_bytes(
+                    data[off + 16:off + 20], "little"):
+                break
+            decl = bytes(block[:24]).decode("ascii", "replace")
+            if decl in want:
+                out[decl] = block
+            else:
+                stale += 1
+            off = end
+        if off < len(data) and write:
+            with contextlib.suppress(OSError):
+                tfd = _open_nofollow(path, os.O_WRONLY)
+                try:
+                    os.ftruncate(tfd, off)
+                finally:
+                    os.close(tfd)
+        return out, stale
+
+    def _decode(self, block: memoryview, decl: str) -> Any:
+        """The :class:`sim.described.Described` of one record (None: a miss): the
+        declaration key (24 ASCII bytes), the length (8 bytes, little endian) and JSON text
+        of the description (:func:`sim.described.encode`, with the aggregate's ``n``), the
+        same of the aggregate's layout (:func:`_layout`), then its stats (float64) and
+        histograms (int64), little endian."""
+        from sim.described import decode
+
+        try:
+            if bytes(block[:24]).decode("ascii") != decl:
+                return None
+            size = int.from_bytes(block[24:32], "little")
+            doc = json.loads(bytes(block[32:32 + size]).decode("utf-8"))
+            at = 32 + size
+            lsize = int.from_bytes(block[at:at + 8], "little")
+            s_items, h_items, n_s, n_h = _parsed_layout(bytes(block[at + 8:at + 8 + lsize]))
+            body = block[at + 8 + lsize:]
+            if 8 * (n_s + n_h) != len(body):
+                return None
+            stats = np.frombuffer(body, dtype="<f8", count=n_s).astype(np.float64)
+            hists = np.frombuffer(body, dtype="<i8", offset=8 * n_s).astype(np.int64)
+            agg = Aggregate(int(doc["n"]),
+                            {name: stats[a:b].reshape(shape) for name, a, b, shape in s_items},
+                            {name: hists[a:b].reshape(shape) for name, a, b, shape in h_items})
+            return decode(doc, agg)
+        except (*_BAD_RECORD, UnicodeDecodeError):
+            return None
+
+    def record(self, s: int, desc: Any) -> None:
+        """Append the description of finished scenario ``s`` (a
+        :class:`sim.described.Described`, after its last chunk was saved) to
+        ``scenarios.rec``: one framed record (:meth:`_decode`), one ``write``. A description
+        that would not read back exactly (:func:`sim.described.encode`) is not written (a
+        resume then builds that scenario again)."""
+        from sim.described import encode
+
+        if not self._decl:
+            return
+        t0 = time.perf_counter()
+        doc = encode(desc)
+        if doc is not None:
+            total = desc.total
+            doc["n"] = int(total.n)
+            text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+            layout = _layout_text(total)
+            block = b"".join([self._decl[s].encode("ascii"), len(text).to_bytes(8, "little"),
+                              text, len(layout).to_bytes(8, "little"), layout,
+                              *_raw(total.stats.values(), "<f8"),
+                              *_raw(total.hists.values(), "<i8")])
+            if self._desc_fd is None:
+                self._ensure()
+                self._desc_fd = _open_nofollow(self.root / SCENARIOS_NAME,
+                                               os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+            _write_all(self._desc_fd, frame_record(block))
+            self.described_written += 1
+        self.seconds += time.perf_counter() - t0
+
+    def close(self) -> None:
+        """Close ``scenarios.rec`` if this run appended to it (:meth:`record`)."""
+        if self._desc_fd is not None:
+            fd, self._desc_fd = self._desc_fd, None
+            os.close(fd)
 
     def _ensure(self) -> None:
         """Create the cache folder and its manifest on the first save (a run that fails

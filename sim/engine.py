@@ -408,6 +408,9 @@ class RunOutcome:
     tasks_computed: int = 0
     #: most workers a round of the run used (:func:`effective_jobs`; 0: nothing computed)
     workers: int = 0
+    #: (set by :func:`simulate`) each scenario as the summary read it: a
+    #: :class:`sim.described.Described` or the scenario (:class:`sim.described.Views`)
+    views: Any = None
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -682,7 +685,9 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
                progress: bool | str | None = None, scheduler: str | None = None, *,
                precision: Precision | None = None, streams: Sequence[int] | None = None,
-               pairs: Mapping[int, int] | None = None, cache: Any = None) -> RunOutcome:
+               pairs: Mapping[int, int] | None = None, cache: Any = None,
+               finished: Mapping[int, Aggregate] | None = None,
+               on_done: Any = None) -> RunOutcome:
     """The one Monte Carlo loop of btsim (every door comes through here).
 
     ``trials`` per scenario, or with ``precision`` chunks added at the checkpoints until the
@@ -691,10 +696,18 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
     the same stream share their dice. ``pairs``: scenario -> baseline scenario (same stream)
     whose chunk-by-chunk difference is accumulated (:class:`PairedDiff`). ``cache``: a
     :class:`sim.cache.ChunkCache` that supplies finished chunks and stores new ones as each
-    task ends. Every aggregate is checked against the model's declared metrics."""
+    task ends. Every aggregate is checked against the model's declared metrics.
+
+    Fixed-trials runs only (no ``precision``; never a paired scenario): ``finished``,
+    scenario -> its chunks already folded (a finished scenario the cache describes,
+    :mod:`sim.described`: nothing of it is loaded, built or computed); ``on_done(s, total)``
+    is called once a scenario's last chunk is folded (and saved)."""
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
                                                         chunk_size, model)
     n = len(scenarios)
+    finished = dict(finished or {})
+    if (finished or on_done is not None) and precision is not None:
+        raise ValueError("finished scenarios and on_done: fixed-trials runs only")
     streams = list(range(n)) if streams is None else [int(x) for x in streams]
     if len(streams) != n:
         raise ValueError("streams: one per scenario")
@@ -729,16 +742,30 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                     del means[x][c_old]
         return record
 
+    if set(finished) & involved:
+        raise ValueError("a paired scenario cannot be given as finished")
     folds = [_ChunkFold(on_chunk(s) if s in involved else None) for s in range(n)]
+    for s, total in finished.items():  # the whole scenario, folded by an earlier run
+        folds[s].total, folds[s].next = total, last
+    done_seen = set(finished)
+
+    def check_done(s: int) -> None:
+        if on_done is not None and s not in done_seen and s not in involved \
+                and folds[s].next >= last:
+            done_seen.add(s)
+            on_done(s, folds[s].total)
     groups: dict[int, list[int]] = {}
     for s in range(n):  # paired scenarios stop together
         groups.setdefault(streams[s] if involved else s, []).append(s)
     active = set(range(n))
     reached: dict[int, bool] = {}
     out = RunOutcome(parts={}, trials_used={})
+    out.chunks_cached = last * len(finished)
     bar = _progress_bar(cap * n, progress) if precision is None else _progress_bar(0, progress)
     if bar is not None and precision is not None:
         bar.total = None  # open-ended: the target decides (the cap is max_trials)
+    if bar is not None and finished:
+        bar.update(sum(t.n for t in finished.values()))
     kill_after = int(os.environ.get(_KILL_DRIVER_ENV, "0") or 0)
     try:
         with _executor(model, scenarios, seed, n_jobs, backend, scheduler) as submit:
@@ -749,6 +776,9 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                 ends = dict.fromkeys(pos, goal)
                 while any(pos[s] < goal for s in pos):  # wave by wave (WAVE_CHUNKS)
                     todo = _next_wave(pos, ends, cap, chunk, cache, folds, out, bar)
+                    if on_done is not None:  # scenarios completed from cached chunks
+                        for s in pos:
+                            check_done(s)
                     # with a cache: tasks of up to CACHE_TASK_CHUNKS chunks while every
                     # worker still gets 4 tasks or more
                     cores = effective_jobs(n_jobs, backend, 2**62)
@@ -767,6 +797,7 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                             for c, agg in zip(range(task.first_chunk, task.last_chunk), aggs,
                                               strict=True):
                                 folds[task.scenario_index].add(c, agg)
+                            check_done(task.scenario_index)
                             out.tasks_computed += 1
                             out.chunks_computed += len(aggs)
                             if bar is not None:
@@ -896,38 +927,63 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     :class:`RunOutcome` (chunks computed and cached). ``scenarios``: the scenarios of
     ``params_list`` already built (:func:`sim.experiment.run` builds each once).
     """
+    from sim.described import Described, Scenarios, Views, describe
+
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
                                                         chunk_size, model)
     check_progress(progress)
     if scenarios is None:
-        scenarios = [model.scenario(p) for p in params_list]
+        scenarios = Scenarios(model, params_list)
     elif len(scenarios) != len(params_list):
         raise ValueError("scenarios and params_list differ in length")
     exact_values = None
+    # finished scenarios (issue 18): a fixed-trials run with a cache describes each one as
+    # its last chunk lands; a resume reads those back instead of building them
+    described: dict[int, Described] = {}
+    on_done = None
     if cache is not None:
-        cache.bind(model, scenarios, params_list, seed, chunk, streams)
+        if precision is None:
+            involved = set(pairs or {}) | set((pairs or {}).values())
+            described = cache.described(
+                model, params_list, seed, chunk, streams, trials,
+                eligible=[s for s in range(len(params_list)) if s not in involved])
+
+            def on_done(s: int, total: Aggregate) -> None:
+                described[s] = describe(model, scenarios[s], cache.keys[s], total)
+                cache.record(s, described[s])
+        # builds (so validates) every scenario not described, before any is computed
+        cache.bind(model, scenarios, params_list, seed, chunk, streams, described=described)
         if with_exact:  # before the chunks: the first saved chunk stores them too
             exact_values = cache.exact_values(lambda s: _exact(model, scenarios[s]))
-    res = sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
-                     chunk_size=chunk, progress=progress, scheduler=scheduler,
-                     precision=precision, streams=streams, pairs=pairs, cache=cache)
+    else:  # every scenario built (so validated) before any is computed
+        for s in range(len(scenarios)):
+            scenarios[s]
+    try:
+        res = sample_run(model, scenarios, trials, seed, n_jobs=n_jobs, backend=backend,
+                         chunk_size=chunk, progress=progress, scheduler=scheduler,
+                         precision=precision, streams=streams, pairs=pairs, cache=cache,
+                         finished={s: d.total for s, d in described.items()},
+                         on_done=on_done)
+    finally:
+        if cache is not None:
+            cache.close()
+    views = Views(scenarios, described)
+    res.views = views  # what sim.experiment's metadata and CSV layout read of them
     if outcome is not None:
         outcome.append(res)
     if cache is not None:
         cache.flush_exact()
-    frame = summarize(model, scenarios, res.parts, metrics=metrics, with_exact=with_exact,
+    frame = summarize(model, views, res.parts, metrics=metrics, with_exact=with_exact,
                       trials=trials if precision is None else None, exact=exact_values)
     if precision is not None or res.pairs:
-        frame = _add_precision_columns(model, scenarios, frame, res, metrics)
+        frame = _add_precision_columns(model, views, frame, res, metrics)
     return frame
 
 
 def _rows_of(model: Model, scenarios: Sequence[Any]) -> list[int]:
-    out = []
-    for scn in scenarios:
-        rows = model.rows(scn)
-        out.append(1 if rows is None else len(rows))
-    return out
+    from sim.described import row_count
+
+    return [row_count(model, scenarios[s]) for s in range(len(scenarios))]
 
 
 def _add_precision_columns(model: Model, scenarios: Sequence[Any], frame: pd.DataFrame,
@@ -999,13 +1055,14 @@ def _annotate(frame: pd.DataFrame, model: Model, scenarios: Sequence[Any]) -> No
     """Record in ``frame.attrs`` what a results folder must keep beside the numbers: the
     notes a user needs (``notes``, each once) and every scenario's effective rule options
     (``options``, one dict per scenario)."""
-    from sim.result import jsonable
+    from sim.described import notes_of, options_of
 
     notes: list[str] = []
-    for scn in scenarios:
-        notes += [n for n in model.notes(scn) if n not in notes]
+    views = [scenarios[s] for s in range(len(scenarios))]
+    for scn in views:
+        notes += [n for n in notes_of(model, scn) if n not in notes]
     frame.attrs["notes"] = notes
-    frame.attrs["options"] = [jsonable(model.options(scn)) for scn in scenarios]
+    frame.attrs["options"] = [options_of(model, scn) for scn in views]
 
 
 # -- the metric contract ------------------------------------------------------------------------
@@ -1063,14 +1120,16 @@ def _selected(model: Model, metrics: Sequence[str] | None) -> list[Metric]:
 
 
 def _base_columns(model: Model, scn: Any) -> tuple[dict[str, Any], int]:
-    """Parameter, row-index and fact columns of one scenario, and its row count."""
-    rows = model.rows(scn)
-    k = 1 if rows is None else len(rows)
-    cols: dict[str, Any] = {key: [v] * k for key, v in model.params(scn).items()}
+    """Parameter, row-index and fact columns of one scenario (built, or its
+    :class:`sim.described.Described`), and its row count."""
+    from sim.described import facts_of, params_of, rows_of
+
+    rows, k = rows_of(model, scn)
+    cols: dict[str, Any] = {key: [v] * k for key, v in params_of(model, scn).items()}
     if rows is not None:
-        for col in rows.columns:
-            cols[col] = rows[col].to_numpy()
-    for key, v in model.facts(scn).items():
+        for col, values in rows.items():
+            cols[col] = values
+    for key, v in facts_of(model, scn).items():
         cols[key] = [v] * k
     return cols, k
 
@@ -1080,7 +1139,9 @@ def _blank_if_impossible(model: Model, scn: Any, cols: dict[str, Any], k: int
     """An impossible scenario (fact ``impossible`` set to the reason) has no metric values:
     every metric column is NaN (hist columns None) rather than a silent zero. The columns of
     one scenario, for :func:`_frame_of`."""
-    if model.facts(scn).get("impossible"):
+    from sim.described import facts_of
+
+    if facts_of(model, scn).get("impossible"):
         for m in model.metrics:
             for suffix in ("", "_exact", "_se", "_ci_low", "_ci_high"):
                 if m.name + suffix in cols:
@@ -1246,6 +1307,7 @@ def summarize(model: Model, scenarios: Sequence[Any], parts: Mapping[int, Aggreg
     scenarios' exact values already computed (the chunk cache keeps them: a resume does not
     recompute them), else computed here."""
     chosen = _selected(model, metrics)
+    scenarios = [scenarios[s] for s in range(len(scenarios))]
     bases = [_base_columns(model, scn) for scn in scenarios]
     estimates = _estimates(chosen, parts, [k for _, k in bases])
     frames = []

@@ -458,7 +458,8 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
 
     ``target_error``/``target_metric``/``max_trials`` override the file's precision keys
     (:class:`sim.engine.Precision`). ``info``: a dict that receives ``chunks_computed``,
-    ``chunks_cached``, ``tasks_computed`` and (with a cache) ``cache_seconds``.
+    ``chunks_cached``, ``tasks_computed`` and (with a cache) ``cache_seconds`` and
+    ``scenarios_described`` (finished scenarios read back, :mod:`sim.described`).
     """
     from sim import engine, results
     from sim.cache import CACHE_DIR, ChunkCache
@@ -490,7 +491,7 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
         raise ConfigError("scheduler", scheduler, "used only by Monte Carlo runs, not with --exact")
     outcome: list[engine.RunOutcome] = []
     store = None
-    scenarios = _built(model, exp.model, params)
+    scenarios = _built(model, exp.model, params)  # each built on first use
     if exact_only:
         frame, wall = engine.timed(engine.exact_frame, model, params, metrics=exp.metrics)
     else:
@@ -505,19 +506,23 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
                                    pairs=pairs or None, cache=store, outcome=outcome,
                                    scenarios=scenarios)
     stats: dict[str, Any] = {}
+    views: Sequence[Any] = scenarios
     if outcome:
         res = outcome[0]
+        views = res.views if res.views is not None else scenarios
         stats = {"chunks_computed": res.chunks_computed, "chunks_cached": res.chunks_cached,
                  "tasks_computed": res.tasks_computed}
         if store is not None:
             stats["cache_seconds"] = round(store.seconds, 6)
+            # finished scenarios read back from scenarios.rec (nothing of them rebuilt)
+            stats["scenarios_described"] = store.described_read
     if info is not None:
         info.update(stats)
     if out is not None:
         meta = results.metadata(exp, model=model, frame=frame, wall_time_s=wall,
                                 backend=be, n_jobs=jobs, chunk_size=chunk,
                                 exact_only=exact_only, scheduler=scheduler,
-                                scenarios=scenarios)
+                                scenarios=views)
         if outcome:
             meta["precision"] = precision_metadata(exp, outcome[0])
             meta["cache"] = stats
@@ -527,7 +532,7 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
             meta["tactic_matrices"] = matrices(frame, exp.tactic_matrices, exp.seed,
                                                {**exp.fixed, **exp.rule_overrides})
         results.write(Path(out) / exp.name, frame, meta,
-                      csv_layout=results.csv_layout(model, params, frame))
+                      csv_layout=results.csv_layout(model, params, frame, views))
     return frame
 
 
@@ -571,29 +576,74 @@ def precision_metadata(exp: Experiment, res: Any) -> dict[str, Any]:
     return out
 
 
-#: scenarios :func:`validate_all` built, by model and parameters, for the run that follows
-#: (:func:`_built` takes each list once: a run builds its scenarios once, not three times)
-_VALIDATED: dict[tuple[str, str], list[Any]] = {}
+#: scenarios :func:`validate_all` built (index -> scenario), by model and parameters, for
+#: the run that follows (:func:`_built` takes each list once: a run builds a scenario once)
+_VALIDATED: dict[tuple[str, str], dict[int, Any]] = {}
 
 
 def _params_key(model: str, params_list: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
     return model, json.dumps(list(params_list), sort_keys=True, default=repr)
 
 
-def _remember(model: str, params_list: Sequence[Mapping[str, Any]], built: list[Any]) -> None:
+def _remember(model: str, params_list: Sequence[Mapping[str, Any]],
+              built: dict[int, Any]) -> None:
     _VALIDATED[_params_key(model, params_list)] = built
 
 
-def _built(model: Any, name: str, params_list: Sequence[Mapping[str, Any]]) -> list[Any]:
-    """The scenarios of ``params_list``: those :func:`validate_all` built for it (once),
-    else built now."""
+def _built(model: Any, name: str, params_list: Sequence[Mapping[str, Any]]) -> Any:
+    """The scenarios of ``params_list`` (:class:`sim.described.Scenarios`: each built on
+    first use), with those :func:`validate_all` built for it."""
+    from sim.described import Scenarios
+
     got = _VALIDATED.pop(_params_key(name, params_list), None) if _VALIDATED else None
-    return got if got is not None else [model.scenario(p) for p in params_list]
+    return Scenarios(model, params_list, got)
 
 
-def validate_all(experiments: Sequence[Experiment]) -> None:
+def _finished_scenarios(exp: Experiment, settings: Mapping[str, Any]) -> set[int]:
+    """The scenarios of ``exp`` that its run with ``settings`` (:func:`run`'s keywords) will
+    read back finished from its cache (:meth:`sim.cache.ChunkCache.described`): built and
+    validated by an earlier run of the same code and parameters, so not validated again.
+    Reads only."""
+    from sim import engine
+    from sim.cache import CACHE_DIR, SCENARIOS_NAME, ChunkCache
+
+    out = settings.get("out")
+    if out is None or not settings.get("cache", True) or settings.get("exact_only"):
+        return set()
+    if any(settings.get(k) is not None for k in ("target_error", "target_metric",
+                                                 "max_trials")):
+        return set()
+    if exp.target_error is not None or settings.get("rule_overrides"):
+        return set()
+    root = Path(out) / exp.name / CACHE_DIR
+    if not os.path.isfile(root / SCENARIOS_NAME):
+        return set()
+    model = get_model(exp.model)
+    trials = exp.trials if settings.get("trials") is None else settings["trials"]
+    seed = exp.seed if settings.get("seed") is None else settings["seed"]
+    try:
+        tr, sd, _, _, chunk = engine.validate_run(trials, seed, 1, "sequential",
+                                                  settings.get("chunk_size"), model)
+    except UserError:  # the run reports it
+        return set()
+    streams, pairs = exp.streams()
+    involved = set(pairs) | set(pairs.values())
+    params_list = exp.scenarios()
+    try:
+        found = ChunkCache(root, quiet=True).described(
+            model, params_list, sd, chunk, streams if exp.paired else None, tr,
+            eligible=[s for s in range(len(params_list)) if s not in involved], write=False,
+            keys_only=True)
+    except (UserError, OSError):  # the run reports it
+        return set()
+    return set(found)
+
+
+def validate_all(experiments: Sequence[Experiment], **settings: Any) -> None:
     """Check a batch before running any of it: unique names, and every scenario's parameters
-    (so a typo in the last file fails before the first file's results are written)."""
+    (so a typo in the last file fails before the first file's results are written).
+    ``settings``: the keywords of the :func:`run` that follows; a scenario its cache
+    describes as finished (built by an earlier run of the same code) is not built again."""
     names = [e.name for e in experiments]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -604,4 +654,7 @@ def validate_all(experiments: Sequence[Experiment]) -> None:
             continue
         model = get_model(exp.model)
         params_list = exp.scenarios()
-        _remember(exp.model, params_list, [model.scenario(p) for p in params_list])
+        skip = _finished_scenarios(exp, settings) if settings else set()
+        _remember(exp.model, params_list, {s: model.scenario(p)
+                                           for s, p in enumerate(params_list)
+                                           if s not in skip})

@@ -483,6 +483,23 @@ def groups_in(obj: Any, depth: int = 3) -> list[Any]:
     return found
 
 
+def scenario_rule_sets(model: Any, scn: Any) -> list[list[Any]]:
+    """The rule sets one built scenario uses: ``[[key, entry], ...]``, an entry being
+    ``{"game", "group", "preset", "overrides", "options"}`` (:func:`rule_sets` counts them;
+    a finished scenario's list is kept in the chunk cache, :mod:`sim.described`)."""
+    _load()
+    preset = model.params(scn).get("rules", "default")
+    out: list[list[Any]] = []
+    for inst in groups_in(scn):
+        game, cls = _target(type(inst))
+        opts = effective(inst)
+        preset_name = preset if preset in _GAMES[game].presets else "default"
+        key = repr((cls.__name__, preset_name, sorted(opts.items())))
+        out.append([key, {"game": game, "group": cls.__name__, "preset": preset_name,
+                          "overrides": overrides_of(inst, preset_name), "options": opts}])
+    return out
+
+
 def rule_sets(model: Any, params_list: Iterable[Mapping[str, Any]],
               scenarios: Sequence[Any] | None = None) -> dict[str, Any]:
     """The distinct rule sets the scenarios of a run use, for results metadata.
@@ -490,23 +507,21 @@ def rule_sets(model: Any, params_list: Iterable[Mapping[str, Any]],
     ``{"rules": [preset names], "rule_options": [every option, one dict per distinct set],
     "sets": [{"game", "group", "preset", "overrides", "options", "scenarios"}]}``;
     ``{}`` for a model without rule options. ``scenarios``: the scenarios of
-    ``params_list`` already built (a run builds each once)."""
+    ``params_list`` already built (a run builds each once), or their
+    :class:`sim.described.Described` (its ``rule_entries``)."""
+    from sim.described import Described
+
     _load()
     sets: dict[str, dict[str, Any]] = {}
     for i, params in enumerate(params_list):
         scn = model.scenario(params) if scenarios is None else scenarios[i]
-        preset = model.params(scn).get("rules", "default")
-        for inst in groups_in(scn):
-            game, cls = _target(type(inst))
-            opts = effective(inst)
-            preset_name = preset if preset in _GAMES[game].presets else "default"
-            key = repr((cls.__name__, preset_name, sorted(opts.items())))
+        entries = (scn.rule_entries if isinstance(scn, Described)
+                   else scenario_rule_sets(model, scn))
+        for key, entry in entries:
             if key in sets:
                 sets[key]["scenarios"] += 1
                 continue
-            sets[key] = {"game": game, "group": cls.__name__, "preset": preset_name,
-                         "overrides": overrides_of(inst, preset_name), "options": opts,
-                         "scenarios": 1}
+            sets[key] = {**entry, "scenarios": 1}
     if not sets:
         return {}
     vals = list(sets.values())

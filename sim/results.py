@@ -151,23 +151,27 @@ def metadata(exp: Experiment, *, model: Model, frame: pd.DataFrame, wall_time_s:
 CSV_TEXT_COLUMNS: tuple[str, ...] = ("notes", "rule_options")
 
 
-def csv_layout(model: Model, params_list: list[dict[str, Any]], frame: pd.DataFrame
-               ) -> dict[str, Any] | None:
+def csv_layout(model: Model, params_list: list[dict[str, Any]], frame: pd.DataFrame,
+               scenarios: Sequence[Any] | None = None) -> dict[str, Any] | None:
     """The per-scenario CSV layout of :func:`csv_view`, when it applies: the model gives
     several rows per scenario and every metric in ``frame`` has one value per scenario.
     ``{"row_columns": [...], "row_counts": [...]}`` (row-index columns, rows per scenario
-    in the frame's order), else None."""
+    in the frame's order), else None. ``scenarios``: the run's scenarios (built, or their
+    :class:`sim.described.Described`), else built from ``params_list``."""
+    from sim.described import rows_of
+
     kinds = frame.attrs.get("metric_kinds") or {}
     per_row = {m.name: m.per_row for m in model.metrics}
     if not kinds or any(per_row.get(name, True) for name in kinds):
         return None
     cols: list[str] = []
     counts: list[int] = []
-    for params in params_list:
-        rows = model.rows(model.scenario(params))
-        counts.append(1 if rows is None else len(rows))
+    for i, params in enumerate(params_list):
+        rows, k = rows_of(model, model.scenario(params) if scenarios is None
+                          else scenarios[i])
+        counts.append(k)
         if rows is not None:
-            cols += [c for c in rows.columns if c not in cols]
+            cols += [c for c in rows if c not in cols]
     if not cols or max(counts) == 1 or sum(counts) != len(frame):
         return None
     return {"row_columns": cols, "row_counts": counts}

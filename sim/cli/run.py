@@ -145,7 +145,9 @@ def main(args: argparse.Namespace) -> int:
                 "chunk_size": args.chunk_size, "exact_only": args.exact, "out": args.out,
                 "progress": progress, "cache": not args.no_cache, **precision_args(args)}
     # every file and every scenario, before running any (a finished result was validated)
-    validate_all([e for e in exps if shard is not None or not up_to_date(e, **settings)])
+    # (a finished scenario a resume reads back from the cache was validated by its run)
+    validate_all([e for e in exps if shard is not None or not up_to_date(e, **settings)],
+                 **(settings if shard is None else {}))
     for i, exp in enumerate(exps, 1):
         t0 = time.perf_counter()
         if not args.quiet and len(exps) > 1:  # a progress line per experiment (make report)

@@ -107,6 +107,7 @@ def test_resume_reads_exact_values_from_the_cache(tmp_path, monkeypatch):
     keys = sorted(p for p in cache.iterdir() if p.is_dir())
     for gone in keys[:2]:       # an interrupted run: two scenarios' chunks never written
         (gone / cache_mod.LOG_NAME).unlink()
+    (cache / cache_mod.SCENARIOS_NAME).unlink()   # nor the finished ones described
     (tmp_path / "ex" / "summary.parquet").unlink()
     calls[0] = 0
     info: dict = {}

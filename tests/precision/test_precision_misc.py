@@ -57,6 +57,8 @@ def test_damaged_cache_file_is_recomputed(tmp_path):
     first = run(exp, out=tmp_path, chunk_size=500, progress=False)
     victim = sorted((tmp_path / "d" / ".cache").rglob("*.agg"))[0]
     victim.write_bytes(b"garbage")
+    # the finished scenario's description holds its result too: damaged, then recomputed
+    (tmp_path / "d" / ".cache" / "scenarios.rec").write_bytes(b"garbage")
     info: dict = {}
     again = run(exp, out=tmp_path, chunk_size=500, progress=False, info=info)
     assert info["chunks_computed"] > 0 and again.equals(first)
