@@ -15,6 +15,7 @@ size between units (guns, bins, items) are padded to the largest.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -281,6 +282,38 @@ def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarra
     return keys, turn_sit, run_sit, adj
 
 
+#: per-unit arrays built so far (:func:`_per_side`), the oldest dropped first
+UNIT_CACHE_SIZE = 512
+_UNITS: OrderedDict[Any, tuple[Side, dict[str, Any]]] = OrderedDict()
+
+
+def _per_side(build: Any) -> Any:
+    """Memoize :func:`_unit` on the side object (shared between the scenarios of a
+    round-robin, :func:`sim.classic.duel.scenario._per_unit`), the situation keys, the
+    unit's axis index and the duel rules (the only part of the scenario it reads); the
+    arrays are read-only (:func:`compile_scenario` copies them into the padded tables)."""
+    def cached(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
+               side_no: int) -> dict[str, Any]:
+        try:
+            key = (id(s), tuple(keys), side_no, scn.duel_rules)
+            hash(key)
+        except TypeError:
+            return build(s, other, scn, keys, side_no)
+        hit = _UNITS.get(key)
+        if hit is not None and hit[0] is s:
+            _UNITS.move_to_end(key)
+            return hit[1]
+        out = build(s, other, scn, keys, side_no)
+        _UNITS[key] = (s, out)
+        while len(_UNITS) > UNIT_CACHE_SIZE:
+            _UNITS.popitem(last=False)
+        return out
+
+    cached.__doc__ = build.__doc__
+    return cached
+
+
+@_per_side
 def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
           side_no: int) -> dict[str, Any]:
     fs0 = s.fire[keys[0]]
