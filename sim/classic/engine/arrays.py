@@ -8,12 +8,42 @@ return table ``k`` as an N-dimensional int / float view (no copy)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 HEAD = 6
+
+
+def _one_signature_per_function() -> None:
+    """Compile each engine function once, for plain argument types (issue 21, cold compile).
+
+    numba types a constant argument (``group_on_column(Y, M, y, 0, d, D)``, ``psr_phase(...,
+    True, D)``) as a literal and compiles the callee once per constant: 2-4 specialisations
+    of the largest functions (``roll_location`` three times, 6 s of a 60 s cold compile).
+    For the functions of :mod:`sim.classic.engine` only, calls from compiled code are typed
+    with the literals widened (``types.unliteral``); a literal still converts to the one
+    plain signature, so every call site compiles unchanged and computes the same."""
+    from numba.core.registry import CPUDispatcher
+
+    if getattr(CPUDispatcher, "_btsim_unliteral", False):
+        return
+    base = CPUDispatcher.get_call_template
+
+    def get_call_template(self: Any, args: Any, kws: Any) -> Any:
+        if self.py_func.__module__.startswith("sim.classic.engine."):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return base(self, args, kws)
+
+    CPUDispatcher.get_call_template = get_call_template
+    CPUDispatcher._btsim_unliteral = True
+
+
+_one_signature_per_function()
 
 
 @intrinsic
@@ -41,7 +71,7 @@ def unmanaged(typingctx: object, arr: types.Type) -> object:
     return arr(arr), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def v1(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -49,7 +79,7 @@ def v1(M: tuple, k: int) -> np.ndarray:
     return MI[o:o + MI[h + 1]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def v2(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -58,7 +88,7 @@ def v2(M: tuple, k: int) -> np.ndarray:
     return MI[o:o + a * b].reshape((a, b))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def v3(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -67,7 +97,7 @@ def v3(M: tuple, k: int) -> np.ndarray:
     return MI[o:o + a * b * c].reshape((a, b, c))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def v4(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -76,7 +106,7 @@ def v4(M: tuple, k: int) -> np.ndarray:
     return MI[o:o + a * b * c * d].reshape((a, b, c, d))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def v5(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -85,7 +115,7 @@ def v5(M: tuple, k: int) -> np.ndarray:
     return MI[o:o + a * b * c * d * e].reshape((a, b, c, d, e))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def f1(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -93,7 +123,7 @@ def f1(M: tuple, k: int) -> np.ndarray:
     return M[1][o:o + MI[h + 1]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def f2(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -102,7 +132,7 @@ def f2(M: tuple, k: int) -> np.ndarray:
     return M[1][o:o + a * b].reshape((a, b))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def f3(M: tuple, k: int) -> np.ndarray:
     MI = M[0]
     h = 1 + HEAD * k
@@ -135,40 +165,40 @@ def pack(parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 # -- scalar accessors (no view made): table k's element -------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def dim(M: tuple, k: int, d: int) -> int:
     """Dimension ``d`` of table ``k``."""
     return M[0][2 + HEAD * k + d]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def a1(M: tuple, k: int, i: int) -> int:
     MI = M[0]
     return MI[MI[1 + HEAD * k] + i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def a2(M: tuple, k: int, i: int, j: int) -> int:
     MI = M[0]
     h = 1 + HEAD * k
     return MI[MI[h] + i * MI[h + 2] + j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def a3(M: tuple, k: int, i: int, j: int, m: int) -> int:
     MI = M[0]
     h = 1 + HEAD * k
     return MI[MI[h] + (i * MI[h + 2] + j) * MI[h + 3] + m]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def a4(M: tuple, k: int, i: int, j: int, m: int, n: int) -> int:
     MI = M[0]
     h = 1 + HEAD * k
     return MI[MI[h] + ((i * MI[h + 2] + j) * MI[h + 3] + m) * MI[h + 4] + n]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def a5(M: tuple, k: int, i: int, j: int, m: int, n: int, o: int) -> int:
     MI = M[0]
     h = 1 + HEAD * k
@@ -176,19 +206,19 @@ def a5(M: tuple, k: int, i: int, j: int, m: int, n: int, o: int) -> int:
               + o]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def b1(M: tuple, k: int, i: int) -> float:
     return M[1][M[0][1 + HEAD * k] + i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def b2(M: tuple, k: int, i: int, j: int) -> float:
     MI = M[0]
     h = 1 + HEAD * k
     return M[1][MI[h] + i * MI[h + 2] + j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def b3(M: tuple, k: int, i: int, j: int, m: int) -> float:
     MI = M[0]
     h = 1 + HEAD * k
