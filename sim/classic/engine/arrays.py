@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 HEAD = 6
@@ -69,6 +69,11 @@ def unmanaged(typingctx: object, arr: types.Type) -> object:
         return out._getvalue()
 
     return arr(arr), codegen
+
+
+if config.DISABLE_JIT:       # plain Python (debugging, coverage): the array itself
+    def unmanaged(arr: Any) -> Any:  # type: ignore[no-redef]
+        return arr
 
 
 @njit(cache=True)
