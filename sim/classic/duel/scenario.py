@@ -14,6 +14,7 @@ distinct (range, own movement, target movement) situation.
 from __future__ import annotations
 
 import math
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -309,6 +310,10 @@ def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
         notes, mine = args["notes"], []
         args["notes"] = mine
         side = build_side(**args)
+        # a token that travels with the side to a worker process (pickled in its
+        # __dict__): the engine's per-unit arrays are cached on it, so a worker builds them
+        # once per side, not once per task (sim.classic.engine.compile._per_side)
+        object.__setattr__(side, "_btsim_token", uuid.uuid4().hex)
         _SIDES[key] = (unit, side, tuple(mine))
         while len(_SIDES) > SIDE_CACHE_SIZE:
             _SIDES.popitem(last=False)

@@ -288,19 +288,21 @@ _UNITS: OrderedDict[Any, tuple[Side, dict[str, Any]]] = OrderedDict()
 
 
 def _per_side(build: Any) -> Any:
-    """Memoize :func:`_unit` on the side object (shared between the scenarios of a
-    round-robin, :func:`sim.classic.duel.scenario._per_unit`), the situation keys, the
-    unit's axis index and the duel rules (the only part of the scenario it reads); the
-    arrays are read-only (:func:`compile_scenario` copies them into the padded tables)."""
+    """Memoize :func:`_unit` on the side (shared between the scenarios of a round-robin,
+    :func:`sim.classic.duel.scenario._per_unit`: by its token, which a pickled copy in a
+    worker keeps, else by identity), the situation keys, the unit's axis index and the duel
+    rules (the only part of the scenario it reads); the arrays are read-only
+    (:func:`compile_scenario` copies them into the padded tables)."""
     def cached(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
                side_no: int) -> dict[str, Any]:
+        token = getattr(s, "_btsim_token", None)
         try:
-            key = (id(s), tuple(keys), side_no, scn.duel_rules)
+            key = (token or id(s), tuple(keys), side_no, scn.duel_rules)
             hash(key)
         except TypeError:
             return build(s, other, scn, keys, side_no)
         hit = _UNITS.get(key)
-        if hit is not None and hit[0] is s:
+        if hit is not None and (hit[0] is s or token is not None):
             _UNITS.move_to_end(key)
             return hit[1]
         out = build(s, other, scn, keys, side_no)
