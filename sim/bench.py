@@ -501,12 +501,7 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     params = [{"unit_a": a, "unit_b": b, "range": r, "turns": 15,
                **({"physical_a": "none", "physical_b": "none"} if r > 1 else {})}
               for a in units for b in units for r in (1, 3, 9)]
-    # numba loads a cached function at its first call, not at import: the load is the
-    # first (tiny) duel, after the import of the turn loop (cold: the compile)
-    t0 = time.perf_counter()
-    sampler._kernel()
-    sampler.warm_up()
-    load_s = time.perf_counter() - t0
+    sampler.warm_up()                       # compile (cold) or load numba's cache
     # fixed cost per scenario: build (validate, both sides, fire tables) + flat arrays +
     # one duel through the kernel
     rng = np.random.default_rng(0)
@@ -527,7 +522,7 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"scenarios": len(params), "duels_per_scenario": trials,
                            "duel_turns": turns, "cpu_s": cpu,
                            "rate_200": turns / cpu, "fixed_ms": fixed * 1e3,
-                           "kernel_load_s": load_s}
+                           **engine_start_cpu(cold=not quick)}
     walls = {}
     for jobs in (1, 2):
         engine.simulate(model, params[:4], trials, 1, n_jobs=jobs, backend="loky",
@@ -538,15 +533,15 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
         walls[jobs] = time.perf_counter() - t0
     out["wall_jobs1_s"], out["wall_jobs2_s"] = walls[1], walls[2]
     out["jobs2_speedup"] = walls[1] / walls[2]
-    if not quick:
-        out["compile_cpu_s"] = cold_compile_cpu()
     return out
 
 
-def cold_compile_cpu() -> float:
-    """CPU seconds of a cold compile of the Classic engine: a fresh process compiling into
-    an empty numba cache (``NUMBA_CACHE_DIR``: the checkout's own cache is left alone) and
-    running one tiny duel, less that process's start-up without the engine."""
+def engine_start_cpu(cold: bool = True) -> dict[str, float]:
+    """CPU seconds a fresh process spends starting the Classic engine, beyond importing
+    numba and the scenario code: ``kernel_load_s`` loading numba's cache (the checkout's,
+    warm) and running one tiny duel (numba loads a cached function at its first call);
+    with ``cold``, ``compile_cpu_s`` compiling it into an empty cache (``NUMBA_CACHE_DIR``
+    of a temporary folder: the checkout's own cache is left alone)."""
     import resource
     import tempfile
 
@@ -557,11 +552,15 @@ def cold_compile_cpu() -> float:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        base = child_cpu("import numba, sim.classic.duel.scenario", env)
-        cold = child_cpu("from sim.classic.engine import sampler; sampler.warm_up()", env)
-    return max(cold - base, 0.0)
+    base_code = "import numba, sim.classic.duel.scenario"
+    code = "from sim.classic.engine import sampler; sampler.warm_up()"
+    env = dict(os.environ)
+    out = {"kernel_load_s": max(child_cpu(code, env) - child_cpu(base_code, env), 0.0)}
+    if cold:
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            out["compile_cpu_s"] = max(child_cpu(code, env) - child_cpu(base_code, env), 0.0)
+    return out
 
 
 def run(models: list[str] | None = None, quick: bool = False,
@@ -762,7 +761,7 @@ def format_table(res: dict[str, Any]) -> str:
                   f"({c['scenarios']} scenarios, one core, CPU time): "
                   f"{c['rate_200'] / 1e6:.3f} M played duel-turns/s; fixed cost "
                   f"{c['fixed_ms']:.2f} ms per scenario (build, flat arrays, first duel); "
-                  f"engine load {c['kernel_load_s']:.2f} s (first duel included); "
+                  f"engine cache load {c['kernel_load_s']:.2f} s CPU (first duel included); "
                   + (f"cold compile {c['compile_cpu_s']:.0f} s CPU; "
                      if "compile_cpu_s" in c else "")
                   + f"--jobs 2 {c['jobs2_speedup']:.2f}x --jobs 1 (wall "

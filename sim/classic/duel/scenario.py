@@ -13,6 +13,7 @@ distinct (range, own movement, target movement) situation.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import uuid
 from collections import OrderedDict
@@ -304,10 +305,12 @@ def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
             return build_side(*a, **kw)
         hit = _SIDES.get(key)
         if hit is not None and hit[0] is unit:
-            _SIDES.move_to_end(key)
+            with contextlib.suppress(KeyError):     # another thread's eviction
+                _SIDES.move_to_end(key)
             args["notes"].extend(hit[2])
             return hit[1]
-        notes, mine = args["notes"], []
+        notes = args["notes"]
+        mine: list[str] = []
         args["notes"] = mine
         side = build_side(**args)
         # a token that travels with the side to a worker process (pickled in its
@@ -316,7 +319,8 @@ def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
         object.__setattr__(side, "_btsim_token", uuid.uuid4().hex)
         _SIDES[key] = (unit, side, tuple(mine))
         while len(_SIDES) > SIDE_CACHE_SIZE:
-            _SIDES.popitem(last=False)
+            with contextlib.suppress(KeyError):
+                _SIDES.popitem(last=False)
         notes.extend(mine)
         return side
 

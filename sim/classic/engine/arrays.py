@@ -39,26 +39,21 @@ def _one_signature_per_function() -> None:
             kws = {k: types.unliteral(v) for k, v in kws.items()}
         return base(self, args, kws)
 
-    CPUDispatcher.get_call_template = get_call_template
-    CPUDispatcher._btsim_unliteral = True
+    setattr(CPUDispatcher, "get_call_template", get_call_template)  # noqa: B010
+    setattr(CPUDispatcher, "_btsim_unliteral", True)  # noqa: B010
 
 
 _one_signature_per_function()
 
 
-@intrinsic
-def unmanaged(typingctx: object, arr: types.Type) -> object:
-    """An alias of ``arr`` (same data, shape and strides) without its reference count (a
-    null meminfo), so the views and calls made from it do no atomic increments: measured,
-    those took about two thirds of the turn loop's time (issue 21). The alias is valid
-    only while ``arr`` itself is alive: :func:`sim.classic.engine.turn.run_list` keeps the
-    owners until its loop is done. Same numba type, so no new specialisation."""
+def _alias(typingctx: Any, arr: Any) -> Any:
+    """numba typing and code of :data:`unmanaged`."""
     if not isinstance(arr, types.Array):
         return None
 
-    def codegen(context: object, builder: object, signature: object, args: object) -> object:
-        src = context.make_array(arr)(context, builder, value=args[0])  # type: ignore[attr-defined]
-        out = context.make_array(arr)(context, builder)  # type: ignore[attr-defined]
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        src = context.make_array(arr)(context, builder, value=args[0])
+        out = context.make_array(arr)(context, builder)
         out.meminfo = cgutils.get_null_value(out.meminfo.type)
         out.parent = cgutils.get_null_value(out.parent.type)
         out.nitems = src.nitems
@@ -71,9 +66,17 @@ def unmanaged(typingctx: object, arr: types.Type) -> object:
     return arr(arr), codegen
 
 
-if config.DISABLE_JIT:       # plain Python (debugging, coverage): the array itself
-    def unmanaged(arr: Any) -> Any:  # type: ignore[no-redef]
-        return arr
+def _same(arr: Any) -> Any:
+    return arr
+
+
+#: ``unmanaged(arr)`` (compiled code only): an alias of ``arr`` (same data, shape and
+#: strides) without its reference count (a null meminfo), so the views and calls made from it
+#: do no atomic increments: measured, those took about two thirds of the turn loop's time
+#: (issue 21). The alias is valid only while ``arr`` itself is alive:
+#: :func:`sim.classic.engine.turn.run_list` keeps the owners until its loop is done. Same
+#: numba type, so no new specialisation. With ``NUMBA_DISABLE_JIT`` the array itself.
+unmanaged: Any = _same if getattr(config, "DISABLE_JIT", 0) else intrinsic(_alias)
 
 
 @njit(cache=True)

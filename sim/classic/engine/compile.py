@@ -15,6 +15,7 @@ size between units (guns, bins, items) are padded to the largest.
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -303,12 +304,14 @@ def _per_side(build: Any) -> Any:
             return build(s, other, scn, keys, side_no)
         hit = _UNITS.get(key)
         if hit is not None and (hit[0] is s or token is not None):
-            _UNITS.move_to_end(key)
+            with contextlib.suppress(KeyError):     # another thread's eviction
+                _UNITS.move_to_end(key)
             return hit[1]
         out = build(s, other, scn, keys, side_no)
         _UNITS[key] = (s, out)
         while len(_UNITS) > UNIT_CACHE_SIZE:
-            _UNITS.popitem(last=False)
+            with contextlib.suppress(KeyError):
+                _UNITS.popitem(last=False)
         return out
 
     cached.__doc__ = build.__doc__
