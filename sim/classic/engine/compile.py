@@ -292,8 +292,10 @@ def _per_side(build: Any) -> Any:
     """Memoize :func:`_unit` on the side (shared between the scenarios of a round-robin,
     :func:`sim.classic.duel.scenario._per_unit`: by its token, which a pickled copy in a
     worker keeps, else by identity), the situation keys, the unit's axis index and the duel
-    rules (the only part of the scenario it reads); the arrays are read-only
-    (:func:`compile_scenario` copies them into the padded tables)."""
+    rules (the only part of the scenario it reads; it ignores ``other``); the arrays are
+    read-only (:func:`compile_scenario` copies them into the padded tables). Whatever else
+    :func:`_unit` comes to read (another unit, more of the scenario) must join the key, or
+    be read in :func:`compile_scenario`, which runs per pairing."""
     def cached(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
                side_no: int) -> dict[str, Any]:
         token = getattr(s, "_btsim_token", None)
