@@ -262,6 +262,8 @@ def _bin_pools(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple
 
 
 #: sides built so far (:func:`_per_unit`): at most this many, the oldest dropped first
+#: (measured: about 50 KB a side at a fixed range with its engine arrays, 250 KB under
+#: ``closing``; a round-robin of N units and C cases hits while 2 N C fits)
 SIDE_CACHE_SIZE = 512
 _SIDES: OrderedDict[Any, tuple[Any, Side, tuple[str, ...]]] = OrderedDict()
 
