@@ -501,9 +501,7 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     params = [{"unit_a": a, "unit_b": b, "range": r, "turns": 15,
                **({"physical_a": "none", "physical_b": "none"} if r > 1 else {})}
               for a in units for b in units for r in (1, 3, 9)]
-    t0 = time.perf_counter()
-    sampler._kernel()                       # compile (cold) or load numba's cache
-    load_s = time.perf_counter() - t0
+    sampler.warm_up()                       # compile (cold) or load numba's cache
     # fixed cost per scenario: build (validate, both sides, fire tables) + flat arrays +
     # one duel through the kernel
     rng = np.random.default_rng(0)
@@ -524,7 +522,7 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"scenarios": len(params), "duels_per_scenario": trials,
                            "duel_turns": turns, "cpu_s": cpu,
                            "rate_200": turns / cpu, "fixed_ms": fixed * 1e3,
-                           "kernel_load_s": load_s}
+                           **engine_start_cpu(cold=not quick)}
     walls = {}
     for jobs in (1, 2):
         engine.simulate(model, params[:4], trials, 1, n_jobs=jobs, backend="loky",
@@ -535,6 +533,33 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
         walls[jobs] = time.perf_counter() - t0
     out["wall_jobs1_s"], out["wall_jobs2_s"] = walls[1], walls[2]
     out["jobs2_speedup"] = walls[1] / walls[2]
+    return out
+
+
+def engine_start_cpu(cold: bool = True) -> dict[str, float]:
+    """CPU seconds a fresh process spends starting the Classic engine, beyond importing
+    numba and the scenario code: ``kernel_load_s`` loading numba's cache (the checkout's,
+    warm) and running one tiny duel (numba loads a cached function at its first call);
+    with ``cold``, ``compile_cpu_s`` compiling it into an empty cache (``NUMBA_CACHE_DIR``
+    of a temporary folder: the checkout's own cache is left alone)."""
+    import resource
+    import tempfile
+
+    def child_cpu(code: str, env: dict[str, str]) -> float:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                       capture_output=True, timeout=1200)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    base_code = "import numba, sim.classic.duel.scenario"
+    code = "from sim.classic.engine import sampler; sampler.warm_up()"
+    env = dict(os.environ)
+    out = {"kernel_load_s": max(child_cpu(code, env) - child_cpu(base_code, env), 0.0)}
+    if cold:
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            out["compile_cpu_s"] = max(child_cpu(code, env) - child_cpu(base_code, env), 0.0)
     return out
 
 
@@ -736,9 +761,11 @@ def format_table(res: dict[str, Any]) -> str:
                   f"({c['scenarios']} scenarios, one core, CPU time): "
                   f"{c['rate_200'] / 1e6:.3f} M played duel-turns/s; fixed cost "
                   f"{c['fixed_ms']:.2f} ms per scenario (build, flat arrays, first duel); "
-                  f"engine load {c['kernel_load_s']:.2f} s; --jobs 2 "
-                  f"{c['jobs2_speedup']:.2f}x --jobs 1 (wall {c['wall_jobs1_s']:.1f} s / "
-                  f"{c['wall_jobs2_s']:.1f} s)"]
+                  f"engine cache load {c['kernel_load_s']:.2f} s CPU (first duel included); "
+                  + (f"cold compile {c['compile_cpu_s']:.0f} s CPU; "
+                     if "compile_cpu_s" in c else "")
+                  + f"--jobs 2 {c['jobs2_speedup']:.2f}x --jobs 1 (wall "
+                  f"{c['wall_jobs1_s']:.1f} s / {c['wall_jobs2_s']:.1f} s)"]
     if "chunk_sweep" in res:
         sizes = list(next(iter(res["chunk_sweep"].values())))
         lines += ["", "kernel rate by chunk size (M trials/s, one core):",

@@ -1219,6 +1219,18 @@ def _column_by_groups(values: list[Any]) -> Any:
     return pd.Series(out, dtype=common, copy=False)
 
 
+def _column_of_dicts(values: list[Any]) -> Any:
+    """A column whose every value is a dict (a fact such as ``rule_options``): the object
+    column ``pd.concat`` gives, holding the same dicts; None otherwise. (Without it one
+    such fact sent a 588-scenario summary down the slow way: 1.5 s of 2, issue 21.)"""
+    if not all(isinstance(v, list) and all(type(x) is dict for x in v) for v in values):
+        return None
+    flat = [x for v in values for x in v]
+    out = np.empty(len(flat), dtype=object)
+    out[:] = flat
+    return out
+
+
 def _frame_of(parts: list[dict[str, Any]]) -> pd.DataFrame:
     """``pd.concat([pd.DataFrame(c) for c in parts], ignore_index=True)``, the same frame,
     built column by column when every scenario has the same columns (a DataFrame per
@@ -1233,6 +1245,8 @@ def _frame_of(parts: list[dict[str, Any]]) -> pd.DataFrame:
             col = _column(values)
             if col is None:
                 col = _column_by_groups(values)
+            if col is None:
+                col = _column_of_dicts(values)
             if col is None:
                 break
             joined[key] = col

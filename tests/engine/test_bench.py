@@ -113,3 +113,6 @@ def test_table_shows_the_classic_duel_scenario_figures():
     text = bench.format_table(res)
     assert "at 200 duels per scenario" in text and "0.200 M played duel-turns/s" in text
     assert "fixed cost 1.50 ms" in text and "--jobs 2 1.82x" in text
+    assert "cold compile" not in text                 # --quick does not measure it
+    res["classic_duel"]["compile_cpu_s"] = 38.6
+    assert "cold compile 39 s CPU" in bench.format_table(res)

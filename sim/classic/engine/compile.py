@@ -18,6 +18,8 @@ the largest.
 
 from __future__ import annotations
 
+import contextlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -285,6 +287,44 @@ def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarra
     return keys, turn_sit, run_sit, adj
 
 
+#: per-unit arrays built so far (:func:`_per_side`), the oldest dropped first
+UNIT_CACHE_SIZE = 512
+_UNITS: OrderedDict[Any, tuple[Side, dict[str, Any]]] = OrderedDict()
+
+
+def _per_side(build: Any) -> Any:
+    """Memoize :func:`_unit` on the side (shared between the scenarios of a round-robin,
+    :func:`sim.classic.duel.scenario._per_unit`: by its token, which a pickled copy in a
+    worker keeps, else by identity), the situation keys, the unit's axis index and the duel
+    rules (the only part of the scenario it reads), its side, rank and targeting policy; the arrays are
+    read-only (:func:`compile_scenario` copies them into the padded tables). Whatever else
+    :func:`_unit` comes to read (another unit, more of the scenario) must join the key, or
+    be read in :func:`compile_scenario`, which runs per pairing."""
+    def cached(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no: int,
+               rank: int, targeting: int) -> dict[str, Any]:
+        token = getattr(s, "_btsim_token", None)
+        try:
+            key = (token or id(s), tuple(keys), side_no, rank, targeting, scn.duel_rules)
+            hash(key)
+        except TypeError:
+            return build(s, scn, keys, side_no, rank, targeting)
+        hit = _UNITS.get(key)
+        if hit is not None and (hit[0] is s or token is not None):
+            with contextlib.suppress(KeyError):     # another thread's eviction
+                _UNITS.move_to_end(key)
+            return hit[1]
+        out = build(s, scn, keys, side_no, rank, targeting)
+        _UNITS[key] = (s, out)
+        while len(_UNITS) > UNIT_CACHE_SIZE:
+            with contextlib.suppress(KeyError):
+                _UNITS.popitem(last=False)
+        return out
+
+    cached.__doc__ = build.__doc__
+    return cached
+
+
+@_per_side
 def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no: int,
           rank: int, targeting: int) -> dict[str, Any]:
     fs0 = s.fire[keys[0]]

@@ -19,7 +19,7 @@ from sim.classic.engine import move as MV
 from sim.classic.engine import physical as PHY
 from sim.classic.engine import psr as PS
 from sim.classic.engine import target as TG
-from sim.classic.engine.arrays import a1, a2, dim
+from sim.classic.engine.arrays import a1, a2, dim, unmanaged
 from sim.classic.engine.damage import settle_pilot
 from sim.classic.engine.dice import start_duel
 
@@ -186,19 +186,21 @@ def run_list(M: tuple, keys: np.ndarray, first: int, idx: np.ndarray, D: np.ndar
     for u in range(U):
         ncol = max(ncol, a2(M, L.M_UP, u, C.P_NCOL))
         ng = max(ng, a2(M, L.M_UP, u, C.P_NGUN))
-    SS = np.zeros((U, ncol), np.int64)
-    X = np.zeros((U, L.N_X), np.int64)
-    P = np.zeros((U, 2, ng), np.int64)
-    PH = np.zeros((U, PHY.N_H), np.int64)
-    PV = np.zeros((U, 8), np.float64)
-    rolls = np.zeros(ng, np.int64)
-    engaged = np.zeros(ng, np.int64)
+    own = (np.zeros((U, ncol), np.int64), np.zeros((U, L.N_X), np.int64),
+           np.zeros((U, 2, ng), np.int64), np.zeros((U, PHY.N_H), np.int64),
+           np.zeros((U, 8), np.float64), np.zeros(ng, np.int64), np.zeros(ng, np.int64))
+    # the loop works on unreference-counted aliases (arrays.unmanaged: no atomic
+    # increments per view or call); ``own``, ``M``, ``D`` and the outputs outlive it
+    SS, X, P, PH = unmanaged(own[0]), unmanaged(own[1]), unmanaged(own[2]), unmanaged(own[3])
+    PV, rolls, engaged = unmanaged(own[4]), unmanaged(own[5]), unmanaged(own[6])
+    Mu = (unmanaged(M[0]), unmanaged(M[1]), unmanaged(M[2]))
+    Du, dealt_u, range_u = unmanaged(D), unmanaged(out_dealt), unmanaged(out_range)
     for j in range(idx.size):
         k = idx[j]
-        start_duel(D, keys, first + k)
-        miss0 = M[2][C.D_NMISS]
-        duel(SS, X, P, PH, PV, M, D, rolls, engaged, out_dealt[k], out_range[k])
-        if M[2][C.D_NMISS] != miss0:
+        start_duel(Du, keys, first + k)
+        miss0 = Mu[2][C.D_NMISS]
+        duel(SS, X, P, PH, PV, Mu, Du, rolls, engaged, dealt_u[k], range_u[k])
+        if Mu[2][C.D_NMISS] != miss0:
             out_i[k, 0, 0] = -1
             continue
         for u in range(U):
@@ -207,3 +209,4 @@ def run_list(M: tuple, keys: np.ndarray, first: int, idx: np.ndarray, D: np.ndar
             out_i[k, u, 2] = X[u, L.X_OUT]
             out_i[k, u, 3] = X[u, L.X_FELL_TURN]
             out_i[k, u, 4] = X[u, L.X_SHUT_TURN]
+    own[0][0, 0] = own[0][0, 0]     # the owners stay alive (referenced) until here
