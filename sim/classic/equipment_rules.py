@@ -172,6 +172,10 @@ COCKPIT_PSR_MOD: dict[str, int] = {"standard": 0, "small": 1}
 #: 2 hits, a heavy-duty one at 3; MegaMek's test ``aStandardGyroFailsAtTwoHitsAndAHeavy
 #: DutyGyroAtThree``).
 GYRO_HITS_TO_DESTROY: dict[str, int] = {"standard": 2, "heavy": 3}
+#: Gyro hits that call for no PSR of their own and do not make running a PSR (a heavy-duty
+#: gyro's first: MegaMek test ``testHeavyDutyGyroFirstHitNoPSR``; ``TWRulesPSR
+#: .checkRunningWithDamage``: "HD gyro ignores 1st damage").
+GYRO_QUIET_HITS: dict[str, int] = {"standard": 0, "heavy": 1}
 
 
 def cockpit_psr_mod(cockpit: str) -> int:
@@ -182,6 +186,13 @@ def cockpit_psr_mod(cockpit: str) -> int:
 def gyro_kind(gyro: str) -> str:
     """``heavy`` for a heavy-duty gyro (the unit file's ``gyro:`` line), else ``standard``."""
     return "heavy" if "heavy" in gyro.lower() else "standard"
+
+
+def gyro_quiet_hits(gyro: str) -> int:
+    """Hits of the unit file's ``gyro:`` type that trigger no PSR (:data:`GYRO_QUIET_HITS`):
+    a hit beyond them is a PSR trigger (reference.md 4.2 "gyro hit"), and running with more
+    is a PSR (reference-classic-combat.md 15)."""
+    return GYRO_QUIET_HITS[gyro_kind(gyro)]
 
 
 def gyro_psr_mod(gyro: str, hits: int) -> int | None:

@@ -33,9 +33,9 @@ from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
-#: Physical weapons the Classic duel swings (the sword in the compiled engine, where the unit
-#: has no hatchet: sim/classic/engine/compile.py).
-SWUNG = ("hatchet", "sword")
+#: Physical weapons the Classic duel swings (the sword, else the retractable blade, in the
+#: compiled engine, where the unit has no hatchet: sim/classic/engine/compile.py).
+SWUNG = ("hatchet", "sword", "retractable_blade")
 #: Kinds of :class:`Item`, in the order reports list them.
 KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
 #: Kinds that make a unit incomplete (design quirks are an optional rule).
@@ -60,26 +60,23 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
-    ("gyro", "heavy"): "heavy-duty gyro (destroyed at the third hit, +1/+3 to piloting rolls "
-                       "after one/two; sim/classic/equipment_rules.py gyro_psr_mod, not read "
-                       "by the duel yet)",
 }
 
 
-#: Why a quad is incomplete (:func:`require_biped` refuses it where it matters).
-QUAD_REASON = ("a quad's leg rules (PSR bonus, leg damage to movement) and kicks are not "
-               "simulated in the Classic duel, which refuses it; `btsim hit` (the quad hit "
-               "tables), `btsim fire` and `btsim profile` take it (its front legs stand in "
-               "the arm locations LA/RA)")
+#: Why a 'Mech of another configuration than biped or quad is incomplete
+#: (:func:`require_biped` refuses it where it matters).
+CONFIG_REASON = ("only biped and quad 'Mechs are simulated (the quad's four legs in the "
+                 "compiled Classic duel: sim/classic/quad.py)")
 
 
 def require_biped(mech: ClassicMech, what: str) -> None:
-    """UserError naming ``what`` for a 'Mech that is not a biped (quads: issue 19)."""
+    """UserError naming ``what`` for a 'Mech that is not a biped (a caller that reads no quad
+    rules; the Classic duel's compiled engine, `btsim hit`, `fire` and `profile` take quads)."""
     if mech.config != "Biped":
         from sim.errors import UserError
 
-        why = ("(leg rules, kicks, no punches); `btsim hit`, `btsim fire` and `btsim "
-               "profile` take it" if mech.config == "Quad" else
+        why = ("(leg rules, kicks, no punches); the Classic duel, `btsim hit`, `btsim fire` "
+               "and `btsim profile` take it" if mech.config == "Quad" else
                "(biped and quad 'Mechs only)")
         raise UserError(f"{mech.name}: {what} does not simulate {mech.config} 'Mechs yet "
                         + why)
@@ -165,8 +162,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
                         "not in btsim's equipment table (sim/classic/data/equipment.csv)"))
-    if mech.config != "Biped":
-        out.append(Item("construction", f"config: {mech.config}", "", QUAD_REASON))
+    if mech.config not in ("Biped", "Quad"):
+        out.append(Item("construction", f"config: {mech.config}", "", CONFIG_REASON))
     for (field, word), why in CONSTRUCTION_NOT_SIMULATED.items():
         value = getattr(mech, "armor_type" if field == "armor" else
                         "structure_type" if field == "structure" else field)

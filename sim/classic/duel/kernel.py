@@ -65,6 +65,7 @@ from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
 from sim.dice import d6, two_d6
+from sim.errors import UserError
 
 #: Fall column by 1D6 (reference.md 4.4).
 SIDE_NAMES = CT.SIDES
@@ -540,8 +541,19 @@ def _end_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
     x.dead_turn[newly] = t + 1
 
 
+def refuse_quads(scn: DuelScenario) -> None:
+    """This kernel plays bipeds only: a quad's leg rules (:mod:`sim.classic.quad`) are the
+    compiled engine's (named policies); UserError naming the unit otherwise."""
+    for s in scn.sides:
+        if s.layout.config != "Biped":
+            raise UserError(f"{s.label}: a {s.layout.config} 'Mech fights in the compiled "
+                            "Classic engine only (named firing and physical policies); the "
+                            "NumPy duel kernel, which a callable policy needs, plays bipeds")
+
+
 def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
     """Run ``n`` duels in blocks; return the aggregate of :func:`run_block` outcomes."""
+    refuse_quads(scn)
     comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     agg = Aggregate(0)
     for start in range(0, n, BLOCK):
@@ -563,6 +575,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     range drops by the hexes both sides really moved (never below 1), and weapon fire (to-hit
     tables and firing policy per distinct situation, :func:`_situation_keys`), the prone
     target modifier and the physical phase (rows at range 1 only) read it."""
+    refuse_quads(scn)
     if comp is None:
         comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     sides = scn.sides

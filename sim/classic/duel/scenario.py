@@ -117,9 +117,10 @@ class Side:
     ams_pool: int = -1
     #: heat of one AMS engagement (10.3: 1)
     ams_heat: int = 1
-    #: a sword the compiled engine swings in the hatchet's place when the unit has no
-    #: hatchet (issue 19; :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`): (layout
-    #: item, arm), (-1, -1) none; the NumPy duel kernel ignores it
+    #: a sword (else a retractable blade) the compiled engine swings in the hatchet's place
+    #: when the unit has no hatchet (issue 19;
+    #: :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`): (layout item, arm), (-1, -1)
+    #: none; the NumPy duel kernel ignores it
     sword: tuple[int, int] = (-1, -1)
 
     def hexes(self, mode: str) -> int:
@@ -275,14 +276,19 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     bv = bv_facts(mech, gunnery, piloting,
                   None if bv_given is None else check_int(f"bv_{s}", bv_given, lo=1, hi=10**6))
     notes.extend(bv["notes"])
-    layout = lay.build_layout(mech)
+    layout = lay.build_layout(mech, quad=True)
     notes.extend(layout.notes)
+    pol = params.get(f"policy_{s}", "all")
+    if mech.config != "Biped" and (callable(pol) or callable(phys)):
+        key = f"policy_{s}" if callable(pol) else f"physical_{s}"
+        raise ConfigError(key, "a callable", f"a named policy ({mech.name} is a {mech.config} "
+                          "'Mech: its leg rules are the compiled engine's, and a callable "
+                          "policy runs on the NumPy duel kernel, which plays bipeds only)")
     dm = DamageModel.build(layout, drules)
     fu = fire_unit(mech)
     walk, jump = mech.walk_mp, mech.jump_mp
     run = math.ceil(1.5 * walk)
     fire: dict[tuple[int, str, str], FireScenario] = {}
-    pol = params.get(f"policy_{s}", "all")
     for r, ma, mb in sorted(situations):
         mine, theirs = (ma, mb) if own == 0 else (mb, ma)
         p = {"unit": fu, "gunnery": gunnery, "range": r, "moved": mine,
@@ -306,7 +312,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
                 _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
                 jets, _hatchet(layout, mech, notes), crules, ams_items, ams_pool, ams_heat,
-                _club(layout, mech, "sword"))
+                _blade(layout, mech))
 
 
 def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
@@ -327,9 +333,20 @@ def _club(layout: lay.Layout, mech: ClassicMech, weapon: str) -> tuple[int, int]
         arm = lay.LOC_INDEX.get(loc, -1)
         if name == weapon and arm in (lay.LA, lay.RA):
             for i, it in enumerate(layout.items):
-                if it.location == arm and it.name.lower() == weapon.replace("_", " "):
+                if it.location == arm and lay._strip(it.name)[0].lower() == weapon.replace(
+                        "_", " "):
                     return i, arm
     return -1, -1
+
+
+def _blade(layout: lay.Layout, mech: ClassicMech) -> tuple[int, int]:
+    """(layout item, arm) of the one-armed weapon the compiled engine swings in the
+    hatchet's place: the unit's sword, else its retractable blade (issue 19; always extended
+    in the duel), (-1, -1) without."""
+    if mech.config != "Biped":
+        return -1, -1       # quads cannot club (MegaMek ClubAttackAction "Attacker is a quad")
+    sword = _club(layout, mech, "sword")
+    return sword if sword[0] >= 0 else _club(layout, mech, "retractable_blade")
 
 
 def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
@@ -338,7 +355,7 @@ def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[i
     found = (-1, -1)
     for name, loc in mech.physical_weapons:
         arm = lay.LOC_INDEX.get(loc, -1)
-        if name == "sword" and arm in (lay.LA, lay.RA):
+        if name in ("sword", "retractable_blade") and arm in (lay.LA, lay.RA):
             continue        # the compiled engine's (Side.sword)
         if name != "hatchet" or arm not in (lay.LA, lay.RA):
             notes.append(f"{mech.name}: physical weapon {name} ({loc}) not simulated in the "

@@ -25,6 +25,7 @@ from sim.classic.engine.arrays import a1, a2, a3, a4, a5, b2, dim
 from sim.classic.engine.damage import group_on_column, hits_of, item_lost, usable_ammo
 from sim.classic.engine.dice import two_d6
 from sim.classic.engine.move import tmm_of
+from sim.classic.engine.psr import legs_gone
 
 LA, RA, LL, RL = lay.LA, lay.RA, lay.LL, lay.RL
 IS0, SENSORS, AMMO0 = st.IS0, st.SENSORS, st.AMMO0
@@ -80,6 +81,12 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
     if X[u, L.X_PRONE]:
         extra += 2
     avail = 0
+    # a prone quad (sim.classic.quad): with no leg gone every weapon fires; with one or two
+    # its rear-leg weapons do not and its front legs prop it up as a biped's arms do; with
+    # three or more no weapon fires
+    quad = a2(M, L.M_UP, u, C.P_QUAD) != 0
+    gone = legs_gone(S, M, u) if quad else 0
+    prone = X[u, L.X_PRONE] != 0 and not (quad and gone == 0)
     for g in range(ng):
         ok = not gun_lost(S, M, u, g)
         pool = a3(M, L.M_GI, u, g, C.G_POOL)
@@ -93,8 +100,8 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
         loc = a3(M, L.M_GI, u, g, C.G_LOC)
         e = extra
         if loc == LL or loc == RL:
-            ok = ok and X[u, L.X_PRONE] == 0
-        if loc == LA or loc == RA:
+            ok = ok and not prone
+        if (loc == LA or loc == RA) and not quad:
             if hits_of(S, loc, a3(M, L.M_ACT, u, C.A_SHOULDER, loc), M) > 0:
                 e += 4
             else:
@@ -104,7 +111,13 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
         P[u, P_TN, g] = tn
         if ok and tn <= 12:
             avail |= 1 << g
-    if a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and X[u, L.X_PRONE]:
+    if prone and quad and (gone >= a2(M, L.M_QUAD_MP, 2, 1)
+                           or (S[IS0 + LA] == 0 and S[IS0 + RA] == 0)):
+        avail = 0
+    elif a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and prone and quad and (
+            S[IS0 + LA] == 0 or S[IS0 + RA] == 0):
+        pass        # a quad with one front leg left fires its weapons (MegaMek)
+    elif a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and prone:
         if S[IS0 + LA] == 0 or S[IS0 + RA] == 0:
             avail = 0
         else:

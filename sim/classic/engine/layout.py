@@ -32,7 +32,7 @@ M_MOVE_HEAT = 22
 M_JUMP_HEAT_MIN = 23
 M_CORE_IS_CAP = 24
 M_CORE_ARMOR_CAP = 25
-M_GYRO_PSR = 26
+M_QUAD_MP = 26
 M_LEG_PSR = 27
 M_HEAT_CONST = 28
 M_UP = 29
@@ -74,15 +74,17 @@ M_PUNCH_DMG = 64
 M_KICK_DMG = 65
 M_SHUT_GO = 66
 M_HATCH_TABLE = 67
-M_RI = 68
-M_TURN_SIT = 69
-M_RUN_SIT = 70
-M_ADJ = 71
-M_RANGES = 72
-M_MODES = 73
-M_SPRINT = 74
-M_MASC_T = 75
-assert len(M_KEYS) == 76
+M_GYRO_PSR = 68
+M_RI = 69
+M_TURN_SIT = 70
+M_RUN_SIT = 71
+M_ADJ = 72
+M_RANGES = 73
+M_MODES = 74
+M_SPRINT = 75
+M_MASC_T = 76
+assert len(M_KEYS) == 77
+assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
 (X_HEAT, X_SHUT, X_PRONE, X_UNCON, X_PSEEN, X_FELL, X_SHUT_EVER, X_DEAD, X_OUT, X_SHUT_NOW,
