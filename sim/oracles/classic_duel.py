@@ -929,8 +929,8 @@ def _out(m: Mech, fs: FireScenario) -> str:
 
 
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
-         ranges: list[int] | None = None, dealt: list[int] | None = None
-         ) -> tuple[list[int], list[str], list[str]]:
+         ranges: list[int] | None = None, dealt: list[int] | None = None,
+         fell: list[bool] | None = None) -> tuple[list[int], list[str], list[str]]:
     """One duel: (turn each side was destroyed or out of the fight (0 = never), causes,
     C21 reasons ('' = not out)). Under closing with ``closing_mp=current`` the duel keeps its
     own range: both run while it is above 1 at the start of the turn (then their ``moved``
@@ -1066,13 +1066,16 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                 m.out = _out(m, fss[i])
                 if not m.alive() or m.out:
                     dead[i] = t + 1
+    if fell is not None:
+        fell[:] = [m.fell for m in ms]
     return dead, [m.cause for m in ms], [m.out for m in ms]
 
 
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
     """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n), ``out`` (2, n,
     the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
-    end) and ``weapon_damage`` (2, n: weapon-fire damage each side dealt) arrays."""
+    end), ``weapon_damage`` (2, n: weapon-fire damage each side dealt) and ``fell`` (2, n:
+    the side fell at least once) arrays."""
     scn = build(params)
     r = random.Random(int(rng.integers(2**63)))
     decs: list[dict[int, Decider]] = [{}, {}]
@@ -1081,14 +1084,17 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     outs = np.empty((2, n), dtype=object)
     played = np.zeros((scn.turns, n), np.int64)
     fire = np.zeros((2, n), np.int64)
+    falls = np.zeros((2, n), bool)
     for j in range(n):
         rl: list[int] = []
         wd = [0, 0]
-        d, c, o = duel(scn, r, decs, rl, wd)
+        fl = [False, False]
+        d, c, o = duel(scn, r, decs, rl, wd, fl)
+        falls[:, j] = fl
         fire[:, j] = wd
         dead[:, j] = d
         causes[:, j] = c
         outs[:, j] = o
         played[:len(rl), j] = rl
     return {"dead_turn": dead, "cause": causes, "out": outs, "range": played,
-            "weapon_damage": fire}
+            "weapon_damage": fire, "fell": falls}

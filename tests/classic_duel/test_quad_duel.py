@@ -1,0 +1,143 @@
+"""Quads and the heavy-duty gyro in the Classic duel (issue 19): the rules' worked examples
+(:mod:`sim.classic.quad`, :mod:`sim.classic.equipment_rules`), what the compiled engine
+reads, the refusals, and the engine against the scalar oracle by distribution."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from classic_duel_helpers import HBK, WVR
+from test_classic_duel_oracle import T, _compare, _sampled
+
+from sim.classic import equipment_rules as ER
+from sim.classic import quad as Q
+from sim.classic.duel.scenario import build
+from sim.classic.engine import compile as C
+from sim.errors import ConfigError, UserError
+from sim.units.catalog import get_classic
+from sim.units.mtf import read_mtf
+from sim.units.usable import not_simulated
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "units" / "corpus"
+QUADS = ("Scorpion SCP-1N", "Goliath GOL-1H", "Bishamon BSN-3K", "Fire Scorpion")
+
+
+def _quad(name: str):
+    path = CORPUS / f"{name}.mtf"
+    if not path.is_file():
+        pytest.skip(f"{path} not here")
+    return read_mtf(path)
+
+
+def _unarmed(m):
+    return replace(m, weapon_mounts=(), weapons=(), ammo_bins=())
+
+
+def test_quad_walking_mp_worked_examples() -> None:
+    """QuadMek.getWalkMP: legs first (one -1, two 1, three 0), then hips halve (rounded up by
+    default) and the other leg actuators cost 1 each."""
+    assert [Q.walk_mp(4, g, 0, 0) for g in range(5)] == [4, 3, 1, 0, 0]
+    assert Q.walk_mp(5, 0, 1, 0) == 3 and Q.walk_mp(5, 0, 1, 0, hip_ceil=False) == 2
+    assert Q.walk_mp(5, 0, 2, 0) == 2 and Q.walk_mp(6, 0, 4, 0) == 1
+    assert Q.walk_mp(5, 0, 0, 3) == 2 and Q.walk_mp(5, 1, 1, 1) == 1
+    assert Q.walk_mp(4, 3, 1, 1) == 0
+    assert (Q.run_mp(4, 0), Q.run_mp(3, 1), Q.run_mp(1, 2)) == (6, 5, 1)
+
+
+def test_quad_psr_and_standing_worked_examples() -> None:
+    """-2 on four legs (reference.md 4.2), +5 once for two gone, automatic failure for
+    three; stand without a roll on four legs, never on one."""
+    assert [Q.legs_psr(g) for g in range(5)] == [-2, 0, 5, 13, 13]
+    assert [Q.stand(g) for g in range(4)] == ["free", "roll", "roll", "never"]
+
+
+def test_heavy_duty_gyro_worked_examples() -> None:
+    assert [ER.gyro_psr_mod("Heavy Duty Gyro", h) for h in range(4)] == [0, 1, 3, None]
+    assert [ER.gyro_psr_mod("Standard Gyro", h) for h in range(3)] == [0, 3, None]
+    assert ER.gyro_quiet_hits("Heavy Duty Gyro") == 1 and ER.gyro_quiet_hits("") == 0
+    assert [C.gyro_psr("Heavy Duty Gyro", h) for h in range(5)] == [0, 1, 3, 6, 6]
+    assert [C.gyro_psr("Standard", h) for h in range(4)] == [0, 3, 6, 6]
+
+
+def test_compiled_quad_and_gyro_facts() -> None:
+    """A quad compiles with four legs, no punch, its own punch / kick tables as a target;
+    a heavy-duty gyro with its own destruction and PSR values."""
+    hd = replace(get_classic(HBK), gyro="Heavy Duty Gyro")
+    scn = build({"unit_a": _quad("Goliath GOL-1H"), "unit_b": hd, "range": 1})
+    a, b = (C._unit(s, o, scn, C.situations(scn)[0], i)
+            for i, (s, o) in enumerate(((scn.a, scn.b), (scn.b, scn.a))))
+    assert a["UP"][C.P_QUAD] == 1 and a["UP"][C.P_NOPUNCH] == 1 and b["UP"][C.P_QUAD] == 0
+    assert (a["UP"][C.P_GYRO_DEAD], b["UP"][C.P_GYRO_DEAD]) == (2, 3)
+    assert (a["UP"][C.P_GYRO_QUIET], b["UP"][C.P_GYRO_QUIET]) == (0, 1)
+    assert list(b["GYRO_PSR"][:4]) == [0, 1, 3, 6]
+    g = C.global_tables(scn)
+    lay_ = scn.a.layout
+    assert [lay_.loc_names[x] for x in g["KICK_FRONT"][1][1:]] == ["FLL"] * 3 + ["FRL"] * 3
+    assert list(g["PUNCH_FRONT"][0]) == list(g["PUNCH_FRONT"][1])   # LA LT CT RT RA HD
+    assert list(g["LEG_PSR"][3:6]) == [Q.ALL_LEGS_PSR, Q.TWO_LEGS_GONE_PSR,
+                                       Q.LEGS_GONE_FAIL_PSR]
+
+
+def test_quads_refuse_the_numpy_kernel_and_callable_policies() -> None:
+    q = _quad("Scorpion SCP-1N")
+    with pytest.raises(ConfigError, match="policy_a.*NumPy duel kernel"):
+        build({"unit_a": q, "unit_b": HBK, "policy_a": lambda *a: 0})
+    from sim.classic.duel import kernel
+
+    with pytest.raises(UserError, match="compiled Classic engine only"):
+        kernel.run_block(build({"unit_a": HBK, "unit_b": q}), None,
+                         np.random.default_rng(0), 10)
+
+
+def test_corpus_quads_and_the_deva_are_complete() -> None:
+    for name in (*QUADS, "Deva C-DVA-O Invictus"):
+        items = [i for i in not_simulated(_quad(name)) if i.kind != "quirk"]
+        assert items == [], (name, items)
+
+
+def _falls(params: dict, n_oracle: int, n_engine: int) -> tuple[np.ndarray, np.ndarray]:
+    """The share of duels each side fell in, oracle and engine, asserted equal within 4.5
+    standard errors of their difference; returns both."""
+    from sim.oracles.classic_duel import scalar
+
+    p = {**params, "turns": T}
+    o = scalar(p, np.random.default_rng(21), n_oracle)["fell"].mean(axis=1)
+    k = _sampled(build(p), np.random.default_rng(22), n_engine)["fell"].mean(axis=1)
+    q = (o * n_oracle + k * n_engine) / (n_oracle + n_engine)
+    se = np.sqrt(q * (1 - q) * (1 / n_oracle + 1 / n_engine))
+    assert np.all(np.abs(o - k) <= 4.5 * se + 1e-12), (o, k)
+    return o, k
+
+
+def test_engine_matches_oracle_quad_weapons_at_range() -> None:
+    _compare({"unit_a": _quad("Goliath GOL-1H"), "unit_b": WVR, "range": 5,
+              "moved_a": "walk"}, 1200, 12000)
+
+
+def test_engine_matches_oracle_quad_kicks_and_falls() -> None:
+    """Unarmed at range 1: a quad's front-leg kicks and a biped's, the quad's -2 PSR, its
+    leg losses (MP, PSRs, free standing) and its own kick table as a target."""
+    p = {"unit_a": _unarmed(_quad("Goliath GOL-1H")), "unit_b": _unarmed(get_classic(WVR)),
+         "range": 1, "out_of_fight": "immobile_unarmed"}
+    _compare(p, 1200, 12000)
+    _falls(p, 1500, 15000)
+
+
+def test_engine_matches_oracle_quad_brawl() -> None:
+    p = {"unit_a": _quad("Scorpion SCP-1N"), "unit_b": _quad("Goliath GOL-1H"),
+         "range": 1, "moved_a": "walk", "moved_b": "walk"}
+    _compare(p, 1200, 12000)
+    _falls(p, 1200, 12000)
+
+
+def test_engine_matches_oracle_heavy_duty_gyro() -> None:
+    hd = replace(get_classic(HBK), gyro="Heavy Duty Gyro")
+    p = {"unit_a": hd, "unit_b": WVR, "range": 1, "moved_a": "walk",
+         "out_of_fight": "immobile_unarmed"}
+    _compare(p, 1200, 12000)
+    o, _ = _falls(p, 1500, 15000)
+    std, _ = _falls({**p, "unit_a": HBK}, 1500, 15000)
+    assert o[0] < std[0]        # the heavy-duty gyro keeps it up more often
