@@ -153,6 +153,11 @@ STEALTH_MOD: dict[str, int] = {"short": 0, "medium": 1, "long": 2, "extreme": 2}
 STEALTH_HEAT = 10
 
 
+def has_stealth(armor_type: str) -> bool:
+    """Whether the unit file's ``armor:`` type is stealth armor."""
+    return "stealth" in armor_type.lower()
+
+
 def stealth_to_hit(bracket: str, on: bool, ecm_working: bool) -> int:
     """What stealth armor adds to an attacker's target number at ``bracket``."""
     return STEALTH_MOD[bracket] if on and ecm_working else 0

@@ -30,7 +30,9 @@ from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
 from sim.classic.fire.cluster import ROWS
 from sim.classic.fire.policies import Decider
+from sim.classic.fire import to_hit as TH
 from sim.classic.fire.scenario import FireScenario
+from sim.classic.weapons import lookup_equipment
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.to_hit import tmm
 
@@ -387,6 +389,21 @@ def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
         _fall(r, m, failed_tn)
 
 
+def _stealth_on(y: Mech, m: Mech, rng_: int) -> bool:
+    """``y``'s stealth armor is on (issue 19): it hampers one of ``m``'s weapons at this
+    range, its ECM suite works and it is not shut down."""
+    if not ER.has_stealth(y.side.mech.armor_type) or y.shut:
+        return False
+    ecm = [i for i, it in enumerate(y.L.items)
+           if (eq := lookup_equipment(it.name, y.side.mech.tech_base)) is not None
+           and eq.kind == "ecm"]
+    if not ecm or y.item_lost(ecm[0]):
+        return False
+    guns = next(iter(m.side.fire.values())).guns
+    return any(ER.STEALTH_MOD[b] > 0 for g in guns
+               if (b := TH.bracket(g.weapon, rng_)) is not None)
+
+
 def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decider,
                mv: tuple[int, int, bool, int], tmv: tuple[int, int, bool, int], rng_: int,
                can: bool) -> list[tuple[int, int, int]]:
@@ -418,10 +435,13 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
     # front legs prop it up as a biped's arms, three legs gone: nothing
     quad = _quad(m)
     restricted = m.prone and not (quad and _gone(m) == 0)
+    stealthy = _stealth_on(y, m, rng_)
     avail_mask, tns, shots = 0, [], []
     for g, gun in enumerate(fs.guns):
         loc = lay.LOC_INDEX.get(gun.location, -1)
         e = mod
+        if stealthy and (b := TH.bracket(gun.weapon, rng_)) is not None:
+            e += ER.STEALTH_MOD[b]
         if loc in (LA, RA) and not quad:
             if m.act_hit(loc, "shoulder"):
                 e += 4
@@ -981,6 +1001,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         snaps = [_snap(m) for m in ms]
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
         stand = rules.stand_heat_points
+        stealth = [_stealth_on(ms[i], ms[1 - i], rng_) for i in range(2)]
         plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], mvs[i],
                             mvs[1 - i], rng_, can[i]) for i in range(2)]
         declared = ["none", "none"]
@@ -1018,7 +1039,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
             for i in range(2):
                 if declared[i] != "none":
                     plans[i] = []
-        builds = [mvs[i][3] + stand * int(tried[i]) for i in range(2)]
+        builds = [mvs[i][3] + stand * int(tried[i]) + ER.STEALTH_HEAT * stealth[i]
+                  for i in range(2)]
         taken = [0, 0]
         fired: list[set[int]] = [set(), set()]
         for i in range(2):

@@ -51,9 +51,6 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
     ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
     ("armor", "heat-dissipating"): "heat-dissipating armor",
-    ("armor", "stealth"): "stealth armor (+1/+2 to-hit at medium/long range, 10 heat a turn "
-                          "while on; sim/classic/equipment_rules.py stealth_to_hit, "
-                          "stealth_heat, not read by the duel yet)",
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",

@@ -93,7 +93,7 @@ def test_quads_refuse_the_numpy_kernel_and_callable_policies() -> None:
 
 
 def test_corpus_quads_and_the_deva_are_complete() -> None:
-    for name in (*QUADS, "Deva C-DVA-O Invictus"):
+    for name in (*QUADS, "Deva C-DVA-O Invictus", "Emperor EMP-7L"):
         items = [i for i in not_simulated(_quad(name)) if i.kind != "quirk"]
         assert items == [], (name, items)
 
@@ -141,3 +141,28 @@ def test_engine_matches_oracle_heavy_duty_gyro() -> None:
     o, _ = _falls(p, 1500, 15000)
     std, _ = _falls({**p, "unit_a": HBK}, 1500, 15000)
     assert o[0] < std[0]        # the heavy-duty gyro keeps it up more often
+
+
+def test_compiled_stealth_armor_facts() -> None:
+    """Stealth armor (MegaMek ``Mek.getStealthModifier``): +1 at medium, +2 at long range
+    on each enemy gun; on where it hampers one, with its ECM suite."""
+    emp = _quad("Emperor EMP-7L")
+    scn = build({"unit_a": get_classic(WVR), "unit_b": emp, "range": 7})
+    keys = C.situations(scn)[0]
+    mods = C.stealth_mods(scn.a, scn.b, keys)
+    guns = next(iter(scn.a.fire.values())).guns
+    by = {g.weapon.key: int(mods[0, i]) for i, g in enumerate(guns)}
+    assert by["IS SRM 6"] == 2 and by["IS Medium Laser"] == 2 and by["IS AC/5"] == 1
+    b = C._unit(scn.b, scn.a, scn, keys, 1)
+    assert b["UP"][C.P_ECM_ITEM] >= 0 and b["UP"][C.P_STEALTH_HEAT] == ER.STEALTH_HEAT
+    assert list(b["STEALTH_ON"]) == [1]
+    assert not C.stealth_mods(scn.b, scn.a, keys).any()     # the Wolverine has none
+
+
+def test_engine_matches_oracle_stealth_armor() -> None:
+    """The Emperor (TSM removed: the oracle does not play it) at 7 hexes: the Wolverine's
+    SRM and lasers at long range +2, its AC/5 at medium +1, the Emperor 10 heat a turn
+    hotter."""
+    emp = replace(_quad("Emperor EMP-7L"), tsm=False)
+    p = {"unit_a": emp, "unit_b": WVR, "range": 7}
+    _compare(p, 1200, 12000)

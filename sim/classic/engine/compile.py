@@ -44,8 +44,8 @@ from sim.classic.weapons import EQUIPMENT, lookup_equipment
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
  P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR, P_QUAD,
- P_GYRO_DEAD, P_GYRO_QUIET) = range(43)
-N_UP = 43
+ P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT) = range(45)
+N_UP = 45
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -228,6 +228,8 @@ def engine_only_equipment(mech: Any) -> list[str]:
             out.append("the retractable blade")
     if ER.gyro_kind(mech.gyro) == "heavy":
         out.append("the heavy-duty gyro (3 hits, +1/+3)")
+    if ER.has_stealth(mech.armor_type):
+        out.append("stealth armor")
     if ER.cockpit_psr_mod(mech.cockpit):
         out.append("the small cockpit's +1 to piloting rolls")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
@@ -332,6 +334,9 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     # gyro 3, else 2) and hits that call for no PSR of their own (a heavy-duty gyro's first)
     up[P_GYRO_DEAD] = s.layout.gyro_destroyed_at
     up[P_GYRO_QUIET] = ER.gyro_quiet_hits(s.mech.gyro)
+    # stealth armor (issue 19): its ECM suite (it works only while that does) and its heat
+    up[P_ECM_ITEM] = ecm_item(s)
+    up[P_STEALTH_HEAT] = ER.stealth_heat(True, True) if ER.has_stealth(s.mech.armor_type) else 0
     up[P_HATCH_DMG] = ph.hatchet_damage(s.tons, cr)
     up[P_DFA_DMG] = ph.dfa_damage(s.tons, cr)
     up[P_CHARGE_SELF] = D.charge_self(s.tons)     # what a 'Mech charging this one takes
@@ -449,7 +454,34 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
         # destroyed: the duel kernel's GYRO_PSR, MegaMek +6)
         "GYRO_PSR": np.array([gyro_psr(s.mech.gyro, h) for h in range(GYRO_TOP + 1)],
                              np.int64),
+        # what the target's stealth armor adds to each gun of this unit by situation, and
+        # whether this unit's own stealth armor is on in the situation
+        "STEALTH": stealth_mods(s, other, keys),
+        "STEALTH_ON": (stealth_mods(other, s, keys).max(axis=1) > 0).astype(np.int64)
+        if ER.has_stealth(s.mech.armor_type) else np.zeros(len(keys), np.int64),
     }
+
+
+def stealth_mods(s: Side, target: Side, keys: list[tuple[int, str, str]]) -> np.ndarray:
+    """``[situation, gun]``: the to-hit modifier stealth armor on ``target`` adds to gun
+    ``g`` of ``s`` at the situation's range (its range bracket:
+    :func:`sim.classic.equipment_rules.stealth_to_hit`), all 0 without stealth armor."""
+    out = np.zeros((len(keys), max(len(next(iter(s.fire.values())).guns), 1)), np.int64)
+    if ER.has_stealth(target.mech.armor_type):
+        for i, key in enumerate(keys):
+            for g, gun in enumerate(s.fire[key].guns):
+                b = TH.bracket(gun.weapon, key[0])
+                out[i, g] = ER.stealth_to_hit(b, True, True) if b is not None else 0
+    return out
+
+
+def ecm_item(s: Side) -> int:
+    """Layout item of the unit's first ECM suite (-1 without)."""
+    for i, it in enumerate(s.layout.items):
+        eq = lookup_equipment(it.name, s.mech.tech_base)
+        if eq is not None and eq.kind == "ecm":
+            return i
+    return -1
 
 
 def gyro_psr(gyro: str, hits: int) -> int:
@@ -467,7 +499,7 @@ UNIT_KEYS = ("UP", "ACT", "JET", "GI", "TN", "HITS", "HITS_AMS", "GRP", "JAM", "
              "AMS_ITEMS", "HITTABLE", "EXPL_LOC", "EXPL_PER", "EXPL_IS_BIN", "COUNT_LOC",
              "COUNT_MASK", "COUNT_MORE", "SIDE_ENG", "GAUSS_SLOT", "BOOM_BIN", "CONTAINED",
              "CASE", "CASE2", "ITEM", "MOVE_MOD", "TMM_NOM", "PUNCH_DMG", "KICK_DMG",
-             "SHUT_GO", "HATCH_TABLE", "GYRO_PSR")
+             "SHUT_GO", "HATCH_TABLE", "GYRO_PSR", "STEALTH", "STEALTH_ON")
 FLOAT_KEYS = {"MEAN", "GVAL"}
 
 

@@ -62,6 +62,16 @@ def gun_lost(S: np.ndarray, M: tuple, u: int, g: int) -> bool:
 
 
 @njit(cache=True)
+def stealth_active(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, sit: int) -> bool:
+    """``u``'s stealth armor is on this turn (issue 19): switched on in the situations where
+    it hampers an enemy weapon (``STEALTH_ON``), while its ECM suite works and it is not
+    shut down (:func:`sim.classic.equipment_rules.stealth_to_hit`)."""
+    item = a2(M, L.M_UP, u, C.P_ECM_ITEM)
+    return (a2(M, L.M_STEALTH_ON, u, sit) != 0 and item >= 0 and X[u, L.X_SHUT] == 0
+            and not item_lost(SS[u], M, u, item, 1))
+
+
+@njit(cache=True)
 def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit: int,
             rng: int) -> None:
     """Availability, target numbers and the fire decision of every gun of ``u`` at its
@@ -81,6 +91,8 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
     if X[u, L.X_PRONE]:
         extra += 2
     avail = 0
+    X[u, L.X_STEALTH] = 1 if stealth_active(SS, X, M, u, sit) else 0   # its heat phase
+    stealthy = stealth_active(SS, X, M, y, sit)
     # a prone quad (sim.classic.quad): with no leg gone every weapon fires; with one or two
     # its rear-leg weapons do not and its front legs prop it up as a biped's arms do; with
     # three or more no weapon fires
@@ -107,6 +119,8 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
             else:
                 e += hits_of(S, loc, a3(M, L.M_ACT, u, C.A_UPPER_ARM, loc), M) + hits_of(
                     S, loc, a3(M, L.M_ACT, u, C.A_LOWER_ARM, loc), M)
+        if stealthy:
+            e += a3(M, L.M_STEALTH, u, sit, g)
         tn = a4(M, L.M_TN, u, sit, g, hact) + e
         P[u, P_TN, g] = tn
         if ok and tn <= 12:

@@ -75,15 +75,17 @@ M_KICK_DMG = 65
 M_SHUT_GO = 66
 M_HATCH_TABLE = 67
 M_GYRO_PSR = 68
-M_RI = 69
-M_TURN_SIT = 70
-M_RUN_SIT = 71
-M_ADJ = 72
-M_RANGES = 73
-M_MODES = 74
-M_SPRINT = 75
-M_MASC_T = 76
-assert len(M_KEYS) == 77
+M_STEALTH = 69
+M_STEALTH_ON = 70
+M_RI = 71
+M_TURN_SIT = 72
+M_RUN_SIT = 73
+M_ADJ = 74
+M_RANGES = 75
+M_MODES = 76
+M_SPRINT = 77
+M_MASC_T = 78
+assert len(M_KEYS) == 79
 assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
@@ -91,8 +93,8 @@ assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
  X_JAM, X_FELL_TURN, X_SHUT_TURN, X_WAS_OUT, X_ACT, X_TRIES, X_HEX, X_MOD, X_JUMPED, X_MHEAT,
  X_BUILD, X_PDMG, X_DECL, X_FLOC, X_FIRE, X_SNAP_GYRO, X_SNAP_LEG, X_SNAP_LEGS, X_NTRIG,
  X_TRIG0_C, X_TRIG0_M, X_TRIG1_C, X_TRIG1_M, X_KIND, X_TARGET, X_DEALT, X_HOLD,
- X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE) = range(40)
-N_X = 40
+ X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_STEALTH) = range(41)
+N_X = 41
 
 # -- roll kinds: each its own sub-stream (dice.py) ---------------------------------------------
 #: hit location 2D6 (and the C28 re-roll), critical determination 2D6, critical slot pick,
