@@ -28,13 +28,13 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import CORE_CASE_ARMOR_CAP, CORE_IS_CAP
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
+from sim.classic.fire import to_hit as TH
 from sim.classic.fire.cluster import ROWS
 from sim.classic.fire.policies import Decider
-from sim.classic.fire import to_hit as TH
 from sim.classic.fire.scenario import FireScenario
-from sim.classic.weapons import lookup_equipment
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.to_hit import tmm
+from sim.classic.weapons import lookup_equipment
 
 HD, CT, LT, RT, LA, RA, LL, RL = range(8)
 NEXT = {HD: None, CT: None, LT: CT, RT: CT, LA: LT, RA: RT, LL: LT, RL: RT}
@@ -400,8 +400,8 @@ def _stealth_on(y: Mech, m: Mech, rng_: int) -> bool:
     if not ecm or y.item_lost(ecm[0]):
         return False
     guns = next(iter(m.side.fire.values())).guns
-    return any(ER.STEALTH_MOD[b] > 0 for g in guns
-               if (b := TH.bracket(g.weapon, rng_)) is not None)
+    return any(ER.STEALTH_MOD[band] > 0 for g in guns
+               if (band := TH.bracket(g.weapon, rng_)) is not None)
 
 
 def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decider,
@@ -440,8 +440,8 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
     for g, gun in enumerate(fs.guns):
         loc = lay.LOC_INDEX.get(gun.location, -1)
         e = mod
-        if stealthy and (b := TH.bracket(gun.weapon, rng_)) is not None:
-            e += ER.STEALTH_MOD[b]
+        if stealthy and (band := TH.bracket(gun.weapon, rng_)) is not None:
+            e += ER.STEALTH_MOD[band]
         if loc in (LA, RA) and not quad:
             if m.act_hit(loc, "shoulder"):
                 e += 4

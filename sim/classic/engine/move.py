@@ -16,8 +16,18 @@ from sim.classic.engine import layout as L
 from sim.classic.engine.arrays import a1, a2, a3, dim
 from sim.classic.engine.damage import hits_of, item_lost
 from sim.classic.engine.dice import two_d6
-from sim.classic.engine.psr import (LEGS, alive, fall, gyro_dead, gyro_trigger_hits, hips_hit,
-                                    leg_events, legs_gone, n_legs, pre_psr)
+from sim.classic.engine.psr import (
+    LEGS,
+    alive,
+    fall,
+    gyro_dead,
+    gyro_trigger_hits,
+    hips_hit,
+    leg_events,
+    legs_gone,
+    n_legs,
+    pre_psr,
+)
 
 LL, RL = lay.LL, lay.RL
 IS0, GYRO, HIT0 = st.IS0, st.GYRO, st.HIT0
