@@ -77,6 +77,7 @@ class Mech:
                                                                   >> s) & 1]
                          for loc in range(8)]
         self.heat = 0
+        self.ext = 0        # external heat taken this turn (plasma hits)
         self.shut = self.prone = self.uncon = self.fell = self.shut_ever = False
         self.shut_now = False
         self.pilot_seen = 0
@@ -554,6 +555,9 @@ def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
                 if d > 0:
                     y.group(r, "front", d)
                     dmg += d
+            if k > 0:       # a plasma weapon's heat on the 'Mech it hit
+                y.ext += sum(r.randint(1, 6)
+                             for _ in range(ER.PLASMA_HEAT_DICE.get(gun.weapon.key, 0)))
         used = hit if gun.streak else True
         if used:
             heat += gun.heat_per_shot * s
@@ -851,6 +855,8 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
     rules = m.side_rules
     if not m.shut or rules.engine_heat_while_shutdown:
         build_ += 5 * min(m.engine_hits(), 2)
+    build_ += ER.external_heat(m.ext)
+    m.ext = 0
     lost = sum(1 for it in side.sink_items if m.item_lost(it))
     diss = max(fs.dissipation - side.sink_per * lost, 0)
     h = m.heat + build_

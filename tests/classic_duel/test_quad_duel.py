@@ -166,3 +166,26 @@ def test_engine_matches_oracle_stealth_armor() -> None:
     emp = replace(_quad("Emperor EMP-7L"), tsm=False)
     p = {"unit_a": emp, "unit_b": WVR, "range": 7}
     _compare(p, 1200, 12000)
+
+
+def test_plasma_cannon_heats_its_target() -> None:
+    """MegaMek ``PlasmaCannonHandler``: 2D6 heat on a 'Mech hit, no damage (at most 15
+    external heat a turn); the fire model fires it for its own heat and no damage."""
+    wolf = _quad("Night Wolf")
+    scn = build({"unit_a": wolf, "unit_b": HBK, "range": 3})
+    keys = C.situations(scn)[0]
+    guns = next(iter(scn.a.fire.values())).guns
+    gi = C._unit(scn.a, scn.b, scn, keys, 0)["GI"]
+    dice = {g.weapon.key: int(gi[i, C.G_PLASMA]) for i, g in enumerate(guns)}
+    assert dice["Clan Plasma Cannon"] == 2 and dice.get("Clan ER Medium Laser", 0) == 0
+    assert C.global_tables(scn)["HEAT_CONST"][9] == ER.EXTERNAL_HEAT_CAP == 15
+    assert [i for i in not_simulated(wolf) if i.kind != "quirk"] == []
+
+
+def test_engine_matches_oracle_plasma_heat() -> None:
+    """The Night Wolf with its plasma cannon only, against the hot-running Hunchback: the
+    cannon's heat shuts the Hunchback down and slows its kill."""
+    wolf = _quad("Night Wolf")
+    keep = tuple(w for w in wolf.weapon_mounts if w.weapon == "Clan Plasma Cannon")
+    only = replace(wolf, weapon_mounts=keep, weapons=tuple((w.name, w.location) for w in keep))
+    _compare({"unit_a": only, "unit_b": HBK, "range": 3}, 1500, 15000)

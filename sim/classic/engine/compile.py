@@ -65,8 +65,8 @@ SEED_HEATS = 1
 PHYS_NONE, PHYS_BEST = 0, 1
 
 # -- per-gun integer fields: GI[u, g, G_*] ----------------------------------------------------
-G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET = range(8)
-N_GI = 8
+G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET, G_PLASMA = range(9)
+N_GI = 9
 
 #: actuator kinds of ACT[u, k, loc] (slot masks), in this order
 ACT_NAMES = ("shoulder", "upper_arm", "lower_arm", "hand", "hip", "upper_leg", "lower_leg",
@@ -230,6 +230,8 @@ def engine_only_equipment(mech: Any) -> list[str]:
         out.append("the heavy-duty gyro (3 hits, +1/+3)")
     if ER.has_stealth(mech.armor_type):
         out.append("stealth armor")
+    if any(w.weapon in ER.PLASMA_HEAT_DICE for w in mech.weapon_mounts):
+        out.append("a plasma weapon's heat on its target")
     if ER.cockpit_psr_mod(mech.cockpit):
         out.append("the small cockpit's +1 to piloting rolls")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
@@ -382,7 +384,7 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     for g, gun in enumerate(guns):
         gi[g] = (gun.pool, gun.rate, gun.heat_per_shot, int(gun.streak),
                  lay.LOC_INDEX.get(gun.location, -1), s.gun_item[g], int(second[g]),
-                 int(gun.ams_target))
+                 int(gun.ams_target), ER.PLASMA_HEAT_DICE.get(gun.weapon.key, 0))
         for sh in range(1, gun.rate + 1):
             for k, t in enumerate(gun.groups[sh]):
                 grp[g, sh, k, :len(t)] = t
@@ -567,7 +569,8 @@ def global_tables(scn: DuelScenario) -> dict[str, np.ndarray]:
                             np.int64),
         "HEAT_CONST": np.array([H.HEAT_TOP, H.AUTO_SHUTDOWN, H.AUTO_RESTART_BELOW,
                                 ACTIVE_HEATS, st.PILOT_DEAD, st.ENGINE_DEAD,
-                                ph.DFA_MISS_LEVELS, ph.P.MISSED_KICK, SHUTDOWN_PSR],
+                                ph.DFA_MISS_LEVELS, ph.P.MISSED_KICK, SHUTDOWN_PSR,
+                                ER.EXTERNAL_HEAT_CAP],
                                np.int64),
     }
 

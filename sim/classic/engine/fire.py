@@ -23,7 +23,7 @@ from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
 from sim.classic.engine.arrays import a1, a2, a3, a4, a5, b2, dim
 from sim.classic.engine.damage import group_on_column, hits_of, item_lost, usable_ammo
-from sim.classic.engine.dice import two_d6
+from sim.classic.engine.dice import d6, two_d6
 from sim.classic.engine.move import tmm_of
 from sim.classic.engine.psr import legs_gone
 
@@ -275,6 +275,9 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
                 if d > 0:
                     group_on_column(Y, M, y, 0, d, D)
                     dealt += d
+            if k > 0:   # a plasma weapon's heat dice on the 'Mech it hit (issue 19)
+                for _ in range(a3(M, L.M_GI, u, g, C.G_PLASMA)):
+                    X[y, L.X_EXT] += d6(D, L.K_EXT)
         used_g = hit if a3(M, L.M_GI, u, g, C.G_STREAK) else True
         if used_g:
             heat += a3(M, L.M_GI, u, g, C.G_HPS) * s

@@ -93,18 +93,18 @@ assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
  X_JAM, X_FELL_TURN, X_SHUT_TURN, X_WAS_OUT, X_ACT, X_TRIES, X_HEX, X_MOD, X_JUMPED, X_MHEAT,
  X_BUILD, X_PDMG, X_DECL, X_FLOC, X_FIRE, X_SNAP_GYRO, X_SNAP_LEG, X_SNAP_LEGS, X_NTRIG,
  X_TRIG0_C, X_TRIG0_M, X_TRIG1_C, X_TRIG1_M, X_KIND, X_TARGET, X_DEALT, X_HOLD,
- X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_STEALTH) = range(41)
-N_X = 41
+ X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_STEALTH, X_EXT) = range(42)
+N_X = 42
 
 # -- roll kinds: each its own sub-stream (dice.py) ---------------------------------------------
 #: hit location 2D6 (and the C28 re-roll), critical determination 2D6, critical slot pick,
 #: weapon to-hit 2D6, cluster 2D6, PSRs (stand, movement, end of phase, shutdown), fall
 #: facing 1D6, MechWarrior's roll after a fall, consciousness and wake-up, heat phase
 #: (shutdown/restart, ammunition explosion), physical to-hit 2D6, physical hit tables 1D6,
-#: initiative 1D2 (both declare a charge / DFA)
+#: initiative 1D2 (both declare a charge / DFA), a plasma weapon's heat dice on its target
 (K_LOCATION, K_CRIT, K_SLOT, K_TO_HIT, K_CLUSTER, K_PSR, K_FALL, K_PILOT, K_CONSC, K_HEAT,
- K_PHYS, K_PHYS_LOC, K_INIT) = range(13)
-N_KINDS = 13
+ K_PHYS, K_PHYS_LOC, K_INIT, K_EXT) = range(14)
+N_KINDS = 14
 #: dice array D: D[0] mode (0 counter-based, 1 tape), D[1] tape position, then the per-kind
 #: stream seeds and counters, then (tape mode) the tape
 D_MODE, D_POS = 0, 1

@@ -443,7 +443,7 @@ def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireR
     pool = unit.pool_index(w)
     if m.rear:
         reason = "rear-mounted: fires only into the rear arc (10.1)"
-    elif w.damage <= 0:
+    elif w.damage <= 0 and w.family != "plasma":   # a plasma cannon heats a 'Mech (duel)
         reason = "no damage (equipment)"
     elif w.family == "flamer" and rules.flamer_mode == "heat":
         reason = "flamer used to heat the target (C24): no damage counted"
