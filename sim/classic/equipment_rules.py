@@ -4,8 +4,9 @@ the target, Narc beacons, stealth armor, the small cockpit and the heavy-duty gy
 
 Each is a small pure function (or a table as data) with its source. The compiled Classic duel
 (:mod:`sim.classic.engine`, through the tables of its ``compile.py``) reads MASC and
-superchargers (option ``masc``), TSM and the small cockpit; the rest are not read yet and the
-units carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
+superchargers (option ``masc``), TSM, the small cockpit, the heavy-duty gyro, stealth armor,
+plasma heat and the Narc bonus (issue 19); coolant pods are not read yet and the units
+carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
 references are silent on most of them; the facts are MegaMek's, cited per function.
 """
 

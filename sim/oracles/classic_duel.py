@@ -34,7 +34,7 @@ from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import FireScenario
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.to_hit import tmm
-from sim.classic.weapons import lookup_equipment
+from sim.classic.weapons import AMMO, lookup_equipment
 
 HD, CT, LT, RT, LA, RA, LL, RL = range(8)
 NEXT = {HD: None, CT: None, LT: CT, RT: CT, LA: LT, RA: RT, LL: LT, RL: RT}
@@ -78,6 +78,7 @@ class Mech:
                          for loc in range(8)]
         self.heat = 0
         self.ext = 0        # external heat taken this turn (plasma hits)
+        self.narc_hit = self.narced = False     # a Narc beacon stuck / marks it now
         self.shut = self.prone = self.uncon = self.fell = self.shut_ever = False
         self.shut_now = False
         self.pilot_seen = 0
@@ -529,6 +530,18 @@ def _ams_hits(gun: Any, total: int) -> int:
     return min(rack, ROWS[size][max(2, min(12, total + bonus - 4)) - 2])
 
 
+def _narc_bonus(m: Mech, gun: Any) -> int:
+    """+2 on the cluster roll of a gun fed only Narc-capable rounds, with no Artemis or
+    built-in bonus (C23), against a marked target."""
+    if gun.pool < 0:
+        return 0
+    key = next(iter(m.side.fire.values())).unit.pools[gun.pool].key
+    fed = [b.munition for b in m.side.mech.ammo_bins
+           if b.ammo in AMMO and AMMO[b.ammo].weapon_family_key == key]
+    capable = bool(fed) and all(x == "narc" for x in fed)
+    return ER.narc_cluster_bonus(True, capable, int(bool(gun.artemis)) + gun.weapon.cluster_bonus)
+
+
 def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
                   fired: list[tuple[int, int, int]]) -> tuple[int, int, set[int], int]:
     """Every declared weapon of ``m`` at ``y``: damage dealt, ``m``'s weapon heat, the
@@ -550,6 +563,10 @@ def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
             m.jam.add(g)
         cl = _roll(r)
         if hit:
+            if y.narced:
+                cl = min(cl + _narc_bonus(m, gun), 12)
+            if gun.weapon.family == "narc":
+                y.narc_hit = True
             k = _ams_hits(gun, cl) if g in engaged else int(gun.hits[s][cl])
             for d in gun.groups[s][k]:
                 if d > 0:
@@ -1008,6 +1025,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(2)]
         stand = rules.stand_heat_points
         stealth = [_stealth_on(ms[i], ms[1 - i], rng_) for i in range(2)]
+        for m in ms:        # a beacon that stuck last turn marks its 'Mech from now on
+            m.narced = m.narced or m.narc_hit
         plans = [_fire_list(scn, ms[i], ms[1 - i], fss[i], decs_i[i], mvs[i],
                             mvs[1 - i], rng_, can[i]) for i in range(2)]
         declared = ["none", "none"]

@@ -130,12 +130,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         if reason is not None and (b.name, b.location) not in seen:
             seen.add((b.name, b.location))
             out.append(Item("ammunition", _short(b.name), b.location, reason))
-    if _narc_bonus(mech):
-        out.append(Item("equipment", "Narc", "", "the +2 cluster bonus of Narc-capable "
-                        "missiles against a target its beacon marked is a rule function "
-                        "(sim/classic/equipment_rules.py: narc_cluster_bonus) that the fire "
-                        "model and the Classic duel do not read yet (it needs the beacon's "
-                        "hit carried from turn to turn)"))
+    # a Narc launcher with Narc-capable missiles: the beacon and its +2 are the compiled
+    # Classic duel's (issue 19); without such missiles it has no effect (no_effect)
     for key, loc in mech.equipment:
         eq = EQUIPMENT.get(key)
         if eq is not None and eq.simulated.startswith(("no:", "partly:")):

@@ -189,3 +189,45 @@ def test_engine_matches_oracle_plasma_heat() -> None:
     keep = tuple(w for w in wolf.weapon_mounts if w.weapon == "Clan Plasma Cannon")
     only = replace(wolf, weapon_mounts=keep, weapons=tuple((w.name, w.location) for w in keep))
     _compare({"unit_a": only, "unit_b": HBK, "range": 3}, 1500, 15000)
+
+
+def test_compiled_narc_facts() -> None:
+    """The Raven's Narc launcher marks a target; its SRM 6 fed Narc-capable rounds gets +2
+    on the cluster roll against a marked target (reference-classic-combat.md 11)."""
+    raven = _quad("Raven RVN-3L")
+    scn = build({"unit_a": raven, "unit_b": HBK, "range": 3})
+    keys = C.situations(scn)[0]
+    guns = next(iter(scn.a.fire.values())).guns
+    gi = C._unit(scn.a, scn.b, scn, keys, 0)["GI"]
+    by = {g.weapon.key: (int(gi[i, C.G_NARC]), int(gi[i, C.G_NARC_BONUS]))
+          for i, g in enumerate(guns)}
+    assert by["IS Narc"] == (1, 0) and by["IS SRM 6"] == (0, ER.NARC_BONUS)
+    assert by["IS Medium Laser"] == (0, 0)
+    assert [i for i in not_simulated(raven) if i.kind != "quirk"] == []
+
+
+def _dealt(params: dict, n_oracle: int, n_engine: int) -> float:
+    """Mean weapon damage side A deals over the duel, oracle and engine within 4.5 standard
+    errors of their difference; returns the engine's."""
+    from sim.oracles.classic_duel import scalar
+
+    p = {**params, "turns": T}
+    o = scalar(p, np.random.default_rng(31), n_oracle)["weapon_damage"][0].astype(float)
+    k = _sampled(build(p), np.random.default_rng(32), n_engine)["dealt"][0].sum(axis=0)
+    se = np.sqrt(o.var() / n_oracle + k.var() / n_engine)
+    assert abs(o.mean() - k.mean()) <= 4.5 * se, (o.mean(), k.mean(), se)
+    return float(k.mean())
+
+
+def test_engine_matches_oracle_narc() -> None:
+    """The Raven's beacon, then its SRM 6 at +2: against a Hunchback at 3 hexes, and with
+    only its launcher and SRM against an unarmed one (the damage it deals in the duel)."""
+    raven = _quad("Raven RVN-3L")
+    _compare({"unit_a": raven, "unit_b": HBK, "range": 3}, 1200, 12000)
+    keep = tuple(w for w in raven.weapon_mounts if w.weapon in ("IS Narc", "IS SRM 6"))
+    pair = replace(raven, weapon_mounts=keep, weapons=tuple((w.name, w.location) for w in keep))
+    p = {"unit_a": pair, "unit_b": _unarmed(get_classic(HBK)), "range": 3}
+    with_narc = _dealt(p, 1500, 15000)
+    srm = tuple(w for w in keep if w.weapon == "IS SRM 6")
+    alone = replace(raven, weapon_mounts=srm, weapons=tuple((w.name, w.location) for w in srm))
+    assert with_narc > _dealt({**p, "unit_a": alone}, 1500, 15000)

@@ -65,8 +65,9 @@ SEED_HEATS = 1
 PHYS_NONE, PHYS_BEST = 0, 1
 
 # -- per-gun integer fields: GI[u, g, G_*] ----------------------------------------------------
-G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET, G_PLASMA = range(9)
-N_GI = 9
+(G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET, G_PLASMA, G_NARC,
+ G_NARC_BONUS) = range(11)
+N_GI = 11
 
 #: actuator kinds of ACT[u, k, loc] (slot masks), in this order
 ACT_NAMES = ("shoulder", "upper_arm", "lower_arm", "hand", "hip", "upper_leg", "lower_leg",
@@ -232,11 +233,25 @@ def engine_only_equipment(mech: Any) -> list[str]:
         out.append("stealth armor")
     if any(w.weapon in ER.PLASMA_HEAT_DICE for w in mech.weapon_mounts):
         out.append("a plasma weapon's heat on its target")
+    if any(w.weapon and "Narc" in w.weapon for w in mech.weapon_mounts):
+        out.append("the Narc beacon's +2")
     if ER.cockpit_psr_mod(mech.cockpit):
         out.append("the small cockpit's +1 to piloting rolls")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
     return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"))
                   if k in kinds]
+
+
+def narc_capable(s: Side, gun: Any) -> bool:
+    """Whether every bin feeding ``gun`` holds Narc-capable rounds (issue 19)."""
+    from sim.classic.weapons import AMMO
+
+    if gun.pool < 0:
+        return False
+    key = next(iter(s.fire.values())).unit.pools[gun.pool].key
+    fed = [b.munition for b in s.mech.ammo_bins
+           if b.ammo in AMMO and AMMO[b.ammo].weapon_family_key == key]
+    return bool(fed) and all(m == "narc" for m in fed)
 
 
 def club_name(s: Side) -> str:
@@ -384,7 +399,10 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     for g, gun in enumerate(guns):
         gi[g] = (gun.pool, gun.rate, gun.heat_per_shot, int(gun.streak),
                  lay.LOC_INDEX.get(gun.location, -1), s.gun_item[g], int(second[g]),
-                 int(gun.ams_target), ER.PLASMA_HEAT_DICE.get(gun.weapon.key, 0))
+                 int(gun.ams_target), ER.PLASMA_HEAT_DICE.get(gun.weapon.key, 0),
+                 int(gun.weapon.family == "narc"),
+                 ER.narc_cluster_bonus(True, narc_capable(s, gun),
+                                       int(bool(gun.artemis)) + gun.weapon.cluster_bonus))
         for sh in range(1, gun.rate + 1):
             for k, t in enumerate(gun.groups[sh]):
                 grp[g, sh, k, :len(t)] = t

@@ -92,6 +92,8 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
         extra += 2
     avail = 0
     X[u, L.X_STEALTH] = 1 if stealth_active(SS, X, M, u, sit) else 0   # its heat phase
+    if X[u, L.X_NARC_HIT]:      # a beacon that stuck last turn marks it from now on
+        X[u, L.X_NARCED] = 1
     stealthy = stealth_active(SS, X, M, y, sit)
     # a prone quad (sim.classic.quad): with no leg gone every weapon fires; with one or two
     # its rear-leg weapons do not and its front legs prop it up as a biped's arms do; with
@@ -266,6 +268,10 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
             X[u, L.X_JAM] |= 1 << g
         if hit:
             cl = two_d6(D, L.K_CLUSTER)
+            if X[y, L.X_NARCED]:    # Narc-capable rounds at a marked target (issue 19)
+                cl = min(cl + a3(M, L.M_GI, u, g, C.G_NARC_BONUS), 12)
+            if a3(M, L.M_GI, u, g, C.G_NARC):
+                X[y, L.X_NARC_HIT] = 1
             if engaged[g]:
                 k = a4(M, L.M_HITS_AMS, u, g, s, cl)
             else:

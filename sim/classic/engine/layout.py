@@ -93,8 +93,8 @@ assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
  X_JAM, X_FELL_TURN, X_SHUT_TURN, X_WAS_OUT, X_ACT, X_TRIES, X_HEX, X_MOD, X_JUMPED, X_MHEAT,
  X_BUILD, X_PDMG, X_DECL, X_FLOC, X_FIRE, X_SNAP_GYRO, X_SNAP_LEG, X_SNAP_LEGS, X_NTRIG,
  X_TRIG0_C, X_TRIG0_M, X_TRIG1_C, X_TRIG1_M, X_KIND, X_TARGET, X_DEALT, X_HOLD,
- X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_STEALTH, X_EXT) = range(42)
-N_X = 42
+ X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_STEALTH, X_EXT, X_NARC_HIT, X_NARCED) = range(44)
+N_X = 44
 
 # -- roll kinds: each its own sub-stream (dice.py) ---------------------------------------------
 #: hit location 2D6 (and the C28 re-roll), critical determination 2D6, critical slot pick,
