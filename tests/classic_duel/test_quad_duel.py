@@ -98,14 +98,21 @@ def test_corpus_quads_and_the_deva_are_complete() -> None:
         assert items == [], (name, items)
 
 
-def _falls(params: dict, n_oracle: int, n_engine: int) -> tuple[np.ndarray, np.ndarray]:
+def _falls(params: dict, n_oracle: int, n_engine: int, numpy_kernel: bool = False
+           ) -> tuple[np.ndarray, np.ndarray]:
     """The share of duels each side fell in, oracle and engine, asserted equal within 4.5
     standard errors of their difference; returns both."""
     from sim.oracles.classic_duel import scalar
 
     p = {**params, "turns": T}
     o = scalar(p, np.random.default_rng(21), n_oracle)["fell"].mean(axis=1)
-    k = _sampled(build(p), np.random.default_rng(22), n_engine)["fell"].mean(axis=1)
+    scn, rng = build(p), np.random.default_rng(22)
+    if numpy_kernel:
+        from sim.classic.duel import kernel
+
+        k = kernel.run_block(scn, None, rng, n_engine)["fell"].mean(axis=1)
+    else:
+        k = _sampled(scn, rng, n_engine)["fell"].mean(axis=1)
     q = (o * n_oracle + k * n_engine) / (n_oracle + n_engine)
     se = np.sqrt(q * (1 - q) * (1 / n_oracle + 1 / n_engine))
     assert np.all(np.abs(o - k) <= 4.5 * se + 1e-12), (o, k)
@@ -231,3 +238,31 @@ def test_engine_matches_oracle_narc() -> None:
     srm = tuple(w for w in keep if w.weapon == "IS SRM 6")
     alone = replace(raven, weapon_mounts=srm, weapons=tuple((w.name, w.location) for w in srm))
     assert with_narc > _dealt({**p, "unit_a": alone}, 1500, 15000)
+
+
+def test_numpy_kernel_reads_the_heavy_duty_gyro() -> None:
+    """The NumPy duel kernel (the fallback) and the compiled engine read the same per-unit
+    gyro values: +1 / +3 / +6 by hits for a heavy-duty gyro, +3 / +6 for a standard one;
+    and the kernel against the oracle by distribution."""
+    from sim.classic.damage_state import state as st
+    from sim.classic.duel import kernel
+    from sim.classic.engine import layout as L
+    from sim.classic.engine.arrays import v2
+    from sim.classic.engine.psr import pre_psr
+
+    hd = replace(get_classic(HBK), gyro="Heavy Duty Gyro")
+    scn = build({"unit_a": hd, "unit_b": HBK, "range": 1})
+    comp = C.compile_scenario(scn)
+    S0 = v2(comp.M, L.M_S0)
+    for u, side, want in ((0, scn.a, [0, 1, 3, 6]), (1, scn.b, [0, 3, 6, 6])):
+        S = np.repeat(st.fresh(side.layout, 1), 4, axis=0)
+        S[:, st.GYRO] = np.arange(4)
+        assert list(kernel.pre_psr(side, S)) == want
+        got = []
+        for h in range(4):
+            row = S0[u].copy()
+            row[st.GYRO] = h
+            got.append(int(pre_psr(row, comp.M, u)))
+        assert got == want
+    _compare({"unit_a": hd, "unit_b": WVR, "range": 1, "moved_a": "walk",
+              "out_of_fight": "immobile_unarmed"}, 1200, 12000, numpy_kernel=True)

@@ -227,8 +227,6 @@ def engine_only_equipment(mech: Any) -> list[str]:
             out.append("the sword")
         elif "retractable_blade" in names:
             out.append("the retractable blade")
-    if ER.gyro_kind(mech.gyro) == "heavy":
-        out.append("the heavy-duty gyro (3 hits, +1/+3)")
     if ER.has_stealth(mech.armor_type):
         out.append("stealth armor")
     if any(w.weapon in ER.PLASMA_HEAT_DICE for w in mech.weapon_mounts):
