@@ -537,7 +537,7 @@ def _narc_bonus(m: Mech, gun: Any) -> int:
         return 0
     key = next(iter(m.side.fire.values())).unit.pools[gun.pool].key
     fed = [b.munition for b in m.side.mech.ammo_bins
-           if b.ammo in AMMO and AMMO[b.ammo].weapon_family_key == key]
+           if (a := AMMO.get(b.ammo or "")) is not None and a.weapon_family_key == key]
     capable = bool(fed) and all(x == "narc" for x in fed)
     return ER.narc_cluster_bonus(True, capable, int(bool(gun.artemis)) + gun.weapon.cluster_bonus)
 

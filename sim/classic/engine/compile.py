@@ -248,7 +248,7 @@ def narc_capable(s: Side, gun: Any) -> bool:
         return False
     key = next(iter(s.fire.values())).unit.pools[gun.pool].key
     fed = [b.munition for b in s.mech.ammo_bins
-           if b.ammo in AMMO and AMMO[b.ammo].weapon_family_key == key]
+           if (a := AMMO.get(b.ammo or "")) is not None and a.weapon_family_key == key]
     return bool(fed) and all(m == "narc" for m in fed)
 
 
