@@ -145,8 +145,8 @@ def test_engine_matches_oracle_heavy_duty_gyro() -> None:
     p = {"unit_a": hd, "unit_b": WVR, "range": 1, "moved_a": "walk",
          "out_of_fight": "immobile_unarmed"}
     _compare(p, 1200, 12000)
-    o, _ = _falls(p, 1500, 15000)
-    std, _ = _falls({**p, "unit_a": HBK}, 1500, 15000)
+    o, _ = _falls(p, 1000, 10000)
+    std, _ = _falls({**p, "unit_a": HBK}, 1000, 10000)
     assert o[0] < std[0]        # the heavy-duty gyro keeps it up more often
 
 
