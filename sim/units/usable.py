@@ -12,12 +12,13 @@ every such item with its reason, in five kinds:
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
 * ``equipment``: equipment the table marks ``no:`` or ``partly:`` (coolant pods,
-  null-signature systems...; TSM, MASC and superchargers are simulated by the compiled duel
-  engine), physical weapons other than hatchets and swords, and slot entries the reader
-  does not know;
+  null-signature systems...; TSM, MASC, superchargers and a Narc launcher with Narc-capable
+  missiles are simulated by the compiled duel engine), physical weapons other than
+  hatchets, swords and retractable blades, and slot entries the reader does not know;
 * ``construction``: header types whose rules are not simulated (hardened, reactive or
-  reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
-  heavy-duty gyros);
+  reflective armor, composite or reinforced structure, torso-mounted cockpits; the small
+  cockpit, the heavy-duty gyro and stealth armor are the compiled duel's), and a
+  configuration other than biped or quad;
 * ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
   but they do not make a unit incomplete.
 
