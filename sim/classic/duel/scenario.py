@@ -457,8 +457,9 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "really ran with their MP now (closing_mp=current; closing_mp=undamaged: one schedule "
     "from the undamaged running MP); the per-turn 'range' column is that undamaged "
     "schedule, 'expected_range' the mean range of the duels still running",
-    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) "
-    "and neither moves nor counts as moving that turn, even when it stands up",
+    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR, none for a "
+    "quad on four legs; heat per C14) and neither moves nor counts as moving that turn, even "
+    "when it stands up",
     "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
     "clubs (no trees or severed limbs), no other physical weapons; TSM doubles punch, kick "
     "and hatchet damage from heat 9 (compiled engine); push, charge and DFA displace nobody; "
