@@ -4,8 +4,9 @@ the target, Narc beacons, stealth armor, the small cockpit and the heavy-duty gy
 
 Each is a small pure function (or a table as data) with its source. The compiled Classic duel
 (:mod:`sim.classic.engine`, through the tables of its ``compile.py``) reads MASC and
-superchargers (option ``masc``), TSM and the small cockpit; the rest are not read yet and the
-units carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
+superchargers (option ``masc``), TSM, the small cockpit, the heavy-duty gyro, stealth armor,
+plasma heat and the Narc bonus (issue 19); coolant pods are not read yet and the units
+carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
 references are silent on most of them; the facts are MegaMek's, cited per function.
 """
 
@@ -153,6 +154,11 @@ STEALTH_MOD: dict[str, int] = {"short": 0, "medium": 1, "long": 2, "extreme": 2}
 STEALTH_HEAT = 10
 
 
+def has_stealth(armor_type: str) -> bool:
+    """Whether the unit file's ``armor:`` type is stealth armor."""
+    return "stealth" in armor_type.lower()
+
+
 def stealth_to_hit(bracket: str, on: bool, ecm_working: bool) -> int:
     """What stealth armor adds to an attacker's target number at ``bracket``."""
     return STEALTH_MOD[bracket] if on and ecm_working else 0
@@ -172,6 +178,10 @@ COCKPIT_PSR_MOD: dict[str, int] = {"standard": 0, "small": 1}
 #: 2 hits, a heavy-duty one at 3; MegaMek's test ``aStandardGyroFailsAtTwoHitsAndAHeavy
 #: DutyGyroAtThree``).
 GYRO_HITS_TO_DESTROY: dict[str, int] = {"standard": 2, "heavy": 3}
+#: Gyro hits that call for no PSR of their own and do not make running a PSR (a heavy-duty
+#: gyro's first: MegaMek test ``testHeavyDutyGyroFirstHitNoPSR``; ``TWRulesPSR
+#: .checkRunningWithDamage``: "HD gyro ignores 1st damage").
+GYRO_QUIET_HITS: dict[str, int] = {"standard": 0, "heavy": 1}
 
 
 def cockpit_psr_mod(cockpit: str) -> int:
@@ -182,6 +192,13 @@ def cockpit_psr_mod(cockpit: str) -> int:
 def gyro_kind(gyro: str) -> str:
     """``heavy`` for a heavy-duty gyro (the unit file's ``gyro:`` line), else ``standard``."""
     return "heavy" if "heavy" in gyro.lower() else "standard"
+
+
+def gyro_quiet_hits(gyro: str) -> int:
+    """Hits of the unit file's ``gyro:`` type that trigger no PSR (:data:`GYRO_QUIET_HITS`):
+    a hit beyond them is a PSR trigger (reference.md 4.2 "gyro hit"), and running with more
+    is a PSR (reference-classic-combat.md 15)."""
+    return GYRO_QUIET_HITS[gyro_kind(gyro)]
 
 
 def gyro_psr_mod(gyro: str, hits: int) -> int | None:

@@ -23,15 +23,18 @@ from typing import Any
 
 import numpy as np
 
+from sim.classic import equipment_rules as ER
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import CORE_CASE_ARMOR_CAP, CORE_IS_CAP
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
+from sim.classic.fire import to_hit as TH
 from sim.classic.fire.cluster import ROWS
 from sim.classic.fire.policies import Decider
 from sim.classic.fire.scenario import FireScenario
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.to_hit import tmm
+from sim.classic.weapons import AMMO, lookup_equipment
 
 HD, CT, LT, RT, LA, RA, LL, RL = range(8)
 NEXT = {HD: None, CT: None, LT: CT, RT: CT, LA: LT, RA: RT, LL: LT, RL: RT}
@@ -44,6 +47,9 @@ _REAR = {2: CT, 3: RA, 4: RA, 5: RL, 6: RT, 7: CT, 8: LT, 9: LL, 10: LA, 11: LA,
 COLUMNS = {"front": _FRONT, "left": _LEFT, "right": _RIGHT, "rear": _REAR}
 PUNCH = {1: LA, 2: LT, 3: CT, 4: RT, 5: RA, 6: HD}
 KICK = {1: RL, 2: RL, 3: RL, 4: LL, 5: LL, 6: LL}
+#: a quad's punch and kick tables, front column (MegaMek QuadMek; sim/classic/tables.py)
+QUAD_PUNCH = {1: LA, 2: LT, 3: CT, 4: RT, 5: RA, 6: HD}
+QUAD_KICK = {1: LA, 2: LA, 3: LA, 4: RA, 5: RA, 6: RA}
 FALL = {1: "front", 2: "right", 3: "right", 4: "rear", 5: "left", 6: "left"}
 
 
@@ -71,6 +77,8 @@ class Mech:
                                                                   >> s) & 1]
                          for loc in range(8)]
         self.heat = 0
+        self.ext = 0        # external heat taken this turn (plasma hits)
+        self.narc_hit = self.narced = False     # a Narc beacon stuck / marks it now
         self.shut = self.prone = self.uncon = self.fell = self.shut_ever = False
         self.shut_now = False
         self.pilot_seen = 0
@@ -272,27 +280,53 @@ def _roll(r: random.Random) -> int:
     return r.randint(1, 6) + r.randint(1, 6)
 
 
+def _quad(m: Mech) -> bool:
+    return m.side.layout.config == "Quad"
+
+
+def _legs(m: Mech) -> tuple[int, ...]:
+    """The leg locations: a quad's front legs stand in LA/RA (issue 19)."""
+    return (LL, RL, LA, RA) if _quad(m) else (LL, RL)
+
+
+def _gone(m: Mech) -> int:
+    return sum(m.IS[x] == 0 for x in _legs(m))
+
+
+def _gyro_dead(m: Mech) -> bool:
+    return m.kind_hits(lay.GYRO) >= m.side.layout.gyro_destroyed_at
+
+
+def _gyro_loud(m: Mech) -> int:
+    """Gyro hits that are PSR triggers (a heavy-duty gyro's first is not)."""
+    return max(m.kind_hits(lay.GYRO) - ER.gyro_quiet_hits(m.side.mech.gyro), 0)
+
+
 def _pre(m: Mech) -> int:
-    """Pre-existing PSR modifiers (reference.md 4.2)."""
+    """Pre-existing PSR modifiers (reference.md 4.2; a heavy-duty gyro +1/+3, destroyed +6;
+    a quad: -2 with all legs, +5 with two gone, an automatic failure with three)."""
     g = m.kind_hits(lay.GYRO)
-    out = 6 if g >= 2 else 3 if g == 1 else 0
-    for leg in (LL, RL):
+    mod = ER.gyro_psr_mod(m.side.mech.gyro, g)
+    out = 6 if mod is None else mod
+    for leg in _legs(m):
         if m.IS[leg] == 0:
-            out += 5
+            out += 0 if _quad(m) else 5
         elif m.act_hit(leg, "hip"):
             out += 2
         else:
             out += sum(m.act_hit(leg, a) for a in ("upper_leg", "lower_leg", "foot"))
+    if _quad(m):
+        out += {0: -2, 1: 0, 2: 5}.get(_gone(m), 13)
     return out
 
 
 def _leg_events(m: Mech) -> int:
-    return sum(m.act_hit(leg, a) for leg in (LL, RL)
+    return sum(m.act_hit(leg, a) for leg in _legs(m)
                for a in ("hip", "upper_leg", "lower_leg", "foot"))
 
 
 def _snap(m: Mech) -> tuple[int, int, int]:
-    return (m.kind_hits(lay.GYRO), _leg_events(m), sum(m.IS[x] == 0 for x in (LL, RL)))
+    return (_gyro_loud(m), _leg_events(m), _gone(m))
 
 
 def _settle(m: Mech) -> None:
@@ -335,11 +369,9 @@ def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
     if m.prone or not m.alive():
         return
     rules = m.side.classic
-    g = m.kind_hits(lay.GYRO)
     big = dmg >= 20
-    gyro_new = g > before[0]
-    legs_gone = sum(m.IS[x] == 0 for x in (LL, RL))
-    auto = (gyro_new and g >= 2) or legs_gone > before[2]
+    gyro_new = _gyro_loud(m) > before[0]
+    auto = (gyro_new and _gyro_dead(m)) or _gone(m) > before[2]
     mods = ([1] if big else []) + [0] * (int(gyro_new) + max(_leg_events(m) - before[1], 0))
     mods += triggers or []
     base = m.side.piloting + _pre(m)
@@ -359,6 +391,21 @@ def _psrs(r: random.Random, m: Mech, before: tuple[int, int, int], dmg: int,
         fail = True
     if fail:
         _fall(r, m, failed_tn)
+
+
+def _stealth_on(y: Mech, m: Mech, rng_: int) -> bool:
+    """``y``'s stealth armor is on (issue 19): it hampers one of ``m``'s weapons at this
+    range, its ECM suite works and it is not shut down."""
+    if not ER.has_stealth(y.side.mech.armor_type) or y.shut:
+        return False
+    ecm = [i for i, it in enumerate(y.L.items)
+           if (eq := lookup_equipment(it.name, y.side.mech.tech_base)) is not None
+           and eq.kind == "ecm"]
+    if not ecm or y.item_lost(ecm[0]):
+        return False
+    guns = next(iter(m.side.fire.values())).guns
+    return any(ER.STEALTH_MOD[band] > 0 for g in guns
+               if (band := TH.bracket(g.weapon, rng_)) is not None)
 
 
 def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decider,
@@ -388,11 +435,18 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
         mod -= 4
     if m.prone:
         mod += 2
+    # a prone quad (sim/classic/quad.py): on four legs it fires everything; else its
+    # front legs prop it up as a biped's arms, three legs gone: nothing
+    quad = _quad(m)
+    restricted = m.prone and not (quad and _gone(m) == 0)
+    stealthy = _stealth_on(y, m, rng_)
     avail_mask, tns, shots = 0, [], []
     for g, gun in enumerate(fs.guns):
         loc = lay.LOC_INDEX.get(gun.location, -1)
         e = mod
-        if loc in (LA, RA):
+        if stealthy and (band := TH.bracket(gun.weapon, rng_)) is not None:
+            e += ER.STEALTH_MOD[band]
+        if loc in (LA, RA) and not quad:
             if m.act_hit(loc, "shoulder"):
                 e += 4
             else:
@@ -403,13 +457,17 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
             ok = False
         if gun.pool >= 0 and ammo[gun.pool] <= 0:
             ok = False
-        if loc in (LL, RL) and m.prone:
+        if loc in (LL, RL) and restricted:
             ok = False
         tns.append(tn)
         shots.append(min(ammo[gun.pool], gun.rate) if gun.pool >= 0 else gun.rate)
         if ok:
             avail_mask |= 1 << g
-    if m.prone and scn.duel_rules.prone_fire == "one-arm":
+    if restricted and quad and (_gone(m) >= 3 or (m.IS[LA] == 0 and m.IS[RA] == 0)):
+        avail_mask = 0
+    elif restricted and quad and (m.IS[LA] == 0 or m.IS[RA] == 0):
+        pass                # one front leg left: its weapons fire (MegaMek)
+    elif restricted and scn.duel_rules.prone_fire == "one-arm":
         # propped up on the arm whose available weapons are worth less (left on a tie);
         # no weapon at all with an arm destroyed
         worth = {arm: sum(_gun_mean(fs.guns[g], fs.guns[g].rate) for g in range(len(fs.guns))
@@ -476,6 +534,18 @@ def _ams_hits(gun: Any, total: int) -> int:
     return min(rack, ROWS[size][max(2, min(12, total + bonus - 4)) - 2])
 
 
+def _narc_bonus(m: Mech, gun: Any) -> int:
+    """+2 on the cluster roll of a gun fed only Narc-capable rounds, with no Artemis or
+    built-in bonus (C23), against a marked target."""
+    if gun.pool < 0:
+        return 0
+    key = next(iter(m.side.fire.values())).unit.pools[gun.pool].key
+    fed = [b.munition for b in m.side.mech.ammo_bins
+           if (a := AMMO.get(b.ammo or "")) is not None and a.weapon_family_key == key]
+    capable = bool(fed) and all(x == "narc" for x in fed)
+    return ER.narc_cluster_bonus(True, capable, int(bool(gun.artemis)) + gun.weapon.cluster_bonus)
+
+
 def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
                   fired: list[tuple[int, int, int]]) -> tuple[int, int, set[int], int]:
     """Every declared weapon of ``m`` at ``y``: damage dealt, ``m``'s weapon heat, the
@@ -497,11 +567,18 @@ def _resolve_fire(r: random.Random, m: Mech, y: Mech, fs: FireScenario,
             m.jam.add(g)
         cl = _roll(r)
         if hit:
+            if y.narced:
+                cl = min(cl + _narc_bonus(m, gun), 12)
+            if gun.weapon.family == "narc":
+                y.narc_hit = True
             k = _ams_hits(gun, cl) if g in engaged else int(gun.hits[s][cl])
             for d in gun.groups[s][k]:
                 if d > 0:
                     y.group(r, "front", d)
                     dmg += d
+            if k > 0:       # a plasma weapon's heat on the 'Mech it hit
+                y.ext += sum(r.randint(1, 6)
+                             for _ in range(ER.PLASMA_HEAT_DICE.get(gun.weapon.key, 0)))
         used = hit if gun.streak else True
         if used:
             heat += gun.heat_per_shot * s
@@ -529,12 +606,17 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
         return 0, 0, False, 0
     rules = scn.physical_rules
     side = m.side
-    gone = [leg for leg in (LL, RL) if m.IS[leg] == 0]
-    hips = sum(1 for leg in (LL, RL) if m.IS[leg] > 0 and m.act_hit(leg, "hip"))
-    acts = sum(m.act_hit(leg, a) for leg in (LL, RL)
+    gone = [leg for leg in _legs(m) if m.IS[leg] == 0]
+    hips = sum(1 for leg in _legs(m) if m.IS[leg] > 0 and m.act_hit(leg, "hip"))
+    acts = sum(m.act_hit(leg, a) for leg in _legs(m)
                if m.IS[leg] > 0 and not m.act_hit(leg, "hip")
                for a in ("upper_leg", "lower_leg", "foot"))
-    if len(gone) == 2:
+    if _quad(m):        # MegaMek QuadMek.getWalkMP: the legs first, then hips and actuators
+        w = {0: side.walk, 1: side.walk - 1, 2: 1}.get(len(gone), 0)
+        for _ in range(hips if w > 0 else 0):
+            w = math.ceil(w / 2) if rules.hip_mp_rounding == "ceil" else w // 2
+        walk = w - acts if w > 0 else w
+    elif len(gone) == 2:
         walk = 0
     elif len(gone) == 1:
         walk = 1
@@ -546,7 +628,8 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
     else:
         walk = side.walk - acts
     walk = max(0, walk - m.heat // 5)
-    run = walk if gone else math.ceil(1.5 * walk)
+    runs = len(gone) <= 1 if _quad(m) else not gone
+    run = math.ceil(1.5 * walk) if runs else walk
     jets = 0
     for loc in range(8):
         for s in range(12):
@@ -565,8 +648,8 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
     if jumped:
         heat = max(3, side.jump if fs.rules.jump_heat == "rating" else hexes)
     if rules.move_damage_psr and not m.prone and m.alive():
-        gyro = m.kind_hits(lay.GYRO) > 0
-        hip = any(m.act_hit(leg, "hip") for leg in (LL, RL))
+        gyro = _gyro_loud(m) > 0
+        hip = any(m.IS[leg] > 0 and m.act_hit(leg, "hip") for leg in _legs(m))
         need = False
         if mode == "run" and mod == 2:
             need = gyro or hip
@@ -612,7 +695,7 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
     common = ((tmm(tmv[0], tmv[2], table) if tmv[0] > 0 else 0) - 2 * y.prone
               - 4 * (y.shut or y.uncon))
     base = side.piloting + mv[1] + common
-    no_arms = cr.quirks and "no_arms" in side.mech.quirks                  # D21
+    no_arms = (cr.quirks and "no_arms" in side.mech.quirks) or _quad(m)    # D21; quads
     for j, arm in enumerate((LA, RA)):
         ok = (m.IS[arm] > 0 and m.has_act(arm, "shoulder") and not m.act_hit(arm, "shoulder")
               and arm not in fired and not y.prone and not no_arms)
@@ -625,9 +708,8 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
             mod = 2 * ua + 2 * la + hand
         tn = base + mod if ok else 13
         info["punch"][j] = (tn, max(cr.punch_min_damage, math.ceil(W / 10) >> (ua + la)))
-    if (not m.act_hit(LL, "hip") and not m.act_hit(RL, "hip") and m.IS[LL] > 0
-            and m.IS[RL] > 0):
-        for leg in (LL, RL):
+    if all(m.IS[leg] > 0 and not m.act_hit(leg, "hip") for leg in _legs(m)):
+        for leg in ((LA, RA) if _quad(m) else (LL, RL)):     # a quad kicks with a front leg
             if leg in fired:
                 continue
             ul, ll = m.act_hit(leg, "upper_leg"), m.act_hit(leg, "lower_leg")
@@ -643,8 +725,8 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
             if cr.club_table != "standard":     # D11: aimed at the punch or kick table
                 tn += cr.club_aimed_mod
             info["hatchet"] = (tn, per5)
-    if allk and not y.prone and all(m.IS[a] > 0 and a not in fired and m.has_act(a, "shoulder")
-                                    for a in (LA, RA)):
+    if allk and not y.prone and not _quad(m) and all(
+            m.IS[a] > 0 and a not in fired and m.has_act(a, "shoulder") for a in (LA, RA)):
         info["push"] = (base - 1 + 2 * sum(m.act_hit(a, "shoulder") for a in (LA, RA)), 0)
     diff = side.piloting - tside.piloting
     if allk and not y.prone and mv[0] > 0 and not mv[2] and (
@@ -699,6 +781,14 @@ def _attacks(m: Mech, y: Mech, mv: tuple[int, int, bool, int], tmv: tuple[int, i
     return best, info
 
 
+def _punch_table(m: Mech) -> dict[int, int]:
+    return QUAD_PUNCH if _quad(m) else PUNCH
+
+
+def _kick_table(m: Mech) -> dict[int, int]:
+    return QUAD_KICK if _quad(m) else KICK
+
+
 def _groups(r: random.Random, m: Mech, total: int, column: str,
             table: dict[int, int] | None = None) -> None:
     while total > 0:
@@ -720,7 +810,7 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
     if kind == "punch":
         for tn, d in info["punch"]:
             if tn <= 12 and _roll(r) >= tn and d > 0:
-                y.damage(r, PUNCH[r.randint(1, 6)], False, d, False)
+                y.damage(r, _punch_table(y)[r.randint(1, 6)], False, d, False)
                 taken[j] += d
     elif kind == "kick":
         tn, d = info["kick"]
@@ -729,7 +819,7 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
                 if y.prone:
                     y.group(r, "front", d)
                 else:
-                    y.damage(r, KICK[r.randint(1, 6)], False, d, False)
+                    y.damage(r, _kick_table(y)[r.randint(1, 6)], False, d, False)
                 taken[j] += d
             trig[j].append(0)       # kicked
         else:
@@ -741,8 +831,8 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
             if aim == "standard":
                 y.group(r, "front", d)
             else:
-                y.damage(r, (PUNCH if aim == "punch" else KICK)[r.randint(1, 6)], False, d,
-                         False)
+                y.damage(r, (_punch_table(y) if aim == "punch" else _kick_table(y))[
+                    r.randint(1, 6)], False, d, False)
             taken[j] += d
     elif kind == "push":
         if _roll(r) >= info["push"][0]:
@@ -758,9 +848,9 @@ def _strike(r: random.Random, m: Mech, y: Mech, kind: str, info: dict[str, Any],
                 if y.prone:
                     _groups(r, y, d, "rear")
                 else:
-                    _groups(r, y, d, "front", PUNCH)
+                    _groups(r, y, d, "front", _punch_table(y))
                 own = math.ceil(W / 5)
-                _groups(r, m, own, "front", KICK)
+                _groups(r, m, own, "front", _kick_table(m))
             taken[j] += d
             taken[i] += own
             trig[j].append(2)       # charged / hit by a DFA
@@ -788,6 +878,8 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
     rules = m.side_rules
     if not m.shut or rules.engine_heat_while_shutdown:
         build_ += 5 * min(m.engine_hits(), 2)
+    build_ += ER.external_heat(m.ext)
+    m.ext = 0
     lost = sum(1 for it in side.sink_items if m.item_lost(it))
     diss = max(fs.dissipation - side.sink_per * lost, 0)
     h = m.heat + build_
@@ -874,8 +966,11 @@ def _out(m: Mech, fs: FireScenario) -> str:
         return how if m.uncon else ""
     gyro, eng = m.kind_hits(lay.GYRO), m.engine_hits()
     if how == "immobile_unarmed":
-        stuck = (gyro >= 2 or (m.IS[LL] == 0 and m.IS[RL] == 0)
-                 or (m.act_hit(LL, "hip") and m.act_hit(RL, "hip")))
+        if _quad(m):
+            stuck = _gyro_dead(m) or _gone(m) >= 3
+        else:
+            stuck = (_gyro_dead(m) or (m.IS[LL] == 0 and m.IS[RL] == 0)
+                     or (m.act_hit(LL, "hip") and m.act_hit(RL, "hip")))
         return how if stuck and _unarmed(m, fs) else ""
     crippled = (m.pilot >= 4 or m.kind_hits(lay.SENSORS) >= 2 or (gyro >= 1 and eng >= 1)
                 or eng >= 2 or _unarmed(m, fs))
@@ -944,8 +1039,8 @@ def _targets(scn: DuelScenario, ms: list[Mech], fss: list[FireScenario], can: li
 
 
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
-         ranges: list[int] | None = None, dealt: list[int] | None = None
-         ) -> tuple[list[int], list[str], list[str]]:
+         ranges: list[int] | None = None, dealt: list[int] | None = None,
+         fell: list[bool] | None = None) -> tuple[list[int], list[str], list[str]]:
     """One duel or force engagement (``scn.units``, N 'Mechs a side: issue 21): (turn each
     unit was destroyed or out of the fight (0 = never), causes, C21 reasons ('' = not out)).
     It ends when every unit of a side is down; a unit down takes no further part; each
@@ -953,7 +1048,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     Under closing with ``closing_mp=current`` the duel keeps its own range: both run while it
     is above 1 at the start of the turn (then their ``moved`` modes), and it drops by the
     hexes both really moved, to 1 at least. ``ranges``: a list the range of each turn played
-    is appended to; ``dealt``: per unit, the weapon damage it deals is added to."""
+    is appended to; ``dealt``: per unit, the weapon damage it deals is added to; ``fell``:
+    per unit, whether it fell at least once."""
     rules = scn.duel_rules
     each = rules.consciousness_rolls == "each_point"
     units = scn.units
@@ -981,11 +1077,12 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         for i in live:
             m = ms[i]
             c = m.alive() and not m.shut and not m.uncon
-            tries = c and m.prone and m.kind_hits(lay.GYRO) < 2 and (m.IS[LL] > 0
-                                                                     or m.IS[RL] > 0)
+            tries = c and m.prone and not _gyro_dead(m) and _gone(m) < (3 if _quad(m) else 2)
             start_prone = m.prone
             stand_tn = m.side.piloting + _pre(m)
-            if tries and _roll(r) >= stand_tn:
+            if tries and _quad(m) and _gone(m) == 0:
+                m.prone = False         # a quad on four legs stands without a PSR (MegaMek)
+            elif tries and _roll(r) >= stand_tn:
                 m.prone = False
             elif tries and rules.failed_stand == "fall":
                 _fall(r, m, stand_tn)
@@ -1004,6 +1101,11 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         snaps = [_snap(m) for m in ms]
         decs_i = [decs[i].setdefault(id(fss[i]), Decider(fss[i])) for i in range(U)]
         stand = rules.stand_heat_points
+        # a unit's stealth armor is on when it hampers a living enemy's weapons
+        stealth = [any(_stealth_on(ms[i], ms[j], rng_) for j in live if sides[j] != sides[i])
+                   if i in live else False for i in range(U)]
+        for m in ms:        # a beacon that stuck last turn marks its 'Mech from now on
+            m.narced = m.narced or m.narc_hit
         plans: list[list[tuple[int, int, int]]] = [[] for _ in range(U)]
         for i in live:
             j = tg[i]
@@ -1048,7 +1150,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
             for i in live:
                 if declared[i] != "none":
                     plans[i] = []
-        builds = [mvs[i][3] + stand * int(tried[i]) for i in range(U)]
+        builds = [mvs[i][3] + stand * int(tried[i]) + ER.STEALTH_HEAT * stealth[i]
+                  for i in range(U)]
         taken = [0] * U
         fired: list[set[int]] = [set() for _ in range(U)]
         for m in ms:
@@ -1099,15 +1202,17 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                 m.out = _out(m, fss[i])
                 if not m.alive() or m.out:
                     dead[i] = t + 1
+    if fell is not None:
+        fell[:] = [m.fell for m in ms]
     return dead, [m.cause for m in ms], [m.out for m in ms]
 
 
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
     """``n`` duels one at a time: ``dead_turn`` (U, n), ``cause`` (U, n), ``out`` (U, n,
     the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
-    end) and ``weapon_damage`` (U, n: weapon-fire damage each unit dealt) arrays, one row
-    per unit (the duel: A, B; ``classic-force`` parameters (``unit_a`` a force): side A's
-    units, then side B's)."""
+    end), ``weapon_damage`` (U, n: weapon-fire damage each unit dealt) and ``fell`` (U, n:
+    the unit fell at least once) arrays, one row per unit (the duel: A, B; ``classic-force``
+    parameters (``unit_a`` a force): side A's units, then side B's)."""
     scn = scenario_of(params)
     U = len(scn.units)
     r = random.Random(int(rng.integers(2**63)))
@@ -1117,17 +1222,20 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     outs = np.empty((U, n), dtype=object)
     played = np.zeros((scn.turns, n), np.int64)
     fire = np.zeros((U, n), np.int64)
+    falls = np.zeros((U, n), bool)
     for j in range(n):
         rl: list[int] = []
         wd = [0] * U
-        d, c, o = duel(scn, r, decs, rl, wd)
+        fl = [False] * U
+        d, c, o = duel(scn, r, decs, rl, wd, fl)
+        falls[:, j] = fl
         fire[:, j] = wd
         dead[:, j] = d
         causes[:, j] = c
         outs[:, j] = o
         played[:len(rl), j] = rl
     return {"dead_turn": dead, "cause": causes, "out": outs, "range": played,
-            "weapon_damage": fire}
+            "weapon_damage": fire, "fell": falls}
 
 
 def scenario_of(params: Mapping[str, Any]) -> DuelScenario:

@@ -265,7 +265,7 @@ def catalog_split(game: str, catalog: str = "builtin") -> tuple[list[str], dict[
 
 
 def classic_refusal(mech: Any) -> str | None:
-    """Why the Classic duel refuses ``mech`` (a quad: :func:`sim.units.usable.require_biped`),
+    """Why the Classic duel refuses ``mech`` (not a biped or quad: :func:`sim.units.usable.require_biped`),
     from the duel itself (its scenario built with the unit on both sides), else None. A unit
     the duel plays with something not simulated is not refused: it is rated, without a
     verdict (:func:`unsimulated`)."""

@@ -12,12 +12,13 @@ every such item with its reason, in five kinds:
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
 * ``equipment``: equipment the table marks ``no:`` or ``partly:`` (coolant pods,
-  null-signature systems...; TSM, MASC and superchargers are simulated by the compiled duel
-  engine), physical weapons other than hatchets and swords, and slot entries the reader
-  does not know;
+  null-signature systems...; TSM, MASC, superchargers and a Narc launcher with Narc-capable
+  missiles are simulated by the compiled duel engine), physical weapons other than
+  hatchets, swords and retractable blades, and slot entries the reader does not know;
 * ``construction``: header types whose rules are not simulated (hardened, reactive or
-  reflective armor, composite or reinforced structure, small or torso-mounted cockpits,
-  heavy-duty gyros);
+  reflective armor, composite or reinforced structure, torso-mounted cockpits; the small
+  cockpit, the heavy-duty gyro and stealth armor are the compiled duel's), and a
+  configuration other than biped or quad;
 * ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
   but they do not make a unit incomplete.
 
@@ -33,9 +34,9 @@ from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
-#: Physical weapons the Classic duel swings (the sword in the compiled engine, where the unit
-#: has no hatchet: sim/classic/engine/compile.py).
-SWUNG = ("hatchet", "sword")
+#: Physical weapons the Classic duel swings (the sword, else the retractable blade, in the
+#: compiled engine, where the unit has no hatchet: sim/classic/engine/compile.py).
+SWUNG = ("hatchet", "sword", "retractable_blade")
 #: Kinds of :class:`Item`, in the order reports list them.
 KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
 #: Kinds that make a unit incomplete (design quirks are an optional rule).
@@ -51,35 +52,29 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
     ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
     ("armor", "heat-dissipating"): "heat-dissipating armor",
-    ("armor", "stealth"): "stealth armor (+1/+2 to-hit at medium/long range, 10 heat a turn "
-                          "while on; sim/classic/equipment_rules.py stealth_to_hit, "
-                          "stealth_heat, not read by the duel yet)",
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",
     ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
-    ("gyro", "heavy"): "heavy-duty gyro (destroyed at the third hit, +1/+3 to piloting rolls "
-                       "after one/two; sim/classic/equipment_rules.py gyro_psr_mod, not read "
-                       "by the duel yet)",
 }
 
 
-#: Why a quad is incomplete (:func:`require_biped` refuses it where it matters).
-QUAD_REASON = ("a quad's leg rules (PSR bonus, leg damage to movement) and kicks are not "
-               "simulated in the Classic duel, which refuses it; `btsim hit` (the quad hit "
-               "tables), `btsim fire` and `btsim profile` take it (its front legs stand in "
-               "the arm locations LA/RA)")
+#: Why a 'Mech of another configuration than biped or quad is incomplete
+#: (:func:`require_biped` refuses it where it matters).
+CONFIG_REASON = ("only biped and quad 'Mechs are simulated (the quad's four legs in the "
+                 "compiled Classic duel: sim/classic/quad.py)")
 
 
 def require_biped(mech: ClassicMech, what: str) -> None:
-    """UserError naming ``what`` for a 'Mech that is not a biped (quads: issue 19)."""
+    """UserError naming ``what`` for a 'Mech that is not a biped (a caller that reads no quad
+    rules; the Classic duel's compiled engine, `btsim hit`, `fire` and `profile` take quads)."""
     if mech.config != "Biped":
         from sim.errors import UserError
 
-        why = ("(leg rules, kicks, no punches); `btsim hit`, `btsim fire` and `btsim "
-               "profile` take it" if mech.config == "Quad" else
+        why = ("(leg rules, kicks, no punches); the Classic duel, `btsim hit`, `btsim fire` "
+               "and `btsim profile` take it" if mech.config == "Quad" else
                "(biped and quad 'Mechs only)")
         raise UserError(f"{mech.name}: {what} does not simulate {mech.config} 'Mechs yet "
                         + why)
@@ -136,12 +131,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         if reason is not None and (b.name, b.location) not in seen:
             seen.add((b.name, b.location))
             out.append(Item("ammunition", _short(b.name), b.location, reason))
-    if _narc_bonus(mech):
-        out.append(Item("equipment", "Narc", "", "the +2 cluster bonus of Narc-capable "
-                        "missiles against a target its beacon marked is a rule function "
-                        "(sim/classic/equipment_rules.py: narc_cluster_bonus) that the fire "
-                        "model and the Classic duel do not read yet (it needs the beacon's "
-                        "hit carried from turn to turn)"))
+    # a Narc launcher with Narc-capable missiles: the beacon and its +2 are the compiled
+    # Classic duel's (issue 19); without such missiles it has no effect (no_effect)
     for key, loc in mech.equipment:
         eq = EQUIPMENT.get(key)
         if eq is not None and eq.simulated.startswith(("no:", "partly:")):
@@ -165,8 +156,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
                         "not in btsim's equipment table (sim/classic/data/equipment.csv)"))
-    if mech.config != "Biped":
-        out.append(Item("construction", f"config: {mech.config}", "", QUAD_REASON))
+    if mech.config not in ("Biped", "Quad"):
+        out.append(Item("construction", f"config: {mech.config}", "", CONFIG_REASON))
     for (field, word), why in CONSTRUCTION_NOT_SIMULATED.items():
         value = getattr(mech, "armor_type" if field == "armor" else
                         "structure_type" if field == "structure" else field)

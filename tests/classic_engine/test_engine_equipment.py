@@ -173,4 +173,5 @@ def test_a_small_cockpit_adds_one_to_every_piloting_roll() -> None:
     assert pre_psr(S0[0].copy(), comp.M, 0) == 1 and pre_psr(S0[1].copy(), comp.M, 1) == 0
     names = {i.name for i in not_simulated(read_mtf(DEVA))}
     assert not any("cockpit" in n.lower() for n in names)
-    assert any("gyro" in n.lower() for n in names)   # the heavy-duty gyro is not read yet
+    assert not any("gyro" in n.lower() for n in names)  # the heavy-duty gyro is read (issue 19)
+    assert v2(comp.M, L.M_UP)[0, C.P_GYRO_DEAD] == 3

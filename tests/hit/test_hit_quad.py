@@ -2,7 +2,8 @@
 codes (front legs LA/RA, rear legs LL/RL); what differs is data of its configuration
 (:mod:`sim.classic.damage_state.layout`: 6 slots in every leg, the front leg lost with its
 side torso; :data:`sim.classic.tables.HIT_TABLES`: MegaMek ``QuadMek`` hit tables). Exact and
-Monte Carlo agree; the Classic duel still refuses a quad, with its reason."""
+Monte Carlo agree; a caller that reads no quad facts refuses a quad, with its reason (the
+Classic duel plays quads: tests/classic_duel/test_quad_duel.py)."""
 
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def test_quad_tables_are_one_place_and_have_no_arms() -> None:
 @needs_file
 def test_quad_layout_is_data_of_its_configuration() -> None:
     mech = read_unit_file(SCORPION)
-    with pytest.raises(UserError, match="Classic duel does not simulate Quad 'Mechs yet"):
-        lay.build_layout(mech)  # the duel's door: still refused with the reason
+    with pytest.raises(UserError, match="reads no quad facts does not simulate Quad"):
+        lay.build_layout(mech)  # a caller that reads no quad facts: refused with the reason
     L = lay.build_layout(mech, quad=True)
     assert L.config == "Quad" and L.n_slots == (6, 12, 12, 12, 6, 6, 6, 6)
     assert L.loc_names[lay.LA] == "FLL" and L.hit_tables[T.TABLE_KICK] is T.QUAD_KICK

@@ -56,7 +56,7 @@ def test_the_maximin_scenario_plays_each_sides_maximin_of_its_screen():
     assert a.frame.equals(b.frame) and a.meta["maximin"] == b.meta["maximin"]
 
 
-#: a biped .mtf text made a quad (the Classic duel refuses quads: sim.units.usable)
+#: a biped .mtf text made a quad (the Classic duel plays quads: issue 19)
 QUAD = (("Config:Biped", "Config:Quad"), ("LL armor", "RLL armor"), ("RL armor", "RRL armor"),
         ("LA armor", "FLL armor"), ("RA armor", "FRL armor"), ("Left Leg", "Rear Left Leg"),
         ("Right Leg", "Rear Right Leg"), ("Left Arm", "Front Left Leg"),
@@ -149,8 +149,8 @@ def test_cli_rate_catalog_flags():
 def test_incomplete_imports_are_rated_without_a_verdict_and_refused_units_listed(
         tmp_path, monkeypatch):
     """Issue 23: every imported 'Mech the Classic duel plays is rated; one with something not
-    simulated gets a strength and a fair price but no verdict, the reason beside it; a quad,
-    which the duel refuses, is listed as not rated with the duel's reason."""
+    simulated gets a strength and a fair price but no verdict, the reason beside it; a quad
+    is rated as any complete unit (issue 19: the Classic duel plays quads)."""
     from sim.rating import run as R
     from sim.rating.text import summary_lines
 
@@ -160,9 +160,8 @@ def test_incomplete_imports_are_rated_without_a_verdict_and_refused_units_listed
                  scenarios=[{"name": "short", "range": 3, "turns": 4}], chunk_size=20,
                  max_trials=20, seatings="one", seed=1)
     units, left = res.meta["units"], res.meta["left_out"]
-    assert {"Hunchback HBK-4H", "Hunchback HBK-4P"} <= set(units)
-    assert "Hunchback HBK-4Q" not in units
-    assert left["Hunchback HBK-4Q"].startswith("cannot play") and "Quad" in left["Hunchback HBK-4Q"]
+    assert {"Hunchback HBK-4H", "Hunchback HBK-4P", "Hunchback HBK-4Q"} <= set(units)
+    assert "Hunchback HBK-4Q" not in left
     a = res.frame[res.frame["scenario"] == "all"].set_index("unit")
     inc, ok = a.loc["Hunchback HBK-4P"], a.loc["Hunchback HBK-4H"]
     assert inc["verdict"] == F_NONE and not inc["complete"]
@@ -175,7 +174,8 @@ def test_incomplete_imports_are_rated_without_a_verdict_and_refused_units_listed
     assert res.meta["family"] == int(priced.sum())
     assert res.meta["judged"] == int((priced & a.loc[units, "complete"]).sum()) < len(units)
     text = "\n".join(summary_lines(res.frame, res.meta))
-    assert "not rated: Hunchback HBK-4Q: cannot play" in text
+    assert "not rated: Hunchback HBK-4Q" not in text
+    assert a.loc["Hunchback HBK-4Q", "complete"]
     assert next(ln for ln in text.splitlines() if ln.startswith("Hunchback HBK-4P")).endswith(
         inc["reason"]) and "no verdict: not simulated" in text
     # max_units: the fully simulated first, then the others at evenly spaced ranks

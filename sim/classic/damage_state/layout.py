@@ -262,13 +262,14 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
     """The slot layout of ``mech`` (its own slots, or :func:`catalog_slots` when it has none).
 
     ``quad=True``: the caller reads the configuration facts of the layout (``config``,
-    ``n_slots``, ``dependent``, ``hit_tables``) and takes a quad (``btsim hit``); by default a
-    quad is refused with the reason, for a caller that does not read them yet (the Classic
-    duel: leg rules, kicks and no punches)."""
+    ``n_slots``, ``dependent``, ``hit_tables``) and takes a quad (``btsim hit``, the Classic
+    duel); by default a quad is refused with the reason, for a caller that does not read
+    them."""
     from sim.units.usable import require_biped
 
     if not (quad and mech.config in CONFIGS):
-        require_biped(mech, "the Classic duel" if not quad else "the damage model")
+        require_biped(mech, "a caller that reads no quad facts" if not quad
+                      else "the damage model")
     config = mech.config
     n_slots = SLOTS_BY_CONFIG[config]
     notes: list[str] = []

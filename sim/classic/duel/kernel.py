@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from sim.aggregate import Aggregate
+from sim.classic import equipment_rules as ER
 from sim.classic import tables as CT
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
@@ -65,6 +66,7 @@ from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
 from sim.dice import d6, two_d6
+from sim.errors import UserError
 
 #: Fall column by 1D6 (reference.md 4.4).
 SIDE_NAMES = CT.SIDES
@@ -231,11 +233,28 @@ def _leg_psr_table(hip: int, others: int) -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=64)
+def _gyro_psr(gyro: str) -> np.ndarray:
+    """(13,) pre-existing PSR modifier of a gyro of type ``gyro`` by its hits
+    (:func:`sim.classic.equipment_rules.gyro_psr_mod`: a heavy-duty gyro +1, +3; destroyed
+    the last entry of :data:`GYRO_PSR`)."""
+    mods = [ER.gyro_psr_mod(gyro, h) for h in range(13)]
+    table = np.array([GYRO_PSR[-1] if m is None else m for m in mods], np.int64)
+    table.flags.writeable = False
+    return table
+
+
+def _loud_gyro(side: Side, S: np.ndarray) -> np.ndarray:
+    """Gyro hits that are PSR triggers (a heavy-duty gyro's first is not)."""
+    return np.maximum(S[:, st.GYRO] - ER.gyro_quiet_hits(side.mech.gyro), 0)
+
+
 def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
-    """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
+    """Pre-existing PSR modifiers (reference.md 4.2): the gyro by its hits (standard +3,
+    destroyed +6; heavy-duty +1, +3, destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
     upper leg, lower leg and foot actuator."""
-    out = GYRO_PSR[np.minimum(S[:, st.GYRO], 2)]
+    out = _gyro_psr(side.mech.gyro)[np.minimum(S[:, st.GYRO], 12)]
     for leg in LEGS:
         others = side.act["upper_leg"][leg] | side.act["lower_leg"][leg] | side.act["foot"][leg]
         table = _leg_psr_table(int(side.act["hip"][leg]) & 0xFFF, int(others) & 0xFFF)
@@ -397,10 +416,11 @@ def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
     n = len(S)
     standing = live & ~x.prone & x.alive()
     big = dmg >= 20
-    gyro_new = S[:, st.GYRO] > before[:, 0]
+    gyro_new = _loud_gyro(side, S) > before[:, 0]
     leg_new = _leg_events(side, S) - before[:, 1]
     legs_gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS)
-    auto = (gyro_new & (S[:, st.GYRO] >= 2)) | (legs_gone > before[:, 2])
+    auto = (gyro_new & (S[:, st.GYRO] >= side.layout.gyro_destroyed_at)) | (
+        legs_gone > before[:, 2])
     extra = sum((cnt for cnt, _ in attacks), np.zeros(n, np.int64))
     situ = sum((mod for _, mod in attacks), np.zeros(n, np.int64))
     k = big.astype(np.int64) + gyro_new + np.maximum(leg_new, 0) + extra
@@ -431,7 +451,7 @@ def _psr_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
 
 def _snapshot(side: Side, S: np.ndarray) -> np.ndarray:
     legs_gone = sum((S[:, st.IS0 + leg] == 0).astype(np.int64) for leg in LEGS)
-    return np.stack([S[:, st.GYRO], _leg_events(side, S), legs_gone], axis=1)
+    return np.stack([_loud_gyro(side, S), _leg_events(side, S), legs_gone], axis=1)
 
 
 def _consciousness(rng: np.random.Generator, x: _State, each_point: bool = False) -> None:
@@ -507,7 +527,8 @@ def out_of_fight(side: Side, c: _Compiled, x: _State) -> np.ndarray:
         legs = (S[:, st.IS0 + lay.LL] == 0) & (S[:, st.IS0 + lay.RL] == 0)
         hips = sum((hits_of(S, leg, int(side.act["hip"][leg])) > 0).astype(np.int64)
                    for leg in LEGS) == 2        # two hips: walking MP 0 (14.3)
-        out = ((S[:, st.GYRO] >= 2) | legs | hips) & _no_weapon(side, c, x)
+        out = ((S[:, st.GYRO] >= side.layout.gyro_destroyed_at) | legs | hips) & _no_weapon(
+            side, c, x)
     else:  # crippled (TW forced withdrawal as summarised in C21)
         eng, gyro = S[:, st.ENGINE], S[:, st.GYRO]
         out = ((S[:, st.PILOT] >= 4) | (S[:, st.SENSORS] >= 2) | ((gyro >= 1) & (eng >= 1))
@@ -540,8 +561,19 @@ def _end_phase(rng: np.random.Generator, side: Side, c: _Compiled, x: _State,
     x.dead_turn[newly] = t + 1
 
 
+def refuse_quads(scn: DuelScenario) -> None:
+    """This kernel plays bipeds only: a quad's leg rules (:mod:`sim.classic.quad`) are the
+    compiled engine's (named policies); UserError naming the unit otherwise."""
+    for s in scn.sides:
+        if s.layout.config != "Biped":
+            raise UserError(f"{s.label}: a {s.layout.config} 'Mech fights in the compiled "
+                            "Classic engine only (named firing and physical policies); the "
+                            "NumPy duel kernel, which a callable policy needs, plays bipeds")
+
+
 def simulate(scn: DuelScenario, rng: np.random.Generator, n: int) -> Aggregate:
     """Run ``n`` duels in blocks; return the aggregate of :func:`run_block` outcomes."""
+    refuse_quads(scn)
     comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     agg = Aggregate(0)
     for start in range(0, n, BLOCK):
@@ -563,6 +595,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     range drops by the hexes both sides really moved (never below 1), and weapon fire (to-hit
     tables and firing policy per distinct situation, :func:`_situation_keys`), the prone
     target modifier and the physical phase (rows at range 1 only) read it."""
+    refuse_quads(scn)
     if comp is None:
         comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     sides = scn.sides
@@ -612,7 +645,7 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
             x, s = xs[i], sides[i]
             act = fight & x.alive() & ~x.shut & ~x.uncon
             hact = np.minimum(x.heat, ACTIVE_HEATS - 1)
-            tries = act & x.prone & (x.S[:, st.GYRO] < 2) & (
+            tries = act & x.prone & (x.S[:, st.GYRO] < s.layout.gyro_destroyed_at) & (
                 sum((x.S[:, st.IS0 + leg] > 0).astype(np.int64) for leg in LEGS) > 0)
             stand_tn = s.piloting + pre_psr(s, x.S)
             ok = tries & (roll2(rng, n) >= stand_tn)
@@ -1033,7 +1066,7 @@ def _movement(rng: np.random.Generator, side: Side, c: _Compiled, x: _State, mod
                     _MOVE_HEAT_BY_MOD[mod]).astype(np.int64)
     if rules.move_damage_psr and mode in ("run", "jump"):
         S = x.S
-        gyro = S[:, st.GYRO] > 0
+        gyro = _loud_gyro(side, S) > 0
         hip = sum(hits_of(S, leg, int(side.act["hip"][leg])) for leg in LEGS) > 0
         if mode == "run":
             need = (mod == 2) & (gyro | hip)

@@ -138,7 +138,9 @@ class ClassicDuelModel(Model):
                          #     what the engine does not compile (engine_fallback)
                          # 12: named firing policies compiled (decided on the weapons
                          #     really available); MASC/TSM, sword, small cockpit simulated
-                         version="12",
+                         # 13: issue 19: quads, the heavy-duty gyro, the retractable blade
+                         #     and stealth armor on the engine (bipeds' bits unchanged)
+                         version="13",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

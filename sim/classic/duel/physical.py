@@ -61,6 +61,15 @@ P_AT_LEAST = np.array([float(P_2D6_AT_LEAST[min(t, len(P_2D6_AT_LEAST) - 1)]) if
 PUNCH_FRONT = CT.PUNCH[CT.SIDE["front"]].astype(np.int64)
 #: Kick table front column by 1D6 (reference.md 3.4) as location index (tables.KICK).
 KICK_FRONT = CT.KICK[CT.SIDE["front"]].astype(np.int64)
+#: 'Mech configurations in the row order of the compiled engine's front-column tables
+CONFIGS = ("Biped", "Quad")
+
+
+def front_column(config: str, table: int) -> np.ndarray:
+    """The front column by 1D6 of hit table ``table`` (``sim.classic.tables.TABLE_PUNCH`` or
+    ``TABLE_KICK``) of a 'Mech of ``config`` (:data:`sim.classic.tables.HIT_TABLES`: a quad's
+    own punch and kick tables, issue 19), as location indexes."""
+    return CT.HIT_TABLES[config][table][CT.SIDE["front"]].astype(np.int64)
 
 
 def policy_choice(value: Any, n: int, side: str) -> np.ndarray:
@@ -124,14 +133,15 @@ def hatchet_damage(tons: int, rules: ClassicRules) -> int:
     return D.club(tons, False, rules)
 
 
-def hatchet_aim(rules: ClassicRules) -> tuple[np.ndarray | None, int]:
+def hatchet_aim(rules: ClassicRules, target: str = "Biped") -> tuple[np.ndarray | None, int]:
     """Where a hatchet swing is aimed (D11, the hatchet is an aimable club, reference.md 1.3):
     ``(None, 0)`` on the standard table by default; with ``club_table`` ``punch`` or ``kick``
-    the front column of that 1D6 table (:data:`PUNCH_FRONT`, :data:`KICK_FRONT`) at
-    +``club_aimed_mod`` to hit."""
+    the front column of that 1D6 table (:data:`PUNCH_FRONT`, :data:`KICK_FRONT`; a ``target``
+    quad's own table, :func:`front_column`) at +``club_aimed_mod`` to hit."""
     if rules.club_table == "standard" or not ATTACK_SPECS["hatchet"].aimable:
         return None, 0
-    return {"punch": PUNCH_FRONT, "kick": KICK_FRONT}[rules.club_table], rules.club_aimed_mod
+    table = CT.TABLE_PUNCH if rules.club_table == "punch" else CT.TABLE_KICK
+    return front_column(target, table), rules.club_aimed_mod
 
 
 def dfa_damage(tons: int, rules: ClassicRules) -> int:

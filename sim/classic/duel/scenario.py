@@ -123,9 +123,10 @@ class Side:
     ams_pool: int = -1
     #: heat of one AMS engagement (10.3: 1)
     ams_heat: int = 1
-    #: a sword the compiled engine swings in the hatchet's place when the unit has no
-    #: hatchet (issue 19; :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`): (layout
-    #: item, arm), (-1, -1) none; the NumPy duel kernel ignores it
+    #: a sword (else a retractable blade) the compiled engine swings in the hatchet's place
+    #: when the unit has no hatchet (issue 19;
+    #: :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`): (layout item, arm), (-1, -1)
+    #: none; the NumPy duel kernel ignores it
     sword: tuple[int, int] = (-1, -1)
 
     def hexes(self, mode: str) -> int:
@@ -369,14 +370,19 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     bv = bv_facts(mech, gunnery, piloting,
                   None if bv_given is None else check_int(f"bv_{s}", bv_given, lo=1, hi=10**6))
     notes.extend(bv["notes"])
-    layout = lay.build_layout(mech)
+    layout = lay.build_layout(mech, quad=True)
     notes.extend(layout.notes)
+    pol = params.get(f"policy_{s}", "all")
+    if mech.config != "Biped" and (callable(pol) or callable(phys)):
+        key = f"policy_{s}" if callable(pol) else f"physical_{s}"
+        raise ConfigError(key, "a callable", f"a named policy ({mech.name} is a {mech.config} "
+                          "'Mech: its leg rules are the compiled engine's, and a callable "
+                          "policy runs on the NumPy duel kernel, which plays bipeds only)")
     dm = DamageModel.build(layout, drules)
     fu = fire_unit(mech)
     walk, jump = mech.walk_mp, mech.jump_mp
     run = math.ceil(1.5 * walk)
     fire: dict[tuple[int, str, str], FireScenario] = {}
-    pol = params.get(f"policy_{s}", "all")
     for r, ma, mb in sorted(situations):
         mine, theirs = (ma, mb) if own == 0 else (mb, ma)
         p = {"unit": fu, "gunnery": gunnery, "range": r, "moved": mine,
@@ -400,7 +406,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
                 _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
                 jets, _hatchet(layout, mech, notes), crules, ams_items, ams_pool, ams_heat,
-                _club(layout, mech, "sword"))
+                _blade(layout, mech))
 
 
 def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
@@ -421,9 +427,20 @@ def _club(layout: lay.Layout, mech: ClassicMech, weapon: str) -> tuple[int, int]
         arm = lay.LOC_INDEX.get(loc, -1)
         if name == weapon and arm in (lay.LA, lay.RA):
             for i, it in enumerate(layout.items):
-                if it.location == arm and it.name.lower() == weapon.replace("_", " "):
+                if it.location == arm and lay._strip(it.name)[0].lower() == weapon.replace(
+                        "_", " "):
                     return i, arm
     return -1, -1
+
+
+def _blade(layout: lay.Layout, mech: ClassicMech) -> tuple[int, int]:
+    """(layout item, arm) of the one-armed weapon the compiled engine swings in the
+    hatchet's place: the unit's sword, else its retractable blade (issue 19; always extended
+    in the duel), (-1, -1) without."""
+    if mech.config != "Biped":
+        return -1, -1       # quads cannot club (MegaMek ClubAttackAction "Attacker is a quad")
+    sword = _club(layout, mech, "sword")
+    return sword if sword[0] >= 0 else _club(layout, mech, "retractable_blade")
 
 
 def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
@@ -432,7 +449,7 @@ def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[i
     found = (-1, -1)
     for name, loc in mech.physical_weapons:
         arm = lay.LOC_INDEX.get(loc, -1)
-        if name == "sword" and arm in (lay.LA, lay.RA):
+        if name in ("sword", "retractable_blade") and arm in (lay.LA, lay.RA):
             continue        # the compiled engine's (Side.sword)
         if name != "hatchet" or arm not in (lay.LA, lay.RA):
             notes.append(f"{mech.name}: physical weapon {name} ({loc}) not simulated in the "
@@ -561,8 +578,9 @@ SIMPLIFICATIONS: tuple[str, ...] = (
     "really ran with their MP now (closing_mp=current; closing_mp=undamaged: one schedule "
     "from the undamaged running MP); the per-turn 'range' column is that undamaged "
     "schedule, 'expected_range' the mean range of the duels still running",
-    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR; heat per C14) "
-    "and neither moves nor counts as moving that turn, even when it stands up",
+    "classic-duel: a 'Mech prone at the start of its turn tries to stand (PSR, none for a "
+    "quad on four legs; heat per C14) and neither moves nor counts as moving that turn, even "
+    "when it stands up",
     "classic-duel: physical attacks at range 1: punch, kick, hatchet, push, charge, DFA; no "
     "clubs (no trees or severed limbs), no other physical weapons; TSM doubles punch, kick "
     "and hatchet damage from heat 9 (compiled engine); push, charge and DFA displace nobody; "

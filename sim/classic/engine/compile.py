@@ -28,6 +28,7 @@ import numpy as np
 from sim.classic import damage as D
 from sim.classic import equipment_rules as ER
 from sim.classic import physical_weapons as PW
+from sim.classic import quad as Q
 from sim.classic import tables as CT
 from sim.classic.damage_state import apply as AP
 from sim.classic.damage_state import layout as lay
@@ -47,9 +48,9 @@ from sim.classic.weapons import EQUIPMENT, lookup_equipment
  P_HATCH_ITEM, P_HATCH_ARM, P_AMS_POOL, P_AMS_HEAT, P_NAMS_ORDER, P_NSINK, P_NAMS_ITEMS, P_PHYS,
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
- P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR,
- P_TARGETING, P_RANK) = range(42)
-N_UP = 42
+ P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR, P_QUAD,
+ P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT, P_TARGETING, P_RANK) = range(47)
+N_UP = 47
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -69,8 +70,9 @@ SEED_HEATS = 1
 PHYS_NONE, PHYS_BEST = 0, 1
 
 # -- per-gun integer fields: GI[u, g, G_*] ----------------------------------------------------
-G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET = range(8)
-N_GI = 8
+(G_POOL, G_RATE, G_HPS, G_STREAK, G_LOC, G_ITEM, G_SECOND, G_AMS_TARGET, G_PLASMA, G_NARC,
+ G_NARC_BONUS) = range(11)
+N_GI = 11
 
 #: actuator kinds of ACT[u, k, loc] (slot masks), in this order
 ACT_NAMES = ("shoulder", "upper_arm", "lower_arm", "hand", "hip", "upper_leg", "lower_leg",
@@ -89,6 +91,8 @@ N_RI = 41
 #: the PSR modifier of a 'Mech that shuts down (13.4; the duel kernel's heat phase)
 SHUTDOWN_PSR = 3
 KNOCK_MODES = ("none", "fall", "fall-and-prone")
+#: the most gyro hits the ``GYRO_PSR`` table covers (a location's 12 slots)
+GYRO_TOP = 12
 
 
 @dataclass(frozen=True)
@@ -207,7 +211,14 @@ def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
 
 def supported(scn: DuelScenario) -> tuple[bool, str]:
     """Whether the compiled engine covers ``scn``; else why (the NumPy kernel runs it)."""
-    for s in scn.units:
+    sides = scn.unit_sides
+    for u, s in enumerate(scn.units):
+        foes = [t for t, side in zip(scn.units, sides, strict=True) if side != sides[u]]
+        looks = {(t.layout.config, ER.has_stealth(t.mech.armor_type)) for t in foes}
+        if len(looks) > 1 or (len(foes) > 1 and ER.has_stealth(s.mech.armor_type)):
+            return False, ("enemies that differ in quad/biped build or stealth armor, or a "
+                           "'Mech with stealth armor facing more than one enemy (its tables "
+                           "are built against one target)")
         if s.policy.kind == "callable":
             return False, "a callable firing policy"
         if callable(s.physical):
@@ -222,14 +233,41 @@ def engine_only_equipment(mech: Any) -> list[str]:
     """Equipment of ``mech`` that the compiled engine simulates and the NumPy duel kernel
     (the fallback) does not (issue 19): named in the fallback's notes."""
     out = ["triple-strength myomer"] if mech.tsm else []
-    if any(n == "sword" for n, _ in mech.physical_weapons) and not any(
-            n == "hatchet" for n, _ in mech.physical_weapons):
-        out.append("the sword")
+    names = {n for n, _ in mech.physical_weapons}
+    if "hatchet" not in names:
+        if "sword" in names:
+            out.append("the sword")
+        elif "retractable_blade" in names:
+            out.append("the retractable blade")
+    if ER.has_stealth(mech.armor_type):
+        out.append("stealth armor")
+    if any(w.weapon in ER.PLASMA_HEAT_DICE for w in mech.weapon_mounts):
+        out.append("a plasma weapon's heat on its target")
+    if any(w.weapon and "Narc" in w.weapon for w in mech.weapon_mounts):
+        out.append("the Narc beacon's +2")
     if ER.cockpit_psr_mod(mech.cockpit):
         out.append("the small cockpit's +1 to piloting rolls")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
     return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"))
                   if k in kinds]
+
+
+def narc_capable(s: Side, gun: Any) -> bool:
+    """Whether every bin feeding ``gun`` holds Narc-capable rounds (issue 19)."""
+    from sim.classic.weapons import AMMO
+
+    if gun.pool < 0:
+        return False
+    key = next(iter(s.fire.values())).unit.pools[gun.pool].key
+    fed = [b.munition for b in s.mech.ammo_bins
+           if (a := AMMO.get(b.ammo or "")) is not None and a.weapon_family_key == key]
+    return bool(fed) and all(m == "narc" for m in fed)
+
+
+def club_name(s: Side) -> str:
+    """The :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS` name of ``s.sword``'s item
+    (``sword`` or ``retractable_blade``)."""
+    return lay._strip(s.layout.items[s.sword[0]].name)[0].lower().replace(" ", "_")
 
 
 def masc_items(s: Side) -> tuple[int, int]:
@@ -300,20 +338,25 @@ def _per_side(build: Any) -> Any:
     read-only (:func:`compile_scenario` copies them into the padded tables). Whatever else
     :func:`_unit` comes to read (another unit, more of the scenario) must join the key, or
     be read in :func:`compile_scenario`, which runs per pairing."""
-    def cached(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no: int,
-               rank: int, targeting: int) -> dict[str, Any]:
+    def cached(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
+               side_no: int, rank: int, targeting: int) -> dict[str, Any]:
         token = getattr(s, "_btsim_token", None)
+        # of the nominal target it reads its configuration (quad hatchet aim), its stealth
+        # armor, and (for a unit with stealth armor) its guns
+        seen = (other.layout.config, ER.has_stealth(other.mech.armor_type),
+                (getattr(other, "_btsim_token", None) or id(other))
+                if ER.has_stealth(s.mech.armor_type) else None)
         try:
-            key = (token or id(s), tuple(keys), side_no, rank, targeting, scn.duel_rules)
+            key = (token or id(s), tuple(keys), side_no, rank, targeting, scn.duel_rules, seen)
             hash(key)
         except TypeError:
-            return build(s, scn, keys, side_no, rank, targeting)
+            return build(s, other, scn, keys, side_no, rank, targeting)
         hit = _UNITS.get(key)
         if hit is not None and (hit[0] is s or token is not None):
             with contextlib.suppress(KeyError):     # another thread's eviction
                 _UNITS.move_to_end(key)
             return hit[1]
-        out = build(s, scn, keys, side_no, rank, targeting)
+        out = build(s, other, scn, keys, side_no, rank, targeting)
         _UNITS[key] = (s, out)
         while len(_UNITS) > UNIT_CACHE_SIZE:
             with contextlib.suppress(KeyError):
@@ -325,8 +368,8 @@ def _per_side(build: Any) -> Any:
 
 
 @_per_side
-def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no: int,
-          rank: int, targeting: int) -> dict[str, Any]:
+def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, str]],
+          side_no: int, rank: int, targeting: int) -> dict[str, Any]:
     fs0 = s.fire[keys[0]]
     guns = fs0.guns
     L = s.layout
@@ -354,7 +397,18 @@ def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no:
     up[P_NSINK] = len(s.sink_items)
     up[P_NAMS_ITEMS] = len(s.ams_items)
     up[P_PHYS] = PHYS_NONE if s.physical == "none" else PHYS_BEST
-    up[P_NOPUNCH] = int(ph.barred(ph.PUNCH, s.mech.quirks, cr))
+    # a quad (issue 19): four legs (LA/RA its front legs), kicks with its front legs, never
+    # punches or pushes (reference.md 1.3 "not quads"; MegaMek QuadMek, KickAttackAction)
+    quad = s.layout.config == "Quad"
+    up[P_QUAD] = int(quad)
+    up[P_NOPUNCH] = int(ph.barred(ph.PUNCH, s.mech.quirks, cr) or quad)
+    # the gyro (issue 19; sim.classic.equipment_rules): hits that destroy it (a heavy-duty
+    # gyro 3, else 2) and hits that call for no PSR of their own (a heavy-duty gyro's first)
+    up[P_GYRO_DEAD] = s.layout.gyro_destroyed_at
+    up[P_GYRO_QUIET] = ER.gyro_quiet_hits(s.mech.gyro)
+    # stealth armor (issue 19): its ECM suite (it works only while that does) and its heat
+    up[P_ECM_ITEM] = ecm_item(s)
+    up[P_STEALTH_HEAT] = ER.stealth_heat(True, True) if ER.has_stealth(s.mech.armor_type) else 0
     up[P_HATCH_DMG] = ph.hatchet_damage(s.tons, cr)
     up[P_DFA_DMG] = ph.dfa_damage(s.tons, cr)
     up[P_CHARGE_SELF] = D.charge_self(s.tons)     # what a 'Mech charging this one takes
@@ -377,13 +431,15 @@ def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no:
     up[P_MASC_ITEM], up[P_SC_ITEM] = masc_items(s)
     up[P_COCKPIT_PSR] = ER.cockpit_psr_mod(s.mech.cockpit)   # small cockpit +1 to PSRs
     if s.hatchet[0] < 0 and s.sword[0] >= 0:
-        # a sword swings in the hatchet's place (issue 19): its own to-hit modifier (as a
-        # difference from the hatchet's base, which the BASE table holds) and damage
-        sw = PW.PHYSICAL_WEAPONS["sword"]
+        # a sword or retractable blade swings in the hatchet's place (issue 19): its own
+        # to-hit modifier (as a difference from the hatchet's base, which the BASE table
+        # holds) and damage
+        name = club_name(s)
+        sw = PW.PHYSICAL_WEAPONS[name]
         up[P_HATCH_ITEM], up[P_HATCH_ARM] = s.sword
         up[P_CLUB_MOD] = sw.base_mod - ph.BASE[ph.HATCHET]
-        up[P_HATCH_DMG] = PW.physical_weapon_damage("sword", s.tons, False)
-        up[P_HATCH_DMG_TSM] = PW.physical_weapon_damage("sword", s.tons, tsm)
+        up[P_HATCH_DMG] = PW.physical_weapon_damage(name, s.tons, False)
+        up[P_HATCH_DMG_TSM] = PW.physical_weapon_damage(name, s.tons, tsm)
     second = [rules.ac_first_crit == "damaged" and g.kind in AUTOCANNON_FAMILIES for g in guns]
     gi = np.zeros((max(len(guns), 1), N_GI), np.int64)
     rate = max([g.rate for g in guns] + [1])
@@ -398,7 +454,10 @@ def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no:
     for g, gun in enumerate(guns):
         gi[g] = (gun.pool, gun.rate, gun.heat_per_shot, int(gun.streak),
                  lay.LOC_INDEX.get(gun.location, -1), s.gun_item[g], int(second[g]),
-                 int(gun.ams_target))
+                 int(gun.ams_target), ER.PLASMA_HEAT_DICE.get(gun.weapon.key, 0),
+                 int(gun.weapon.family == "narc"),
+                 ER.narc_cluster_bonus(True, narc_capable(s, gun),
+                                       int(bool(gun.artemis)) + gun.weapon.cluster_bonus))
         for sh in range(1, gun.rate + 1):
             for k, t in enumerate(gun.groups[sh]):
                 grp[g, sh, k, :len(t)] = t
@@ -429,7 +488,7 @@ def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no:
         act[j] = np.asarray(s.act[name], np.int64) & 0xFFF
     per = np.array([b[2] if b[3] else 0 for b in L.bins], np.int64)
     tsm_on = tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2
-    hatch_table = ph.hatchet_aim(cr)[0]
+    hatch_table = ph.hatchet_aim(cr, other.layout.config)[0]
     return {
         "UP": up, "ACT": act,
         "JET": np.array(s.jet_masks if s.jet_masks else (0,) * 8, np.int64) & 0xFFF,
@@ -466,7 +525,47 @@ def _unit(s: Side, scn: DuelScenario, keys: list[tuple[int, str, str]], side_no:
                              for r in range(H.HEAT_TOP + 1)], np.int64),
         "HATCH_TABLE": np.asarray(hatch_table if hatch_table is not None
                                   else np.zeros(7), np.int64),
+        # pre-existing PSR modifier of the gyro by its hits (equipment_rules.gyro_psr_mod;
+        # destroyed: the duel kernel's GYRO_PSR, MegaMek +6)
+        "GYRO_PSR": np.array([gyro_psr(s.mech.gyro, h) for h in range(GYRO_TOP + 1)],
+                             np.int64),
+        # what the target's stealth armor adds to each gun of this unit by situation, and
+        # whether this unit's own stealth armor is on in the situation
+        "STEALTH": stealth_mods(s, other, keys),
+        "STEALTH_ON": (stealth_mods(other, s, keys).max(axis=1) > 0).astype(np.int64)
+        if ER.has_stealth(s.mech.armor_type) else np.zeros(len(keys), np.int64),
     }
+
+
+def stealth_mods(s: Side, target: Side, keys: list[tuple[int, str, str]]) -> np.ndarray:
+    """``[situation, gun]``: the to-hit modifier stealth armor on ``target`` adds to gun
+    ``g`` of ``s`` at the situation's range (its range bracket:
+    :func:`sim.classic.equipment_rules.stealth_to_hit`), all 0 without stealth armor."""
+    out = np.zeros((len(keys), max(len(next(iter(s.fire.values())).guns), 1)), np.int64)
+    if ER.has_stealth(target.mech.armor_type):
+        for i, key in enumerate(keys):
+            for g, gun in enumerate(s.fire[key].guns):
+                b = TH.bracket(gun.weapon, key[0])
+                out[i, g] = ER.stealth_to_hit(b, True, True) if b is not None else 0
+    return out
+
+
+def ecm_item(s: Side) -> int:
+    """Layout item of the unit's first ECM suite (-1 without)."""
+    for i, it in enumerate(s.layout.items):
+        eq = lookup_equipment(it.name, s.mech.tech_base)
+        if eq is not None and eq.kind == "ecm":
+            return i
+    return -1
+
+
+def gyro_psr(gyro: str, hits: int) -> int:
+    """The PSR modifier of a gyro of type ``gyro`` with ``hits`` (its destroyed value from
+    the duel kernel's declaration)."""
+    from sim.classic.duel import kernel as nk
+
+    mod = ER.gyro_psr_mod(gyro, hits)
+    return int(nk.GYRO_PSR[-1]) if mod is None else mod
 
 
 #: names of the per-unit arrays, in the order they sit in ``M`` (after the global tables)
@@ -475,7 +574,7 @@ UNIT_KEYS = ("UP", "ACT", "JET", "GI", "TN", "HITS", "HITS_AMS", "GRP", "JAM", "
              "AMS_ITEMS", "HITTABLE", "EXPL_LOC", "EXPL_PER", "EXPL_IS_BIN", "COUNT_LOC",
              "COUNT_MASK", "COUNT_MORE", "SIDE_ENG", "GAUSS_SLOT", "BOOM_BIN", "CONTAINED",
              "CASE", "CASE2", "ITEM", "MOVE_MOD", "TMM_NOM", "PUNCH_DMG", "KICK_DMG",
-             "SHUT_GO", "HATCH_TABLE")
+             "SHUT_GO", "HATCH_TABLE", "GYRO_PSR", "STEALTH", "STEALTH_ON")
 FLOAT_KEYS = {"MEAN", "GVAL"}
 
 
@@ -503,8 +602,10 @@ def global_tables(scn: DuelScenario) -> dict[str, np.ndarray]:
     from sim.classic.duel import kernel as nk  # the pre-existing PSR modifiers' declaration
     return {
         "STD_LOC": std_loc, "STD_REAR": std_rear,
-        "PUNCH_FRONT": ph.PUNCH_FRONT.astype(np.int64),
-        "KICK_FRONT": ph.KICK_FRONT.astype(np.int64),
+        # the front column of the 1D6 punch and kick tables by the target's configuration
+        # (row 0 a biped, 1 a quad: sim.classic.tables.HIT_TABLES)
+        "PUNCH_FRONT": np.stack([ph.front_column(c, CT.TABLE_PUNCH) for c in ph.CONFIGS]),
+        "KICK_FRONT": np.stack([ph.front_column(c, CT.TABLE_KICK) for c in ph.CONFIGS]),
         "FALL_COL": CT.FALL_COLUMN.astype(np.int64),
         "CONSC": np.asarray(CONSCIOUSNESS, np.int64),
         "SHUT_AVOID": np.asarray(H.SHUTDOWN_AVOID, np.int64),
@@ -527,11 +628,22 @@ def global_tables(scn: DuelScenario) -> dict[str, np.ndarray]:
         "JUMP_HEAT_MIN": np.array([H.movement_heat("jump")], np.int64),
         "CORE_IS_CAP": np.asarray(AP.CORE_IS_CAP, np.int64),
         "CORE_ARMOR_CAP": np.array([AP.CORE_CASE_ARMOR_CAP], np.int64),
-        "GYRO_PSR": np.asarray(nk.GYRO_PSR, np.int64),
-        "LEG_PSR": np.array([nk.LEG_GONE_PSR, nk.HIP_PSR, nk.LEG_ACTUATOR_PSR], np.int64),
+        # a quad's walking MP by legs destroyed (row 0 the number, row 1 whether it sets
+        # the MP, else it is subtracted), row 2: legs destroyed up to which it still runs,
+        # and from which it has no MP and cannot stand (sim.classic.quad)
+        "QUAD_MP": np.array([[Q.LEGS_GONE_MP.get(g, ("minus", 0))[1] for g in range(5)],
+                             [int(Q.LEGS_GONE_MP.get(g, ("minus", 0))[0] == "set")
+                              for g in range(5)],
+                             [Q.RUN_MAX_LEGS_GONE, Q.LEGS_GONE_FATAL, 0, 0, 0]], np.int64),
+        # leg destroyed, hip, other leg actuator; a quad's bonus with all four legs and its
+        # modifier with two legs gone (sim.classic.quad)
+        "LEG_PSR": np.array([nk.LEG_GONE_PSR, nk.HIP_PSR, nk.LEG_ACTUATOR_PSR,
+                             Q.ALL_LEGS_PSR, Q.TWO_LEGS_GONE_PSR, Q.LEGS_GONE_FAIL_PSR],
+                            np.int64),
         "HEAT_CONST": np.array([H.HEAT_TOP, H.AUTO_SHUTDOWN, H.AUTO_RESTART_BELOW,
                                 ACTIVE_HEATS, st.PILOT_DEAD, st.ENGINE_DEAD,
-                                ph.DFA_MISS_LEVELS, ph.P.MISSED_KICK, SHUTDOWN_PSR],
+                                ph.DFA_MISS_LEVELS, ph.P.MISSED_KICK, SHUTDOWN_PSR,
+                                ER.EXTERNAL_HEAT_CAP],
                                np.int64),
     }
 
@@ -540,7 +652,7 @@ GLOBAL_KEYS = ("STD_LOC", "STD_REAR", "PUNCH_FRONT", "KICK_FRONT", "FALL_COL", "
                "SHUT_AVOID", "AMMO_AVOID", "MP_LOSS", "TMM", "DETERMINING", "POP", "NTH",
                "TRANSFER", "BLOWABLE", "ARMOR_COL", "ARMOR_LOC", "P_AT_LEAST", "CHARGE_DMG",
                "BASE", "PSR_T", "PSR_S", "MOVE_HEAT", "JUMP_HEAT_MIN", "CORE_IS_CAP",
-               "CORE_ARMOR_CAP", "GYRO_PSR", "LEG_PSR", "HEAT_CONST")
+               "CORE_ARMOR_CAP", "QUAD_MP", "LEG_PSR", "HEAT_CONST")
 #: the rest of ``M`` after the unit arrays
 TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES", "SPRINT", "MASC_T")
 M_KEYS = GLOBAL_KEYS + UNIT_KEYS + TAIL_KEYS
@@ -609,8 +721,10 @@ def compile_scenario(scn: DuelScenario) -> Compiled:
 
     keys, turn_sit, run_sit, adj = situations(scn)
     sides = scn.unit_sides
-    units = [_unit(s, scn, keys, sides[u], sides[:u].count(sides[u]),
-                   targeting_code(scn.targeting[sides[u]]))
+    # ``other``: the unit's nominal target, the other side's first 'Mech (the fire tables'
+    # target; :func:`supported` refuses a force whose targets differ in what is read of it)
+    units = [_unit(s, scn.units[sides.index(1 - sides[u])], scn, keys, sides[u],
+                   sides[:u].count(sides[u]), targeting_code(scn.targeting[sides[u]]))
              for u, s in enumerate(scn.units)]
     glob = global_tables(scn)
     parts: list[Any] = [glob[k] for k in GLOBAL_KEYS]

@@ -17,7 +17,7 @@ from sim.classic.engine.damage import hits_of, settle_pilot
 from sim.classic.engine.dice import two_d6
 from sim.classic.engine.fire import gun_lost, pool_ammo
 from sim.classic.engine.heat import can_restart
-from sim.classic.engine.psr import alive, consciousness
+from sim.classic.engine.psr import alive, consciousness, gyro_dead, legs_gone
 
 LL, RL = lay.LL, lay.RL
 IS0, GYRO, ENGINE, SENSORS, PILOT = st.IS0, st.GYRO, st.ENGINE, st.SENSORS, st.PILOT
@@ -51,10 +51,14 @@ def out_of_fight(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> int:
     if code == OUT_UNCONSCIOUS:
         out = X[u, L.X_UNCON] != 0
     elif code == OUT_IMMOBILE:
-        legs = S[IS0 + LL] == 0 and S[IS0 + RL] == 0
-        hips = (1 if hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) > 0 else 0) + (
-            1 if hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL), M) > 0 else 0)
-        out = (S[GYRO] >= 2 or legs or hips == 2) and no_weapon(S, X, M, u)
+        if a2(M, L.M_UP, u, C.P_QUAD):   # a quad has no MP with three legs gone
+            stuck = legs_gone(S, M, u) >= a2(M, L.M_QUAD_MP, 2, 1)
+        else:
+            legs = S[IS0 + LL] == 0 and S[IS0 + RL] == 0
+            hips = (1 if hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) > 0 else 0) + (
+                1 if hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL), M) > 0 else 0)
+            stuck = legs or hips == 2
+        out = (gyro_dead(S, M, u) or stuck) and no_weapon(S, X, M, u)
     else:
         eng, gyro = S[ENGINE], S[GYRO]
         out = (S[PILOT] >= 4 or S[SENSORS] >= 2 or (gyro >= 1 and eng >= 1) or eng >= 2

@@ -23,8 +23,9 @@ from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
 from sim.classic.engine.arrays import a1, a2, a3, a4, a5, b2, dim
 from sim.classic.engine.damage import group_on_column, hits_of, item_lost, usable_ammo
-from sim.classic.engine.dice import two_d6
+from sim.classic.engine.dice import d6, two_d6
 from sim.classic.engine.move import tmm_of
+from sim.classic.engine.psr import legs_gone
 
 LA, RA, LL, RL = lay.LA, lay.RA, lay.LL, lay.RL
 IS0, SENSORS, AMMO0 = st.IS0, st.SENSORS, st.AMMO0
@@ -61,6 +62,16 @@ def gun_lost(S: np.ndarray, M: tuple, u: int, g: int) -> bool:
 
 
 @njit(cache=True)
+def stealth_active(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, sit: int) -> bool:
+    """``u``'s stealth armor is on this turn (issue 19): switched on in the situations where
+    it hampers an enemy weapon (``STEALTH_ON``), while its ECM suite works and it is not
+    shut down (:func:`sim.classic.equipment_rules.stealth_to_hit`)."""
+    item = a2(M, L.M_UP, u, C.P_ECM_ITEM)
+    return (a2(M, L.M_STEALTH_ON, u, sit) != 0 and item >= 0 and X[u, L.X_SHUT] == 0
+            and not item_lost(SS[u], M, u, item, 1))
+
+
+@njit(cache=True)
 def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit: int,
             rng: int) -> None:
     """Availability, target numbers and the fire decision of every gun of ``u`` at its
@@ -80,6 +91,16 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
     if X[u, L.X_PRONE]:
         extra += 2
     avail = 0
+    X[u, L.X_STEALTH] = 1 if stealth_active(SS, X, M, u, sit) else 0   # its heat phase
+    if X[u, L.X_NARC_HIT]:      # a beacon that stuck last turn marks it from now on
+        X[u, L.X_NARCED] = 1
+    stealthy = stealth_active(SS, X, M, y, sit)
+    # a prone quad (sim.classic.quad): with no leg gone every weapon fires; with one or two
+    # its rear-leg weapons do not and its front legs prop it up as a biped's arms do; with
+    # three or more no weapon fires
+    quad = a2(M, L.M_UP, u, C.P_QUAD) != 0
+    gone = legs_gone(S, M, u) if quad else 0
+    prone = X[u, L.X_PRONE] != 0 and not (quad and gone == 0)
     for g in range(ng):
         ok = not gun_lost(S, M, u, g)
         pool = a3(M, L.M_GI, u, g, C.G_POOL)
@@ -93,18 +114,26 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
         loc = a3(M, L.M_GI, u, g, C.G_LOC)
         e = extra
         if loc == LL or loc == RL:
-            ok = ok and X[u, L.X_PRONE] == 0
-        if loc == LA or loc == RA:
+            ok = ok and not prone
+        if (loc == LA or loc == RA) and not quad:
             if hits_of(S, loc, a3(M, L.M_ACT, u, C.A_SHOULDER, loc), M) > 0:
                 e += 4
             else:
                 e += hits_of(S, loc, a3(M, L.M_ACT, u, C.A_UPPER_ARM, loc), M) + hits_of(
                     S, loc, a3(M, L.M_ACT, u, C.A_LOWER_ARM, loc), M)
+        if stealthy:
+            e += a3(M, L.M_STEALTH, u, sit, g)
         tn = a4(M, L.M_TN, u, sit, g, hact) + e
         P[u, P_TN, g] = tn
         if ok and tn <= 12:
             avail |= 1 << g
-    if a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and X[u, L.X_PRONE]:
+    if prone and quad and (gone >= a2(M, L.M_QUAD_MP, 2, 1)
+                           or (S[IS0 + LA] == 0 and S[IS0 + RA] == 0)):
+        avail = 0
+    elif a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and prone and quad and (
+            S[IS0 + LA] == 0 or S[IS0 + RA] == 0):
+        pass        # a quad with one front leg left fires its weapons (MegaMek)
+    elif a1(M, L.M_RI, C.R_PRONE_ONE_ARM) and prone:
         if S[IS0 + LA] == 0 or S[IS0 + RA] == 0:
             avail = 0
         else:
@@ -241,6 +270,10 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
             X[u, L.X_JAM] |= 1 << g
         if hit:
             cl = two_d6(D, L.K_CLUSTER)
+            if X[y, L.X_NARCED]:    # Narc-capable rounds at a marked target (issue 19)
+                cl = min(cl + a3(M, L.M_GI, u, g, C.G_NARC_BONUS), 12)
+            if a3(M, L.M_GI, u, g, C.G_NARC):
+                X[y, L.X_NARC_HIT] = 1
             if engaged[g]:
                 k = a4(M, L.M_HITS_AMS, u, g, s, cl)
             else:
@@ -250,6 +283,9 @@ def resolve(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, D: n
                 if d > 0:
                     group_on_column(Y, M, y, 0, d, D)
                     dealt += d
+            if k > 0:   # a plasma weapon's heat dice on the 'Mech it hit (issue 19)
+                for _ in range(a3(M, L.M_GI, u, g, C.G_PLASMA)):
+                    X[y, L.X_EXT] += d6(D, L.K_EXT)
         used_g = hit if a3(M, L.M_GI, u, g, C.G_STREAK) else True
         if used_g:
             heat += a3(M, L.M_GI, u, g, C.G_HPS) * s

@@ -43,6 +43,11 @@ def heat_phase(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -
         if not a1(M, L.M_RI, C.R_ENG_HEAT_SHUT) and X[u, L.X_SHUT]:
             eng = 0
         build = X[u, L.X_BUILD] + eng
+        if X[u, L.X_STEALTH]:       # stealth armor on this turn (issue 19)
+            build += a2(M, L.M_UP, u, C.P_STEALTH_HEAT)
+        # external heat of the turn (plasma hits), at most EXTERNAL_HEAT_CAP (issue 19)
+        build += min(X[u, L.X_EXT], a1(M, L.M_HEAT_CONST, 9))
+        X[u, L.X_EXT] = 0
         lost = 0
         for i in range(a2(M, L.M_UP, u, C.P_NSINK)):
             if item_lost(S, M, u, a2(M, L.M_SINKS, u, i), 1):

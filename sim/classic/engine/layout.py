@@ -32,7 +32,7 @@ M_MOVE_HEAT = 22
 M_JUMP_HEAT_MIN = 23
 M_CORE_IS_CAP = 24
 M_CORE_ARMOR_CAP = 25
-M_GYRO_PSR = 26
+M_QUAD_MP = 26
 M_LEG_PSR = 27
 M_HEAT_CONST = 28
 M_UP = 29
@@ -74,33 +74,38 @@ M_PUNCH_DMG = 64
 M_KICK_DMG = 65
 M_SHUT_GO = 66
 M_HATCH_TABLE = 67
-M_RI = 68
-M_TURN_SIT = 69
-M_RUN_SIT = 70
-M_ADJ = 71
-M_RANGES = 72
-M_MODES = 73
-M_SPRINT = 74
-M_MASC_T = 75
-assert len(M_KEYS) == 76
+M_GYRO_PSR = 68
+M_STEALTH = 69
+M_STEALTH_ON = 70
+M_RI = 71
+M_TURN_SIT = 72
+M_RUN_SIT = 73
+M_ADJ = 74
+M_RANGES = 75
+M_MODES = 76
+M_SPRINT = 77
+M_MASC_T = 78
+assert len(M_KEYS) == 79
+assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
 (X_HEAT, X_SHUT, X_PRONE, X_UNCON, X_PSEEN, X_FELL, X_SHUT_EVER, X_DEAD, X_OUT, X_SHUT_NOW,
  X_JAM, X_FELL_TURN, X_SHUT_TURN, X_WAS_OUT, X_ACT, X_TRIES, X_HEX, X_MOD, X_JUMPED, X_MHEAT,
  X_BUILD, X_PDMG, X_DECL, X_FLOC, X_FIRE, X_SNAP_GYRO, X_SNAP_LEG, X_SNAP_LEGS, X_NTRIG,
  X_TRIG0_C, X_TRIG0_M, X_TRIG1_C, X_TRIG1_M, X_KIND, X_TARGET, X_DEALT, X_HOLD,
- X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_AMS_SPENT) = range(41)
-N_X = 41
+ X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_AMS_SPENT, X_STEALTH, X_EXT, X_NARC_HIT,
+ X_NARCED) = range(45)
+N_X = 45
 
 # -- roll kinds: each its own sub-stream (dice.py) ---------------------------------------------
 #: hit location 2D6 (and the C28 re-roll), critical determination 2D6, critical slot pick,
 #: weapon to-hit 2D6, cluster 2D6, PSRs (stand, movement, end of phase, shutdown), fall
 #: facing 1D6, MechWarrior's roll after a fall, consciousness and wake-up, heat phase
 #: (shutdown/restart, ammunition explosion), physical to-hit 2D6, physical hit tables 1D6,
-#: initiative 1D2 (both declare a charge / DFA)
+#: initiative 1D2 (both declare a charge / DFA), a plasma weapon's heat dice on its target
 (K_LOCATION, K_CRIT, K_SLOT, K_TO_HIT, K_CLUSTER, K_PSR, K_FALL, K_PILOT, K_CONSC, K_HEAT,
- K_PHYS, K_PHYS_LOC, K_INIT) = range(13)
-N_KINDS = 13
+ K_PHYS, K_PHYS_LOC, K_INIT, K_EXT) = range(14)
+N_KINDS = 14
 #: dice array D: D[0] mode (0 counter-based, 1 tape), D[1] tape position, then the per-kind
 #: stream seeds and counters, then (tape mode) the tape
 D_MODE, D_POS = 0, 1

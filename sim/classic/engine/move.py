@@ -16,7 +16,18 @@ from sim.classic.engine import layout as L
 from sim.classic.engine.arrays import a1, a2, a3, dim
 from sim.classic.engine.damage import hits_of, item_lost
 from sim.classic.engine.dice import two_d6
-from sim.classic.engine.psr import alive, fall, leg_events, legs_gone, pre_psr
+from sim.classic.engine.psr import (
+    LEGS,
+    alive,
+    fall,
+    gyro_dead,
+    gyro_trigger_hits,
+    hips_hit,
+    leg_events,
+    legs_gone,
+    n_legs,
+    pre_psr,
+)
 
 LL, RL = lay.LL, lay.RL
 IS0, GYRO, HIT0 = st.IS0, st.GYRO, st.HIT0
@@ -40,11 +51,16 @@ def tsm_mp(X: np.ndarray, M: tuple, u: int) -> int:
 
 @njit(cache=True)
 def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
-    """(walk, run, jump) MP now (14.3, 13.1; TSM's walking MP in its heat window)."""
-    gone = legs_gone(S)
+    """(walk, run, jump) MP now (14.3, 13.1; TSM's walking MP in its heat window). A quad
+    (:func:`sim.classic.quad.walk_mp`, :func:`~sim.classic.quad.run_mp`): its legs destroyed
+    first (``QUAD_MP``), then each destroyed hip halves the MP left and each other leg
+    actuator costs 1; it runs with at most one leg destroyed."""
+    gone = legs_gone(S, M, u)
+    quad = a2(M, L.M_UP, u, C.P_QUAD) != 0
     hips = 0
     acts = 0
-    for leg in (LL, RL):
+    for i in range(n_legs(M, u)):
+        leg = LEGS[i]
         ok = S[IS0 + leg] > 0
         hip = ok and hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) > 0
         if hip:
@@ -54,16 +70,27 @@ def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
         if ok and not hip:
             acts += other
     walk = a2(M, L.M_UP, u, C.P_WALK) + tsm_mp(X, M, u)
-    half = (walk + 1) // 2 if a1(M, L.M_RI, C.R_HIP_CEIL) else walk // 2
-    mp = 0 if hips >= 2 else (half if hips == 1 else walk)
-    mp -= acts
-    if gone >= 2:
-        mp = 0
-    elif gone == 1:
-        mp = 1
+    ceil = a1(M, L.M_RI, C.R_HIP_CEIL) != 0
+    if quad:
+        g = min(gone, dim(M, L.M_QUAD_MP, 1) - 1)
+        k = a2(M, L.M_QUAD_MP, 0, g)
+        mp = k if a2(M, L.M_QUAD_MP, 1, g) else walk - k
+        if mp > 0:
+            for _ in range(hips):
+                mp = (mp + 1) // 2 if ceil else mp // 2
+            mp -= acts
+    else:
+        half = (walk + 1) // 2 if ceil else walk // 2
+        mp = 0 if hips >= 2 else (half if hips == 1 else walk)
+        mp -= acts
+        if gone >= 2:
+            mp = 0
+        elif gone == 1:
+            mp = 1
     loss = a1(M, L.M_MP_LOSS, min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 0)))
     w = max(mp - loss, 0)
-    r = w if gone > 0 else (3 * w + 1) // 2
+    runs = gone <= a2(M, L.M_QUAD_MP, 2, 0) if quad else gone == 0
+    r = (3 * w + 1) // 2 if runs else w
     jets = 0
     for loc in range(8):
         m = a2(M, L.M_JET, u, loc)
@@ -76,11 +103,19 @@ def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
 @njit(cache=True)
 def stand_up(S: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     """A prone 'Mech that can act tries to stand (PSR; a failure falls again under
-    ``failed_stand=fall``); ``X_TRIES`` counts the attempt for its heat (C14)."""
+    ``failed_stand=fall``); ``X_TRIES`` counts the attempt for its heat (C14). Never with
+    its gyro destroyed or its legs gone (a biped both, a quad three); a quad with all four
+    legs stands without a PSR (:func:`sim.classic.quad.stand`)."""
     X[u, L.X_TRIES] = 0
-    if not (X[u, L.X_ACT] and X[u, L.X_PRONE] and S[GYRO] < 2 and legs_gone(S) < 2):
+    quad = a2(M, L.M_UP, u, C.P_QUAD) != 0
+    gone = legs_gone(S, M, u)
+    top = a2(M, L.M_QUAD_MP, 2, 1) if quad else 2
+    if not (X[u, L.X_ACT] and X[u, L.X_PRONE] and not gyro_dead(S, M, u) and gone < top):
         return
     X[u, L.X_TRIES] = 1
+    if quad and gone == 0:
+        X[u, L.X_PRONE] = 0
+        return
     tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
     if two_d6(D, L.K_PSR) >= tn:
         X[u, L.X_PRONE] = 0
@@ -104,15 +139,15 @@ def masc_run(S: np.ndarray, X: np.ndarray, M: tuple, u: int, w: int, r: int,
         si = a2(M, L.M_UP, u, C.P_SC_ITEM)
         col = (1 if mi >= 0 and not item_lost(S, M, u, mi, 1) else 0) + (
             2 if si >= 0 and not item_lost(S, M, u, si, 1) else 0)
-        if col > 0 and legs_gone(S) == 0:
+        if col > 0 and legs_gone(S, M, u) == 0:
             sprint = a3(M, L.M_SPRINT, u, col, min(w, dim(M, L.M_SPRINT, 2) - 1))
             if sprint > r:
                 used = True
                 lv = X[u, L.X_MASC_LEVEL]
                 if two_d6(D, L.K_PSR) < a2(M, L.M_MASC_T, 0, lv):
                     X[u, L.X_MASC_GONE] = 1
-                    for leg in (LL, RL):
-                        S[HIT0 + leg] |= a3(M, L.M_ACT, u, C.A_HIP, leg)
+                    for i in range(n_legs(M, u)):
+                        S[HIT0 + LEGS[i]] |= a3(M, L.M_ACT, u, C.A_HIP, LEGS[i])
                     out = -1
                 else:
                     out = sprint
@@ -159,13 +194,12 @@ def move(S: np.ndarray, X: np.ndarray, M: tuple, u: int, mode: int, mover: bool,
     X[u, L.X_JUMPED] = jumped
     X[u, L.X_MHEAT] = heat
     if a1(M, L.M_RI, C.R_MOVE_PSR) and (mode == RUN or mode == JUMP):
-        gyro = S[GYRO] > 0
+        gyro = gyro_trigger_hits(S, M, u) > 0
         if mode == RUN:
-            hip = hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) + hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL),
-                                                                   M) > 0
+            hip = hips_hit(S, M, u) > 0
             need = mod == 2 and (gyro or hip)
         else:
-            need = jumped == 1 and (gyro or leg_events(S, M, u) > 0 or legs_gone(S) > 0)
+            need = jumped == 1 and (gyro or leg_events(S, M, u) > 0 or legs_gone(S, M, u) > 0)
         if need and X[u, L.X_PRONE] == 0 and alive(S):
             tn = a2(M, L.M_UP, u, C.P_PILOT) + pre_psr(S, M, u)
             if two_d6(D, L.K_PSR) < tn:

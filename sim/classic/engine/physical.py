@@ -21,7 +21,7 @@ from sim.classic.engine.damage import apply_group, group_on_column, hits_of, ite
 from sim.classic.engine.dice import d6, two_d6
 from sim.classic.engine.fire import P_SHOTS, P_TN
 from sim.classic.engine.move import tmm_of, tsm_acting
-from sim.classic.engine.psr import alive, pilot_roll, pre_psr
+from sim.classic.engine.psr import LEGS, alive, n_legs, pilot_roll, pre_psr
 
 LA, RA, LL, RL = lay.LA, lay.RA, lay.LL, lay.RL
 IS0 = st.IS0
@@ -34,6 +34,12 @@ N_H = 26
 #: arms whose weapons ``best`` may hold for a physical attack, in tie-break order (bit masks
 #: of locations): left, right, both
 ARM_SETS = np.array([1 << LA, 1 << RA, (1 << LA) | (1 << RA)], np.int64)
+
+
+@njit(cache=True, inline="always")
+def cfg(M: tuple, u: int) -> int:
+    """Row of ``u``'s configuration in the punch / kick tables (0 biped, 1 quad)."""
+    return 1 if a2(M, L.M_UP, u, C.P_QUAD) else 0
 
 
 @njit(cache=True, inline="always")
@@ -93,13 +99,17 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
               and standing_t and a2(M, L.M_UP, u, C.P_NOPUNCH) == 0)
         PH[u, H_PTN + j] = base + a1(M, L.M_BASE, PUNCH) + mod if ok else 13
         PH[u, H_PDMG + j] = a2(M, L.M_PUNCH_DMG, u, min(ua + la, 2) + tsm3)
-    # kick
-    hips_ok = hits_of(S, LL, a3(M, L.M_ACT, u, C.A_HIP, LL), M) + hits_of(S, RL, a3(M, L.M_ACT, u, C.A_HIP, RL),
-                                                               M) == 0
-    kick_ok = can and hips_ok and S[IS0 + LL] > 0 and S[IS0 + RL] > 0
+    # kick: every leg present and every hip intact; a biped kicks with a leg, a quad with a
+    # front leg (LA/RA; MegaMek KickAttackAction, sim.classic.quad)
+    quad = a2(M, L.M_UP, u, C.P_QUAD) != 0
+    kick_ok = can
+    for i in range(n_legs(M, u)):
+        leg = LEGS[i]
+        kick_ok = kick_ok and S[IS0 + leg] > 0 and hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) == 0
     ktn = 13
     kdmg = 0
-    for leg in (LL, RL):
+    for j in range(2):
+        leg = (LA if j == 0 else RA) if quad else (LL if j == 0 else RL)
         ul = 1 if hits_of(S, leg, a3(M, L.M_ACT, u, C.A_UPPER_LEG, leg), M) > 0 else 0
         ll = 1 if hits_of(S, leg, a3(M, L.M_ACT, u, C.A_LOWER_LEG, leg), M) > 0 else 0
         ft = 1 if hits_of(S, leg, a3(M, L.M_ACT, u, C.A_FOOT, leg), M) > 0 else 0
@@ -126,8 +136,8 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
             PH[u, H_TN + HATCHET] = (base + a1(M, L.M_BASE, HATCHET) + a2(M, L.M_UP, u, C.P_CLUB_MOD)
                                      + 2 * ua + 2 * la + a1(M, L.M_RI, C.R_AIM_MOD))
     PH[u, H_DMG + HATCHET] = a2(M, L.M_UP, u, C.P_HATCH_DMG_TSM if tsm3 else C.P_HATCH_DMG)
-    # push: both arms present with shoulders (a destroyed one +2), none fired
-    push_ok = can and standing_t and allk
+    # push: both arms present with shoulders (a destroyed one +2), none fired; not a quad
+    push_ok = can and standing_t and allk and not quad
     sh_mod = 0
     for arm in (LA, RA):
         m = a3(M, L.M_ACT, u, C.A_SHOULDER, arm)
@@ -302,9 +312,9 @@ def _groups_to(S: np.ndarray, M: tuple, u: int, total: int, column: int, table: 
         g = min(5, left)
         left -= g
         if table == 1:
-            apply_group(S, M, u, a1(M, L.M_PUNCH_FRONT, d6(D, L.K_PHYS_LOC)), 0, g, 0, D)
+            apply_group(S, M, u, a2(M, L.M_PUNCH_FRONT, cfg(M, u), d6(D, L.K_PHYS_LOC)), 0, g, 0, D)
         elif table == 2:
-            apply_group(S, M, u, a1(M, L.M_KICK_FRONT, d6(D, L.K_PHYS_LOC)), 0, g, 0, D)
+            apply_group(S, M, u, a2(M, L.M_KICK_FRONT, cfg(M, u), d6(D, L.K_PHYS_LOC)), 0, g, 0, D)
         else:
             group_on_column(S, M, u, column, g, D)
 
@@ -353,7 +363,7 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
         for j in range(2):
             tn = PH[u, H_PTN + j]
             if tn <= 12 and two_d6(D, L.K_PHYS) >= tn:
-                loc = a1(M, L.M_PUNCH_FRONT, d6(D, L.K_PHYS_LOC))
+                loc = a2(M, L.M_PUNCH_FRONT, cfg(M, y), d6(D, L.K_PHYS_LOC))
                 d = PH[u, H_PDMG + j]
                 if d > 0:
                     apply_group(Y, M, y, loc, 0, d, 0, D)
@@ -366,7 +376,7 @@ def resolve(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, PH: np.ndarray, D: 
                 if X[y, L.X_PRONE]:
                     group_on_column(Y, M, y, 0, d, D)
                 else:
-                    apply_group(Y, M, y, a1(M, L.M_KICK_FRONT, d6(D, L.K_PHYS_LOC)), 0, d, 0, D)
+                    apply_group(Y, M, y, a2(M, L.M_KICK_FRONT, cfg(M, y), d6(D, L.K_PHYS_LOC)), 0, d, 0, D)
                 dmg += d
         else:
             s_psr += 1

@@ -11,11 +11,11 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
-from sim.classic.engine.arrays import a1, a2, a3
+from sim.classic.engine.arrays import a1, a2, a3, dim
 from sim.classic.engine.damage import apply_group, hits_of, roll_location, settle_pilot
 from sim.classic.engine.dice import d6, two_d6
 
-LL, RL = lay.LL, lay.RL
+LA, RA, LL, RL = lay.LA, lay.RA, lay.LL, lay.RL
 IS0, GYRO, PILOT, CAUSE = st.IS0, st.GYRO, st.PILOT, st.CAUSE
 
 
@@ -24,21 +24,53 @@ def alive(S: np.ndarray) -> bool:
     return S[CAUSE] == st.C_NONE
 
 
+#: the leg locations: a biped's two, then a quad's front legs (``n_legs``)
+LEGS = (LL, RL, LA, RA)
+
+
+@njit(cache=True, inline="always")
+def n_legs(M: tuple, u: int) -> int:
+    """Legs of ``u``: 4 for a quad (its front legs in LA/RA, issue 19), else 2."""
+    return 4 if a2(M, L.M_UP, u, C.P_QUAD) else 2
+
+
+@njit(cache=True, inline="always")
+def gyro_dead(S: np.ndarray, M: tuple, u: int) -> bool:
+    """The gyro is destroyed (``P_GYRO_DEAD`` hits: a heavy-duty gyro 3, else 2)."""
+    return S[GYRO] >= a2(M, L.M_UP, u, C.P_GYRO_DEAD)
+
+
 @njit(cache=True)
 def pre_psr(S: np.ndarray, M: tuple, u: int) -> int:
-    """Pre-existing PSR modifiers (reference.md 4.2): gyro hit +3 (destroyed +6), per leg:
+    """Pre-existing PSR modifiers (reference.md 4.2): the gyro by its hits (``GYRO_PSR``: a
+    standard gyro +3, destroyed +6; a heavy-duty one +1, +3, destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
     upper leg, lower leg and foot actuator; the cockpit's own modifier (a small cockpit +1:
-    ``P_COCKPIT_PSR`` from :func:`sim.classic.equipment_rules.cockpit_psr_mod`, issue 19)."""
-    out = a1(M, L.M_GYRO_PSR, min(S[GYRO], 2)) + a2(M, L.M_UP, u, C.P_COCKPIT_PSR)
-    for leg in (LL, RL):
+    ``P_COCKPIT_PSR`` from :func:`sim.classic.equipment_rules.cockpit_psr_mod`, issue 19).
+    A quad (:mod:`sim.classic.quad`): its four legs, and for the legs destroyed -2 with
+    none, +5 with two, an automatic failure with three or more instead of +5 each."""
+    out = a2(M, L.M_GYRO_PSR, u, min(S[GYRO], dim(M, L.M_GYRO_PSR, 1) - 1)) + a2(
+        M, L.M_UP, u, C.P_COCKPIT_PSR)
+    quad = a2(M, L.M_UP, u, C.P_QUAD) != 0
+    gone = 0
+    for i in range(n_legs(M, u)):
+        leg = LEGS[i]
         if S[IS0 + leg] == 0:
-            out += a1(M, L.M_LEG_PSR, 0)
+            gone += 1
+            if not quad:
+                out += a1(M, L.M_LEG_PSR, 0)
         elif hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) > 0:
             out += a1(M, L.M_LEG_PSR, 1)
         else:
             others = a3(M, L.M_ACT, u, C.A_UPPER_LEG, leg) | a3(M, L.M_ACT, u, C.A_LOWER_LEG, leg) | a3(M, L.M_ACT, u, C.A_FOOT, leg)
             out += a1(M, L.M_LEG_PSR, 2) * hits_of(S, leg, others, M)
+    if quad:
+        if gone == 0:
+            out += a1(M, L.M_LEG_PSR, 3)
+        elif gone >= a2(M, L.M_QUAD_MP, 2, 1):
+            out += a1(M, L.M_LEG_PSR, 5)
+        elif gone == 2:
+            out += a1(M, L.M_LEG_PSR, 4)
     return out
 
 
@@ -46,23 +78,46 @@ def pre_psr(S: np.ndarray, M: tuple, u: int) -> int:
 def leg_events(S: np.ndarray, M: tuple, u: int) -> int:
     """Leg-actuator critical events, each a PSR trigger (4.2)."""
     out = 0
-    for leg in (LL, RL):
+    for i in range(n_legs(M, u)):
+        leg = LEGS[i]
         for a in (C.A_HIP, C.A_UPPER_LEG, C.A_LOWER_LEG, C.A_FOOT):
             out += hits_of(S, leg, a3(M, L.M_ACT, u, a, leg), M)
     return out
 
 
+@njit(cache=True)
+def legs_gone(S: np.ndarray, M: tuple, u: int) -> int:
+    """Legs of ``u`` destroyed."""
+    out = 0
+    for i in range(n_legs(M, u)):
+        if S[IS0 + LEGS[i]] == 0:
+            out += 1
+    return out
+
+
+@njit(cache=True)
+def hips_hit(S: np.ndarray, M: tuple, u: int) -> int:
+    """Destroyed hips of the legs of ``u`` still there."""
+    out = 0
+    for i in range(n_legs(M, u)):
+        leg = LEGS[i]
+        if S[IS0 + leg] > 0 and hits_of(S, leg, a3(M, L.M_ACT, u, C.A_HIP, leg), M) > 0:
+            out += 1
+    return out
+
+
 @njit(cache=True, inline="always")
-def legs_gone(S: np.ndarray) -> int:
-    return (1 if S[IS0 + LL] == 0 else 0) + (1 if S[IS0 + RL] == 0 else 0)
+def gyro_trigger_hits(S: np.ndarray, M: tuple, u: int) -> int:
+    """Gyro hits that count as PSR triggers and for running (beyond ``P_GYRO_QUIET``)."""
+    return max(S[GYRO] - a2(M, L.M_UP, u, C.P_GYRO_QUIET), 0)
 
 
 @njit(cache=True)
 def snapshot(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> None:
     """Gyro hits, leg events and destroyed legs at the start of a phase."""
-    X[u, L.X_SNAP_GYRO] = S[GYRO]
+    X[u, L.X_SNAP_GYRO] = gyro_trigger_hits(S, M, u)
     X[u, L.X_SNAP_LEG] = leg_events(S, M, u)
-    X[u, L.X_SNAP_LEGS] = legs_gone(S)
+    X[u, L.X_SNAP_LEGS] = legs_gone(S, M, u)
 
 
 @njit(cache=True)
@@ -108,14 +163,14 @@ def psr_phase(S: np.ndarray, X: np.ndarray, M: tuple, u: int, dmg: int, live: bo
               D: np.ndarray) -> None:
     """End-of-phase PSRs (14.6, reference.md 4.1-4.2): one roll per trigger (20+ damage,
     gyro hit, each leg-actuator critical, then each attack trigger ``X_TRIG*``), D19
-    ``cumulative`` or ``own`` modifiers; a new second gyro hit or newly destroyed leg is an
-    automatic fall; D22 ``auto-fail`` for shut-down or unconscious 'Mechs."""
+    ``cumulative`` or ``own`` modifiers (a heavy-duty gyro's first hit is no trigger); the
+    hit that destroys the gyro or a newly destroyed leg is an automatic fall; D22 ``auto-fail`` for shut-down or unconscious 'Mechs."""
     if not (live and X[u, L.X_PRONE] == 0 and alive(S)):
         return
     big = 1 if dmg >= 20 else 0
-    gyro_new = 1 if S[GYRO] > X[u, L.X_SNAP_GYRO] else 0
+    gyro_new = 1 if gyro_trigger_hits(S, M, u) > X[u, L.X_SNAP_GYRO] else 0
     leg_new = max(leg_events(S, M, u) - X[u, L.X_SNAP_LEG], 0)
-    auto = (gyro_new == 1 and S[GYRO] >= 2) or legs_gone(S) > X[u, L.X_SNAP_LEGS]
+    auto = (gyro_new == 1 and gyro_dead(S, M, u)) or legs_gone(S, M, u) > X[u, L.X_SNAP_LEGS]
     ntrig = X[u, L.X_NTRIG]
     c0, m0 = X[u, L.X_TRIG0_C], X[u, L.X_TRIG0_M]
     c1, m1 = X[u, L.X_TRIG1_C], X[u, L.X_TRIG1_M]

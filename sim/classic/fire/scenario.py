@@ -443,7 +443,8 @@ def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireR
     pool = unit.pool_index(w)
     if m.rear:
         reason = "rear-mounted: fires only into the rear arc (10.1)"
-    elif w.damage <= 0:
+    elif w.damage <= 0 and w.family not in ("plasma", "narc"):
+        # (a plasma cannon heats a 'Mech, a Narc pod marks it: the Classic duel's effects)
         reason = "no damage (equipment)"
     elif w.family == "flamer" and rules.flamer_mode == "heat":
         reason = "flamer used to heat the target (C24): no damage counted"
