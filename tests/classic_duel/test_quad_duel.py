@@ -67,7 +67,7 @@ def test_compiled_quad_and_gyro_facts() -> None:
     a heavy-duty gyro with its own destruction and PSR values."""
     hd = replace(get_classic(HBK), gyro="Heavy Duty Gyro")
     scn = build({"unit_a": _quad("Goliath GOL-1H"), "unit_b": hd, "range": 1})
-    a, b = (C._unit(s, o, scn, C.situations(scn)[0], i)
+    a, b = (C._unit(s, o, scn, C.situations(scn)[0], i, 0, 0)
             for i, (s, o) in enumerate(((scn.a, scn.b), (scn.b, scn.a))))
     assert a["UP"][C.P_QUAD] == 1 and a["UP"][C.P_NOPUNCH] == 1 and b["UP"][C.P_QUAD] == 0
     assert (a["UP"][C.P_GYRO_DEAD], b["UP"][C.P_GYRO_DEAD]) == (2, 3)
@@ -160,7 +160,7 @@ def test_compiled_stealth_armor_facts() -> None:
     guns = next(iter(scn.a.fire.values())).guns
     by = {g.weapon.key: int(mods[0, i]) for i, g in enumerate(guns)}
     assert by["IS SRM 6"] == 2 and by["IS Medium Laser"] == 2 and by["IS AC/5"] == 1
-    b = C._unit(scn.b, scn.a, scn, keys, 1)
+    b = C._unit(scn.b, scn.a, scn, keys, 1, 0, 0)
     assert b["UP"][C.P_ECM_ITEM] >= 0 and b["UP"][C.P_STEALTH_HEAT] == ER.STEALTH_HEAT
     assert list(b["STEALTH_ON"]) == [1]
     assert not C.stealth_mods(scn.b, scn.a, keys).any()     # the Wolverine has none
@@ -182,7 +182,7 @@ def test_plasma_cannon_heats_its_target() -> None:
     scn = build({"unit_a": wolf, "unit_b": HBK, "range": 3})
     keys = C.situations(scn)[0]
     guns = next(iter(scn.a.fire.values())).guns
-    gi = C._unit(scn.a, scn.b, scn, keys, 0)["GI"]
+    gi = C._unit(scn.a, scn.b, scn, keys, 0, 0, 0)["GI"]
     dice = {g.weapon.key: int(gi[i, C.G_PLASMA]) for i, g in enumerate(guns)}
     assert dice["Clan Plasma Cannon"] == 2 and dice.get("Clan ER Medium Laser", 0) == 0
     assert C.global_tables(scn)["HEAT_CONST"][9] == ER.EXTERNAL_HEAT_CAP == 15
@@ -205,7 +205,7 @@ def test_compiled_narc_facts() -> None:
     scn = build({"unit_a": raven, "unit_b": HBK, "range": 3})
     keys = C.situations(scn)[0]
     guns = next(iter(scn.a.fire.values())).guns
-    gi = C._unit(scn.a, scn.b, scn, keys, 0)["GI"]
+    gi = C._unit(scn.a, scn.b, scn, keys, 0, 0, 0)["GI"]
     by = {g.weapon.key: (int(gi[i, C.G_NARC]), int(gi[i, C.G_NARC_BONUS]))
           for i, g in enumerate(guns)}
     assert by["IS Narc"] == (1, 0) and by["IS SRM 6"] == (0, ER.NARC_BONUS)

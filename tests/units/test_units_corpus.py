@@ -54,8 +54,9 @@ def _expected_max(mech) -> tuple[int, list[str]]:
     total, names = 0, []
     for m in mech.weapon_mounts:
         w = WEAPONS.get(m.weapon) if m.weapon else None
-        if w is None or not w.fires or m.rear or (w.damage <= 0 and w.family != "plasma"):
-            continue        # a plasma cannon fires for its heat on the target (issue 19)
+        if w is None or not w.fires or m.rear or (w.damage <= 0 and w.family not in ("plasma", "narc")):
+            continue        # a plasma cannon fires for its heat on the target, a Narc
+            # launcher for its beacon (issue 19)
         # the kinds of round it has ammunition for (MML SRM, ATM ER/HE: rounds_for); at range
         # 1 the one with the most damage is also the one the fire model picks
         kinds = [c for c in rounds_for(w) if c.ammo is None or c.ammo in fed]
