@@ -664,18 +664,19 @@ class ChunkCache:
         except (*_BAD_RECORD, UnicodeDecodeError):
             return None
 
-    def record(self, s: int, desc: Any) -> None:
+    def record(self, s: int, desc: Any, encoded: tuple[Any] | None = None) -> None:
         """Append the description of finished scenario ``s`` (a
         :class:`sim.described.Described`, after its last chunk was saved) to
         ``scenarios.rec``: one framed record (:meth:`_decode`), one ``write``. A description
         that would not read back exactly (:func:`sim.described.encode`) is not written (a
-        resume then builds that scenario again)."""
+        resume then builds that scenario again). ``encoded``: ``(encode(desc),)`` already
+        made (by the worker that computed the scenario's last chunk)."""
         from sim.described import encode
 
         if not self._decl:
             return
         t0 = time.perf_counter()
-        doc = encode(desc)
+        doc = encode(desc) if encoded is None else encoded[0]
         if doc is not None:
             total = desc.total
             doc["n"] = int(total.n)

@@ -34,6 +34,7 @@ lost worker does not lose the run).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import sys
@@ -168,6 +169,50 @@ def _plan(n_scenarios: int, trials: int, chunk_size: int) -> list[_Task]:
 #: kills its own process once (the marker file named by BTSIM_TEST_KILL_WORKER_MARKER is
 #: created first), as a lost Dask worker would.
 _KILL_WORKER_ENV = "BTSIM_TEST_KILL_WORKER_AT_CHUNK"
+
+
+#: Batches of tasks per worker a local pool (loky, threading) is given: small tasks (a
+#: 200-duel scenario is a few ms) are sent several to a call, so a call's dispatch, pickling
+#: and result transfer are shared by them, while 8 calls a worker still balance the load.
+BATCHES_PER_WORKER = 8
+
+
+def _batches(tasks: Sequence[_Task], jobs: int) -> list[list[_Task]]:
+    """Consecutive tasks packed into about ``BATCHES_PER_WORKER * jobs`` batches, a batch
+    closed once it holds :data:`TASK_TRIALS` trials (big tasks go one to a batch). Only
+    which process computes a task changes: its numbers depend on its chunks only."""
+    per = max(1, math.ceil(len(tasks) / (BATCHES_PER_WORKER * max(1, jobs))))
+    out: list[list[_Task]] = []
+    size = 0
+    for t in tasks:
+        n = min(t.trials, t.last_chunk * t.chunk_size) - t.first_chunk * t.chunk_size
+        if not out or len(out[-1]) >= per or size >= TASK_TRIALS:
+            out.append([])
+            size = 0
+        out[-1].append(t)
+        size += max(0, n)
+    return out
+
+
+def _run_batch(model: Model, items: Sequence[tuple[Any, _Task, int]], seed: int
+               ) -> list[tuple[_Task, list[Aggregate], Any]]:
+    """Worker side: run each ``(scenario, task, describe)`` of a batch. ``describe`` 1:
+    also return the scenario's :class:`sim.described.Described` (its ``key`` and ``total``
+    are the driver's to fill in); 2: ``(described, encode(described))`` (what the chunk
+    cache writes to ``scenarios.rec``, its ``key`` the driver's). So reading a finished
+    scenario for the summary and the cache is done here, in parallel, not in the driver."""
+    out = []
+    for scenario, task, want in items:
+        t, aggs = _run_task(model, scenario, task, seed)
+        desc: Any = None
+        if want:
+            from sim.described import describe, encode
+
+            desc = describe(model, scenario, "", Aggregate(0))
+            if want == 2:
+                desc = (desc, encode(desc))
+        out.append((t, aggs, desc))
+    return out
 
 
 def _run_task(model: Model, scenario: Any, task: _Task, seed: int
@@ -492,8 +537,7 @@ def _lost(where: str, exc: BaseException) -> UserError:
                      "command once a scheduler is back.")
 
 
-def _dask_results(client: Any, futures: list[Any], where: str
-                  ) -> Iterator[tuple[_Task, list[Aggregate]]]:
+def _dask_results(client: Any, futures: list[Any], where: str) -> Iterator[Any]:
     """The futures' results in completion order; UserError (one line) when the scheduler
     goes away or no worker is connected for :data:`DASK_NO_WORKERS_TIMEOUT` seconds."""
     from dask.distributed import wait
@@ -556,29 +600,50 @@ def effective_jobs(n_jobs: int, backend: str, n_tasks: int) -> int:
 @contextlib.contextmanager
 def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, backend: str,
               scheduler: str | None) -> Iterator[Any]:
-    """Yield ``submit(tasks) -> iterator of (task, chunk aggregates)`` in completion order.
+    """Yield ``submit(tasks, describe=()) -> iterator of (task, chunk aggregates,
+    description)`` in completion order; ``description`` is the scenario's
+    :class:`sim.described.Described` (computed in the worker) for a task whose scenario
+    index is in ``describe`` (scenario -> what :func:`_run_batch` makes), else None.
 
-    One pool for the whole run (every round of a target-error run). On Dask the tasks are
-    submitted as futures: a task whose worker dies is rerun on another worker by the
-    scheduler (and retried up to 3 times on an error), so a lost worker does not lose the
-    run; the result is the same since a task's numbers depend on its chunks only."""
+    One pool for the whole run (every round of a target-error run). On a local pool the
+    tasks go in batches (:func:`_batches`). On Dask the tasks are submitted as futures: a
+    task whose worker dies is rerun on another worker by the scheduler (and retried up to
+    3 times on an error), so a lost worker does not lose the run; the result is the same
+    since a task's numbers depend on its chunks only."""
+    def items(batch: Sequence[_Task], describe: Mapping[int, int] | None) -> list[tuple[Any, _Task, int]]:
+        # a scenario is described by the task that holds its last chunk
+        return [(scenarios[t.scenario_index], t,
+                 (describe or {}).get(t.scenario_index, 0)
+                 if t.last_chunk * t.chunk_size >= t.trials else 0) for t in batch]
+
+    def flat(results: Any) -> Iterator[tuple[_Task, list[Aggregate], Any]]:
+        try:
+            for batch in results:
+                yield from batch
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
+
     if backend == "sequential" or (n_jobs == 1 and backend != "dask"):
-        def run_seq(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
-            return (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
+        def run_seq(tasks: list[_Task], describe: Mapping[int, int] | None = None
+                    ) -> Iterator[tuple[_Task, list[Aggregate], Any]]:
+            return flat(_run_batch(model, items([t], describe), seed) for t in tasks)
 
         yield run_seq
         return
     if backend == "dask":
         with _dask_client(scheduler) as client:
-            def run_dask(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+            def run_dask(tasks: list[_Task], describe: Mapping[int, int] | None = None
+                         ) -> Iterator[tuple[_Task, list[Aggregate], Any]]:
                 where = scheduler or "the local Dask cluster"
                 try:
-                    futures = [client.submit(_run_task, model, scenarios[t.scenario_index],
-                                             t, seed, pure=False, retries=3) for t in tasks]
+                    futures = [client.submit(_run_batch, model, items([t], describe), seed,
+                                             pure=False, retries=3) for t in tasks]
                 except _dask_lost() as exc:
                     raise _lost(where, exc) from None
                 try:
-                    yield from _dask_results(client, futures, where)
+                    yield from flat(_dask_results(client, futures, where))
                 finally:
                     with contextlib.suppress(Exception):
                         client.cancel(futures)
@@ -587,13 +652,15 @@ def _executor(model: Model, scenarios: Sequence[Any], seed: int, n_jobs: int, ba
         return
     from joblib import Parallel, delayed
 
-    def run_joblib(tasks: list[_Task]) -> Iterator[tuple[_Task, list[Aggregate]]]:
+    def run_joblib(tasks: list[_Task], describe: Mapping[int, int] | None = None
+                   ) -> Iterator[tuple[_Task, list[Aggregate], Any]]:
         jobs = effective_jobs(n_jobs, backend, len(tasks))
         if jobs == 1:   # one task (or one core): no pool to start
-            return (_run_task(model, scenarios[t.scenario_index], t, seed) for t in tasks)
-        calls = (delayed(_run_task)(model, scenarios[t.scenario_index], t, seed)
-                 for t in tasks)
-        return Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")(calls)
+            return flat(_run_batch(model, items([t], describe), seed) for t in tasks)
+        calls = (delayed(_run_batch)(model, items(b, describe), seed)
+                 for b in _batches(tasks, jobs))
+        return flat(Parallel(n_jobs=jobs, backend=backend,
+                             return_as="generator_unordered")(calls))
 
     yield run_joblib
 
@@ -687,7 +754,8 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                precision: Precision | None = None, streams: Sequence[int] | None = None,
                pairs: Mapping[int, int] | None = None, cache: Any = None,
                finished: Mapping[int, Aggregate] | None = None,
-               on_done: Any = None) -> RunOutcome:
+               on_done: Any = None, descriptions: dict[int, Any] | None = None
+               ) -> RunOutcome:
     """The one Monte Carlo loop of btsim (every door comes through here).
 
     ``trials`` per scenario, or with ``precision`` chunks added at the checkpoints until the
@@ -701,13 +769,18 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
     Fixed-trials runs only (no ``precision``; never a paired scenario): ``finished``,
     scenario -> its chunks already folded (a finished scenario the cache describes,
     :mod:`sim.described`: nothing of it is loaded, built or computed); ``on_done(s, total)``
-    is called once a scenario's last chunk is folded (and saved)."""
+    is called once a scenario's last chunk is folded (and saved); ``descriptions``: a dict
+    that receives, scenario -> its :class:`sim.described.Described` made in the worker
+    that computed its last chunk (``key`` empty, ``total`` empty: the caller's to fill),
+    for every computed scenario that is not paired, before its ``on_done``."""
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
                                                         chunk_size, model)
     n = len(scenarios)
     finished = dict(finished or {})
-    if (finished or on_done is not None) and precision is not None:
-        raise ValueError("finished scenarios and on_done: fixed-trials runs only")
+    if (finished or on_done is not None or descriptions is not None) \
+            and precision is not None:
+        raise ValueError("finished scenarios, on_done and descriptions: fixed-trials runs "
+                         "only")
     streams = list(range(n)) if streams is None else [int(x) for x in streams]
     if len(streams) != n:
         raise ValueError("streams: one per scenario")
@@ -748,6 +821,9 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
     for s, total in finished.items():  # the whole scenario, folded by an earlier run
         folds[s].total, folds[s].next = total, last
     done_seen = set(finished)
+    # scenario -> 1: describe it in its last chunk's worker, 2: and encode it for the cache
+    describe = dict.fromkeys(set(range(n)) - involved - set(finished),
+                             1 if cache is None else 2) if descriptions is not None else {}
 
     def check_done(s: int) -> None:
         if on_done is not None and s not in done_seen and s not in involved \
@@ -788,10 +864,12 @@ def sample_run(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                     if tasks:
                         out.workers = max(out.workers,
                                           effective_jobs(n_jobs, backend, len(tasks)))
-                    results: Any = submit(tasks) if tasks else _no_results()
+                    results: Any = submit(tasks, describe) if tasks else _no_results()
                     # closing() shuts the workers (or the futures) down at once on an error
                     with contextlib.closing(results):
-                        for task, aggs in results:
+                        for task, aggs, desc in results:
+                            if desc is not None and descriptions is not None:
+                                descriptions[task.scenario_index] = desc
                             if cache is not None:
                                 cache.save(task, aggs)
                             for c, agg in zip(range(task.first_chunk, task.last_chunk), aggs,
@@ -879,7 +957,7 @@ def run_shard(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
                 tasks = _cut(todo, caps, chunk, spawn, min_chunks=floor)
                 results: Any = submit(tasks) if tasks else _no_results()
                 with contextlib.closing(results):
-                    for task, aggs in results:
+                    for task, aggs, _ in results:
                         cache.save(task, aggs)
                         out.tasks_computed += 1
                         out.chunks_computed += len(aggs)
@@ -941,6 +1019,9 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     # its last chunk lands; a resume reads those back instead of building them
     described: dict[int, Described] = {}
     on_done = None
+    # fixed trials: each computed scenario is described by the worker of its last chunk
+    # (the summary's reading of it in parallel, not in the driver)
+    made: dict[int, Any] | None = {} if precision is None else None
     if cache is not None:
         if precision is None:
             involved = set(pairs or {}) | set((pairs or {}).values())
@@ -949,8 +1030,15 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
                 eligible=[s for s in range(len(params_list)) if s not in involved])
 
             def on_done(s: int, total: Aggregate) -> None:
-                described[s] = describe(model, scenarios[s], cache.keys[s], total)
-                cache.record(s, described[s])
+                got = made.pop(s, None) if made is not None else None
+                if got is None:
+                    described[s] = describe(model, scenarios[s], cache.keys[s], total)
+                    cache.record(s, described[s])
+                    return
+                d, doc = got  # made and encoded by the worker (sample_run)
+                described[s] = dataclasses.replace(d, key=cache.keys[s], total=total)
+                cache.record(s, described[s],
+                             encoded=(None if doc is None else {**doc, "key": cache.keys[s]},))
         # builds (so validates) every scenario not described, before any is computed
         cache.bind(model, scenarios, params_list, seed, chunk, streams, described=described)
         if with_exact:  # before the chunks: the first saved chunk stores them too
@@ -963,10 +1051,14 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
                          chunk_size=chunk, progress=progress, scheduler=scheduler,
                          precision=precision, streams=streams, pairs=pairs, cache=cache,
                          finished={s: d.total for s, d in described.items()},
-                         on_done=on_done)
+                         on_done=on_done, descriptions=made)
     finally:
         if cache is not None:
             cache.close()
+    if made and not with_exact:  # no cache: the summary reads the workers' descriptions
+        # (with exact values it reads each scenario itself: they come from the scenario)
+        for s, d in made.items():
+            described[s] = dataclasses.replace(d, total=res.parts[s])
     views = Views(scenarios, described)
     res.views = views  # what sim.experiment's metadata and CSV layout read of them
     if outcome is not None:
