@@ -1020,8 +1020,13 @@ def simulate(model: Model, params_list: Sequence[Mapping[str, Any]], trials: int
     described: dict[int, Described] = {}
     on_done = None
     # fixed trials: each computed scenario is described by the worker of its last chunk
-    # (the summary's reading of it in parallel, not in the driver)
-    made: dict[int, Any] | None = {} if precision is None else None
+    # (the summary's and the cache's reading of it in parallel, not in the driver); without
+    # a cache only when there are workers (in one process it is extra work: the summary
+    # reads less of a scenario than a description holds) and no exact values (read from
+    # the scenario itself)
+    made: dict[int, Any] | None = {} if precision is None and (
+        cache is not None or (not with_exact and effective_jobs(n_jobs, backend, 2) > 1)
+    ) else None
     if cache is not None:
         if precision is None:
             involved = set(pairs or {}) | set((pairs or {}).values())
