@@ -138,13 +138,23 @@ class ClassicDuelModel(Model):
                          #     what the engine does not compile (engine_fallback)
                          # 12: named firing policies compiled (decided on the weapons
                          #     really available); MASC/TSM, sword, small cockpit simulated
-                         version="12",
+                         # 13: issue 22: initiative and movement chosen per turn by
+                         #     each side's tactic (default competent at a fixed range)
+                         version="13",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
-        return build(with_edits(params))
+        scn = build(with_edits(params))
+        ok, why = engine_supported(scn)
+        if scn.free and not ok:
+            # the NumPy duel kernel (the fallback for callable policies) does not play tactics
+            s = "a" if scn.tactics[0].name != "stand-and-fire" else "b"
+            raise ConfigError(f"tactic_{s}", scn.tactics[0 if s == "a" else 1].name,
+                              f"stand-and-fire with {why} (the NumPy duel kernel that runs "
+                              "it does not play tactics)")
+        return scn
 
     def params(self, scenario: DuelScenario) -> dict[str, Any]:
         s = scenario
@@ -153,8 +163,10 @@ class ClassicDuelModel(Model):
             out.update({f"unit_{k}": side.label, f"gunnery_{k}": side.gunnery,
                         f"piloting_{k}": side.piloting, f"moved_{k}": side.moved,
                         f"policy_{k}": side.policy.label,
+                        f"tactic_{k}": s.tactics[0 if k == "a" else 1].name,
                         f"physical_{k}": side.physical if isinstance(side.physical, str)
                         else "callable"})
+        out["movement"] = "tactics" if s.free else "imposed"
         out["rule_overrides"] = ",".join(f"{k}={v}" for k, v in s.fire_overrides)
         return out
 

@@ -68,7 +68,7 @@ MAX_TURNS = 50
 DEFAULT_TURNS = 20
 MOVES = ("stand", "walk", "run", "jump")
 PHYSICAL = ("best", "none")
-SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv")
+SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv", "tactic")
 PARAMS = tuple(f"{k}_{s}" for s in "ab" for k in SIDE_KEYS) + (
     "range", "ranges", "closing", "turns")
 DAMAGE_OPTIONS = tuple(DamageRules.__dataclass_fields__)
@@ -143,6 +143,13 @@ class DuelScenario:
     physical_rules: ClassicPhysicalRules = field(default_factory=ClassicPhysicalRules)
     #: start range under ``closing`` (0: a fixed range or a script)
     closing_from: int = 0
+    #: each side's tactic (issue 22, :mod:`sim.classic.duel.tactics`)
+    tactics: tuple[Any, Any] = ()
+    #: movement chosen per turn by the tactics (a fixed ``range`` and a tactic other than
+    #: ``stand-and-fire`` on a side): the distance starts at ``start_distance`` (``range``,
+    #: the depth of the field, never exceeded)
+    free: bool = False
+    start_distance: int = 0
 
     @property
     def per_trial_range(self) -> bool:
@@ -264,7 +271,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     mech = _mech(params.get(f"unit_{s}"), f"unit_{s}")
     gunnery = check_skill(f"gunnery_{s}", params.get(f"gunnery_{s}", 4))
     piloting = check_skill(f"piloting_{s}", params.get(f"piloting_{s}", 5))
-    moved = check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES)
+    moved = check_choice(f"moved_{s}", params.get(f"moved_{s}") or "stand", MOVES)
     if moved == "jump" and mech.jump_mp < 1:
         raise ConfigError(f"moved_{s}", moved, f"stand, walk or run ({mech.name} has no "
                           "jump jets)")
@@ -282,7 +289,9 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     walk, jump = mech.walk_mp, mech.jump_mp
     run = math.ceil(1.5 * walk)
     fire: dict[tuple[int, str, str], FireScenario] = {}
-    pol = params.get(f"policy_{s}", "all")
+    pol = params.get(f"policy_{s}")
+    if pol is None:
+        pol = "all"
     for r, ma, mb in sorted(situations):
         mine, theirs = (ma, mb) if own == 0 else (mb, ma)
         p = {"unit": fu, "gunnery": gunnery, "range": r, "moved": mine,
@@ -371,9 +380,31 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     cl_over = {k: v for k, v in params.items() if k in CLASSIC_OPTIONS and v is not None}
     crules = classic_rules(cl_over)
     mechs = [_mech(params.get("unit_a"), "unit_a"), _mech(params.get("unit_b"), "unit_b")]
-    moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
+    moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}") or "stand", MOVES)
+             for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
     kind, rr = _ranges(params, turns)
+    from sim.classic.duel import tactics as TC
+
+    tacs = []
+    for i, sd in enumerate("ab"):
+        given = params.get(f"tactic_{sd}")
+        t = TC.resolve(given if given is not None else TC.COMPETENT if kind == "fixed"
+                       else TC.STAND_AND_FIRE, f"tactic_{sd}")
+        if t.name != TC.STAND_AND_FIRE and kind != "fixed":
+            raise ConfigError(f"tactic_{sd}", given, f"{TC.STAND_AND_FIRE} with "
+                              f"{'closing' if kind == 'closing' else 'ranges'} (it imposes the "
+                              "movement; tactics move from a fixed start 'range')")
+        if t.name != TC.STAND_AND_FIRE and moved[i] != "stand":
+            raise ConfigError(f"moved_{sd}", moved[i], f"stand (unset) with tactic {t.name}, "
+                              "which chooses the movement each turn (moved is "
+                              f"{TC.STAND_AND_FIRE}'s mode)")
+        tacs.append(t)
+    free = any(t.name != TC.STAND_AND_FIRE for t in tacs)
+    pa = dict(params)
+    for i, sd in enumerate("ab"):
+        if pa.get(f"policy_{sd}") is None:
+            pa[f"policy_{sd}"] = "all" if tacs[i].name == TC.STAND_AND_FIRE else "max-expected"
     moves: list[tuple[str, str]] = []
     if kind == "closing":
         assert isinstance(rr, int)
@@ -402,20 +433,28 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
         assert isinstance(rr, int)
         situations |= {(r, "run", "run") for r in range(1, rr + 1)}
         situations.add((1, moved[0], moved[1]))
+    start = 0
+    if free:
+        assert isinstance(rr, tuple)
+        start = rr[0]
+        modes = tuple(tuple(m for m in MOVES if m != "jump" or mech.jump_mp > 0)
+                      for mech in mechs)
+        situations |= TC.situations((modes[0], modes[1]), start)
     hx = [{"stand": 0, "walk": m.walk_mp, "run": math.ceil(1.5 * m.walk_mp),
            "jump": m.jump_mp} for m in mechs]
     notes: list[str] = []
-    pa = dict(params)
     pa["unit_a"], pa["unit_b"] = mechs
     a = _side(pa, "a", fire_over, drules, situations, 0, hx[1], notes, crules)
     b = _side(pa, "b", fire_over, drules, situations, 1, hx[0], notes, crules)
     for m in mechs:
         notes.extend(_quirk_notes(m, crules))
     notes.extend(SIMPLIFICATIONS)
+    if free:
+        notes.extend(TACTIC_NOTES)
     over = {**fire_over, **dmg_over, **duel_over, **phys_over, **cl_over}
     return DuelScenario(a, b, turns, ranges, tuple(moves), label, tuple(sorted(over.items())),
                         drules, tuple(dict.fromkeys(notes)), urules, prules,
-                        rr if isinstance(rr, int) else 0)
+                        rr if isinstance(rr, int) else 0, (tacs[0], tacs[1]), free, start)
 
 
 def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:
@@ -430,6 +469,16 @@ def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:
                               f" in the classic duel, where it has no effect: {why}")
     return rules
 
+
+#: What a duel with movement chosen by the tactics simplifies (issue 22; in its notes).
+TACTIC_NOTES: tuple[str, ...] = (
+    "classic-duel tactics: each turn 2D6 initiative a side (ties re-rolled; the loser moves "
+    "first); each unit moves the full MP of the mode it picks and changes the distance by at "
+    "most that many hexes (never below 1 nor beyond the start range, the field's depth)",
+    "classic-duel tactics: a movement decision assumes every weapon still works and has "
+    "ammunition (the firing decision uses the weapons really available); it looks "
+    "ahead over the same payoffs with the state frozen",
+)
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
 SIMPLIFICATIONS: tuple[str, ...] = (

@@ -82,7 +82,8 @@ M_RANGES = 72
 M_MODES = 73
 M_SPRINT = 74
 M_MASC_T = 75
-assert len(M_KEYS) == 76
+M_TAC_SIT = 76
+assert len(M_KEYS) == 77
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
 (X_HEAT, X_SHUT, X_PRONE, X_UNCON, X_PSEEN, X_FELL, X_SHUT_EVER, X_DEAD, X_OUT, X_SHUT_NOW,
@@ -97,10 +98,11 @@ N_X = 40
 #: weapon to-hit 2D6, cluster 2D6, PSRs (stand, movement, end of phase, shutdown), fall
 #: facing 1D6, MechWarrior's roll after a fall, consciousness and wake-up, heat phase
 #: (shutdown/restart, ammunition explosion), physical to-hit 2D6, physical hit tables 1D6,
-#: initiative 1D2 (both declare a charge / DFA)
+#: initiative 1D2 (both declare a charge / DFA), the turn's initiative 2D6 a side (issue 22:
+#: a duel whose movement the tactics choose)
 (K_LOCATION, K_CRIT, K_SLOT, K_TO_HIT, K_CLUSTER, K_PSR, K_FALL, K_PILOT, K_CONSC, K_HEAT,
- K_PHYS, K_PHYS_LOC, K_INIT) = range(13)
-N_KINDS = 13
+ K_PHYS, K_PHYS_LOC, K_INIT, K_INITIATIVE) = range(14)
+N_KINDS = 14
 #: dice array D: D[0] mode (0 counter-based, 1 tape), D[1] tape position, then the per-kind
 #: stream seeds and counters, then (tape mode) the tape
 D_MODE, D_POS = 0, 1
