@@ -117,6 +117,11 @@ class View:
     opp_mode: int
     moved: int
     dmax: int
+    #: :func:`worst_case` of ``q`` (the first mover's value of each own move), and both as
+    #: nested lists (fast to read one by one)
+    worst: np.ndarray | None = None
+    worst_rows: Any = None
+    q_rows: Any = None
 
 
 def window(arr: np.ndarray, h: int, op: Callable[..., Any], dmax: int) -> np.ndarray:
@@ -148,31 +153,33 @@ def worst_case(q: np.ndarray, opp_reach: np.ndarray, dmax: int) -> np.ndarray:
     return w
 
 
-def candidates(v: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every (mode, distance) the unit can reach and its value: modes, distances, values."""
-    ms, ds, vals = [], [], []
-    w = worst_case(v.q, v.opp_reach, v.dmax) if v.first else None
+def candidates(v: View) -> list[tuple[int, int, float]]:
+    """Every (mode, distance) the unit can reach, with its value: the first mover's worst
+    case over the replies (:attr:`View.worst`), the second mover's value against the first
+    one's move."""
+    out = []
+    rows = v.worst_rows if v.first else v.q_rows
     for m in range(4):
-        if v.reach[m] < 0:
+        h = int(v.reach[m])
+        if h < 0:
             continue
-        for nd in reach_set(v.d, int(v.reach[m]), v.dmax):
-            ms.append(m)
-            ds.append(int(nd))
-            vals.append(w[m, nd] if w is not None else v.q[m, v.opp_mode, nd])
-    return np.array(ms), np.array(ds), np.array(vals, dtype=np.float64)
+        row = rows[m] if v.first else rows[m][v.opp_mode]
+        for nd in range(max(v.d - h, 1), min(v.d + h, v.dmax) + 1):
+            out.append((m, nd, row[nd]))
+    return out
 
 
-def _pick(v: View, keep: np.ndarray | None = None) -> tuple[int, int]:
-    """The best candidate (among ``keep`` if given); ties: lower mode, smaller change of
-    distance, shorter distance."""
-    ms, ds, vals = candidates(v)
+def _pick(v: View, keep: Callable[[int, int], bool] | None = None) -> tuple[int, int]:
+    """The best candidate (among those ``keep(mode, distance)`` accepts, if given); ties:
+    lower mode, smaller change of distance, shorter distance."""
+    cands = candidates(v)
     if keep is not None:
-        ms, ds, vals = ms[keep(ms, ds)], ds[keep(ms, ds)], vals[keep(ms, ds)]
-    top = vals.max()
-    ok = np.flatnonzero(vals >= top - max(_TOL, 1e-9 * abs(top)))
-    order = sorted(ok, key=lambda i: (ms[i], abs(ds[i] - v.d), ds[i]))
-    i = order[0]
-    return int(ms[i]), int(ds[i])
+        cands = [c for c in cands if keep(c[0], c[1])] or cands
+    top = max(c[2] for c in cands)
+    tol = max(_TOL, 1e-9 * abs(top))
+    m, nd, _ = min((c for c in cands if c[2] >= top - tol),
+                   key=lambda c: (c[0], abs(c[1] - v.d), c[1]))
+    return m, nd
 
 
 def fastest(v: View) -> int:
@@ -198,7 +205,7 @@ def stand_and_fire(v: View) -> tuple[int, int]:
 def brawler(v: View) -> tuple[int, int]:
     """The closest distance reachable, in its best mode."""
     lo = max(1, v.d - int(v.reach.max()))
-    return _pick(v, lambda ms, ds: ds == lo)
+    return _pick(v, lambda m, d: d == lo)
 
 
 def charge(v: View) -> tuple[int, int]:
@@ -208,15 +215,11 @@ def charge(v: View) -> tuple[int, int]:
 
 
 def _nearest(v: View, target: int, mode: int | None = None) -> tuple[int, int]:
-    """The candidate nearest distance ``target`` (in ``mode`` if given), best valued."""
-    ms, ds, _ = candidates(v)
-    ok = np.ones(ms.size, bool) if mode is None else ms == mode
-    if not ok.any():
-        ok = np.ones(ms.size, bool)
-        mode = None
-    best = np.abs(ds - target)[ok].min()
-    return _pick(v, lambda m, d: (np.abs(d - target) == best) & (
-        np.ones(m.size, bool) if mode is None else m == mode))
+    """The candidate nearest distance ``target`` (in ``mode`` if it has it), best valued."""
+    cands = [c for c in candidates(v) if mode is None or c[0] == mode] or candidates(v)
+    modes = {c[0] for c in cands}
+    best = min(abs(c[1] - target) for c in cands)
+    return _pick(v, lambda m, d: m in modes and abs(d - target) == best)
 
 
 def sniper(v: View) -> tuple[int, int]:
@@ -351,114 +354,142 @@ class Planner:
         from sim.classic.fire.policies import Decider
 
         self.scn = scn
-        self.R = scn.start_distance
-        self.sit = sit_index
-        self.dec: dict[tuple[int, int], Any] = {}
-        for u, side in enumerate(scn.sides):
-            if side.policy.kind == "all":
-                continue
-            for key, i in sit_index.items():
-                self.dec[(u, i)] = deciders.get((u, i)) or Decider(side.fire[key])
+        self.R = R = scn.start_distance
+        keys = sorted(sit_index, key=lambda k: sit_index[k])
+        #: situation index by (A's mode, B's mode, distance), -1 none
+        self.sit = np.full((4, 4, R + 1), -1, np.int64)
+        for k, i in sit_index.items():
+            if k[0] <= R:
+                self.sit[MODES.index(k[1]), MODES.index(k[2]), k[0]] = i
+        self.dec: list[list[Any]] = []
+        self.tn0, self.mmod, self.nom = [], [], []
         self.dur = [float(np.sum(s.layout.armor) + np.sum(s.layout.structure))
                     for s in scn.sides]
-        self.given = []
-        for side in scn.sides:
-            fs = next(iter(side.fire.values()))
-            self.given.append(np.array([float(g.damage_given_hit(g.rate) @ np.arange(
-                g.damage_given_hit(g.rate).size)) for g in fs.guns]))
-        self.heat_w = [np.array([g.heat_of(g.rate) for g in next(iter(s.fire.values())).guns],
-                                np.int64) for s in scn.sides]
+        self.given, self.heat_w, self.diss, self.expl = [], [], [], []
+        for u, side in enumerate(scn.sides):
+            fss = [side.fire[k] for k in keys]
+            self.dec.append([None if side.policy.kind == "all" else
+                             deciders.get((u, i)) or Decider(fs) for i, fs in enumerate(fss)])
+            ng = len(fss[0].guns)
+            tn0 = np.full((len(fss), max(ng, 1), H.AUTO_SHUTDOWN), 99, np.int64)
+            for i, fs in enumerate(fss):
+                for g, gun in enumerate(fs.guns):
+                    tn0[i, g] = gun.tn_uncapped[0, :H.AUTO_SHUTDOWN]
+            self.tn0.append(tn0)
+            self.mmod.append(np.array([fs.move_mod[:H.AUTO_SHUTDOWN] for fs in fss], np.int64))
+            self.nom.append(np.array([TH.target_movement_mod(
+                fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table) for fs in fss],
+                np.int64))
+            guns = fss[0].guns
+            given = np.zeros(max(ng, 1))
+            heat = np.zeros(max(ng, 1), np.int64)
+            for g, gun in enumerate(guns):
+                dg = gun.damage_given_hit(gun.rate)
+                given[g] = float(dg @ np.arange(dg.size))
+                heat[g] = gun.heat_of(gun.rate)
+            self.given.append(given)
+            self.heat_w.append(heat)
+            self.diss.append(int(fss[0].dissipation))
+            self.expl.append(bool(fss[0].explosive_pools()))
+        self.rules = next(iter(scn.a.fire.values())).rules
         self.states: dict[int, dict[str, Any]] = {}
 
-    # expected damage of unit u at (r, own mode, target mode): (dealt, heat after, fired)
-    def _fire(self, u: int, su: dict[str, int], st: dict[str, int], r: int, mu: int,
-              mt: int, heat: int) -> tuple[float, int, float]:
-        side, other = self.scn.sides[u], self.scn.sides[1 - u]
-        ma, mb = (mu, mt) if u == 0 else (mt, mu)
-        i = self.sit[(r, MODES[ma], MODES[mb])]
-        fs = side.fire[(r, MODES[ma], MODES[mb])]
-        if not su["act"]:
-            return 0.0, max(0, heat - fs.dissipation), 0.0
-        hact = min(heat, H.AUTO_SHUTDOWN - 1)
-        hexes_u = [0, su["walk"], su["run"], su["jump"]][mu] if su["mover"] else 0
-        hexes_t = [0, st["walk"], st["run"], st["jump"]][mt] if st["mover"] else 0
-        mod = 0
-        if hexes_u > 0:
-            mod = {1: 1, 2: 2 if hexes_u > su["walk"] else 1, 3: 3}[mu]
-        rules = fs.rules
-        tmm = TH.target_movement_mod(hexes_t, mt == 3 and hexes_t > 0, rules.fire_tmm_table)
-        nom = TH.target_movement_mod(fs.target_hexes, fs.target_jumped, rules.fire_tmm_table)
-        extra = mod - int(fs.move_mod[hact]) + tmm - nom
-        if st["prone"]:
-            extra += -2 if r <= 1 else 1
-        if not st["act"]:
-            extra -= 4
-        if su["prone"]:
-            extra += 2
-        tn = np.array([g.tn_uncapped[0, hact] for g in fs.guns], np.int64) + extra
-        avail = 0
-        for g in range(tn.size):
-            if tn[g] <= 12:
-                avail |= 1 << g
-        d = self.dec.get((u, i))
-        mask = avail if d is None else d.mask(0, hact, avail) & avail
-        bits = np.array([(mask >> g) & 1 for g in range(tn.size)], bool)
-        p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
-        dealt = float(np.sum(p * self.given[u] * bits))
-        if mu == 3 and hexes_u > 0:
-            jh = side.jump if rules.jump_heat == "rating" else hexes_u
-            mheat = H.movement_heat("jump", jh)
-        else:
-            mheat = H.movement_heat(MODES[mu] if hexes_u > 0 else "stand")
-        h2 = max(0, heat + mheat + int(np.sum(self.heat_w[u] * bits)) - fs.dissipation)
-        # next turn's to-hit penalty of the heat scale at h2, same guns
-        pen = int(H.TO_HIT[min(h2, H.AUTO_SHUTDOWN - 1)]) - int(H.TO_HIT[hact])
-        p2 = P_2D6_AT_LEAST[np.clip(tn + pen, 0, 13)]
-        dealt2 = float(np.sum(p2 * self.given[u] * bits))
-        return dealt, h2, dealt - dealt2
-
-    def _risk(self, u: int, h2: int) -> tuple[float, float]:
-        """P(shutdown), P(ammunition explosion) at heat ``h2`` after the heat phase."""
+    def _side(self, u: int, su: dict[str, int], st: dict[str, int]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unit ``u`` firing at the other, by (A's mode, B's mode, distance 0..R): expected
+        damage, its heat after the heat phase, and the damage the heat scale's to-hit
+        penalty at that heat would cost the same fire (index 0 and unavailable modes: 0)."""
+        R = self.R
         side = self.scn.sides[u]
-        fs = next(iter(side.fire.values()))
-        if h2 >= H.AUTO_SHUTDOWN:
-            p_shut = 1.0
-        elif h2 < H.AUTO_RESTART_BELOW:
-            p_shut = 0.0
+        hact = min(su["heat"], H.AUTO_SHUTDOWN - 1)
+        shape = (4, 4, R + 1)
+        dealt, h2, loss = np.zeros(shape), np.zeros(shape, np.int64), np.zeros(shape)
+        if not su["act"]:
+            h2[:] = max(0, su["heat"] - self.diss[u])
+            return dealt, h2, loss
+        hx_u = np.array([0, su["walk"], su["run"], su["jump"]]) * su["mover"]
+        hx_t = np.array([0, st["walk"], st["run"], st["jump"]]) * st["mover"]
+        mod = np.where(hx_u > 0, np.array([0, 1, 1, 3]), 0)
+        if hx_u[2] > su["walk"]:
+            mod[2] = 2
+        tab = self.rules.fire_tmm_table
+        tmm = np.array([TH.target_movement_mod(int(hx_t[m]), m == 3 and hx_t[m] > 0, tab)
+                        for m in range(4)])
+        if u == 0:          # axes (own mode, target mode) -> (A's, B's)
+            own_mod, tgt_tmm = mod[:, None, None], tmm[None, :, None]
         else:
-            avoid = int(H.shutdown_avoid(h2, fs.rules.tacops_shutdown, side.piloting))
-            p_shut = 1.0 - float(P_2D6_AT_LEAST[min(max(avoid, 0), 13)])
-        p_expl = 0.0
-        if fs.explosive_pools() and h2 >= H.AMMO_CHECK_FROM:
-            p_expl = 1.0 - float(P_2D6_AT_LEAST[min(int(H.ammo_avoid(h2)), 13)])
+            own_mod, tgt_tmm = mod[None, :, None], tmm[:, None, None]
+        sit = self.sit
+        ok = sit >= 0
+        si = np.where(ok, sit, 0)
+        r = np.arange(R + 1)[None, None, :]
+        extra = own_mod + tgt_tmm - self.mmod[u][si, hact] - self.nom[u][si]
+        if st["prone"]:
+            extra = extra + np.where(r <= 1, -2, 1)
+        if not st["act"]:
+            extra = extra - 4
+        if su["prone"]:
+            extra = extra + 2
+        tn = self.tn0[u][si, :, hact] + extra[..., None]           # (4, 4, R+1, ng)
+        inreach = (tn <= 12) & ok[..., None]
+        ng = tn.shape[-1]
+        weights = (1 << np.arange(ng)).astype(np.int64)
+        avail = inreach.astype(np.int64) @ weights
+        dec = self.dec[u]
+        bits = inreach
+        if dec[0] is not None:
+            mask = np.zeros(shape, np.int64)
+            for idx in zip(*np.nonzero(ok), strict=True):
+                mask[idx] = dec[int(sit[idx])].mask(0, hact, int(avail[idx])) & int(avail[idx])
+            bits = ((mask[..., None] >> np.arange(ng)) & 1).astype(bool)
+        p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
+        dealt = np.sum(p * self.given[u] * bits, axis=-1)
+        # movement heat by mode (13.2: walk, run by the attacker modifier; jump max(3, MP))
+        mheat = np.array([0, H.movement_heat("walk"), H.movement_heat("run" if mod[2] == 2
+                                                                      else "walk"), 0])
+        if hx_u[3] > 0:
+            mheat[3] = H.movement_heat("jump", side.jump if self.rules.jump_heat == "rating"
+                                       else int(hx_u[3]))
+        mheat = np.where(hx_u > 0, mheat, 0)
+        mh = mheat[:, None, None] if u == 0 else mheat[None, :, None]
+        h2 = np.maximum(0, su["heat"] + mh + (bits * self.heat_w[u]).sum(axis=-1)
+                        - self.diss[u])
+        pen = H.TO_HIT[np.minimum(h2, H.AUTO_SHUTDOWN - 1)] - int(H.TO_HIT[hact])
+        p2 = P_2D6_AT_LEAST[np.clip(tn + pen[..., None], 0, 13)]
+        loss = dealt - np.sum(p2 * self.given[u] * bits, axis=-1)
+        return dealt * ok, h2, loss * ok
+
+    def _risk(self, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """P(shutdown), P(ammunition explosion) at heat ``h2`` after the heat phase (13.4)."""
+        side = self.scn.sides[u]
+        hh = np.minimum(h2, H.HEAT_TOP)
+        avoid = np.asarray(H.shutdown_avoid(hh, self.rules.tacops_shutdown, side.piloting))
+        p_shut = np.where(h2 >= H.AUTO_SHUTDOWN, 1.0, np.where(
+            h2 < H.AUTO_RESTART_BELOW, 0.0,
+            1.0 - P_2D6_AT_LEAST[np.clip(avoid, 0, 13)]))
+        p_expl = np.zeros(h2.shape)
+        if self.expl[u]:
+            p_expl = np.where(h2 >= H.AMMO_CHECK_FROM,
+                              1.0 - P_2D6_AT_LEAST[np.clip(np.asarray(H.ammo_avoid(hh)), 0,
+                                                           13)], 0.0)
         return p_shut, p_expl
 
     def payoffs(self, s0: dict[str, int], s1: dict[str, int]) -> tuple[np.ndarray, ...]:
         """``(q, dealt_a, dealt_b)``: A's payoff and both sides' expected damage by (A's mode,
         B's mode, distance 1..R) (index 0 unused; unavailable modes: 0)."""
-        R = self.R
-        q = np.zeros((4, 4, R + 1))
-        da = np.zeros((4, 4, R + 1))
-        db = np.zeros((4, 4, R + 1))
-        ra = reach_of(s0, self.scn.a.jump > 0)
-        rb = reach_of(s1, self.scn.b.jump > 0)
-        for ma in range(4):
-            if ra[ma] < 0:
-                continue
-            for mb in range(4):
-                if rb[mb] < 0:
-                    continue
-                for r in range(1, R + 1):
-                    xa, ha, pa = self._fire(0, s0, s1, r, ma, mb, s0["heat"])
-                    xb, hb, pb = self._fire(1, s1, s0, r, mb, ma, s1["heat"])
-                    sa, sb = xa / self.dur[1], xb / self.dur[0]
-                    sha, exa = self._risk(0, ha) if s0["act"] else (0.0, 0.0)
-                    shb, exb = self._risk(1, hb) if s1["act"] else (0.0, 0.0)
-                    ca = sha * (sa + sb) + exa + pa / self.dur[1]
-                    cb = shb * (sa + sb) + exb + pb / self.dur[0]
-                    q[ma, mb, r] = sa - sb - ca + cb
-                    da[ma, mb, r], db[ma, mb, r] = xa, xb
-        return q, da, db
+        xa, ha, la = self._side(0, s0, s1)
+        xb, hb, lb = self._side(1, s1, s0)
+        sa, sb = xa / self.dur[1], xb / self.dur[0]
+        sha, exa = self._risk(0, ha)
+        shb, exb = self._risk(1, hb)
+        if not s0["act"]:
+            sha, exa = 0 * sha, 0 * exa
+        if not s1["act"]:
+            shb, exb = 0 * shb, 0 * exb
+        ca = sha * (sa + sb) + exa + la / self.dur[1]
+        cb = shb * (sa + sb) + exb + lb / self.dur[0]
+        ok = self.sit >= 0
+        return (sa - sb - ca + cb) * ok, xa, xb
 
     def _state(self, state: int) -> dict[str, Any]:
         got = self.states.get(state)
@@ -479,13 +510,20 @@ class Planner:
         d, first_a, state = split_key(key)
         g = self._state(state)
         ta, tb = self.scn.tactics
-        R = self.R
-        moved = [MODES.index(s.moved) for s in self.scn.sides]
-        va = dict(reach=g["ra"], opp_reach=g["rb"], q=g["q"], dealt=g["da"],
-                  taken=g["db"].copy(), moved=moved[0], dmax=R)
-        vb = dict(reach=g["rb"], opp_reach=g["ra"], q=-g["q"].transpose(1, 0, 2),
-                  dealt=g["db"].transpose(1, 0, 2), taken=g["da"].transpose(1, 0, 2),
-                  moved=moved[1], dmax=R)
+        if "views" not in g:
+            R = self.R
+            moved = [MODES.index(s.moved) for s in self.scn.sides]
+            qb = -g["q"].transpose(1, 0, 2)
+            wa = worst_case(g["q"], g["rb"], R)
+            wb = worst_case(qb, g["ra"], R)
+            g["views"] = (
+                dict(reach=g["ra"], opp_reach=g["rb"], q=g["q"], dealt=g["da"], taken=g["db"],
+                     moved=moved[0], dmax=R, worst=wa, worst_rows=wa.tolist(),
+                     q_rows=g["q"].tolist()),
+                dict(reach=g["rb"], opp_reach=g["ra"], q=qb, dealt=g["db"].transpose(1, 0, 2),
+                     taken=g["da"].transpose(1, 0, 2), moved=moved[1], dmax=R, worst=wb,
+                     worst_rows=wb.tolist(), q_rows=qb.tolist()))
+        va, vb = g["views"]
         views, tacs = (va, vb), (ta, tb)
         f = 0 if first_a else 1
         s = 1 - f
