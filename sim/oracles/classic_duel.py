@@ -25,6 +25,7 @@ import numpy as np
 
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import CORE_CASE_ARMOR_CAP, CORE_IS_CAP
+from sim.classic.duel import tactics as TC
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
 from sim.classic.fire.cluster import ROWS
@@ -517,12 +518,9 @@ def _p(tn: int) -> float:
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= tn) / 36
 
 
-def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
-          fs: FireScenario) -> tuple[int, int, bool, int]:
-    """(hexes, attacker modifier, jumped, movement heat) with the MP the 'Mech has now
-    (reference-classic-combat.md 13.1, 14.3), and the movement PSR (15)."""
-    if not mover or mode == "stand":
-        return 0, 0, False, 0
+def _mp(m: Mech, scn: DuelScenario) -> tuple[int, int, int]:
+    """(walk, run, jump) MP the 'Mech has now (reference-classic-combat.md 13.1, 14.3):
+    legs, hips, leg actuators, heat, jump jets."""
     rules = scn.physical_rules
     side = m.side
     gone = [leg for leg in (LL, RL) if m.IS[leg] == 0]
@@ -549,6 +547,19 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
             if (int(side.jet_masks[loc]) >> s) & 1 and (m.IS[loc] == 0 or s in m.hit[loc]):
                 jets += 1
     jump = max(0, side.jump - jets - (m.heat // 5 if rules.heat_reduces_jump else 0))
+    return walk, run, jump
+
+
+def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
+          fs: FireScenario) -> tuple[int, int, bool, int]:
+    """(hexes, attacker modifier, jumped, movement heat) with the MP the 'Mech has now
+    (reference-classic-combat.md 13.1, 14.3), and the movement PSR (15)."""
+    if not mover or mode == "stand":
+        return 0, 0, False, 0
+    rules = scn.physical_rules
+    side = m.side
+    gone = [leg for leg in (LL, RL) if m.IS[leg] == 0]
+    walk, run, jump = _mp(m, scn)
     if mode == "walk":
         hexes, mod = walk, 1 if walk > 0 else 0
     elif mode == "run":
@@ -877,21 +888,28 @@ def _out(m: Mech, fs: FireScenario) -> str:
 
 
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
-         ranges: list[int] | None = None, dealt: list[int] | None = None
-         ) -> tuple[list[int], list[str], list[str]]:
+         ranges: list[int] | None = None, dealt: list[int] | None = None,
+         planner: Any = None) -> tuple[list[int], list[str], list[str]]:
     """One duel: (turn each side was destroyed or out of the fight (0 = never), causes,
     C21 reasons ('' = not out)). Under closing with ``closing_mp=current`` the duel keeps its
     own range: both run while it is above 1 at the start of the turn (then their ``moved``
     modes), and it drops by the hexes both really moved, to 1 at least. ``ranges``: a list
     the range of each turn played is appended to; ``dealt``: [A, B] the weapon damage each
-    side deals is added to."""
+    side deals is added to. With movement chosen by the tactics (``scn.free``, issue 22) the
+    duel rolls initiative each turn and the tactics move it (``planner``: the scenario's
+    :class:`sim.classic.duel.tactics.Planner`, whose decisions are data; the dice are rolled
+    here)."""
     rules = scn.duel_rules
+    if scn.free and planner is None:
+        planner = _planner(scn)
+    if not scn.free:
+        planner = None
     each = rules.consciousness_rolls == "each_point"
     ms = [Mech(scn.a, rules), Mech(scn.b, rules)]
     dead = [0, 0]
     # closing with closing_mp=current: this duel's own range, closed by the hexes run
     own_range = scn.closing_from > 0 and rules.closing_mp == "current"
-    cur = scn.closing_from
+    cur = scn.start_distance if planner is not None else scn.closing_from
     for t in range(scn.turns):
         if dead[0] or dead[1]:
             break
@@ -903,21 +921,52 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         fss = [s.fire[(scn.ranges[t], scn.moves[t][0], scn.moves[t][1])] for s in scn.sides]
         can, mvs, tried = [], [], []
         was_out = [m.uncon for m in ms]     # knocked out before this turn
+        start_prone = []
         for i, m in enumerate(ms):
             c = m.alive() and not m.shut and not m.uncon
-            h = min(m.heat, 29)
             tries = c and m.prone and m.kind_hits(lay.GYRO) < 2 and (m.IS[LL] > 0
                                                                      or m.IS[RL] > 0)
-            start_prone = m.prone
-            stand_tn = m.side.piloting + _pre(m)
-            if tries and _roll(r) >= stand_tn:
-                m.prone = False
-            elif tries and rules.failed_stand == "fall":
-                _fall(r, m, stand_tn)
+            start_prone.append(m.prone)
+            if planner is None:
+                stand_tn = m.side.piloting + _pre(m)
+                if tries and _roll(r) >= stand_tn:
+                    m.prone = False
+                elif tries and rules.failed_stand == "fall":
+                    _fall(r, m, stand_tn)
+                mvs.append(_move(r, m, modes[i], c and not start_prone[i], scn, fss[i]))
             can.append(c)
-            mvs.append(_move(r, m, modes[i], c and not start_prone, scn, fss[i]))
             tried.append(tries)
-        if own_range:
+        if planner is not None:
+            # issue 22: initiative (2D6 a side, ties re-rolled; the loser moves first), both
+            # stand-up attempts, then the tactics' moves in initiative order
+            rule = rules.duel_initiative
+            first_a = (rule == "b") if rule != "roll" else TC.roll_off(lambda: r.randint(1, 6))
+            for i, m in enumerate(ms):
+                stand_tn = m.side.piloting + _pre(m)
+                if tried[i] and _roll(r) >= stand_tn:
+                    m.prone = False
+                elif tried[i] and rules.failed_stand == "fall":
+                    _fall(r, m, stand_tn)
+            states = []
+            for i, m in enumerate(ms):
+                mover = can[i] and not start_prone[i]
+                w, rn, j = _mp(m, scn) if mover else (0, 0, 0)
+                states.append({"act": int(can[i]), "mover": int(mover), "prone": int(m.prone),
+                               "heat": m.heat, "walk": w, "run": rn, "jump": j})
+            mode = list(TC.unpack_value(planner.decide(TC.make_key(cur, first_a, *states))))
+            d1, d2 = mode[2], mode[3]
+            f = 0 if first_a else 1
+            mv: list[Any] = [None, None]
+            for i in (f, 1 - f):
+                mv[i] = _move(r, ms[i], TC.MODES[mode[i]], can[i] and not start_prone[i], scn,
+                              fss[i])
+                hexes = mv[i][0]
+                target = d1 if i == f else d2
+                cur = min(max(target, cur - hexes, 1), cur + hexes, scn.start_distance)
+            mvs = mv
+            rng_ = cur
+            modes = tuple(TC.MODES[mode[i]] if mvs[i][0] > 0 else "stand" for i in range(2))
+        elif own_range:
             cur = max(1, cur - mvs[0][0] - mvs[1][0])
             rng_ = cur
         else:
@@ -1016,6 +1065,12 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     return dead, [m.cause for m in ms], [m.out for m in ms]
 
 
+def _planner(scn: DuelScenario) -> Any:
+    """The tactics' decisions of ``scn`` (issue 22): the same data the engine looks up."""
+    keys = sorted(scn.a.fire)
+    return TC.Planner(scn, {}, {k: i for i, k in enumerate(keys)})
+
+
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
     """``n`` duels one at a time: ``dead_turn`` (2, n), ``cause`` (2, n), ``out`` (2, n,
     the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
@@ -1023,6 +1078,7 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     scn = build(params)
     r = random.Random(int(rng.integers(2**63)))
     decs: list[dict[int, Decider]] = [{}, {}]
+    planner = _planner(scn) if scn.free else None
     dead = np.zeros((2, n), np.int64)
     causes = np.empty((2, n), dtype=object)
     outs = np.empty((2, n), dtype=object)
@@ -1031,7 +1087,7 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     for j in range(n):
         rl: list[int] = []
         wd = [0, 0]
-        d, c, o = duel(scn, r, decs, rl, wd)
+        d, c, o = duel(scn, r, decs, rl, wd, planner)
         fire[:, j] = wd
         dead[:, j] = d
         causes[:, j] = c

@@ -55,6 +55,7 @@ from sim.classic.damage_state.choose import SampleChooser
 from sim.classic.duel import physical as ph
 from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, OUT_REASONS, ClassicDuelRules
+from sim.errors import ConfigError
 from sim.classic.duel.scenario import DuelScenario, Side
 from sim.classic.fire import heat as H
 from sim.classic.fire import kernel as fk
@@ -562,7 +563,15 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     while its range at the start of the turn is above 1 (then uses its ``moved`` modes), the
     range drops by the hexes both sides really moved (never below 1), and weapon fire (to-hit
     tables and firing policy per distinct situation, :func:`_situation_keys`), the prone
-    target modifier and the physical phase (rows at range 1 only) read it."""
+    target modifier and the physical phase (rows at range 1 only) read it.
+
+    It plays ``stand-and-fire`` only: a duel whose movement the tactics choose (issue 22) is
+    the compiled engine's (ConfigError here)."""
+    if scn.free:
+        s = "a" if scn.tactics[0].name != "stand-and-fire" else "b"
+        raise ConfigError(f"tactic_{s}", scn.tactics[0 if s == "a" else 1].name,
+                          "stand-and-fire on the NumPy duel kernel (the compiled engine "
+                          "plays the other tactics)")
     if comp is None:
         comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))
     sides = scn.sides
