@@ -109,7 +109,9 @@ def test_tactic_parameters_are_validated() -> None:
     with pytest.raises(ConfigError, match="tactic_b"):
         build({**p, "ranges": "6,3", "tactic_b": "sniper"})
     with pytest.raises(ConfigError, match="moved_a"):
-        build({**p, "moved_a": "walk"})
+        build({**p, "moved_a": "walk", "tactic_a": "competent"})
+    # a movement mode given imposes the movement: stand-and-fire by default
+    assert not build({**p, "moved_b": "walk"}).free
     closing = build({"unit_a": HBK, "unit_b": WVR, "closing": True, "turns": 2})
     assert [t.name for t in closing.tactics] == ["stand-and-fire"] * 2
 

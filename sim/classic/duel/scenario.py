@@ -387,10 +387,16 @@ def build(params: Mapping[str, Any]) -> DuelScenario:
     from sim.classic.duel import tactics as TC
 
     tacs = []
+    # the default tactic: competent, unless the movement is imposed (a range script,
+    # closing, or a side's movement mode given) or a callable firing or physical policy
+    # sends the duel to the NumPy kernel: then stand-and-fire, the imposed duel
+    imposed = kind != "fixed" or any(
+        params.get(f"moved_{sd}") is not None or callable(params.get(f"policy_{sd}"))
+        or callable(params.get(f"physical_{sd}")) for sd in "ab")
     for i, sd in enumerate("ab"):
         given = params.get(f"tactic_{sd}")
-        t = TC.resolve(given if given is not None else TC.COMPETENT if kind == "fixed"
-                       else TC.STAND_AND_FIRE, f"tactic_{sd}")
+        t = TC.resolve(given if given is not None else TC.STAND_AND_FIRE if imposed
+                       else TC.COMPETENT, f"tactic_{sd}")
         if t.name != TC.STAND_AND_FIRE and kind != "fixed":
             raise ConfigError(f"tactic_{sd}", given, f"{TC.STAND_AND_FIRE} with "
                               f"{'closing' if kind == 'closing' else 'ranges'} (it imposes the "
