@@ -120,9 +120,17 @@ class ClassicDuelModel(Model):
                          description="Classic BattleTech duel of two 'Mechs to destruction: "
                          "weapons, physical attacks, criticals, PSRs, falls, heat.",
                          metrics=_metrics(),
+                         # the default duel (competent, issue 22) and the same pairing
+                         # standing and firing everything: the tactics' cost per turn
                          bench_cases=(BenchCase("classic-duel", _bench_params(),
                                                 unit="duel-turns", per_trial=BENCH_TURNS,
-                                                per_trial_metric="expected_turns"),),
+                                                per_trial_metric="expected_turns"),
+                                      BenchCase("classic-duel-stand-and-fire",
+                                                {**_bench_params(),
+                                                 "tactic_a": "stand-and-fire",
+                                                 "tactic_b": "stand-and-fire"},
+                                                unit="duel-turns", per_trial=BENCH_TURNS,
+                                                per_trial_metric="expected_turns")),
                          # 2: duel rule options; consciousness rolled per point per phase
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
                          # 4: per-turn shutdown and fall curves

@@ -368,8 +368,19 @@ class Planner:
         self.given, self.heat_w, self.diss, self.expl = [], [], [], []
         for u, side in enumerate(scn.sides):
             fss = [side.fire[k] for k in keys]
-            self.dec.append([None if side.policy.kind == "all" else
-                             deciders.get((u, i)) or Decider(fs) for i, fs in enumerate(fss)])
+            # situations whose guns have the same target numbers at every heat and the same
+            # movement heat decide alike: one Decider each (exact; fewer decisions to make)
+            canon: dict[bytes, Any] = {}
+            decs: list[Any] = []
+            for i, fs in enumerate(fss):
+                if side.policy.kind == "all":
+                    decs.append(None)
+                    continue
+                sig = b"".join(g.tn.tobytes() for g in fs.guns) + fs.move_heat.tobytes()
+                if sig not in canon:
+                    canon[sig] = deciders.get((u, i)) or Decider(fs)
+                decs.append(canon[sig])
+            self.dec.append(decs)
             ng = len(fss[0].guns)
             tn0 = np.full((len(fss), max(ng, 1), H.AUTO_SHUTDOWN), 99, np.int64)
             for i, fs in enumerate(fss):
@@ -439,8 +450,9 @@ class Planner:
         bits = inreach
         if dec[0] is not None:
             mask = np.zeros(shape, np.int64)
-            for idx in zip(*np.nonzero(ok), strict=True):
-                mask[idx] = dec[int(sit[idx])].mask(0, hact, int(avail[idx])) & int(avail[idx])
+            for idx in zip(*np.nonzero(ok & (avail > 0)), strict=True):
+                a = int(avail[idx])
+                mask[idx] = dec[int(sit[idx])].mask(0, hact, a) & a
             bits = ((mask[..., None] >> np.arange(ng)) & 1).astype(bool)
         p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
         dealt = np.sum(p * self.given[u] * bits, axis=-1)
