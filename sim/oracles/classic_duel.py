@@ -965,7 +965,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                 cur = min(max(target, cur - hexes, 1), cur + hexes, scn.start_distance)
             mvs = mv
             rng_ = cur
-            modes = tuple(TC.MODES[mode[i]] if mvs[i][0] > 0 else "stand" for i in range(2))
+            eff = [TC.MODES[mode[i]] if mvs[i][0] > 0 else "stand" for i in range(2)]
+            modes = (eff[0], eff[1])
         elif own_range:
             cur = max(1, cur - mvs[0][0] - mvs[1][0])
             rng_ = cur

@@ -55,7 +55,6 @@ from sim.classic.damage_state.choose import SampleChooser
 from sim.classic.duel import physical as ph
 from sim.classic.duel.physical_rules import ClassicPhysicalRules
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, OUT_REASONS, ClassicDuelRules
-from sim.errors import ConfigError
 from sim.classic.duel.scenario import DuelScenario, Side
 from sim.classic.fire import heat as H
 from sim.classic.fire import kernel as fk
@@ -66,6 +65,7 @@ from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
 from sim.dice import d6, two_d6
+from sim.errors import ConfigError
 
 #: Fall column by 1D6 (reference.md 4.4).
 SIDE_NAMES = CT.SIDES
@@ -568,8 +568,8 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     It plays ``stand-and-fire`` only: a duel whose movement the tactics choose (issue 22) is
     the compiled engine's (ConfigError here)."""
     if scn.free:
-        s = "a" if scn.tactics[0].name != "stand-and-fire" else "b"
-        raise ConfigError(f"tactic_{s}", scn.tactics[0 if s == "a" else 1].name,
+        sd = "a" if scn.tactics[0].name != "stand-and-fire" else "b"
+        raise ConfigError(f"tactic_{sd}", scn.tactics[0 if sd == "a" else 1].name,
                           "stand-and-fire on the NumPy duel kernel (the compiled engine "
                           "plays the other tactics)")
     if comp is None:

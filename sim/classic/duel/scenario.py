@@ -144,7 +144,7 @@ class DuelScenario:
     #: start range under ``closing`` (0: a fixed range or a script)
     closing_from: int = 0
     #: each side's tactic (issue 22, :mod:`sim.classic.duel.tactics`)
-    tactics: tuple[Any, Any] = ()
+    tactics: tuple[Any, ...] = ()
     #: movement chosen per turn by the tactics (a fixed ``range`` and a tactic other than
     #: ``stand-and-fire`` on a side): the distance starts at ``start_distance`` (``range``,
     #: the depth of the field, never exceeded)
