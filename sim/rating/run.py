@@ -25,7 +25,9 @@ Plan
   tactics but does not bias the score that is fitted. The screen matrices and the chosen
   tactics are recorded (``meta["maximin"]``, the pairings' ``tactic_a``/``tactic_b``). Cost: a
   screen of ``k x k`` cells a pairing (Alpha Strike, 6 tactics at free movement: about 45 ms
-  CPU a cell, whatever its duels, so ~1.6 s a pairing; Classic, 2 tactics (:data:`CLASSIC_MAXIMIN`): each competent cell fills its decision table, ~0.5-1 s CPU, so ~2 s a pairing).
+  CPU a cell, whatever its duels, so ~1.6 s a pairing; Classic, 2 tactics
+  (:data:`CLASSIC_MAXIMIN`): each competent cell fills its decision table, ~0.5-1 s CPU, so
+  ~2 s a pairing).
 * **Catalog** (``catalog``): ``builtin`` (the shipped catalog: what ``make report`` rates) or
   ``all`` (built-in plus the units imported with ``btsim units import``): every unit that can
   play the game: Alpha Strike, a unit with a MUL card or whose design converts to a card
