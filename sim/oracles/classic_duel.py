@@ -10,8 +10,10 @@ the consciousness rolls, read as validated values from ``scn.duel_rules``; the p
 options D4, D5, D6, D10, D11, D18, D19, D21, D22, TAC and pilot damage from
 ``scn.classic_rules``) are recomputed here. It shares with the kernel only the validated
 scenario (each side's slot layout and compiled weapons: base target numbers by heat, cluster
-and group tables, from the fire model) and the firing policy's decisions (``Decider``, not a
-rule). Tests compare it with the kernel by distribution; ``btsim bench`` times it.
+and group tables, from the fire model), the firing policy's decisions (``Decider``, not a
+rule) and the tactics' movement decisions (issue 22: ``sim.classic.duel.tactics.Planner``,
+data looked up per state; the initiative roll-off, the moves and their dice are its own).
+Tests compare it with the kernel by distribution; ``btsim bench`` times it.
 """
 
 from __future__ import annotations
