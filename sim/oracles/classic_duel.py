@@ -954,7 +954,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                 mover = can[i] and not start_prone[i]
                 w, rn, j = _mp(m, scn) if mover else (0, 0, 0)
                 states.append({"act": int(can[i]), "mover": int(mover), "prone": int(m.prone),
-                               "heat": m.heat, "walk": w, "run": rn, "jump": j})
+                               "heat": m.heat, "walk": w, "run": rn, "jump": j,
+                               "guns": _classes_left(m, fss[i], planner.gclass[i])})
             mode = list(TC.unpack_value(planner.decide(TC.make_key(cur, first_a, *states))))
             d1, d2 = mode[2], mode[3]
             f = 0 if first_a else 1
@@ -1066,6 +1067,25 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
                 if not m.alive() or m.out:
                     dead[i] = t + 1
     return dead, [m.cause for m in ms], [m.out for m in ms]
+
+
+def _classes_left(m: Mech, fs: FireScenario, gclass: np.ndarray) -> int:
+    """The weapon classes of the tactics' key with a weapon left: not destroyed, with
+    ammunition (in a standing location), not jammed."""
+    side = m.side
+    ammo = [0] * len(fs.unit.pools)
+    for b, p in enumerate(side.bin_pool):
+        if p >= 0 and m.IS[side.layout.bins[b][0]] > 0:
+            ammo[p] += m.ammo[b]
+    out = 0
+    for g, gun in enumerate(fs.guns):
+        c = int(gclass[g])
+        if c < 0 or g in m.jam or m.gun_lost(g, gun.kind):
+            continue
+        if gun.pool >= 0 and ammo[gun.pool] <= 0:
+            continue
+        out |= 1 << c
+    return out
 
 
 def _planner(scn: DuelScenario) -> Any:

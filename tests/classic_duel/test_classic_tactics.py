@@ -39,12 +39,35 @@ def test_key_layout_matches_the_engine() -> None:
     from sim.classic.engine import tactics as ET
 
     assert (ET.TAG, ET.D_BITS, ET.UNIT_BITS) == (TC.TAG, TC.D_BITS, TC.UNIT_BITS)
-    s0 = {"act": 1, "mover": 1, "prone": 0, "heat": 17, "walk": 5, "run": 8, "jump": 3}
-    s1 = {"act": 0, "mover": 0, "prone": 1, "heat": 40, "walk": 0, "run": 0, "jump": 0}
+    s0 = {"act": 1, "mover": 1, "prone": 0, "heat": 17, "walk": 5, "run": 8, "jump": 3,
+          "guns": 0b101101}
+    s1 = {"act": 0, "mover": 0, "prone": 1, "heat": 40, "walk": 0, "run": 0, "jump": 0,
+          "guns": 0}
     d, first, state = TC.split_key(TC.make_key(9, True, s0, s1))
     a, b = TC.unpack_state(state)
     assert (d, first, a) == (9, True, s0)
     assert b == {**s1, "heat": 31}      # capped to its bits
+    assert TC.make_key(99, False, {**s0, "walk": 99}, {**s1, "guns": 63}) < 2 * TC.TAG
+
+
+def test_weapon_classes_of_the_key() -> None:
+    """Identical weapons are one class of the key, the most damaging first; a lost class
+    takes its guns out of the payoff."""
+    scn = build({"unit_a": "Catapult CPLT-C1", "unit_b": WVR, "range": 6, "turns": 1})
+    gc = TC.weapon_classes(scn.a)
+    guns = next(iter(scn.a.fire.values())).guns
+    lrm = [g for g, gun in enumerate(guns) if "LRM" in gun.name]
+    assert len(lrm) == 2 and gc[lrm[0]] == gc[lrm[1]] >= 0
+    assert len(set(gc.tolist())) == 2         # LRM-15s and medium lasers
+    from sim.classic.engine.compile import compile_scenario, start_key
+
+    plan = compile_scenario(scn).table.planner
+    _, _, state = TC.split_key(start_key(scn))
+    s0, s1 = TC.unpack_state(state)
+    assert s0["guns"] == TC.all_classes(gc)
+    full = plan.payoffs(s0, s1)[1]
+    no_lrm = plan.payoffs({**s0, "guns": s0["guns"] & ~(1 << int(gc[lrm[0]]))}, s1)[1]
+    assert full[0, 0, 6] > no_lrm[0, 0, 6] > 0       # the lasers still reach 6 hexes
 
 
 @pytest.mark.parametrize("d,h,top", [(5, 3, 9), (1, 4, 6), (6, 6, 6), (3, 0, 8), (2, 9, 4)])

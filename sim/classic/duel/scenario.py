@@ -481,9 +481,9 @@ TACTIC_NOTES: tuple[str, ...] = (
     "classic-duel tactics: each turn 2D6 initiative a side (ties re-rolled; the loser moves "
     "first); each unit moves the full MP of the mode it picks and changes the distance by at "
     "most that many hexes (never below 1 nor beyond the start range, the field's depth)",
-    "classic-duel tactics: a movement decision assumes every weapon still works and has "
-    "ammunition (the firing decision uses the weapons really available); it looks "
-    "ahead over the same payoffs with the state frozen",
+    "classic-duel tactics: a movement decision sees which classes of identical weapons "
+    "still have one left (the 6 of the most damage; the firing decision uses the weapons "
+    "really available); it looks ahead over the same payoffs with the state frozen",
 )
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).

@@ -23,17 +23,24 @@ decisions of a duel played with per-turn movement, as data the compiled engine l
 
 **Decisions are a table** keyed by the decision key (:func:`split_key`): the distance before
 movement, who moves first, and per unit whether it can act and move, whether it is prone,
-its heat and its walk / run / jump MP now. Weapons lost or out of ammunition are not in the
-key: the movement decision assumes every weapon of the fire model's tables (the firing
-decision itself, by the side's firing policy, is made on the weapons really available).
+its heat, its walk / run / jump MP now, and which of its weapon classes (identical weapons,
+:data:`GUN_CLASSES` of the most damage) still have a weapon left: not destroyed, with
+ammunition, not jammed (:func:`weapon_classes`; a weapon of a class beyond those counts as
+always there, and a class counts whole while one of its weapons is left). The firing
+decision itself, by the side's firing policy, is made on the weapons really available.
 The compiled engine looks a key up in the duel's decision hash table
 (:class:`sim.classic.engine.compile.DecisionTable`, the key's bit :data:`TAG` set); a key
 not there is recorded, the duel abandoned and re-run once :func:`decide` has filled the
 key's whole state (every distance, both initiative orders).
 
 **The payoff** of a turn to A, by (A's mode, B's mode, distance after both moves), is the
-expected damage dealt minus taken, each as the share of the target's undamaged armor and
-internal structure, less A's heat cost plus B's (:func:`payoffs`). Expected damage is exact
+*kill race* (:data:`PAYOFF` ``ratio``, as the Alpha Strike duel's): ln(r_A) - c_A / r_A -
+ln(r_B) + c_B / r_B, where r is the share of the enemy's undamaged armor and internal
+structure a side's expected damage destroys this turn plus :data:`RATE_FLOOR`, and c its
+heat cost in the same units (first order: a cost c lowers the log rate by c / r); a weaker
+unit therefore values the damage it avoids more than the damage it deals
+(:meth:`Planner.payoffs`; ``net``: share dealt minus share taken, less A's heat cost plus
+B's). Expected damage is exact
 from the fire model's tables: per gun the side's firing policy fires (the ``max-expected``
 :class:`~sim.classic.fire.policies.Decider` under ``competent``: heat-aware, e.g. it holds
 the PPC that would push the 'Mech over the shutdown line), P(2D6 >= target number) x its
@@ -86,12 +93,21 @@ MODES = ("stand", "walk", "run", "jump")
 TAG = 1 << 62
 #: turns of lookahead added to each final distance's payoff
 LOOKAHEAD = 2
+#: the movement payoff: ``ratio`` (the kill race: log of the rates of destruction, A's over
+#: B's) or ``net`` (share dealt minus share taken)
+PAYOFF = "ratio"
+#: floor added to each rate of the ``ratio`` payoff (share of the enemy per turn)
+RATE_FLOOR = 0.05
 #: tolerance of the ties
 _TOL = 1e-12
+#: weapon classes a unit's key tracks (identical weapons are one class; the classes of most
+#: damage first): whether any weapon of the class is left (not destroyed, with ammunition,
+#: not jammed). A weapon of a class beyond these counts as always there.
+GUN_CLASSES = 6
 #: per unit: (name, bits) of the decision key, low to high (sim.classic.engine.turn packs
 #: the same fields)
 UNIT_FIELDS = (("act", 1), ("mover", 1), ("prone", 1), ("heat", 5), ("walk", 4), ("run", 5),
-               ("jump", 4))
+               ("jump", 4), ("guns", GUN_CLASSES))
 UNIT_BITS = sum(b for _, b in UNIT_FIELDS)
 #: the key: distance (7 bits), A moves first (1 bit), unit 0, unit 1
 D_BITS = 7
@@ -336,6 +352,35 @@ def unpack_value(v: int) -> tuple[int, int, int, int]:
 
 # -- payoffs --------------------------------------------------------------------------------
 
+def weapon_classes(side: Any) -> np.ndarray:
+    """Per gun of the side's fire scenarios, its class bit in the decision key (classes of
+    identical weapons: same weapon, feed, Artemis and rate; the :data:`GUN_CLASSES` of the
+    most expected damage given a hit first, ties by gun order), -1 beyond them."""
+    guns = next(iter(side.fire.values())).guns
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for g, gun in enumerate(guns):
+        groups.setdefault((gun.key, gun.pool, gun.artemis, gun.rate), []).append(g)
+
+    def worth(gs: list[int]) -> float:
+        dg = guns[gs[0]].damage_given_hit(guns[gs[0]].rate)
+        return float(dg @ np.arange(dg.size)) * len(gs)
+
+    order = sorted(groups.values(), key=lambda gs: (-worth(gs), gs[0]))
+    out = np.full(max(len(guns), 1), -1, np.int64)
+    for c, gs in enumerate(order[:GUN_CLASSES]):
+        out[gs] = c
+    return out[:len(guns)] if guns else out
+
+
+def all_classes(gclass: np.ndarray) -> int:
+    """The key's weapon-class mask with every class present."""
+    out = 0
+    for c in gclass.tolist():
+        if c >= 0:
+            out |= 1 << c
+    return out
+
+
 def reach_of(s: dict[str, int], has_jump: bool) -> np.ndarray:
     """Hexes per mode now (-1: not available): stand 0, walk / run / jump their MP now."""
     r = np.array([0, -1, -1, -1])
@@ -403,6 +448,7 @@ class Planner:
             self.diss.append(int(fss[0].dissipation))
             self.expl.append(bool(fss[0].explosive_pools()))
         self.rules = next(iter(scn.a.fire.values())).rules
+        self.gclass = [weapon_classes(side) for side in scn.sides]
         self.states: dict[int, dict[str, Any]] = {}
 
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
@@ -442,7 +488,10 @@ class Planner:
         if su["prone"]:
             extra = extra + 2
         tn = self.tn0[u][si, :, hact] + extra[..., None]           # (4, 4, R+1, ng)
-        inreach = (tn <= 12) & ok[..., None]
+        gc = self.gclass[u]
+        left = np.array([c < 0 or bool((su["guns"] >> int(c)) & 1) for c in gc.tolist()]
+                        + [False] * (tn.shape[-1] - gc.size), bool)
+        inreach = (tn <= 12) & ok[..., None] & left
         ng = tn.shape[-1]
         weights = (1 << np.arange(ng)).astype(np.int64)
         avail = inreach.astype(np.int64) @ weights
@@ -501,7 +550,15 @@ class Planner:
         ca = sha * (sa + sb) + exa + la / self.dur[1]
         cb = shb * (sa + sb) + exb + lb / self.dur[0]
         ok = self.sit >= 0
-        return (sa - sb - ca + cb) * ok, xa, xb
+        if PAYOFF == "ratio":
+            # the kill race: log of A's rate of destroying B over B's of destroying A (each
+            # the share destroyed this turn plus RATE_FLOOR); a heat cost c lowers a side's
+            # log rate by c / rate (first order)
+            ra, rb = sa + RATE_FLOOR, sb + RATE_FLOOR
+            q = np.log(ra) - ca / ra - np.log(rb) + cb / rb
+        else:
+            q = sa - sb - ca + cb
+        return q * ok, xa, xb
 
     def _state(self, state: int) -> dict[str, Any]:
         got = self.states.get(state)

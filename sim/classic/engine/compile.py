@@ -230,7 +230,8 @@ def start_key(scn: DuelScenario) -> int:
     st_ = []
     for s in scn.sides:
         st_.append({"act": 1, "mover": 1, "prone": 0, "heat": 0, "walk": s.walk,
-                    "run": (3 * s.walk + 1) // 2, "jump": s.jump})
+                    "run": (3 * s.walk + 1) // 2, "jump": s.jump,
+                    "guns": TC.all_classes(TC.weapon_classes(s))})
     return TC.make_key(scn.start_distance, True, st_[0], st_[1])
 
 
@@ -542,7 +543,7 @@ GLOBAL_KEYS = ("STD_LOC", "STD_REAR", "PUNCH_FRONT", "KICK_FRONT", "FALL_COL", "
                "CORE_ARMOR_CAP", "GYRO_PSR", "LEG_PSR", "HEAT_CONST")
 #: the rest of ``M`` after the unit arrays
 TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES", "SPRINT", "MASC_T",
-             "TAC_SIT")
+             "TAC_SIT", "GCLASS")
 M_KEYS = GLOBAL_KEYS + UNIT_KEYS + TAIL_KEYS
 
 
@@ -622,10 +623,23 @@ def compile_scenario(scn: DuelScenario) -> Compiled:
     parts += [rule_ints(scn), turn_sit, run_sit, np.array([adj], np.int64),
               np.asarray(scn.ranges, np.int64),
               np.array([[MOVES.index(m) for m in mv] for mv in scn.moves], np.int64),
-              sprint_table(scn), masc_table(scn), tactic_situations(scn, keys)]
+              sprint_table(scn), masc_table(scn), tactic_situations(scn, keys),
+              gun_class_table(scn)]
     from sim.classic.engine.arrays import pack
 
     return Compiled(pack(parts), len(units), scn.turns, DecisionTable(scn, keys, set(turn_sit.tolist())))
+
+
+def gun_class_table(scn: DuelScenario) -> np.ndarray:
+    """``GCLASS[u, g]``: the weapon-class bit of gun g in unit u's half of the tactics'
+    decision key (:func:`sim.classic.duel.tactics.weapon_classes`; -1 none or padding)."""
+    from sim.classic.duel import tactics as TC
+
+    rows = [TC.weapon_classes(s) for s in scn.sides]
+    out = np.full((len(rows), max(max(r.size for r in rows), 1)), -1, np.int64)
+    for u, r in enumerate(rows):
+        out[u, :r.size] = r
+    return out
 
 
 def tactic_situations(scn: DuelScenario, keys: list[tuple[int, str, str]]) -> np.ndarray:

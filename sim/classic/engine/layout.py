@@ -83,7 +83,8 @@ M_MODES = 73
 M_SPRINT = 74
 M_MASC_T = 75
 M_TAC_SIT = 76
-assert len(M_KEYS) == 77
+M_GCLASS = 77
+assert len(M_KEYS) == 78
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
 (X_HEAT, X_SHUT, X_PRONE, X_UNCON, X_PSEEN, X_FELL, X_SHUT_EVER, X_DEAD, X_OUT, X_SHUT_NOW,

@@ -7,14 +7,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.classic.engine import compile as C
 from sim.classic.engine import layout as L
+from sim.classic.engine.arrays import a2, a3
 from sim.classic.engine.dice import two_d6
+from sim.classic.engine.fire import gun_lost, pool_ammo
 from sim.classic.engine.move import current_mp
 
 #: sim.classic.duel.tactics.TAG, D_BITS, UNIT_BITS (checked by a test)
 TAG = 1 << 62
 D_BITS = 7
-UNIT_BITS = 21
+UNIT_BITS = 27
 
 
 @njit(cache=True)
@@ -36,15 +39,25 @@ def initiative(D: np.ndarray, rule: int) -> int:
 @njit(cache=True)
 def unit_half(S: np.ndarray, X: np.ndarray, M: tuple, u: int, start_prone: int) -> int:
     """One unit's half of the decision key: act, mover, prone, heat (capped 31), walk / run /
-    jump MP now (capped 15 / 31 / 15; 0 when it does not move)."""
+    jump MP now (capped 15 / 31 / 15; 0 when it does not move), and the weapon classes with a
+    weapon left (``GCLASS``: not destroyed, with ammunition, not jammed)."""
     act = 1 if X[u, L.X_ACT] != 0 else 0
     mover = 1 if act == 1 and start_prone == 0 else 0
     w, r, j = 0, 0, 0
     if mover:
         w, r, j = current_mp(S, X, M, u)
     prone = 1 if X[u, L.X_PRONE] != 0 else 0
+    guns = 0
+    for g in range(a2(M, L.M_UP, u, C.P_NGUN)):
+        c = a2(M, L.M_GCLASS, u, g)
+        if c < 0 or (guns >> c) & 1 or (X[u, L.X_JAM] >> g) & 1 or gun_lost(S, M, u, g):
+            continue
+        pool = a3(M, L.M_GI, u, g, C.G_POOL)
+        if pool >= 0 and pool_ammo(S, M, u, pool) <= 0:
+            continue
+        guns |= 1 << c
     return (act | (mover << 1) | (prone << 2) | (min(X[u, L.X_HEAT], 31) << 3)
-            | (min(w, 15) << 8) | (min(r, 31) << 12) | (min(j, 15) << 17))
+            | (min(w, 15) << 8) | (min(r, 31) << 12) | (min(j, 15) << 17) | (guns << 21))
 
 
 @njit(cache=True)
