@@ -45,7 +45,9 @@ from the fire model's tables: per gun the side's firing policy fires (the ``max-
 :class:`~sim.classic.fire.policies.Decider` under ``competent``: heat-aware, e.g. it holds
 the PPC that would push the 'Mech over the shutdown line), P(2D6 >= target number) x its
 mean damage given a hit, the target number that of the situation corrected as the engine
-corrects it (the real hexes moved with the MP now, prone and shut-down targets). The heat
+corrects it (the real hexes moved with the MP now, prone and shut-down targets); at
+distance 1 a unit whose physical policy is not ``none`` adds its kick (P(hit) x W/5: the
+physical attack 'best' usually picks; punches, charges and falls are not valued). The heat
 cost of the heat h' the turn leaves (movement + weapon heat - dissipation): P(shutdown at
 h') x (own share dealt + share taken: a shut-down 'Mech neither fires nor dodges), P(ammo
 explosion at h') x 1 (the 'Mech), and the share of damage the heat scale's to-hit penalty
@@ -79,6 +81,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sim import tactics as G
+from sim.classic import damage as D
+from sim.classic.duel import physical as ph
 from sim.classic.fire import heat as H
 from sim.classic.fire import to_hit as TH
 from sim.dice import P_2D6_AT_LEAST
@@ -449,6 +453,7 @@ class Planner:
             self.expl.append(bool(fss[0].explosive_pools()))
         self.rules = next(iter(scn.a.fire.values())).rules
         self.gclass = [weapon_classes(side) for side in scn.sides]
+        self.kick = [float(D.kick(side.tons, 0, False, side.classic)) for side in scn.sides]
         self.states: dict[int, dict[str, Any]] = {}
 
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
@@ -505,6 +510,14 @@ class Planner:
             bits = ((mask[..., None] >> np.arange(ng)) & 1).astype(bool)
         p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
         dealt = np.sum(p * self.given[u] * bits, axis=-1)
+        if side.physical != "none" and not su["prone"] and R >= 1:
+            # at distance 1 the physical phase: a kick (its base -2 from piloting, the
+            # attacker's and target's movement, a prone target -2, a shut-down one -4),
+            # the 'best' attack's usual pick; its damage W/5 (reference.md 1)
+            ktn = (side.piloting + ph.BASE[ph.KICK] + own_mod[..., 0] + tgt_tmm[..., 0]
+                   - 2 * st["prone"] - 4 * (1 - st["act"]))
+            kick = P_2D6_AT_LEAST[np.clip(ktn, 0, 13)] * self.kick[u]
+            dealt[..., 1] = dealt[..., 1] + kick * ok[..., 1]
         # movement heat by mode (13.2: walk, run by the attacker modifier; jump max(3, MP))
         mheat = np.array([0, H.movement_heat("walk"), H.movement_heat("run" if mod[2] == 2
                                                                       else "walk"), 0])
