@@ -55,10 +55,15 @@ def add_classic_arguments(p: argparse.ArgumentParser, *, units: bool = True) -> 
         S = s.upper()
         _add(p, f"--gunnery-{s}", metavar="G", default="4", help=f"gunnery of {S} (default 4)")
         _add(p, f"--piloting-{s}", metavar="P", default="5", help=f"piloting of {S} (default 5)")
-        _add(p, f"--moved-{s}", metavar="MODE", default="stand",
-             help=f"movement of {S}: stand|walk|run|jump (default stand)")
-        _add(p, f"--policy-{s}", metavar="P", default="all",
-             help=f"firing policy of {S}: all|neutral|below:H|max-expected")
+        _add(p, f"--moved-{s}", metavar="MODE", default=None,
+             help=f"movement of {S} under the stand-and-fire tactic: stand|walk|run|jump "
+             "(default stand)")
+        _add(p, f"--policy-{s}", metavar="P", default=None,
+             help=f"firing policy of {S}: all|neutral|below:H|max-expected (default "
+             "max-expected under a tactic that moves, all under stand-and-fire)")
+        _add(p, f"--tactic-{s}", metavar="NAME", default=None,
+             help=f"tactic of {S}: competent (default at a fixed --range), stand-and-fire "
+             "(default with --ranges or --closing), brawler, sniper, kite, charge")
         _add(p, f"--physical-{s}", metavar="P", default="best",
              help=f"physical attacks of {S} at range 1: best|none")
         _add(p, f"--targeting-{s}", metavar="POLICY", default=None,
@@ -123,7 +128,7 @@ def classic_params(args: argparse.Namespace) -> dict[str, Any]:
             v = int_arg(f"{k}_{s}", getattr(args, f"{k}_{s}", None))
             if v is not None:
                 params[f"{k}_{s}"] = v
-        for k in ("moved", "policy", "physical"):
+        for k in ("moved", "policy", "physical", "tactic"):
             if getattr(args, f"{k}_{s}", None) is not None:
                 params[f"{k}_{s}"] = getattr(args, f"{k}_{s}")
     if getattr(args, "closing", False) and getattr(args, "ranges", None) is not None:

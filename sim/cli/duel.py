@@ -125,8 +125,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "focus-weakest (default), focus-threat, spread, finish")
         p.add_argument(f"--tactic-{s}", default=None, metavar="NAME",
                        help=f"side {S}'s tactic: competent (default), stand-and-fire, brawler, "
-                       "sniper, kite, charge (alphastrike; classic: stand-and-fire (default), "
-                       "competent = heat-aware fire)")
+                       "sniper, kite, charge (classic: competent by default at a fixed "
+                       "--range, stand-and-fire with --ranges or --closing)")
     p.add_argument("--tactics", default=None, choices=("matrix",),
                    help="matrix: play every pair of tactics (--tactic-set) and print P(A "
                    "wins), P(B wins), E[turns], each side's maximin and the value of the "
@@ -265,34 +265,6 @@ def to_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-#: Classic tactics (issue 22) as the Classic duel's existing options (firing policy; the
-#: movement mode stays fixed per duel until the Classic engine chooses moves per turn):
-#: ``stand-and-fire`` = stand, fire everything (the old default); ``competent`` = the
-#: heat-aware ``max-expected`` firing policy (Mad Cat Prime against an Atlas AS7-D at 6 hexes:
-#: P(shut down by turn 2) 0.028 +- 0.004, against 0.88 firing everything).
-CLASSIC_TACTICS = {"stand-and-fire": "all", "competent": "max-expected"}
-
-
-def classic_tactics(args: argparse.Namespace) -> None:
-    """The Classic defaults where the Alpha Strike flags were not given, and ``--tactic-a/-b``
-    as Classic firing policies (:data:`CLASSIC_TACTICS`; default ``stand-and-fire``, the
-    Classic duel's default by every door: ``sim.classic_duel`` and ``btsim classic-duel``
-    fire everything unless told otherwise, and the doors must agree)."""
-    for s in ("a", "b"):
-        tac = getattr(args, f"tactic_{s}", None)
-        if tac is not None and tac not in CLASSIC_TACTICS:
-            raise ConfigError(f"tactic-{s}", tac, "competent or stand-and-fire with --game "
-                              "classic (the other tactics need per-turn movement, which the "
-                              "Classic duel does not choose yet)")
-        if tac is not None and getattr(args, f"policy_{s}") is not None:
-            raise ConfigError(f"policy-{s}", getattr(args, f"policy_{s}"),
-                              f"not with --tactic-{s} (the tactic sets the firing policy)")
-        if getattr(args, f"moved_{s}") is None:
-            setattr(args, f"moved_{s}", "stand")
-        if getattr(args, f"policy_{s}") is None:
-            setattr(args, f"policy_{s}", CLASSIC_TACTICS[tac or "stand-and-fire"])
-
-
 def main(args: argparse.Namespace) -> int:
     check_game_flags(args)
     if args.game == "classic":
@@ -300,20 +272,12 @@ def main(args: argparse.Namespace) -> int:
 
         if args.tactics == "matrix" or args.tactic_set is not None:
             return _classic_matrix(args)
-        classic_tactics(args)
-        tactics_line = (f"tactics: A {args.tactic_a or 'stand-and-fire'}, B "
-                        f"{args.tactic_b or 'stand-and-fire'} (Classic: competent = the "
-                        "max-expected firing policy, stand-and-fire = fire everything; the "
-                        "movement mode is fixed per duel)")
         if args.closing not in (None, "close"):
             raise ConfigError("closing", args.closing, "close (the Classic duel's sides close "
                               "at full speed; hold-band is an Alpha Strike policy)")
         if args.start_distance is not None and args.closing is None:
             raise ConfigError("start-distance", args.start_distance, "used with --closing")
-        rc = run_classic(args)
-        if not args.json:
-            print(tactics_line)
-        return rc
+        return run_classic(args)
     from sim.alphastrike.duel.markov import why_not_exact
     from sim.alphastrike.duel.model import MODEL
     from sim.api import duel
@@ -357,25 +321,30 @@ def _matrix(args: argparse.Namespace, params: dict[str, Any]) -> int:
 
 
 def _classic_matrix(args: argparse.Namespace) -> int:
-    """``--tactics matrix --game classic``: the Classic tactics (:data:`CLASSIC_TACTICS`)
-    against each other, Monte Carlo, through the game-agnostic :mod:`sim.tactics`."""
+    """``--tactics matrix --game classic``: the Classic tactics (issue 22,
+    :mod:`sim.classic.duel.tactics`) against each other, Monte Carlo, through the
+    game-agnostic :mod:`sim.tactics`."""
     from sim import tactics as G
     from sim.api import run_scenario
+    from sim.classic.duel import tactics as CT
     from sim.cli.classic_duel import classic_params
 
     if args.tactics != "matrix":
         raise ConfigError("tactic-set", args.tactic_set, "given with --tactics matrix")
-    names = tuple(CLASSIC_TACTICS) if args.tactic_set is None else tuple(
+    named = G.named(CT.GAME)
+    names = named if args.tactic_set is None else tuple(
         t.strip() for t in args.tactic_set.split(","))
-    bad = [t for t in names if t not in CLASSIC_TACTICS]
-    if bad or not names:
-        raise ConfigError("tactic-set", args.tactic_set, "a list of " + ", ".join(CLASSIC_TACTICS)
-                          + " with --game classic")
+    bad = [t for t in names if t not in named]
+    if bad or not names or len(set(names)) != len(names):
+        raise ConfigError("tactic-set", args.tactic_set, "a list of distinct tactics among "
+                          + ", ".join(named) + " with --game classic")
+    if args.closing is not None or args.ranges is not None:
+        raise ConfigError("closing" if args.closing is not None else "ranges",
+                          args.closing or args.ranges, "unset with --tactics matrix (the "
+                          "tactics move from a fixed --range)")
 
     def play(ta: str, tb: str) -> G.Cell:
         args.tactic_a, args.tactic_b = ta, tb
-        args.policy_a = args.policy_b = None
-        classic_tactics(args)
         r = run_scenario("classic-duel", classic_params(args),
                          trials=10_000 if args.trials is None else args.trials,
                          seed=args.seed or 0, n_jobs=args.jobs, progress="never").frame.iloc[0]
@@ -384,13 +353,15 @@ def _classic_matrix(args: argparse.Namespace) -> int:
                       float(r["expected_turns_se"]))
 
     for s in ("a", "b"):
-        if getattr(args, f"tactic_{s}") is not None or getattr(args, f"policy_{s}") is not None:
-            raise ConfigError(f"tactic-{s}", getattr(args, f"tactic_{s}") or
-                              getattr(args, f"policy_{s}"), "not with --tactics matrix")
+        if getattr(args, f"tactic_{s}") is not None:
+            raise ConfigError(f"tactic-{s}", getattr(args, f"tactic_{s}"),
+                              "not with --tactics matrix (it plays every tactic of "
+                              "--tactic-set for both sides)")
     m = G.play_matrix(play, names)
     if args.json:
         print(json.dumps({"a": args.a, "b": args.b, **m.to_dict()}, indent=2))
     else:
-        print(f"A: {args.a}  vs  B: {args.b}  Classic tactic matrix (Monte Carlo)")
+        print(f"A: {args.a}  vs  B: {args.b}  Classic tactic matrix (Monte Carlo; A's score "
+              "= P(A wins) + 1/2 P(draw or timeout))")
         print(m.to_text())
     return 0

@@ -10,8 +10,10 @@ the consciousness rolls, read as validated values from ``scn.duel_rules``; the p
 options D4, D5, D6, D10, D11, D18, D19, D21, D22, TAC and pilot damage from
 ``scn.classic_rules``) are recomputed here. It shares with the kernel only the validated
 scenario (each side's slot layout and compiled weapons: base target numbers by heat, cluster
-and group tables, from the fire model) and the firing policy's decisions (``Decider``, not a
-rule). Tests compare it with the kernel by distribution; ``btsim bench`` times it.
+and group tables, from the fire model), the firing policy's decisions (``Decider``, not a
+rule) and the tactics' movement decisions (issue 22: ``sim.classic.duel.tactics.Planner``,
+data looked up per state; the initiative roll-off, the moves and their dice are its own).
+Tests compare it with the kernel by distribution; ``btsim bench`` times it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 from sim.classic import equipment_rules as ER
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state.apply import CORE_CASE_ARMOR_CAP, CORE_IS_CAP
+from sim.classic.duel import tactics as TC
 from sim.classic.duel.rules import AUTOCANNON_FAMILIES, LIFE_SUPPORT_STEPS
 from sim.classic.duel.scenario import DuelScenario, Side, build
 from sim.classic.fire import to_hit as TH
@@ -598,12 +601,9 @@ def _p(tn: int) -> float:
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= tn) / 36
 
 
-def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
-          fs: FireScenario) -> tuple[int, int, bool, int]:
-    """(hexes, attacker modifier, jumped, movement heat) with the MP the 'Mech has now
-    (reference-classic-combat.md 13.1, 14.3), and the movement PSR (15)."""
-    if not mover or mode == "stand":
-        return 0, 0, False, 0
+def _mp(m: Mech, scn: DuelScenario) -> tuple[int, int, int]:
+    """(walk, run, jump) MP the 'Mech has now (reference-classic-combat.md 13.1, 14.3):
+    legs, hips, leg actuators, heat, jump jets."""
     rules = scn.physical_rules
     side = m.side
     gone = [leg for leg in _legs(m) if m.IS[leg] == 0]
@@ -636,6 +636,19 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
             if (int(side.jet_masks[loc]) >> s) & 1 and (m.IS[loc] == 0 or s in m.hit[loc]):
                 jets += 1
     jump = max(0, side.jump - jets - (m.heat // 5 if rules.heat_reduces_jump else 0))
+    return walk, run, jump
+
+
+def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
+          fs: FireScenario) -> tuple[int, int, bool, int]:
+    """(hexes, attacker modifier, jumped, movement heat) with the MP the 'Mech has now
+    (reference-classic-combat.md 13.1, 14.3), and the movement PSR (15)."""
+    if not mover or mode == "stand":
+        return 0, 0, False, 0
+    rules = scn.physical_rules
+    side = m.side
+    gone = [leg for leg in (LL, RL) if m.IS[leg] == 0]
+    walk, run, jump = _mp(m, scn)
     if mode == "walk":
         hexes, mod = walk, 1 if walk > 0 else 0
     elif mode == "run":
@@ -1038,9 +1051,22 @@ def _targets(scn: DuelScenario, ms: list[Mech], fss: list[FireScenario], can: li
             tg[i] = best
 
 
+def _stand_up(r: random.Random, m: Mech, tries: bool, rules: Any) -> None:
+    """The attempt to stand of a prone 'Mech that may try (PSR; a quad on four legs stands
+    without one, MegaMek; a failure falls again under ``failed_stand=fall``)."""
+    stand_tn = m.side.piloting + _pre(m)
+    if tries and _quad(m) and _gone(m) == 0:
+        m.prone = False
+    elif tries and _roll(r) >= stand_tn:
+        m.prone = False
+    elif tries and rules.failed_stand == "fall":
+        _fall(r, m, stand_tn)
+
+
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
          ranges: list[int] | None = None, dealt: list[int] | None = None,
-         fell: list[bool] | None = None) -> tuple[list[int], list[str], list[str]]:
+         fell: list[bool] | None = None, planner: Any = None
+         ) -> tuple[list[int], list[str], list[str]]:
     """One duel or force engagement (``scn.units``, N 'Mechs a side: issue 21): (turn each
     unit was destroyed or out of the fight (0 = never), causes, C21 reasons ('' = not out)).
     It ends when every unit of a side is down; a unit down takes no further part; each
@@ -1049,8 +1075,15 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     is above 1 at the start of the turn (then their ``moved`` modes), and it drops by the
     hexes both really moved, to 1 at least. ``ranges``: a list the range of each turn played
     is appended to; ``dealt``: per unit, the weapon damage it deals is added to; ``fell``:
-    per unit, whether it fell at least once."""
+    per unit, whether it fell at least once. With movement chosen by the tactics
+    (``scn.free``, issue 22; one 'Mech a side) the duel rolls initiative each turn and the
+    tactics move it (``planner``: the scenario's :class:`sim.classic.duel.tactics.Planner`,
+    whose decisions are data; the dice are rolled here)."""
     rules = scn.duel_rules
+    if scn.free and planner is None:
+        planner = _planner(scn)
+    if not scn.free:
+        planner = None
     each = rules.consciousness_rolls == "each_point"
     units = scn.units
     sides = scn.unit_sides
@@ -1060,7 +1093,7 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     tg = [next(j for j in range(U) if sides[j] != sides[i]) for i in range(U)]
     # closing with closing_mp=current: this duel's own range, closed by the hexes run
     own_range = scn.closing_from > 0 and rules.closing_mp == "current"
-    cur = scn.closing_from
+    cur = scn.start_distance if planner is not None else scn.closing_from
     for t in range(scn.turns):
         if any(all(dead[i] for i in range(U) if sides[i] == s) for s in (0, 1)):
             break
@@ -1074,22 +1107,46 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
         can, tried = [False] * U, [False] * U
         mvs: list[tuple[int, int, bool, int]] = [(0, 0, False, 0)] * U
         was_out = [m.uncon for m in ms]     # knocked out before this turn
+        start_prone = [False] * U
         for i in live:
             m = ms[i]
             c = m.alive() and not m.shut and not m.uncon
             tries = c and m.prone and not _gyro_dead(m) and _gone(m) < (3 if _quad(m) else 2)
-            start_prone = m.prone
-            stand_tn = m.side.piloting + _pre(m)
-            if tries and _quad(m) and _gone(m) == 0:
-                m.prone = False         # a quad on four legs stands without a PSR (MegaMek)
-            elif tries and _roll(r) >= stand_tn:
-                m.prone = False
-            elif tries and rules.failed_stand == "fall":
-                _fall(r, m, stand_tn)
+            start_prone[i] = m.prone
+            if planner is None:
+                _stand_up(r, m, tries, rules)
+                mvs[i] = _move(r, m, modes[sides[i]], c and not start_prone[i], scn, fss[i])
             can[i] = c
-            mvs[i] = _move(r, m, modes[sides[i]], c and not start_prone, scn, fss[i])
             tried[i] = tries
-        if own_range:
+        if planner is not None:
+            # issue 22: initiative (2D6 a side, ties re-rolled; the loser moves first), both
+            # stand-up attempts, then the tactics' moves in initiative order
+            rule = rules.duel_initiative
+            first_a = (rule == "b") if rule != "roll" else TC.roll_off(lambda: r.randint(1, 6))
+            for i, m in enumerate(ms):
+                _stand_up(r, m, tried[i], rules)
+            states = []
+            for i, m in enumerate(ms):
+                mover = can[i] and not start_prone[i]
+                w, rn, j = _mp(m, scn) if mover else (0, 0, 0)
+                states.append({"act": int(can[i]), "mover": int(mover), "prone": int(m.prone),
+                               "heat": m.heat, "walk": w, "run": rn, "jump": j,
+                               "guns": _classes_left(m, fss[i], planner.gclass[i])})
+            mode = list(TC.unpack_value(planner.decide(TC.make_key(cur, first_a, *states))))
+            d1, d2 = mode[2], mode[3]
+            f = 0 if first_a else 1
+            mv: list[Any] = [None, None]
+            for i in (f, 1 - f):
+                mv[i] = _move(r, ms[i], TC.MODES[mode[i]], can[i] and not start_prone[i], scn,
+                              fss[i])
+                hexes = mv[i][0]
+                target = d1 if i == f else d2
+                cur = min(max(target, cur - hexes, 1), cur + hexes, scn.start_distance)
+            mvs = mv
+            rng_ = cur
+            eff = [TC.MODES[mode[i]] if mvs[i][0] > 0 else "stand" for i in range(2)]
+            modes = (eff[0], eff[1])
+        elif own_range:
             cur = max(1, cur - sum(mvs[i][0] for i in live))
             rng_ = cur
         else:
@@ -1207,6 +1264,31 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     return dead, [m.cause for m in ms], [m.out for m in ms]
 
 
+def _classes_left(m: Mech, fs: FireScenario, gclass: np.ndarray) -> int:
+    """The weapon classes of the tactics' key with a weapon left: not destroyed, with
+    ammunition (in a standing location), not jammed."""
+    side = m.side
+    ammo = [0] * len(fs.unit.pools)
+    for b, p in enumerate(side.bin_pool):
+        if p >= 0 and m.IS[side.layout.bins[b][0]] > 0:
+            ammo[p] += m.ammo[b]
+    out = 0
+    for g, gun in enumerate(fs.guns):
+        c = int(gclass[g])
+        if c < 0 or g in m.jam or m.gun_lost(g, gun.kind):
+            continue
+        if gun.pool >= 0 and ammo[gun.pool] <= 0:
+            continue
+        out |= 1 << c
+    return out
+
+
+def _planner(scn: DuelScenario) -> Any:
+    """The tactics' decisions of ``scn`` (issue 22): the same data the engine looks up."""
+    keys = sorted(scn.a.fire)
+    return TC.Planner(scn, {}, {k: i for i, k in enumerate(keys)})
+
+
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
     """``n`` duels one at a time: ``dead_turn`` (U, n), ``cause`` (U, n), ``out`` (U, n,
     the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
@@ -1217,6 +1299,7 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     U = len(scn.units)
     r = random.Random(int(rng.integers(2**63)))
     decs: list[dict[int, Decider]] = [{} for _ in range(U)]
+    planner = _planner(scn) if scn.free else None
     dead = np.zeros((U, n), np.int64)
     causes = np.empty((U, n), dtype=object)
     outs = np.empty((U, n), dtype=object)
@@ -1227,7 +1310,7 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
         rl: list[int] = []
         wd = [0] * U
         fl = [False] * U
-        d, c, o = duel(scn, r, decs, rl, wd, fl)
+        d, c, o = duel(scn, r, decs, rl, wd, fl, planner)
         falls[:, j] = fl
         fire[:, j] = wd
         dead[:, j] = d

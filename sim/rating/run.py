@@ -13,9 +13,8 @@ Plan
   range played ``competent`` by both sides, plus the tactic matrix's **maximin**), each
   optionally crossed with a set of tactics; both seatings (A against B and B against A) in
   every scenario. A scenario's ``tactic = "T"`` is played by both sides (:func:`tactic_params`:
-  Alpha Strike ``tactic_a = tactic_b = T``; Classic, whose tactics are firing policies,
-  ``policy_a = policy_b`` of :data:`sim.cli.duel.CLASSIC_TACTICS`); the tactics played are
-  recorded (:func:`tactic_text`).
+  ``tactic_a = tactic_b = T``, Alpha Strike and Classic alike: issue 22's tactics, which
+  choose movement and fire each turn); the tactics played are recorded (:func:`tactic_text`).
 * **Maximin scenario** (``maximin = true`` or a list of tactics; issue 22's tactic matrix):
   each pairing is first *screened*: every tactic of the set for A against every one for B,
   ``screen_trials`` duels a cell (default: one chunk), from streams of their own
@@ -26,7 +25,9 @@ Plan
   tactics but does not bias the score that is fitted. The screen matrices and the chosen
   tactics are recorded (``meta["maximin"]``, the pairings' ``tactic_a``/``tactic_b``). Cost: a
   screen of ``k x k`` cells a pairing (Alpha Strike, 6 tactics at free movement: about 45 ms
-  CPU a cell, whatever its duels, so ~1.6 s a pairing; Classic, 2 tactics: ~0.2 s a pairing).
+  CPU a cell, whatever its duels, so ~1.6 s a pairing; Classic, 2 tactics
+  (:data:`CLASSIC_MAXIMIN`): each competent cell fills its decision table, ~0.5-1 s CPU, so
+  ~2 s a pairing).
 * **Catalog** (``catalog``): ``builtin`` (the shipped catalog: what ``make report`` rates) or
   ``all`` (built-in plus the units imported with ``btsim units import``): every unit that can
   play the game: Alpha Strike, a unit with a MUL card or whose design converts to a card
@@ -102,8 +103,10 @@ TACTIC_MEANING = {
     "alphastrike": "Alpha Strike tactics of sim.alphastrike.duel.tactics (competent: moving "
                    "first the move whose worst case is best, moving second the best reply; "
                    "heat-aware fire; at a fixed band only the mode and the fire are chosen)",
-    "classic": "Classic tactics are firing policies (competent = max-expected, heat-aware; "
-               "stand-and-fire = fire everything); both 'Mechs stand still, Gunnery 4 / "
+    "classic": "Classic tactics of sim.classic.duel.tactics (competent: initiative each turn, "
+               "moving first the move whose worst case is best, moving second the best reply, "
+               "heat-aware max-expected fire; the scenario's range is the start distance and "
+               "the field's depth; stand-and-fire: stand and fire everything), Gunnery 4 / "
                "Piloting 5",
 }
 #: spawn key offset of the maximin screen's cells (never a pairing's stream)
@@ -116,7 +119,7 @@ OUTCOMES = ("p_win_a", "p_win_b", "p_draw", "p_timeout")
 def default_scenarios(game: str) -> list[dict[str, Any]]:
     """The issue's declared set: short, medium and long range with both sides ``competent``,
     plus the tactic matrix's maximin (Alpha Strike: free movement from 40", every named
-    tactic; Classic: 9 hexes, both firing policies)."""
+    tactic; Classic: from 9 hexes, competent and stand-and-fire, :data:`CLASSIC_MAXIMIN`)."""
     if game == "classic":
         return [*({"name": n, "range": r, "turns": 15, "tactic": "competent"}
                   for n, r in (("short", 3), ("medium", 9), ("long", 15))),
@@ -131,9 +134,15 @@ def tactic_names(game: str) -> tuple[str, ...]:
         from sim.alphastrike.duel.tactics import NAMES
 
         return tuple(NAMES)
-    from sim.cli.duel import CLASSIC_TACTICS
+    from sim import tactics as G
+    from sim.classic.duel.tactics import GAME
 
-    return tuple(CLASSIC_TACTICS)
+    return G.named(GAME)
+
+
+#: the Classic maximin scenario's default tactic set: a Classic cell costs its decision
+#: table (~1 s CPU for a new pairing), so the default screens these two, not all six
+CLASSIC_MAXIMIN = ("competent", "stand-and-fire")
 
 
 def tactic_params(game: str, ta: str, tb: str) -> dict[str, Any]:
@@ -143,11 +152,7 @@ def tactic_params(game: str, ta: str, tb: str) -> dict[str, Any]:
     for t in (ta, tb):
         if t not in names:
             raise ConfigError("tactic", t, f"a {game} tactic: one of " + ", ".join(names))
-    if game == "alphastrike":
-        return {"tactic_a": ta, "tactic_b": tb}
-    from sim.cli.duel import CLASSIC_TACTICS
-
-    return {"policy_a": CLASSIC_TACTICS[ta], "policy_b": CLASSIC_TACTICS[tb]}
+    return {"tactic_a": ta, "tactic_b": tb}
 
 
 def maximin_set(game: str, sc: Mapping[str, Any]) -> tuple[str, ...] | None:
@@ -156,7 +161,7 @@ def maximin_set(game: str, sc: Mapping[str, Any]) -> tuple[str, ...] | None:
     if m is False or m is None:
         return None
     if m is True:
-        return tactic_names(game)
+        return CLASSIC_MAXIMIN if game == "classic" else tactic_names(game)
     if not isinstance(m, list | tuple) or len(m) < 2 or not all(isinstance(t, str) for t in m):
         raise ConfigError("maximin", m, "true (every tactic of the game) or a list of at least "
                           "two tactic names")

@@ -14,9 +14,17 @@ from classic_duel_helpers import HBK, LOCUST, WVR, only_weapon, unarmed
 from sim.api import fire, run_scenario
 from sim.classic.duel import kernel
 from sim.classic.duel.api import classic_duel
-from sim.classic.duel.scenario import build
+from sim.classic.duel.scenario import build as _build
 from sim.classic.hit_api import hit
 from sim.errors import UserError
+
+#: these tests check the duel with imposed movement (issue 22: the default tactic became
+#: competent at a fixed range): both sides pinned to stand-and-fire unless a test says
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+
+
+def build(params: dict):  # noqa: ANN201 - the scenario builder, stand-and-fire pinned
+    return _build({**SAF, **params})
 
 
 def _first_turn(params: dict, n: int, seed: int) -> dict:

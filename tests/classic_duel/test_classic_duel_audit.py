@@ -15,7 +15,15 @@ from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.duel import kernel
 from sim.classic.duel import physical as ph
-from sim.classic.duel.scenario import build
+from sim.classic.duel.scenario import build as _build
+
+#: these tests check the duel with imposed movement (issue 22: the default tactic became
+#: competent at a fixed range): both sides pinned to stand-and-fire unless a test says
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+
+
+def build(params: dict):  # noqa: ANN201 - the scenario builder, stand-and-fire pinned
+    return _build({**SAF, **params})
 
 
 @pytest.mark.parametrize("reading", ["fall", "stay"])

@@ -13,10 +13,18 @@ from classic_duel_helpers import HBK, WVR, unarmed
 import sim
 from sim import options
 from sim.classic.duel import kernel
-from sim.classic.duel.scenario import build
+from sim.classic.duel.scenario import build as _build
 
 LOKI = "Loki (Hellbringer) Prime"
 AWESOME = "Awesome AWS-8Q"
+
+#: these tests check the duel with imposed movement (issue 22: the default tactic became
+#: competent at a fixed range): both sides pinned to stand-and-fire unless a test says
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+
+
+def build(params: dict):  # noqa: ANN201 - the scenario builder, stand-and-fire pinned
+    return _build({**SAF, **params})
 
 
 def _run(params: dict, n: int, seed: int = 0) -> tuple[object, dict]:
@@ -97,7 +105,8 @@ def test_expected_range_in_the_result() -> None:
     assert [t["range"] for t in turns] == [27, 14, 1, 1]          # the nominal schedule
     assert turns[0]["expected_range"] == 27 and turns[0]["expected_range_se"] == 0
     assert turns[2]["expected_range"] > 3 and turns[2]["expected_range_se"] > 0
-    fixed = sim.classic_duel(HBK, WVR, range=6, turns=2, trials=100, seed=2).to_dict()
+    fixed = sim.classic_duel(HBK, WVR, range=6, turns=2, trials=100, seed=2,
+                             tactic_a="stand-and-fire", tactic_b="stand-and-fire").to_dict()
     assert [t["expected_range"] for t in fixed["turns"]] == [6, 6]
 
 

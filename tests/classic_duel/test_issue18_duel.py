@@ -14,12 +14,20 @@ from classic_duel_helpers import HBK, LOCUST, WVR
 from sim.classic.damage_state import state as st
 from sim.classic.damage_state.choose import SampleChooser
 from sim.classic.duel import kernel
-from sim.classic.duel.scenario import build
+from sim.classic.duel.scenario import build as _build
 from sim.classic.fire import heat as H
 from sim.dice import p_2d6_at_least_exact as P
 from sim.oracles.classic_duel import scalar
 
 CPLT, LOKI = "Catapult CPLT-C1", "Loki Prime"
+
+#: these tests check the duel with imposed movement (issue 22: the default tactic became
+#: competent at a fixed range): both sides pinned to stand-and-fire unless a test says
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+
+
+def build(params: dict):  # noqa: ANN201 - the scenario builder, stand-and-fire pinned
+    return _build({**SAF, **params})
 
 
 def _catapult_at_9(engages: str) -> float:
@@ -72,7 +80,7 @@ def test_oracle_sees_the_ams() -> None:
     """The scalar oracle's weapon damage in turn 1 lies within 4 SE of 19.06 (22.06 without
     the AMS: more than 4 SE away)."""
     n = 700
-    o = scalar({"unit_a": CPLT, "unit_b": LOKI, "range": 9, "turns": 1},
+    o = scalar({"unit_a": CPLT, "unit_b": LOKI, "range": 9, "turns": 1, **SAF},
                np.random.default_rng(18), n)
     d = o["weapon_damage"][0]
     assert abs(d.mean() - _catapult_at_9("hit")) <= 4 * d.std() / np.sqrt(n)

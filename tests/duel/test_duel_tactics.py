@@ -211,29 +211,26 @@ def test_cli_tactics_and_matrix(capsys: pytest.CaptureFixture[str]) -> None:
     assert "maximin: A plays" in out and "stand-and-fire" in out
 
 
-def test_classic_tactics_map_to_firing_policies() -> None:
-    import argparse
+def test_classic_cli_tactics_and_matrix(capsys: pytest.CaptureFixture[str]) -> None:
+    """``btsim duel --game classic`` takes the Classic tactics (issue 22): named in the text
+    header and the JSON params; a bad name is one line naming the flag's field."""
+    import json
 
-    from sim.cli.duel import classic_tactics
+    from sim.cli import main
 
-    def ns(**kw: object) -> argparse.Namespace:
-        base = dict(tactic_a=None, tactic_b=None, moved_a=None, moved_b=None, policy_a=None,
-                    policy_b=None)
-        return argparse.Namespace(**{**base, **kw})
-
-    a = ns()  # the default is the Classic duel's own, by every door: fire everything
-    classic_tactics(a)
-    assert (a.policy_a, a.policy_b, a.moved_a) == ("all", "all", "stand")
-    a = ns(tactic_a="competent", tactic_b="competent")
-    classic_tactics(a)
-    assert (a.policy_a, a.policy_b) == ("max-expected", "max-expected")
-    a = ns(tactic_a="stand-and-fire", policy_b="neutral")
-    classic_tactics(a)
-    assert (a.policy_a, a.policy_b) == ("all", "neutral")
-    with pytest.raises(ConfigError, match="tactic-a"):
-        classic_tactics(ns(tactic_a="kite"))
-    with pytest.raises(ConfigError, match="policy-b"):
-        classic_tactics(ns(tactic_b="competent", policy_b="all"))
+    argv = ["duel", "--game", "classic", "Locust LCT-1V", "Commando COM-2D", "--range", "5",
+            "--turns", "2", "--trials", "200"]
+    assert main(argv + ["--tactic-a", "kite"]) == 0
+    out = capsys.readouterr().out
+    assert "tactic kite" in out and "tactic competent" in out
+    assert main(argv + ["--tactic-b", "sniper", "--json"]) == 0
+    p = json.loads(capsys.readouterr().out)["params"]
+    assert (p["tactic_a"], p["tactic_b"], p["movement"]) == ("competent", "sniper", "tactics")
+    assert main(argv + ["--tactic-a", "rush"]) == 2
+    assert "'tactic_a'" in capsys.readouterr().err
+    assert main(argv + ["--tactics", "matrix", "--tactic-set", "competent,charge"]) == 0
+    out = capsys.readouterr().out
+    assert "maximin: A plays" in out and "charge" in out
 
 
 @pytest.mark.parametrize("pair,rule", [(("Commando COM-1B", "Griffin GRF-2N"), "roll"),

@@ -65,7 +65,8 @@ def test_declared_bench_cases_of_the_classic_duel_and_hit():
     from sim.oracles import scalar_baseline
 
     duel = get_model("classic-duel")
-    (case,) = duel.bench_cases
+    case, saf = duel.bench_cases        # competent (the default) and stand-and-fire
+    assert saf.params["tactic_a"] == saf.params["tactic_b"] == "stand-and-fire"
     assert case.unit == "duel-turns" and case.per_trial_metric == "expected_turns"
     kinds = {m.name: m.kind for m in duel.metrics}
     assert kinds["expected_turns"] == "mean"

@@ -20,20 +20,21 @@ def test_a_scenario_tactic_is_each_games_parameters():
     assert R.tactic_params("alphastrike", "competent", "kite") == {
         "tactic_a": "competent", "tactic_b": "kite"}
     assert R.tactic_params("classic", "competent", "stand-and-fire") == {
-        "policy_a": "max-expected", "policy_b": "all"}
+        "tactic_a": "competent", "tactic_b": "stand-and-fire"}
     with pytest.raises(ConfigError, match="tactic"):
-        R.tactic_params("classic", "kite", "kite")
+        R.tactic_params("classic", "rush", "kite")
     for game in ("alphastrike", "classic"):
         names = [s["name"] for s in R.default_scenarios(game)]
         assert names == ["short", "medium", "long", "maximin"]
-        assert R.maximin_set(game, R.default_scenarios(game)[-1]) == R.tactic_names(game)
+        want = R.CLASSIC_MAXIMIN if game == "classic" else R.tactic_names(game)
+        assert R.maximin_set(game, R.default_scenarios(game)[-1]) == want
     with pytest.raises(ConfigError, match="maximin"):
         R.maximin_set("alphastrike", {"name": "m", "maximin": ["competent"]})
     with pytest.raises(ConfigError, match="tactic"):
         R.scenario_params("alphastrike", {"name": "m", "maximin": True, "tactic": "kite"})
     pl = R.plan("classic", ["Hunchback HBK-4G"], ["Locust LCT-1V"],
                 [{"name": "short", "range": 3, "tactic": "competent"}], seatings="one")
-    assert pl.pairings[0].params["policy_a"] == "max-expected"
+    assert pl.pairings[0].params["tactic_a"] == "competent"
     crossed = R.expand_scenarios(R.default_scenarios("classic"), ["stand-and-fire"])
     assert [s["name"] for s in crossed][-1] == "maximin" and len(crossed) == 4
 

@@ -41,8 +41,9 @@ _STATS = ("se", "ci_low", "ci_high")
 
 def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                  piloting_a: int = 5, piloting_b: int = 5, range: int | None = None,
-                 ranges: Any = None, closing: bool = False, moved_a: str = "stand",
-                 moved_b: str = "stand", policy_a: Any = "all", policy_b: Any = "all",
+                 ranges: Any = None, closing: bool = False, moved_a: str | None = None,
+                 moved_b: str | None = None, policy_a: Any = None, policy_b: Any = None,
+                 tactic_a: Any = None, tactic_b: Any = None,
                  physical_a: Any = "best", physical_b: Any = "best", turns: int = DEFAULT_TURNS,
                  bv_a: int | None = None, bv_b: int | None = None,
                  edit_a: Any = None, edit_b: Any = None,
@@ -68,6 +69,7 @@ def classic_duel(a: Any, b: Any, *, gunnery_a: int = 4, gunnery_b: int = 4,
                                  piloting_a=piloting_a, piloting_b=piloting_b, range=range,
                                  ranges=ranges, closing=closing, moved_a=moved_a,
                                  moved_b=moved_b, policy_a=policy_a, policy_b=policy_b,
+                                 tactic_a=tactic_a, tactic_b=tactic_b,
                                  physical_a=physical_a, physical_b=physical_b, turns=turns,
                                  bv_a=bv_a, bv_b=bv_b, edit_a=edit_a, edit_b=edit_b,
                                  rules=rules)
@@ -183,12 +185,17 @@ def to_text(doc: dict[str, Any]) -> str:
     def side(s: str) -> str:
         bv = doc[f"bv_{s}"]
         return (f"{p[f'unit_{s}']} ({s.upper()}: gunnery {p[f'gunnery_{s}']}, piloting "
-                f"{p[f'piloting_{s}']}, {p[f'moved_{s}']}, fire {p[f'policy_{s}']}, physical "
+                f"{p[f'piloting_{s}']}, tactic {p.get(f'tactic_{s}', 'stand-and-fire')}, "
+                f"{p[f'moved_{s}'] if p.get('movement') != 'tactics' else 'moves by tactic'}, "
+                f"fire {p[f'policy_{s}']}, physical "
                 f"{p[f'physical_{s}']}, BV {'unknown' if bv is None else bv})")
 
     rules = p.get("rule_overrides") or ""
     lines = [f"{side('a')}", f"  vs {side('b')}",
-             f"range {p['range']}, at most {p['turns']} turns; {doc['mode']}, "
+             f"range {p['range']}"
+             + (" at the start (the tactics move; initiative each turn)"
+                if p.get("movement") == "tactics" else "")
+             + f", at most {p['turns']} turns; {doc['mode']}, "
              f"{doc['trials']} duels, seed {doc['seed']}; rules "
              + rules_header("default", rules), INTERVAL_NOTE,
              "", "outcome (95% CI):"]

@@ -66,7 +66,7 @@ from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.tables import SIDE as CT_SIDE
 from sim.classic.tables import STANDARD as CT_STANDARD
 from sim.dice import d6, two_d6
-from sim.errors import UserError
+from sim.errors import ConfigError, UserError
 
 #: Fall column by 1D6 (reference.md 4.4).
 SIDE_NAMES = CT.SIDES
@@ -594,7 +594,15 @@ def run_block(scn: DuelScenario, comp: tuple[_Compiled, _Compiled] | None,
     while its range at the start of the turn is above 1 (then uses its ``moved`` modes), the
     range drops by the hexes both sides really moved (never below 1), and weapon fire (to-hit
     tables and firing policy per distinct situation, :func:`_situation_keys`), the prone
-    target modifier and the physical phase (rows at range 1 only) read it."""
+    target modifier and the physical phase (rows at range 1 only) read it.
+
+    It plays ``stand-and-fire`` only: a duel whose movement the tactics choose (issue 22) is
+    the compiled engine's (ConfigError here)."""
+    if scn.free:
+        sd = "a" if scn.tactics[0].name != "stand-and-fire" else "b"
+        raise ConfigError(f"tactic_{sd}", scn.tactics[0 if sd == "a" else 1].name,
+                          "stand-and-fire on the NumPy duel kernel (the compiled engine "
+                          "plays the other tactics)")
     refuse_quads(scn)
     if comp is None:
         comp = (compile_side(scn.a, scn.duel_rules), compile_side(scn.b, scn.duel_rules))

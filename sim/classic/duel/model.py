@@ -120,9 +120,17 @@ class ClassicDuelModel(Model):
                          description="Classic BattleTech duel of two 'Mechs to destruction: "
                          "weapons, physical attacks, criticals, PSRs, falls, heat.",
                          metrics=_metrics(),
+                         # the default duel (competent, issue 22) and the same pairing
+                         # standing and firing everything: the tactics' cost per turn
                          bench_cases=(BenchCase("classic-duel", _bench_params(),
                                                 unit="duel-turns", per_trial=BENCH_TURNS,
-                                                per_trial_metric="expected_turns"),),
+                                                per_trial_metric="expected_turns"),
+                                      BenchCase("classic-duel-stand-and-fire",
+                                                {**_bench_params(),
+                                                 "tactic_a": "stand-and-fire",
+                                                 "tactic_b": "stand-and-fire"},
+                                                unit="duel-turns", per_trial=BENCH_TURNS,
+                                                per_trial_metric="expected_turns")),
                          # 2: duel rule options; consciousness rolled per point per phase
                          # 3: charge hexes, DFA targets, failed stands, wake-up rolls
                          # 4: per-turn shutdown and fall curves
@@ -140,13 +148,23 @@ class ClassicDuelModel(Model):
                          #     really available); MASC/TSM, sword, small cockpit simulated
                          # 13: issue 19: quads, the heavy-duty gyro, the retractable blade
                          #     and stealth armor on the engine (bipeds' bits unchanged)
-                         version="13",
+                         # 14: issue 22: initiative and movement chosen per turn by
+                         #     each side's tactic (default competent at a fixed range)
+                         version="14",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
-        return build(with_edits(params))
+        scn = build(with_edits(params))
+        ok, why = engine_supported(scn)
+        if scn.free and not ok:
+            # the NumPy duel kernel (the fallback for callable policies) does not play tactics
+            s = "a" if scn.tactics[0].name != "stand-and-fire" else "b"
+            raise ConfigError(f"tactic_{s}", scn.tactics[0 if s == "a" else 1].name,
+                              f"stand-and-fire with {why} (the NumPy duel kernel that runs "
+                              "it does not play tactics)")
+        return scn
 
     def params(self, scenario: DuelScenario) -> dict[str, Any]:
         s = scenario
@@ -155,8 +173,10 @@ class ClassicDuelModel(Model):
             out.update({f"unit_{k}": side.label, f"gunnery_{k}": side.gunnery,
                         f"piloting_{k}": side.piloting, f"moved_{k}": side.moved,
                         f"policy_{k}": side.policy.label,
+                        f"tactic_{k}": s.tactics[0 if k == "a" else 1].name,
                         f"physical_{k}": side.physical if isinstance(side.physical, str)
                         else "callable"})
+        out["movement"] = "tactics" if s.free else "imposed"
         out["rule_overrides"] = ",".join(f"{k}={v}" for k, v in s.fire_overrides)
         return out
 

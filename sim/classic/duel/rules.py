@@ -144,6 +144,15 @@ class ClassicDuelRules:
                   "off": "never engaged: the 'Mech runs at its ordinary MP (btsim before "
                   "issue 19)"})
 
+    duel_initiative: str = opt(
+        "roll", allowed=("roll", "a", "b"), ref="Issue 22",
+        doc="who wins the initiative each turn of a duel whose movement the tactics choose "
+            "(the Alpha Strike duel's 'initiative' option, for Classic)",
+        readings={"roll": "2D6 a side, ties re-rolled (each side wins with probability 1/2): "
+                  "the loser moves first, the winner reacts (default)",
+                  "a": "side A always wins (moves last, reacting to B)",
+                  "b": "side B always wins"})
+
     def as_dict(self) -> dict[str, Any]:
         """Every option by name."""
         return options.effective(self)

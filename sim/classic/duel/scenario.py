@@ -71,7 +71,7 @@ MAX_TURNS = 50
 DEFAULT_TURNS = 20
 MOVES = ("stand", "walk", "run", "jump")
 PHYSICAL = ("best", "none")
-SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv")
+SIDE_KEYS = ("unit", "gunnery", "piloting", "moved", "policy", "physical", "bv", "tactic")
 PARAMS = tuple(f"{k}_{s}" for s in "ab" for k in SIDE_KEYS) + (
     "range", "ranges", "closing", "turns")
 DAMAGE_OPTIONS = tuple(DamageRules.__dataclass_fields__)
@@ -157,6 +157,13 @@ class DuelScenario:
     force_sides: tuple[int, ...] = ()
     #: each side's targeting policy (:data:`sim.classic.duel.forces.TARGETING`)
     targeting: tuple[str, str] = ("focus-weakest", "focus-weakest")
+    #: each side's tactic (issue 22, :mod:`sim.classic.duel.tactics`)
+    tactics: tuple[Any, ...] = ()
+    #: movement chosen per turn by the tactics (a fixed ``range`` and a tactic other than
+    #: ``stand-and-fire`` on a side): the distance starts at ``start_distance`` (``range``,
+    #: the depth of the field, never exceeded)
+    free: bool = False
+    start_distance: int = 0
 
     @property
     def per_trial_range(self) -> bool:
@@ -359,7 +366,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     mech = _mech(params.get(f"unit_{s}"), f"unit_{s}")
     gunnery = check_skill(f"gunnery_{s}", params.get(f"gunnery_{s}", 4))
     piloting = check_skill(f"piloting_{s}", params.get(f"piloting_{s}", 5))
-    moved = check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES)
+    moved = check_choice(f"moved_{s}", params.get(f"moved_{s}") or "stand", MOVES)
     if moved == "jump" and mech.jump_mp < 1:
         raise ConfigError(f"moved_{s}", moved, f"stand, walk or run ({mech.name} has no "
                           "jump jets)")
@@ -372,7 +379,9 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
     notes.extend(bv["notes"])
     layout = lay.build_layout(mech, quad=True)
     notes.extend(layout.notes)
-    pol = params.get(f"policy_{s}", "all")
+    pol = params.get(f"policy_{s}")
+    if pol is None:
+        pol = "all"
     if mech.config != "Biped" and (callable(pol) or callable(phys)):
         key = f"policy_{s}" if callable(pol) else f"physical_{s}"
         raise ConfigError(key, "a callable", f"a named policy ({mech.name} is a {mech.config} "
@@ -494,13 +503,45 @@ def build(params: Mapping[str, Any],
         members = [[(_mech(u, f"unit_{s}"), g, p) for u, g, p in forces[i]]
                    for i, s in enumerate("ab")]
         mechs = [members[0][0][0], members[1][0][0]]
-    moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}", "stand"), MOVES) for s in "ab"]
+    moved = [check_choice(f"moved_{s}", params.get(f"moved_{s}") or "stand", MOVES)
+             for s in "ab"]
     runs = [math.ceil(1.5 * m.walk_mp) for m in mechs]
     kind, rr = _ranges(params, turns)
     if kind == "closing" and max(len(f) for f in members) > 1:
         raise ConfigError("closing", True, "a fixed 'range' or a 'ranges' script with more "
                           "than one 'Mech a side (the engagement has one range for every "
                           "unit; closing is for one 'Mech a side)")
+    from sim.classic.duel import tactics as TC
+
+    tacs = []
+    # the default tactic: competent, unless the movement is imposed (a range script,
+    # closing, or a side's movement mode given) or a callable firing or physical policy
+    # sends the duel to the NumPy kernel: then stand-and-fire, the imposed duel
+    many = max(len(f) for f in members) > 1
+    imposed = kind != "fixed" or many or any(
+        params.get(f"moved_{sd}") is not None or callable(params.get(f"policy_{sd}"))
+        or callable(params.get(f"physical_{sd}")) for sd in "ab")
+    for i, sd in enumerate("ab"):
+        given = params.get(f"tactic_{sd}")
+        t = TC.resolve(given if given is not None else TC.STAND_AND_FIRE if imposed
+                       else TC.COMPETENT, f"tactic_{sd}")
+        if t.name != TC.STAND_AND_FIRE and kind != "fixed":
+            raise ConfigError(f"tactic_{sd}", given, f"{TC.STAND_AND_FIRE} with "
+                              f"{'closing' if kind == 'closing' else 'ranges'} (it imposes the "
+                              "movement; tactics move from a fixed start 'range')")
+        if t.name != TC.STAND_AND_FIRE and many:
+            raise ConfigError(f"tactic_{sd}", given, f"{TC.STAND_AND_FIRE} with more than one "
+                              "'Mech a side (the tactics play one 'Mech a side)")
+        if t.name != TC.STAND_AND_FIRE and moved[i] != "stand":
+            raise ConfigError(f"moved_{sd}", moved[i], f"stand (unset) with tactic {t.name}, "
+                              "which chooses the movement each turn (moved is "
+                              f"{TC.STAND_AND_FIRE}'s mode)")
+        tacs.append(t)
+    free = any(t.name != TC.STAND_AND_FIRE for t in tacs)
+    base = dict(params)
+    for i, sd in enumerate("ab"):
+        if base.get(f"policy_{sd}") is None:
+            base[f"policy_{sd}"] = "all" if tacs[i].name == TC.STAND_AND_FIRE else "max-expected"
     moves: list[tuple[str, str]] = []
     if kind == "closing":
         assert isinstance(rr, int)
@@ -529,6 +570,13 @@ def build(params: Mapping[str, Any],
         assert isinstance(rr, int)
         situations |= {(r, "run", "run") for r in range(1, rr + 1)}
         situations.add((1, moved[0], moved[1]))
+    start = 0
+    if free:
+        assert isinstance(rr, tuple)
+        start = rr[0]
+        modes = tuple(tuple(m for m in MOVES if m != "jump" or mech.jump_mp > 0)
+                      for mech in mechs)
+        situations |= TC.situations((modes[0], modes[1]), start)
     # each unit's fire tables are against its nominal target, the other side's first 'Mech
     # (the engine and the oracle put the real target's movement modifier in its place)
     hx = [{"stand": 0, "walk": m.walk_mp, "run": math.ceil(1.5 * m.walk_mp),
@@ -537,13 +585,15 @@ def build(params: Mapping[str, Any],
     built: list[list[Side]] = [[], []]
     for i, s in enumerate("ab"):
         for mech, g, p in members[i]:
-            pa = dict(params)
+            pa = dict(base)
             pa[f"unit_{s}"], pa[f"gunnery_{s}"], pa[f"piloting_{s}"] = mech, g, p
             built[i].append(_side(pa, s, fire_over, drules, situations, i, hx[1 - i], notes,
                                   crules))
     for m in [m for f in members for m, _, _ in f]:
         notes.extend(_quirk_notes(m, crules))
     notes.extend(SIMPLIFICATIONS)
+    if free:
+        notes.extend(TACTIC_NOTES)
     over = {**fire_over, **dmg_over, **duel_over, **phys_over, **cl_over}
     force: tuple[Side, ...] = ()
     force_sides: tuple[int, ...] = ()
@@ -552,8 +602,10 @@ def build(params: Mapping[str, Any],
         force_sides = (0,) * len(built[0]) + (1,) * len(built[1])
     return DuelScenario(built[0][0], built[1][0], turns, ranges, tuple(moves), label,
                         tuple(sorted(over.items())), drules, tuple(dict.fromkeys(notes)),
-                        urules, prules, rr if isinstance(rr, int) else 0, force, force_sides,
-                        targeting or ("focus-weakest", "focus-weakest"))
+                        urules, prules, rr if isinstance(rr, int) else 0, force=force,
+                        force_sides=force_sides,
+                        targeting=targeting or ("focus-weakest", "focus-weakest"),
+                        tactics=(tacs[0], tacs[1]), free=free, start_distance=start)
 
 
 def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:
@@ -568,6 +620,16 @@ def classic_rules(overrides: Mapping[str, Any] | None = None) -> ClassicRules:
                               f" in the classic duel, where it has no effect: {why}")
     return rules
 
+
+#: What a duel with movement chosen by the tactics simplifies (issue 22; in its notes).
+TACTIC_NOTES: tuple[str, ...] = (
+    "classic-duel tactics: each turn 2D6 initiative a side (ties re-rolled; the loser moves "
+    "first); each unit moves the full MP of the mode it picks and changes the distance by at "
+    "most that many hexes (never below 1 nor beyond the start range, the field's depth)",
+    "classic-duel tactics: a movement decision sees which classes of identical weapons "
+    "still have one left (the 6 of the most damage; the firing decision uses the weapons "
+    "really available); it looks ahead over the same payoffs with the state frozen",
+)
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).
 SIMPLIFICATIONS: tuple[str, ...] = (

@@ -86,8 +86,8 @@ A_SHOULDER, A_UPPER_ARM, A_LOWER_ARM, A_HAND, A_HIP, A_UPPER_LEG, A_LOWER_LEG, A
  R_PRONE_ONE_ARM, R_CLOSING_CURRENT, R_ATTACKS_ALL, R_KNOCK_MODE, R_HIP_CEIL, R_HEAT_JUMP,
  R_MOVE_PSR, R_FALL_MEGAMEK, R_PILOT_DAMAGE, R_PSR_OWN, R_AUTO_FAIL, R_PAIR_MOD, R_AIM_MOD,
  R_AIMED, R_JUMP_RATING, R_AMS_DECLARED, R_EXPL_SHUT, R_PER_TRIAL, R_TURNS, R_CLOSING_FROM,
- R_MAX_RANGE, R_MASC) = range(41)
-N_RI = 41
+ R_MAX_RANGE, R_MASC, R_TACTICS, R_START, R_INITIATIVE) = range(44)
+N_RI = 44
 #: the PSR modifier of a 'Mech that shuts down (13.4; the duel kernel's heat phase)
 SHUTDOWN_PSR = 3
 KNOCK_MODES = ("none", "fall", "fall-and-prone")
@@ -159,15 +159,42 @@ class DecisionTable:
                     full = sum(1 << g for g, gun in enumerate(fs.guns)
                                if gun.tn_uncapped[0, h] <= 12)
                     pending.append(self.key(u, i, h, full))
-        self.pending = pending
         self.size = 0
-        self.arr = new_table(256 if self.deciders else 0, self.nsit, self.shift)
+        #: issue 22: the tactics' movement decisions share the table (keys with
+        #: ``tactics.TAG`` set), decided by state (:class:`sim.classic.duel.tactics.Planner`)
+        self.planner = None
+        self.tactic_states: set[int] = set()
+        if scn.free:
+            from sim.classic.duel import tactics as TC
+
+            self.planner = TC.Planner(scn, self.deciders, {k: i for i, k in enumerate(keys)})
+            pending.extend(self._state_keys(TC.split_key(start_key(scn))[2]))
+        self.pending = pending
+        self.arr = new_table(256 if self.deciders or scn.free else 0, self.nsit, self.shift)
+
+    def _state_keys(self, state: int) -> list[int]:
+        """Every tactic key of a state (each distance, both initiative orders), once."""
+        from sim.classic.duel import tactics as TC
+
+        if state in self.tactic_states:
+            return []
+        self.tactic_states.add(state)
+        base = TC.TAG | (state << TC.STATE_SHIFT)
+        assert self.planner is not None
+        return [base | (f << TC.D_BITS) | d for f in (0, 1)
+                for d in range(1, self.planner.R + 1)]
 
     def key(self, u: int, sit: int, h: int, avail: int) -> int:
         return (((u * self.nsit + sit) * ACTIVE_HEATS + h) << self.shift) | avail
 
     def value(self, key: int) -> int:
-        """The Decider's bit mask of the guns fired for ``key``."""
+        """The Decider's bit mask of the guns fired for ``key`` (a tactic key: the packed
+        movement decision, :meth:`sim.classic.duel.tactics.Planner.decide`)."""
+        from sim.classic.duel.tactics import TAG
+
+        if key & TAG:
+            assert self.planner is not None
+            return int(self.planner.decide(key))
         avail = key & ((1 << self.shift) - 1)
         rest = key >> self.shift
         h, rest = rest % ACTIVE_HEATS, rest // ACTIVE_HEATS
@@ -178,8 +205,14 @@ class DecisionTable:
         (the compiled insertion, :func:`sim.classic.engine.fire.put`); returns how many."""
         arr = self.arr
         n = int(min(arr[D_NMISS], arr[D_MISSCAP]))
-        keys = np.unique(np.concatenate([np.asarray(self.pending, np.int64),
-                                         arr[D_MISS0:D_MISS0 + n]]))
+        missed = arr[D_MISS0:D_MISS0 + n]
+        if self.planner is not None:
+            from sim.classic.duel import tactics as TC
+
+            for k in missed.tolist():       # a new state: all its keys at once
+                if k & TC.TAG:
+                    self.pending.extend(self._state_keys(TC.split_key(k)[2]))
+        keys = np.unique(np.concatenate([np.asarray(self.pending, np.int64), missed]))
         self.pending = []
         arr[D_NMISS] = 0
         if keys.size == 0:
@@ -197,6 +230,19 @@ class DecisionTable:
         put(self.arr, keys, vals)
         self.size += int(keys.size)
         return int(keys.size)
+
+
+def start_key(scn: DuelScenario) -> int:
+    """The tactic decision key of a duel's first turn (undamaged, heat 0, at the start
+    distance, A moving first): its state is decided before the first duel runs."""
+    from sim.classic.duel import tactics as TC
+
+    st_ = []
+    for s in scn.sides:
+        st_.append({"act": 1, "mover": 1, "prone": 0, "heat": 0, "walk": s.walk,
+                    "run": (3 * s.walk + 1) // 2, "jump": s.jump,
+                    "guns": TC.all_classes(TC.weapon_classes(s))})
+    return TC.make_key(scn.start_distance, True, st_[0], st_[1])
 
 
 def _pad(rows: list[np.ndarray], shape: tuple[int, ...], fill: int | float = 0,
@@ -654,7 +700,8 @@ GLOBAL_KEYS = ("STD_LOC", "STD_REAR", "PUNCH_FRONT", "KICK_FRONT", "FALL_COL", "
                "BASE", "PSR_T", "PSR_S", "MOVE_HEAT", "JUMP_HEAT_MIN", "CORE_IS_CAP",
                "CORE_ARMOR_CAP", "QUAD_MP", "LEG_PSR", "HEAT_CONST")
 #: the rest of ``M`` after the unit arrays
-TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES", "SPRINT", "MASC_T")
+TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES", "SPRINT", "MASC_T",
+             "TAC_SIT", "GCLASS")
 M_KEYS = GLOBAL_KEYS + UNIT_KEYS + TAIL_KEYS
 
 
@@ -707,6 +754,10 @@ def rule_ints(scn: DuelScenario) -> np.ndarray:
         R_CLOSING_FROM: scn.closing_from,
         R_MAX_RANGE: max(scn.ranges) if scn.ranges else 1,
         R_MASC: ur.masc == "sprint",
+        # issue 22: movement chosen per turn by the tactics (sim.classic.duel.tactics)
+        R_TACTICS: scn.free,
+        R_START: scn.start_distance,
+        R_INITIATIVE: ("roll", "a", "b").index(ur.duel_initiative),
     }
     for k, v in vals.items():
         ri[k] = int(v)
@@ -738,7 +789,32 @@ def compile_scenario(scn: DuelScenario) -> Compiled:
     parts += [rule_ints(scn), turn_sit, run_sit, np.array([adj], np.int64),
               np.asarray(scn.ranges, np.int64),
               np.array([[MOVES.index(m) for m in mv] for mv in scn.moves], np.int64),
-              sprint_table(scn), masc_table(scn)]
+              sprint_table(scn), masc_table(scn), tactic_situations(scn, keys),
+              gun_class_table(scn)]
     from sim.classic.engine.arrays import pack
 
     return Compiled(pack(parts), len(units), scn.turns, DecisionTable(scn, keys, set(turn_sit.tolist())))
+
+
+def gun_class_table(scn: DuelScenario) -> np.ndarray:
+    """``GCLASS[u, g]``: the weapon-class bit of gun g in unit u's half of the tactics'
+    decision key (:func:`sim.classic.duel.tactics.weapon_classes`; -1 none or padding)."""
+    from sim.classic.duel import tactics as TC
+
+    rows = [TC.weapon_classes(s) for s in scn.sides]
+    out = np.full((len(rows), max(max(r.size for r in rows), 1)), -1, np.int64)
+    for u, r in enumerate(rows):
+        out[u, :r.size] = r
+    return out
+
+
+def tactic_situations(scn: DuelScenario, keys: list[tuple[int, str, str]]) -> np.ndarray:
+    """``TAC_SIT[r, mode_a, mode_b]``: the fire situation of a turn whose moves end at
+    distance r in those modes (issue 22; -1 where none; one dummy row without tactics)."""
+    if not scn.free:
+        return np.full((1, 4, 4), -1, np.int64)
+    out = np.full((scn.start_distance + 1, 4, 4), -1, np.int64)
+    for i, (r, ma, mb) in enumerate(keys):
+        if r <= scn.start_distance:
+            out[r, MOVES.index(ma), MOVES.index(mb)] = i
+    return out

@@ -85,7 +85,9 @@ M_RANGES = 75
 M_MODES = 76
 M_SPRINT = 77
 M_MASC_T = 78
-assert len(M_KEYS) == 79
+M_TAC_SIT = 79
+M_GCLASS = 80
+assert len(M_KEYS) == 81
 assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
@@ -102,10 +104,11 @@ N_X = 45
 #: weapon to-hit 2D6, cluster 2D6, PSRs (stand, movement, end of phase, shutdown), fall
 #: facing 1D6, MechWarrior's roll after a fall, consciousness and wake-up, heat phase
 #: (shutdown/restart, ammunition explosion), physical to-hit 2D6, physical hit tables 1D6,
-#: initiative 1D2 (both declare a charge / DFA), a plasma weapon's heat dice on its target
+#: initiative 1D2 (both declare a charge / DFA), a plasma weapon's heat dice on its target,
+#: the turn's initiative 2D6 a side (issue 22: a duel whose movement the tactics choose)
 (K_LOCATION, K_CRIT, K_SLOT, K_TO_HIT, K_CLUSTER, K_PSR, K_FALL, K_PILOT, K_CONSC, K_HEAT,
- K_PHYS, K_PHYS_LOC, K_INIT, K_EXT) = range(14)
-N_KINDS = 14
+ K_PHYS, K_PHYS_LOC, K_INIT, K_EXT, K_INITIATIVE) = range(15)
+N_KINDS = 15
 #: dice array D: D[0] mode (0 counter-based, 1 tape), D[1] tape position, then the per-kind
 #: stream seeds and counters, then (tape mode) the tape
 D_MODE, D_POS = 0, 1

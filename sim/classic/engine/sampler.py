@@ -20,7 +20,7 @@ BLOCK = 16384
 #: change in a callee module would leave a stale caller; :func:`_kernel` drops the engine's
 #: cache files whenever the sources' hash changes
 _SOURCES = ("arrays", "dice", "damage", "psr", "move", "fire", "physical", "heat", "end",
-            "target", "turn", "layout", "compile")
+            "target", "turn", "layout", "compile", "tactics")
 
 
 def _fresh_cache(here: Any = None) -> bool:

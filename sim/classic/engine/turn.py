@@ -18,8 +18,9 @@ from sim.classic.engine import layout as L
 from sim.classic.engine import move as MV
 from sim.classic.engine import physical as PHY
 from sim.classic.engine import psr as PS
+from sim.classic.engine import tactics as TC
 from sim.classic.engine import target as TG
-from sim.classic.engine.arrays import a1, a2, dim, unmanaged
+from sim.classic.engine.arrays import a1, a2, a3, dim, unmanaged
 from sim.classic.engine.damage import settle_pilot
 from sim.classic.engine.dice import start_duel
 
@@ -50,13 +51,45 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
         rng_out[t] = 0
     cur = a1(M, L.M_RI, C.R_CLOSING_FROM)
     per_trial = a1(M, L.M_RI, C.R_PER_TRIAL) != 0
+    tac = a1(M, L.M_RI, C.R_TACTICS) != 0
+    top = a1(M, L.M_RI, C.R_START)
+    if tac:
+        cur = top
+    sprone = np.zeros(U, np.int64)
     miss0 = M[2][C.D_NMISS]
     for t in range(T):
         if TG.over(X, M):
             break
         closing = per_trial and cur > 1
         # 1 movement
+        if tac:
+            # issue 22: initiative, then the loser moves first and the winner reacts, as
+            # the tactics' decision table says (sim.classic.duel.tactics)
+            first = TC.initiative(D, a1(M, L.M_RI, C.R_INITIATIVE))
+            for u in range(U):
+                X[u, L.X_WAS_OUT] = X[u, L.X_UNCON]
+                X[u, L.X_ACT] = 1 if (PS.alive(SS[u]) and not X[u, L.X_SHUT]
+                                      and not X[u, L.X_UNCON]) else 0
+                sprone[u] = X[u, L.X_PRONE]
+                MV.stand_up(SS[u], X, M, u, D)
+            v = F.decision(M[2], TC.key(SS, X, M, cur, first, sprone))
+            if v < 0:
+                return      # a decision not in the table yet: abandoned, re-run (sampler)
+            mode0, mode1, d1, d2 = v & 3, (v >> 2) & 3, (v >> 4) & 127, (v >> 11) & 127
+            second = 1 - first
+            MV.move(SS[first], X, M, first, mode0 if first == 0 else mode1,
+                    X[first, L.X_ACT] != 0 and sprone[first] == 0, D)
+            mid = TC.clip_move(d1, cur, X[first, L.X_HEX], top)
+            MV.move(SS[second], X, M, second, mode1 if first == 0 else mode0,
+                    X[second, L.X_ACT] != 0 and sprone[second] == 0, D)
+            cur = TC.clip_move(d2, mid, X[second, L.X_HEX], top)
+            r = cur
+            e0 = mode0 if X[0, L.X_HEX] > 0 else MV.STAND
+            e1 = mode1 if X[1, L.X_HEX] > 0 else MV.STAND
+            sit = a3(M, L.M_TAC_SIT, r, e0, e1)
         for u in range(U):
+            if tac:
+                break
             if TG.down(X, u):
                 continue
             S = SS[u]
@@ -70,7 +103,9 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             else:
                 mode = a2(M, L.M_MODES, t, u)
             MV.move(S, X, M, u, mode, X[u, L.X_ACT] != 0 and not start_prone, D)
-        if per_trial:
+        if tac:
+            pass
+        elif per_trial:
             hexes = 0
             for u in range(U):
                 hexes += X[u, L.X_HEX]

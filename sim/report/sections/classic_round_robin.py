@@ -331,8 +331,15 @@ def bv_section(res: Result, sec: Section) -> None:
          for c, v in (("fitted score", p15), ("low", lo15), ("high", hi15))]))
     ot = sec.table("bv_outliers").values
     stand = hl[hl["stands_out"]]
-    assumptions = (f"duels at {', '.join(_case(r) for r in ranges)}, both standing still and "
-                   f"firing everything, {int(d['trials'].median()):,} duels a pairing")
+    f = res.frame      # the tactics played (issue 22; results before it: stand-and-fire)
+    tac = set(f["tactic_a"].astype(str)) | set(f["tactic_b"].astype(str)) if (
+        "tactic_a" in f and "tactic_b" in f) else {"stand-and-fire"}
+    how = ("both standing still and firing everything" if tac == {"stand-and-fire"} else
+           "both playing the competent tactic (initiative each turn, movement and range "
+           "chosen to win, heat-aware fire)" if tac == {"competent"} else
+           "tactics " + ", ".join(sorted(tac)))
+    assumptions = (f"duels at {', '.join(_case(r) for r in ranges)}, {how}, "
+                   f"{int(d['trials'].median()):,} duels a pairing")
     if stand.empty:
         sec.findings.append(Finding(
             res.name, f"No 'Mech stands out from the BV fairness curve: none of the "

@@ -1,0 +1,686 @@
+"""Classic duel tactics (issue 22; reference-classic-combat.md 15, reference.md 1.2): the
+decisions of a duel played with per-turn movement, as data the compiled engine looks up.
+
+**The turn** (:mod:`sim.classic.engine.turn`, ``R_TACTICS``), map-free:
+
+1. **Initiative**: 2D6 a side, ties re-rolled (rule option ``duel_initiative``: ``roll``, or
+   ``a`` / ``b`` always wins); the loser moves first, the winner reacts (its own roll kind,
+   ``K_INITIATIVE``, so no other roll moves).
+2. **Movement**: each unit picks a mode (stand, walk, run, jump) with the MP it has *now*
+   (:func:`sim.classic.engine.move.current_mp`: heat, legs, hips, jump jets, TSM) and a new
+   distance: a move of h hexes changes the distance by any amount in [-h, +h] (sideways keeps
+   it), never below 1 nor beyond the start distance ``range`` (the field's depth: the
+   'Mechs start at its two edges). A unit always moves the full MP of its mode: that
+   maximises its TMM at the same heat (walk and run heat do not depend on the hexes); a jump
+   too moves its full jump MP (max TMM, heat max(3, MP): the heat of a shorter jump is not
+   offered, a documented simplification). A unit that cannot act, or is prone at the start
+   of its movement, stands. The second mover's reply is decided with the first mover's
+   *planned* move; when the first one's realised move is shorter (a MASC failure), the
+   reply's distance is clipped to what it can still reach.
+3. Fire, physical attacks at range 1, heat and end phase as always, at the distance after
+   both moves; the fire situation (range, own mode, target mode) of the turn is the one the
+   modes reached (built for every reachable situation, :func:`situations`).
+
+**Decisions are a table** keyed by the decision key (:func:`split_key`): the distance before
+movement, who moves first, and per unit whether it can act and move, whether it is prone,
+its heat, its walk / run / jump MP now, and which of its weapon classes (identical weapons,
+:data:`GUN_CLASSES` of the most damage) still have a weapon left: not destroyed, with
+ammunition, not jammed (:func:`weapon_classes`; a weapon of a class beyond those counts as
+always there, and a class counts whole while one of its weapons is left). The firing
+decision itself, by the side's firing policy, is made on the weapons really available.
+The compiled engine looks a key up in the duel's decision hash table
+(:class:`sim.classic.engine.compile.DecisionTable`, the key's bit :data:`TAG` set); a key
+not there is recorded, the duel abandoned and re-run once :func:`decide` has filled the
+key's whole state (every distance, both initiative orders).
+
+**The payoff** of a turn to A, by (A's mode, B's mode, distance after both moves), is the
+*kill race* (:data:`PAYOFF` ``ratio``, as the Alpha Strike duel's): ln(r_A) - c_A / r_A -
+ln(r_B) + c_B / r_B, where r is the share of the enemy's undamaged armor and internal
+structure a side's expected damage destroys this turn plus :data:`RATE_FLOOR`, and c its
+heat cost in the same units (first order: a cost c lowers the log rate by c / r); a weaker
+unit therefore values the damage it avoids more than the damage it deals
+(:meth:`Planner.payoffs`; ``net``: share dealt minus share taken, less A's heat cost plus
+B's). Expected damage is exact
+from the fire model's tables: per gun the side's firing policy fires (the ``max-expected``
+:class:`~sim.classic.fire.policies.Decider` under ``competent``: heat-aware, e.g. it holds
+the PPC that would push the 'Mech over the shutdown line), P(2D6 >= target number) x its
+mean damage given a hit, the target number that of the situation corrected as the engine
+corrects it (the real hexes moved with the MP now, prone and shut-down targets); at
+distance 1 a unit whose physical policy is not ``none`` adds its kick (P(hit) x W/5: the
+physical attack 'best' usually picks; punches, charges and falls are not valued). The heat
+cost of the heat h' the turn leaves (movement + weapon heat - dissipation): P(shutdown at
+h') x (own share dealt + share taken: a shut-down 'Mech neither fires nor dodges), P(ammo
+explosion at h') x 1 (the 'Mech), and the share of damage the heat scale's to-hit penalty
+at h' costs next turn. **Lookahead**: :data:`LOOKAHEAD` more turns of the same payoffs
+(the state frozen, initiative 1/2 each), solved backward over the distance, are added to
+the payoff of each final distance (so a unit out of range still closes or opens the range).
+
+**Tactics** (:data:`NAMES`), each a rule over the candidate moves (mode, distance), each
+valued as competent values it (the first mover: its worst case over the second mover's
+replies; the second: against the first mover's move):
+
+* ``competent``: the first mover the maximin move, the second its best response;
+* ``stand-and-fire``: the side's fixed ``moved`` mode (default stand), distance unchanged;
+* ``brawler``: the closest distance it can reach, in its best mode for it;
+* ``charge``: its mode with the most hexes, straight in;
+* ``sniper``: the distance where its expected damage per turn over the enemy's (both
+  standing) is best, as near as it can get, in its best mode;
+* ``kite``: its mode with the most hexes (most TMM), holding the longest distance at which
+  its expected damage at least matches the enemy's (both moving so), as near as it can get.
+
+Ties go to the lower mode (stand, walk, run, jump), then the smaller change of distance,
+then the shorter distance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sim import tactics as G
+from sim.classic import damage as D
+from sim.classic.duel import physical as ph
+from sim.classic.fire import heat as H
+from sim.classic.fire import to_hit as TH
+from sim.dice import P_2D6_AT_LEAST
+
+if TYPE_CHECKING:
+    from sim.classic.duel.scenario import DuelScenario
+
+GAME = "classic"
+#: movement modes, the engine's order (sim.classic.engine.move STAND..JUMP)
+MODES = ("stand", "walk", "run", "jump")
+#: bit that marks a tactic key in the shared decision hash table (fire keys stay below it)
+TAG = 1 << 62
+#: turns of lookahead added to each final distance's payoff
+LOOKAHEAD = 2
+#: the movement payoff: ``ratio`` (the kill race: log of the rates of destruction, A's over
+#: B's) or ``net`` (share dealt minus share taken)
+PAYOFF = "ratio"
+#: floor added to each rate of the ``ratio`` payoff (share of the enemy per turn)
+RATE_FLOOR = 0.05
+#: tolerance of the ties
+_TOL = 1e-12
+#: weapon classes a unit's key tracks (identical weapons are one class; the classes of most
+#: damage first): whether any weapon of the class is left (not destroyed, with ammunition,
+#: not jammed). A weapon of a class beyond these counts as always there.
+GUN_CLASSES = 6
+#: per unit: (name, bits) of the decision key, low to high (sim.classic.engine.turn packs
+#: the same fields)
+UNIT_FIELDS = (("act", 1), ("mover", 1), ("prone", 1), ("heat", 5), ("walk", 4), ("run", 5),
+               ("jump", 4), ("guns", GUN_CLASSES))
+UNIT_BITS = sum(b for _, b in UNIT_FIELDS)
+#: the key: distance (7 bits), A moves first (1 bit), unit 0, unit 1
+D_BITS = 7
+STATE_SHIFT = D_BITS + 1
+
+
+@dataclass(frozen=True)
+class View:
+    """What a tactic sees for one decision: the distance ``d`` before its move, whether it
+    moves ``first``, hexes per mode (``reach``, -1: mode not available) of itself and of the
+    enemy, its value ``q[own mode, enemy mode, distance]`` (index 1..``dmax``), the raw
+    expected damage ``dealt`` / ``taken`` (same shape), the enemy's planned mode and
+    distance when it moves second (``opp_mode``, ``opp_d``, else -1), its fixed ``moved``
+    mode (stand-and-fire) and ``dmax`` (the start distance)."""
+
+    d: int
+    first: bool
+    reach: np.ndarray
+    opp_reach: np.ndarray
+    q: np.ndarray
+    dealt: np.ndarray
+    taken: np.ndarray
+    opp_mode: int
+    moved: int
+    dmax: int
+    #: :func:`worst_case` of ``q`` (the first mover's value of each own move), and both as
+    #: nested lists (fast to read one by one)
+    worst: np.ndarray | None = None
+    worst_rows: Any = None
+    q_rows: Any = None
+
+
+def window(arr: np.ndarray, h: int, op: Callable[..., Any], dmax: int) -> np.ndarray:
+    """``op`` (np.minimum / np.maximum) of ``arr[..., c-h .. c+h]`` clipped to [1, dmax], for
+    each centre c (index 0 unused): the best or worst a move of ``h`` hexes from c reaches."""
+    out = arr.copy()
+    for k in range(1, min(h, dmax) + 1):
+        up = arr.copy()
+        up[..., 1:dmax + 1 - k] = arr[..., 1 + k:dmax + 1]
+        dn = arr.copy()
+        dn[..., 1 + k:dmax + 1] = arr[..., 1:dmax + 1 - k]
+        out = op(out, op(up, dn))
+    return out
+
+
+def reach_set(d: int, h: int, dmax: int) -> np.ndarray:
+    """Distances a move of ``h`` hexes reaches from ``d``: [d-h, d+h] within [1, dmax]."""
+    return np.arange(max(d - h, 1), min(d + h, dmax) + 1)
+
+
+def worst_case(q: np.ndarray, opp_reach: np.ndarray, dmax: int) -> np.ndarray:
+    """``w[m, d1]``: the worst value over the enemy's replies (every mode it has, every
+    distance it reaches from d1) of own mode m at distance d1 after the own move."""
+    w = np.full((4, dmax + 1), np.inf)
+    for om in range(4):
+        if opp_reach[om] < 0:
+            continue
+        w = np.minimum(w, window(q[:, om, :], int(opp_reach[om]), np.minimum, dmax))
+    return w
+
+
+def candidates(v: View) -> list[tuple[int, int, float]]:
+    """Every (mode, distance) the unit can reach, with its value: the first mover's worst
+    case over the replies (:attr:`View.worst`), the second mover's value against the first
+    one's move."""
+    out = []
+    rows = v.worst_rows if v.first else v.q_rows
+    for m in range(4):
+        h = int(v.reach[m])
+        if h < 0:
+            continue
+        row = rows[m] if v.first else rows[m][v.opp_mode]
+        for nd in range(max(v.d - h, 1), min(v.d + h, v.dmax) + 1):
+            out.append((m, nd, row[nd]))
+    return out
+
+
+def _pick(v: View, keep: Callable[[int, int], bool] | None = None) -> tuple[int, int]:
+    """The best candidate (among those ``keep(mode, distance)`` accepts, if given); ties:
+    lower mode, smaller change of distance, shorter distance."""
+    cands = candidates(v)
+    if keep is not None:
+        cands = [c for c in cands if keep(c[0], c[1])] or cands
+    top = max(c[2] for c in cands)
+    tol = max(_TOL, 1e-9 * abs(top))
+    m, nd, _ = min((c for c in cands if c[2] >= top - tol),
+                   key=lambda c: (c[0], abs(c[1] - v.d), c[1]))
+    return m, nd
+
+
+def fastest(v: View) -> int:
+    """The mode with the most hexes (ties: the lower mode)."""
+    best = 0
+    for m in range(4):
+        if v.reach[m] > v.reach[best]:
+            best = m
+    return best
+
+
+def competent(v: View) -> tuple[int, int]:
+    """First mover: the maximin move; second: the best response."""
+    return _pick(v)
+
+
+def stand_and_fire(v: View) -> tuple[int, int]:
+    """The fixed ``moved`` mode (stand if it has no such MP now), distance unchanged."""
+    m = v.moved if v.reach[v.moved] > 0 else 0
+    return m, v.d
+
+
+def brawler(v: View) -> tuple[int, int]:
+    """The closest distance reachable, in its best mode."""
+    lo = max(1, v.d - int(v.reach.max()))
+    return _pick(v, lambda m, d: d == lo)
+
+
+def charge(v: View) -> tuple[int, int]:
+    """The mode with the most hexes, straight in."""
+    m = fastest(v)
+    return m, max(1, v.d - int(v.reach[m]))
+
+
+def _nearest(v: View, target: int, mode: int | None = None) -> tuple[int, int]:
+    """The candidate nearest distance ``target`` (in ``mode`` if it has it), best valued."""
+    cands = [c for c in candidates(v) if mode is None or c[0] == mode] or candidates(v)
+    modes = {c[0] for c in cands}
+    best = min(abs(c[1] - target) for c in cands)
+    return _pick(v, lambda m, d: m in modes and abs(d - target) == best)
+
+
+def sniper(v: View) -> tuple[int, int]:
+    """Hold the distance where its expected damage over the enemy's (both standing) is
+    best."""
+    r = np.arange(1, v.dmax + 1)
+    ratio = (v.dealt[0, 0, 1:] + 0.1) / (v.taken[0, 0, 1:] + 0.1)
+    target = int(r[np.argmax(ratio)])
+    return _nearest(v, target)
+
+
+def kite(v: View) -> tuple[int, int]:
+    """Fastest mode; the longest distance where it deals at least what it takes."""
+    m = fastest(v)
+    om = int(np.argmax(np.where(v.opp_reach >= 0, v.opp_reach, -99)))
+    dealt, taken = v.dealt[m, om, 1:], v.taken[m, om, 1:]
+    good = np.flatnonzero((dealt >= taken) & (dealt > 0))
+    target = int(good.max() + 1) if good.size else int(np.argmax(dealt - taken) + 1)
+    return _nearest(v, target, m)
+
+
+class ClassicTactic(G.Tactic):
+    """A Classic duel tactic: ``decide(view) -> (mode, distance)``."""
+
+
+_DECIDE = {"competent": (competent, "first mover: the move whose worst case over the "
+                         "second mover's replies is best; second mover: the best reply "
+                         "(expected damage dealt minus taken, heat counted)"),
+           "stand-and-fire": (stand_and_fire, "keeps its movement mode (moved, default "
+                              "stand) and the distance, fires by its policy (all by default)"),
+           "brawler": (brawler, "closes as fast as it can, in its best mode; physical "
+                       "attacks at range 1"),
+           "sniper": (sniper, "holds the distance where its expected damage per turn over "
+                      "the enemy's is best"),
+           "kite": (kite, "its fastest mode; holds the longest distance where it deals at "
+                    "least what it takes"),
+           "charge": (charge, "its fastest mode, straight in")}
+for _n, (_f, _d) in _DECIDE.items():
+    G.register(GAME, ClassicTactic(_n, _d, _f))
+NAMES = G.named(GAME)
+COMPETENT, STAND_AND_FIRE = "competent", "stand-and-fire"
+
+
+def resolve(value: Any, field: str) -> ClassicTactic:
+    """A Classic tactic from a name or a callable ``f(view) -> (mode, distance)``
+    (ConfigError naming ``field``, the value and the choices)."""
+    def wrap(f: Callable[..., Any]) -> ClassicTactic:
+        return ClassicTactic(getattr(f, "__name__", "callable"), "a Python callable", f)
+
+    t = G.resolve(GAME, value, field, wrap)
+    if not isinstance(t, ClassicTactic):
+        t = ClassicTactic(t.name, t.description, t.decide)
+    return t
+
+
+# -- initiative ---------------------------------------------------------------------------
+
+INITIATIVE = ("roll", "a", "b")
+
+
+def roll_off(d6: Callable[[], int]) -> bool:
+    """The initiative roll-off (2D6 a side, ties re-rolled): True when A's total is lower
+    (A lost: it moves first). ``d6`` rolls one die (the oracle's dice)."""
+    while True:
+        ra = d6() + d6()
+        rb = d6() + d6()
+        if ra != rb:
+            return ra < rb
+
+
+# -- decision keys --------------------------------------------------------------------------
+
+def pack_unit(s: dict[str, int]) -> int:
+    """One unit's half of the key (:data:`UNIT_FIELDS`; each value capped to its bits)."""
+    out, shift = 0, 0
+    for name, bits in UNIT_FIELDS:
+        out |= min(int(s[name]), (1 << bits) - 1) << shift
+        shift += bits
+    return out
+
+
+def make_key(d: int, first_a: bool, s0: dict[str, int], s1: dict[str, int]) -> int:
+    """The decision key (:data:`TAG` set): distance, A moves first, both units' state."""
+    state = pack_unit(s0) | (pack_unit(s1) << UNIT_BITS)
+    return TAG | (state << STATE_SHIFT) | (int(first_a) << D_BITS) | int(d)
+
+
+def split_key(key: int) -> tuple[int, bool, int]:
+    """(distance, A moves first, state) of a decision key."""
+    key &= TAG - 1
+    return key & ((1 << D_BITS) - 1), bool((key >> D_BITS) & 1), key >> STATE_SHIFT
+
+
+def unpack_state(state: int) -> tuple[dict[str, int], dict[str, int]]:
+    out = []
+    for u in range(2):
+        h = (state >> (u * UNIT_BITS)) & ((1 << UNIT_BITS) - 1)
+        s, shift = {}, 0
+        for name, bits in UNIT_FIELDS:
+            s[name] = (h >> shift) & ((1 << bits) - 1)
+            shift += bits
+        out.append(s)
+    return out[0], out[1]
+
+
+def pack_value(ma: int, mb: int, d1: int, d2: int) -> int:
+    """A decision: both modes, the first mover's distance, the distance after both moves."""
+    return ma | (mb << 2) | (d1 << 4) | (d2 << 11)
+
+
+def unpack_value(v: int) -> tuple[int, int, int, int]:
+    return v & 3, (v >> 2) & 3, (v >> 4) & 127, (v >> 11) & 127
+
+
+# -- payoffs --------------------------------------------------------------------------------
+
+def weapon_classes(side: Any) -> np.ndarray:
+    """Per gun of the side's fire scenarios, its class bit in the decision key (classes of
+    identical weapons: same weapon, feed, Artemis and rate; the :data:`GUN_CLASSES` of the
+    most expected damage given a hit first, ties by gun order), -1 beyond them."""
+    guns = next(iter(side.fire.values())).guns
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for g, gun in enumerate(guns):
+        groups.setdefault((gun.key, gun.pool, gun.artemis, gun.rate), []).append(g)
+
+    def worth(gs: list[int]) -> float:
+        dg = guns[gs[0]].damage_given_hit(guns[gs[0]].rate)
+        return float(dg @ np.arange(dg.size)) * len(gs)
+
+    order = sorted(groups.values(), key=lambda gs: (-worth(gs), gs[0]))
+    out = np.full(max(len(guns), 1), -1, np.int64)
+    for c, gs in enumerate(order[:GUN_CLASSES]):
+        out[gs] = c
+    return out[:len(guns)] if guns else out
+
+
+def all_classes(gclass: np.ndarray) -> int:
+    """The key's weapon-class mask with every class present."""
+    out = 0
+    for c in gclass.tolist():
+        if c >= 0:
+            out |= 1 << c
+    return out
+
+
+def reach_of(s: dict[str, int], has_jump: bool) -> np.ndarray:
+    """Hexes per mode now (-1: not available): stand 0, walk / run / jump their MP now."""
+    r = np.array([0, -1, -1, -1])
+    if s["act"] and s["mover"]:
+        for m, k in ((1, "walk"), (2, "run"), (3, "jump")):
+            if s[k] > 0 and (m != 3 or has_jump):
+                r[m] = s[k]
+    return r
+
+
+class Planner:
+    """The tactic decisions of one compiled duel (both sides), filled by state."""
+
+    def __init__(self, scn: DuelScenario, deciders: dict[tuple[int, int], Any],
+                 sit_index: dict[tuple[int, str, str], int]) -> None:
+        from sim.classic.fire.policies import Decider
+
+        self.scn = scn
+        self.R = R = scn.start_distance
+        keys = sorted(sit_index, key=lambda k: sit_index[k])
+        #: situation index by (A's mode, B's mode, distance), -1 none
+        self.sit = np.full((4, 4, R + 1), -1, np.int64)
+        for k, i in sit_index.items():
+            if k[0] <= R:
+                self.sit[MODES.index(k[1]), MODES.index(k[2]), k[0]] = i
+        self.dec: list[list[Any]] = []
+        self.tn0, self.mmod, self.nom = [], [], []
+        self.dur = [float(np.sum(s.layout.armor) + np.sum(s.layout.structure))
+                    for s in scn.sides]
+        self.given, self.heat_w, self.diss, self.expl = [], [], [], []
+        for u, side in enumerate(scn.sides):
+            fss = [side.fire[k] for k in keys]
+            # situations whose guns have the same target numbers at every heat and the same
+            # movement heat decide alike: one Decider each (exact; fewer decisions to make)
+            canon: dict[bytes, Any] = {}
+            decs: list[Any] = []
+            for i, fs in enumerate(fss):
+                if side.policy.kind == "all":
+                    decs.append(None)
+                    continue
+                sig = b"".join(g.tn.tobytes() for g in fs.guns) + fs.move_heat.tobytes()
+                if sig not in canon:
+                    canon[sig] = deciders.get((u, i)) or Decider(fs)
+                decs.append(canon[sig])
+            self.dec.append(decs)
+            ng = len(fss[0].guns)
+            tn0 = np.full((len(fss), max(ng, 1), H.AUTO_SHUTDOWN), 99, np.int64)
+            for i, fs in enumerate(fss):
+                for g, gun in enumerate(fs.guns):
+                    tn0[i, g] = gun.tn_uncapped[0, :H.AUTO_SHUTDOWN]
+            self.tn0.append(tn0)
+            self.mmod.append(np.array([fs.move_mod[:H.AUTO_SHUTDOWN] for fs in fss], np.int64))
+            self.nom.append(np.array([TH.target_movement_mod(
+                fs.target_hexes, fs.target_jumped, fs.rules.fire_tmm_table) for fs in fss],
+                np.int64))
+            guns = fss[0].guns
+            given = np.zeros(max(ng, 1))
+            heat = np.zeros(max(ng, 1), np.int64)
+            for g, gun in enumerate(guns):
+                dg = gun.damage_given_hit(gun.rate)
+                given[g] = float(dg @ np.arange(dg.size))
+                heat[g] = gun.heat_of(gun.rate)
+            self.given.append(given)
+            self.heat_w.append(heat)
+            self.diss.append(int(fss[0].dissipation))
+            self.expl.append(bool(fss[0].explosive_pools()))
+        self.rules = next(iter(scn.a.fire.values())).rules
+        self.gclass = [weapon_classes(side) for side in scn.sides]
+        self.kick = [float(D.kick(side.tons, 0, False, side.classic)) for side in scn.sides]
+        self.states: dict[int, dict[str, Any]] = {}
+
+    def _side(self, u: int, su: dict[str, int], st: dict[str, int]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unit ``u`` firing at the other, by (A's mode, B's mode, distance 0..R): expected
+        damage, its heat after the heat phase, and the damage the heat scale's to-hit
+        penalty at that heat would cost the same fire (index 0 and unavailable modes: 0)."""
+        R = self.R
+        side = self.scn.sides[u]
+        hact = min(su["heat"], H.AUTO_SHUTDOWN - 1)
+        shape = (4, 4, R + 1)
+        dealt, h2, loss = np.zeros(shape), np.zeros(shape, np.int64), np.zeros(shape)
+        if not su["act"]:
+            h2[:] = max(0, su["heat"] - self.diss[u])
+            return dealt, h2, loss
+        hx_u = np.array([0, su["walk"], su["run"], su["jump"]]) * su["mover"]
+        hx_t = np.array([0, st["walk"], st["run"], st["jump"]]) * st["mover"]
+        mod = np.where(hx_u > 0, np.array([0, 1, 1, 3]), 0)
+        if hx_u[2] > su["walk"]:
+            mod[2] = 2
+        tab = self.rules.fire_tmm_table
+        tmm = np.array([TH.target_movement_mod(int(hx_t[m]), m == 3 and hx_t[m] > 0, tab)
+                        for m in range(4)])
+        if u == 0:          # axes (own mode, target mode) -> (A's, B's)
+            own_mod, tgt_tmm = mod[:, None, None], tmm[None, :, None]
+        else:
+            own_mod, tgt_tmm = mod[None, :, None], tmm[:, None, None]
+        sit = self.sit
+        ok = sit >= 0
+        si = np.where(ok, sit, 0)
+        r = np.arange(R + 1)[None, None, :]
+        extra = own_mod + tgt_tmm - self.mmod[u][si, hact] - self.nom[u][si]
+        if st["prone"]:
+            extra = extra + np.where(r <= 1, -2, 1)
+        if not st["act"]:
+            extra = extra - 4
+        if su["prone"]:
+            extra = extra + 2
+        tn = self.tn0[u][si, :, hact] + extra[..., None]           # (4, 4, R+1, ng)
+        gc = self.gclass[u]
+        left = np.array([c < 0 or bool((su["guns"] >> int(c)) & 1) for c in gc.tolist()]
+                        + [False] * (tn.shape[-1] - gc.size), bool)
+        inreach = (tn <= 12) & ok[..., None] & left
+        ng = tn.shape[-1]
+        weights = (1 << np.arange(ng)).astype(np.int64)
+        avail = inreach.astype(np.int64) @ weights
+        dec = self.dec[u]
+        bits = inreach
+        if dec[0] is not None:
+            mask = np.zeros(shape, np.int64)
+            for idx in zip(*np.nonzero(ok & (avail > 0)), strict=True):
+                a = int(avail[idx])
+                mask[idx] = dec[int(sit[idx])].mask(0, hact, a) & a
+            bits = ((mask[..., None] >> np.arange(ng)) & 1).astype(bool)
+        p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
+        dealt = np.sum(p * self.given[u] * bits, axis=-1)
+        if side.physical != "none" and not su["prone"] and R >= 1:
+            # at distance 1 the physical phase: a kick (its base -2 from piloting, the
+            # attacker's and target's movement, a prone target -2, a shut-down one -4),
+            # the 'best' attack's usual pick; its damage W/5 (reference.md 1)
+            ktn = (side.piloting + ph.BASE[ph.KICK] + own_mod[..., 0] + tgt_tmm[..., 0]
+                   - 2 * st["prone"] - 4 * (1 - st["act"]))
+            kick = P_2D6_AT_LEAST[np.clip(ktn, 0, 13)] * self.kick[u]
+            dealt[..., 1] = dealt[..., 1] + kick * ok[..., 1]
+        # movement heat by mode (13.2: walk, run by the attacker modifier; jump max(3, MP))
+        mheat = np.array([0, H.movement_heat("walk"), H.movement_heat("run" if mod[2] == 2
+                                                                      else "walk"), 0])
+        if hx_u[3] > 0:
+            mheat[3] = H.movement_heat("jump", side.jump if self.rules.jump_heat == "rating"
+                                       else int(hx_u[3]))
+        mheat = np.where(hx_u > 0, mheat, 0)
+        mh = mheat[:, None, None] if u == 0 else mheat[None, :, None]
+        h2 = np.maximum(0, su["heat"] + mh + (bits * self.heat_w[u]).sum(axis=-1)
+                        - self.diss[u])
+        pen = H.TO_HIT[np.minimum(h2, H.AUTO_SHUTDOWN - 1)] - int(H.TO_HIT[hact])
+        p2 = P_2D6_AT_LEAST[np.clip(tn + pen[..., None], 0, 13)]
+        loss = dealt - np.sum(p2 * self.given[u] * bits, axis=-1)
+        return dealt * ok, h2, loss * ok
+
+    def _risk(self, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """P(shutdown), P(ammunition explosion) at heat ``h2`` after the heat phase (13.4)."""
+        side = self.scn.sides[u]
+        hh = np.minimum(h2, H.HEAT_TOP)
+        avoid = np.asarray(H.shutdown_avoid(hh, self.rules.tacops_shutdown, side.piloting))
+        p_shut = np.where(h2 >= H.AUTO_SHUTDOWN, 1.0, np.where(
+            h2 < H.AUTO_RESTART_BELOW, 0.0,
+            1.0 - P_2D6_AT_LEAST[np.clip(avoid, 0, 13)]))
+        p_expl = np.zeros(h2.shape)
+        if self.expl[u]:
+            p_expl = np.where(h2 >= H.AMMO_CHECK_FROM,
+                              1.0 - P_2D6_AT_LEAST[np.clip(np.asarray(H.ammo_avoid(hh)), 0,
+                                                           13)], 0.0)
+        return p_shut, p_expl
+
+    def payoffs(self, s0: dict[str, int], s1: dict[str, int]) -> tuple[np.ndarray, ...]:
+        """``(q, dealt_a, dealt_b)``: A's payoff and both sides' expected damage by (A's mode,
+        B's mode, distance 1..R) (index 0 unused; unavailable modes: 0)."""
+        xa, ha, la = self._side(0, s0, s1)
+        xb, hb, lb = self._side(1, s1, s0)
+        sa, sb = xa / self.dur[1], xb / self.dur[0]
+        sha, exa = self._risk(0, ha)
+        shb, exb = self._risk(1, hb)
+        if not s0["act"]:
+            sha, exa = 0 * sha, 0 * exa
+        if not s1["act"]:
+            shb, exb = 0 * shb, 0 * exb
+        ca = sha * (sa + sb) + exa + la / self.dur[1]
+        cb = shb * (sa + sb) + exb + lb / self.dur[0]
+        ok = self.sit >= 0
+        if PAYOFF == "ratio":
+            # the kill race: log of A's rate of destroying B over B's of destroying A (each
+            # the share destroyed this turn plus RATE_FLOOR); a heat cost c lowers a side's
+            # log rate by c / rate (first order)
+            ra, rb = sa + RATE_FLOOR, sb + RATE_FLOOR
+            q = np.log(ra) - ca / ra - np.log(rb) + cb / rb
+        else:
+            q = sa - sb - ca + cb
+        return q * ok, xa, xb
+
+    def _state(self, state: int) -> dict[str, Any]:
+        got = self.states.get(state)
+        if got is not None:
+            return got
+        s0, s1 = unpack_state(state)
+        q, da, db = self.payoffs(s0, s1)
+        ra = reach_of(s0, self.scn.a.jump > 0)
+        rb = reach_of(s1, self.scn.b.jump > 0)
+        qt = q + future(q, ra, rb, self.R, LOOKAHEAD, self.scn.duel_rules.duel_initiative)[None,
+                                                                                      None, :]
+        got = {"s": (s0, s1), "q": qt, "da": da, "db": db, "ra": ra, "rb": rb}
+        self.states[state] = got
+        return got
+
+    def decide(self, key: int) -> int:
+        """The packed decision (:func:`pack_value`) of a decision key."""
+        d, first_a, state = split_key(key)
+        g = self._state(state)
+        ta, tb = self.scn.tactics
+        if "views" not in g:
+            R = self.R
+            moved = [MODES.index(s.moved) for s in self.scn.sides]
+            qb = -g["q"].transpose(1, 0, 2)
+            wa = worst_case(g["q"], g["rb"], R)
+            wb = worst_case(qb, g["ra"], R)
+            g["views"] = (
+                dict(reach=g["ra"], opp_reach=g["rb"], q=g["q"], dealt=g["da"], taken=g["db"],
+                     moved=moved[0], dmax=R, worst=wa, worst_rows=wa.tolist(),
+                     q_rows=g["q"].tolist()),
+                dict(reach=g["rb"], opp_reach=g["ra"], q=qb, dealt=g["db"].transpose(1, 0, 2),
+                     taken=g["da"].transpose(1, 0, 2), moved=moved[1], dmax=R, worst=wb,
+                     worst_rows=wb.tolist(), q_rows=qb.tolist()))
+        va, vb = g["views"]
+        views, tacs = (va, vb), (ta, tb)
+        f = 0 if first_a else 1
+        s = 1 - f
+        m1, d1 = _call(tacs[f], View(d=d, first=True, opp_mode=-1, **views[f]))
+        m2, d2 = _call(tacs[s], View(d=d1, first=False, opp_mode=m1, **views[s]))
+        modes = [0, 0]
+        modes[f], modes[s] = m1, m2
+        return pack_value(modes[0], modes[1], d1, d2)
+
+
+def _call(t: G.Tactic, v: View) -> tuple[int, int]:
+    """A tactic's choice, made legal: an available mode, a reachable distance."""
+    assert t.decide is not None
+    m, nd = t.decide(v)
+    m = int(m)
+    if not 0 <= m < 4 or v.reach[m] < 0:
+        m = 0
+    h = int(v.reach[m])
+    return m, int(min(max(int(nd), v.d - h, 1), v.d + h, v.dmax))
+
+
+def stage(q: np.ndarray, ra: np.ndarray, rb: np.ndarray, R: int, a_first: bool
+          ) -> np.ndarray:
+    """A's value per start distance of one turn with the final-distance values ``q[ma, mb,
+    r]``: the first mover's maximin (A maximises, B minimises), the second's best reply."""
+    big = 1e18
+    if a_first:
+        inner = np.full((4, R + 1), big)       # B's reply to (ma, d1): min
+        for mb in range(4):
+            if rb[mb] >= 0:
+                inner = np.minimum(inner, window(q[:, mb, :], int(rb[mb]), np.minimum, R))
+        out = np.full(R + 1, -big)
+        for ma in range(4):
+            if ra[ma] >= 0:
+                out = np.maximum(out, window(inner[ma], int(ra[ma]), np.maximum, R))
+        return out
+    inner = np.full((4, R + 1), -big)          # A's reply to (mb, d1): max
+    for ma in range(4):
+        if ra[ma] >= 0:
+            inner = np.maximum(inner, window(q[ma, :, :], int(ra[ma]), np.maximum, R))
+    out = np.full(R + 1, big)
+    for mb in range(4):
+        if rb[mb] >= 0:
+            out = np.minimum(out, window(inner[mb], int(rb[mb]), np.minimum, R))
+    return out
+
+
+def future(q: np.ndarray, ra: np.ndarray, rb: np.ndarray, R: int, turns: int,
+           initiative: str) -> np.ndarray:
+    """Value-to-go per final distance: ``turns`` more turns of the same payoffs, each with
+    initiative (A first with probability 1/2 under ``roll``), solved backward."""
+    p = {"roll": 0.5, "a": 0.0, "b": 1.0}[initiative]   # P(A moves first)
+    v = np.zeros(R + 1)
+    for _ in range(turns):
+        qq = q + v[None, None, :]
+        nxt = np.zeros(R + 1)
+        if p > 0:
+            nxt += p * stage(qq, ra, rb, R, True)
+        if p < 1:
+            nxt += (1 - p) * stage(qq, ra, rb, R, False)
+        nxt[0] = 0.0
+        v = nxt
+    return v
+
+
+def situations(free_modes: tuple[tuple[str, ...], tuple[str, ...]], R: int
+               ) -> set[tuple[int, str, str]]:
+    """Every fire situation a duel with free movement can reach: each distance 1..R, each
+    mode of A and of B (jump only with jump jets)."""
+    return {(r, ma, mb) for r in range(1, R + 1) for ma in free_modes[0]
+            for mb in free_modes[1]}
+
+
+__all__ = ["COMPETENT", "GAME", "INITIATIVE", "LOOKAHEAD", "MODES", "NAMES", "STAND_AND_FIRE",
+           "TAG", "ClassicTactic", "Planner", "View", "brawler", "candidates", "charge",
+           "competent", "future", "kite", "make_key", "pack_value", "reach_set", "resolve",
+           "roll_off", "sniper", "split_key", "stage", "stand_and_fire", "unpack_value",
+           "window", "worst_case"]
