@@ -32,6 +32,10 @@ def _quad(name: str):
     return read_mtf(path)
 
 
+#: both sides stand and fire (the duel of imposed movement these equipment checks read)
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
+
+
 def _unarmed(m):
     return replace(m, weapon_mounts=(), weapons=(), ammo_bins=())
 
@@ -88,7 +92,7 @@ def test_quads_refuse_the_numpy_kernel_and_callable_policies() -> None:
     from sim.classic.duel import kernel
 
     with pytest.raises(UserError, match="compiled Classic engine only"):
-        kernel.run_block(build({"unit_a": HBK, "unit_b": q}), None,
+        kernel.run_block(build({"unit_a": HBK, "unit_b": q, **SAF}), None,
                          np.random.default_rng(0), 10)
 
 
@@ -154,7 +158,7 @@ def test_compiled_stealth_armor_facts() -> None:
     """Stealth armor (MegaMek ``Mek.getStealthModifier``): +1 at medium, +2 at long range
     on each enemy gun; on where it hampers one, with its ECM suite."""
     emp = _quad("Emperor EMP-7L")
-    scn = build({"unit_a": get_classic(WVR), "unit_b": emp, "range": 7})
+    scn = build({"unit_a": get_classic(WVR), "unit_b": emp, "range": 7, **SAF})
     keys = C.situations(scn)[0]
     mods = C.stealth_mods(scn.a, scn.b, keys)
     guns = next(iter(scn.a.fire.values())).guns
@@ -233,7 +237,9 @@ def test_engine_matches_oracle_narc() -> None:
     _compare({"unit_a": raven, "unit_b": HBK, "range": 3}, 1200, 12000)
     keep = tuple(w for w in raven.weapon_mounts if w.weapon in ("IS Narc", "IS SRM 6"))
     pair = replace(raven, weapon_mounts=keep, weapons=tuple((w.name, w.location) for w in keep))
-    p = {"unit_a": pair, "unit_b": _unarmed(get_classic(HBK)), "range": 3}
+    # stand-and-fire: the equipment's effect, not the tactics' choices against a target that
+    # cannot fire back
+    p = {"unit_a": pair, "unit_b": _unarmed(get_classic(HBK)), "range": 3, **SAF}
     with_narc = _dealt(p, 1500, 15000)
     srm = tuple(w for w in keep if w.weapon == "IS SRM 6")
     alone = replace(raven, weapon_mounts=srm, weapons=tuple((w.name, w.location) for w in srm))

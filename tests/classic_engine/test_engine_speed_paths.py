@@ -43,8 +43,9 @@ def test_block_summary_is_the_kernel_summary(params: dict) -> None:
 def test_a_cached_side_is_the_side_built_afresh() -> None:
     from sim.classic.engine import compile as cc
 
+    # stand-and-fire: under the tactics a side's fire tables also cover the opponent's moves
     params = {"unit_a": "Hunchback HBK-4G", "unit_b": "Commando COM-2D", "range": 3,
-              "gunnery_a": 3}
+              "gunnery_a": 3, "tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
     first = sc.build(params)
     again = sc.build({**params, "unit_b": "Locust LCT-1V"})
     assert again.a is first.a                       # the same unit, skills and situations
