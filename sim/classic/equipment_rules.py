@@ -145,6 +145,53 @@ def narc_cluster_bonus(attached: bool, narc_capable: bool, other_bonus: int = 0)
     return NARC_BONUS if attached and narc_capable and other_bonus == 0 else 0
 
 
+# --------------------------------------------------------------------------- hardened armor
+
+#: Damage points one point of hardened armor stops (MegaMek ``TWDamageManager``: against
+#: hardened armor the threshold is twice the armor, less one for a location whose armor
+#: already took half a point; the armor left is that threshold halved, rounded up). The
+#: damage state keeps such armor in these half-point units (``Layout.armor_per_point``).
+HARDENED_PER_POINT = 2
+
+
+def has_hardened(armor_type: str) -> bool:
+    """Whether the unit file's ``armor:`` type is hardened armor."""
+    return "hardened" in armor_type.lower()
+
+
+def armor_per_point(armor_type: str) -> int:
+    """Damage points one armor point stops: 2 for hardened armor, else 1.
+
+    >>> armor_per_point("Hardened(Inner Sphere)"), armor_per_point("Standard(Inner Sphere)")
+    (2, 1)
+    """
+    return HARDENED_PER_POINT if has_hardened(armor_type) else 1
+
+
+def hardened_absorb(armor_half_points: int, damage: int) -> tuple[int, int]:
+    """One damage group against hardened armor kept in half points (MegaMek
+    ``TWDamageManager``): (half points left, damage that goes on to the structure).
+    Each damage point removes half an armor point.
+
+    >>> hardened_absorb(2 * 10, 5)    # 10 points take a 5: 7.5 left (shown as 8), none through
+    (15, 0)
+    >>> hardened_absorb(15, 20)       # 7.5 points stop 15 of 20
+    (0, 5)
+    """
+    take = min(armor_half_points, damage)
+    return armor_half_points - take, damage - take
+
+
+def armor_points_left(half_points: int, per_point: int) -> int:
+    """Armor points shown for a location kept in ``per_point`` units (rounded up: MegaMek
+    shows hardened armor with half a point lost as the whole point).
+
+    >>> armor_points_left(15, 2), armor_points_left(14, 2), armor_points_left(7, 1)
+    (8, 7, 7)
+    """
+    return -(-half_points // per_point)
+
+
 # --------------------------------------------------------------------------- stealth armor
 
 #: To-hit modifier against a 'Mech whose stealth armor is on, by range bracket (MegaMek

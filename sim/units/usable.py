@@ -15,8 +15,8 @@ every such item with its reason, in five kinds:
   null-signature systems...; TSM, MASC, superchargers and a Narc launcher with Narc-capable
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
-* ``construction``: header types whose rules are not simulated (hardened, reactive or
-  reflective armor, composite or reinforced structure, torso-mounted cockpits; the small
+* ``construction``: header types whose rules are not simulated (hardened armor's movement
+  effects (its damage is simulated), reactive or reflective armor, composite or reinforced structure, torso-mounted cockpits; the small
   cockpit, the heavy-duty gyro and stealth armor are the compiled duel's), and a
   configuration other than biped or quad;
 * ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
@@ -44,7 +44,10 @@ INCOMPLETE_KINDS = ("weapon", "ammunition", "equipment", "construction")
 
 #: Header type words (lower case) whose rules btsim does not simulate -> the reason.
 CONSTRUCTION_NOT_SIMULATED = {
-    ("armor", "hardened"): "hardened armor (each point stops two points of damage)",
+    # its damage (each point stops two, half points kept: Layout.armor_per_point) is
+    # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
+    ("armor", "hardened"): "hardened armor's running MP -1 and +1 piloting modifier when "
+                           "running (its damage, each point stopping two, is simulated)",
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
     ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",

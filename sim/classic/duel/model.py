@@ -140,7 +140,8 @@ class ClassicDuelModel(Model):
                          #     really available); MASC/TSM, sword, small cockpit simulated
                          # 13: issue 19: quads, the heavy-duty gyro, the retractable blade
                          #     and stealth armor on the engine (bipeds' bits unchanged)
-                         version="13",
+                         # 14: issue 19: hardened armor (half points) on every door
+                         version="14",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)
