@@ -236,6 +236,63 @@ def cockpit_psr_mod(cockpit: str) -> int:
     return COCKPIT_PSR_MOD["small"] if "small" in cockpit.lower() else 0
 
 
+# --------------------------------------------------------------------------- torso cockpit
+
+#: Sensor hits that blind a 'Mech (it cannot fire): 2 (head sensors), 3 with a torso-mounted
+#: cockpit, whose third sensor sits in the center torso (MegaMek ``ComputeToHit`` /
+#: ``WeaponAttackAction``: "sensors are destroyed after 2 hits, unless they have a
+#: torso-mounted cockpit": head + CT sensor hits > 2).
+SENSORS_BLIND_AT: dict[bool, int] = {False: 2, True: 3}
+
+
+def torso_cockpit(cockpit: str) -> bool:
+    """Whether the unit file's ``cockpit:`` type is a torso-mounted cockpit."""
+    return "torso" in cockpit.lower()
+
+
+def head_hit_pilot_damage(torso: bool) -> int:
+    """MechWarrior damage of a head hit that damages the head: 1, none with a
+    torso-mounted cockpit (MegaMek ``MekDamageManager``: ``isHeadHit`` needs a cockpit
+    other than torso-mounted)."""
+    return 0 if torso else 1
+
+
+def head_destruction_kills(torso: bool) -> bool:
+    """Whether a destroyed head destroys the 'Mech (14.5): not with a torso-mounted cockpit,
+    whose MechWarrior sits in the center torso (MegaMek Princess ``FireControl``: a head
+    destroyed is a kill only for a cockpit other than torso-mounted; its cockpit slot, in
+    the center torso, kills when hit)."""
+    return not torso
+
+
+def sensor_to_hit(hits: int, torso: bool) -> int:
+    """Attacker to-hit modifier of sensor hits (the blind case, :data:`SENSORS_BLIND_AT`,
+    aside): +2 for one; with a torso-mounted cockpit +4 for two (MegaMek
+    ``ComputeAttackerToHitMods``: head + CT hits > 1: +4, > 0: +2).
+
+    >>> sensor_to_hit(1, False), sensor_to_hit(1, True), sensor_to_hit(2, True)
+    (2, 2, 4)
+    """
+    if torso and hits >= 2:
+        return 4
+    return 2 if hits >= 1 else 0
+
+
+def life_support_pilot_damage(heat: int, one: int, two: int, torso: bool) -> int:
+    """MechWarrior damage at the end of the heat phase with life support hit (C1: ``one``
+    and ``two`` the heat steps of option ``life_support_heat``); a torso-mounted cockpit
+    takes one more at any heat above 0 (MegaMek's heat phase for 'Meks: life support hit and
+    heat >= 15, or a torso-mounted cockpit and heat > 0; then +1).
+
+    >>> life_support_pilot_damage(16, 15, 25, False), life_support_pilot_damage(16, 15, 25, True)
+    (1, 2)
+    >>> life_support_pilot_damage(3, 15, 25, True), life_support_pilot_damage(0, 15, 25, True)
+    (1, 0)
+    """
+    base = int(heat >= one) + int(heat >= two)
+    return base + 1 if torso and heat > 0 else base
+
+
 def gyro_kind(gyro: str) -> str:
     """``heavy`` for a heavy-duty gyro (the unit file's ``gyro:`` line), else ``standard``."""
     return "heavy" if "heavy" in gyro.lower() else "standard"

@@ -58,7 +58,6 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",
-    ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
 }

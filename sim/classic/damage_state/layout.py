@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.classic.equipment_rules import GYRO_HITS_TO_DESTROY, armor_per_point, gyro_kind
+from sim.classic.equipment_rules import (
+    GYRO_HITS_TO_DESTROY,
+    armor_per_point,
+    gyro_kind,
+    torso_cockpit,
+)
 from sim.classic.weapons import (
     AMMO,
     EQUIPMENT,
@@ -139,6 +144,10 @@ class Layout:
     #: takes ``min(armor, damage)`` of them. Reports show ``ceil(armor / armor_per_point)``
     #: points (:meth:`armor_points`).
     armor_per_point: int = 1
+    #: a torso-mounted cockpit (:func:`sim.classic.equipment_rules.torso_cockpit`): head
+    #: hits do not hurt the MechWarrior and a destroyed head does not destroy the 'Mech
+    #: (its cockpit slot, in the center torso, does when hit)
+    torso_cockpit: bool = False
 
     def armor_points(self, values: np.ndarray) -> np.ndarray:
         """Armor points shown for armor columns kept in ``armor_per_point`` units (rounded
@@ -376,7 +385,8 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
                   bin_slot, tuple(gauss), case, case2, armor, structure, tuple(notes),
                   _classes(names, kind, item, masks, n_slots), config, n_slots,
                   NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config],
-                  GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)], per_point)
+                  GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)], per_point,
+                  torso_cockpit(mech.cockpit))
 
 
 def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,

@@ -140,7 +140,8 @@ class ClassicDuelModel(Model):
                          #     really available); MASC/TSM, sword, small cockpit simulated
                          # 13: issue 19: quads, the heavy-duty gyro, the retractable blade
                          #     and stealth armor on the engine (bipeds' bits unchanged)
-                         # 14: issue 19: hardened armor (half points) on every door
+                         # 14: issue 19: hardened armor (half points) on every door; the
+                         #     torso-mounted cockpit on the engine
                          version="14",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
