@@ -16,9 +16,9 @@ every such item with its reason, in five kinds:
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
 * ``construction``: header types whose rules are not simulated (hardened armor's movement
-  effects (its damage is simulated), reactive or reflective armor, composite or reinforced structure, torso-mounted cockpits; the small
-  cockpit, the heavy-duty gyro and stealth armor are the compiled duel's), and a
-  configuration other than biped or quad;
+  effects (its damage is simulated), reactive or reflective armor, composite or reinforced
+  structure; the small and torso-mounted cockpits, the heavy-duty gyro and stealth armor
+  are the compiled duel's), and a configuration other than biped or quad;
 * ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
   but they do not make a unit incomplete.
 
