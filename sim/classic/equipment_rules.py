@@ -182,6 +182,22 @@ def hardened_absorb(armor_half_points: int, damage: int) -> tuple[int, int]:
     return armor_half_points - take, damage - take
 
 
+#: Running (and MASC / supercharger sprint) MP hardened armor costs (MegaMek
+#: ``Mek.getRunMP``: ``max(0, mp - hardenedArmorMPReduction())``; reference-bv.md B9: running
+#: MP - 1, "Great Turtle GTR-1 matches only with (a)").
+HARDENED_RUN_MP_LOSS = 1
+
+
+def run_mp_loss(armor_type: str) -> int:
+    """Running MP the unit's armor costs: 1 for hardened armor, else 0 (the running MP is
+    ``max(0, run - loss)``).
+
+    >>> run_mp_loss("Hardened(Inner Sphere)"), max(0, 8 - run_mp_loss("Hardened"))
+    (1, 7)
+    """
+    return HARDENED_RUN_MP_LOSS if has_hardened(armor_type) else 0
+
+
 def armor_points_left(half_points: int, per_point: int) -> int:
     """Armor points shown for a location kept in ``per_point`` units (rounded up: MegaMek
     shows hardened armor with half a point lost as the whole point).

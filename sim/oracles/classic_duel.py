@@ -633,7 +633,7 @@ def _move(r: random.Random, m: Mech, mode: str, mover: bool, scn: DuelScenario,
         walk = side.walk - acts
     walk = max(0, walk - m.heat // 5)
     runs = len(gone) <= 1 if _quad(m) else not gone
-    run = math.ceil(1.5 * walk) if runs else walk
+    run = max(math.ceil(1.5 * walk) - ER.run_mp_loss(side.mech.armor_type), 0) if runs else walk
     jets = 0
     for loc in range(8):
         for s in range(12):

@@ -46,8 +46,10 @@ INCOMPLETE_KINDS = ("weapon", "ammunition", "equipment", "construction")
 CONSTRUCTION_NOT_SIMULATED = {
     # its damage (each point stops two, half points kept: Layout.armor_per_point) is
     # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
-    ("armor", "hardened"): "hardened armor's running MP -1 and +1 piloting modifier when "
-                           "running (its damage, each point stopping two, is simulated)",
+    ("armor", "hardened"): "hardened armor's piloting modifier (MegaMek adds +1 to a "
+                           "QuadVee's vehicle-mode rolls; a 'Mech's was not found in its "
+                           "source; its damage, each point stopping two, and its running MP "
+                           "-1 are simulated)",
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
     ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",

@@ -61,7 +61,7 @@ def test_compiled_duel_starts_with_half_points() -> None:
     a = C._unit(scn.a, scn.b, scn, keys, 0, 0, 0)
     assert list(a["S0"][:3]) == [18, 52, 40]            # HD, CT, LT: twice the points
     items = [i for i in not_simulated(_hardened()) if i.kind == "construction"]
-    assert len(items) == 1 and "running MP" in items[0].reason
+    assert len(items) == 1 and "piloting modifier" in items[0].reason
 
 
 def test_engine_matches_oracle_hardened_armor() -> None:
@@ -75,3 +75,21 @@ def test_engine_matches_oracle_hardened_armor() -> None:
     std = scalar({**p, "unit_a": HBK, "turns": 12}, np.random.default_rng(5), 600)[
         "dead_turn"][0]
     assert np.mean(hard == 0) > np.mean(std == 0)       # alive after 12 turns more often
+
+
+def test_hardened_armor_costs_a_running_mp() -> None:
+    """MegaMek ``Mek.getRunMP``: max(0, run - 1) with hardened armor, MASC's sprint too; the
+    compiled engine reads it per unit (the oracle alike: the test below)."""
+    assert ER.run_mp_loss("Hardened") == 1 and ER.run_mp_loss("Standard") == 0
+    scn = build({"unit_a": _hardened(), "unit_b": WVR, "range": 3})
+    keys = C.situations(scn)[0]
+    assert C._unit(scn.a, scn.b, scn, keys, 0, 0, 0)["UP"][C.P_RUN_LESS] == 1
+    assert C._unit(scn.b, scn.a, scn, keys, 1, 0, 0)["UP"][C.P_RUN_LESS] == 0
+    sprint = C.sprint_table(scn)
+    assert sprint[0, 1, 4] == ER.sprint_mp(4, True, False) - 1 == 7
+    assert sprint[1, 1, 4] == 8
+
+
+def test_engine_matches_oracle_hardened_running() -> None:
+    p = {"unit_a": _hardened(), "unit_b": WVR, "range": 3, "moved_a": "run"}
+    _compare(p, 1000, 10000)
