@@ -1,12 +1,13 @@
-"""Rules of equipment that acts in a Classic duel but that the duel does not read yet (issue
-19): MASC and superchargers, triple-strength myomer, coolant pods, plasma weapons' heat on
-the target, Narc beacons, stealth armor, the small cockpit and the heavy-duty gyro.
+"""Rules of equipment that acts in a Classic duel (issue 19): MASC and superchargers,
+triple-strength myomer, coolant pods, plasma weapons' heat on the target, Narc beacons,
+stealth armor, hardened armor, the small and torso-mounted cockpits and the heavy-duty gyro.
 
 Each is a small pure function (or a table as data) with its source. The compiled Classic duel
 (:mod:`sim.classic.engine`, through the tables of its ``compile.py``) reads MASC and
-superchargers (option ``masc``), TSM, the small cockpit, the heavy-duty gyro, stealth armor,
-plasma heat and the Narc bonus (issue 19); coolant pods are not read yet and the units
-carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
+superchargers (option ``masc``), TSM, the small and torso-mounted cockpits, the heavy-duty
+gyro, stealth and hardened armor, plasma heat and the Narc bonus (issue 19); coolant pods
+are not read yet and the units carrying them stay ``incomplete`` (:mod:`sim.units.usable`),
+with the reason. The
 references are silent on most of them; the facts are MegaMek's, cited per function.
 """
 

@@ -248,6 +248,8 @@ def engine_only_equipment(mech: Any) -> list[str]:
         out.append("the Narc beacon's +2")
     if ER.cockpit_psr_mod(mech.cockpit):
         out.append("the small cockpit's +1 to piloting rolls")
+    if ER.run_mp_loss(mech.armor_type):
+        out.append("hardened armor's running MP -1")
     if ER.torso_cockpit(mech.cockpit):
         out.append("the torso-mounted cockpit (head hits, sensors, life support)")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
