@@ -1,12 +1,13 @@
-"""Rules of equipment that acts in a Classic duel but that the duel does not read yet (issue
-19): MASC and superchargers, triple-strength myomer, coolant pods, plasma weapons' heat on
-the target, Narc beacons, stealth armor, the small cockpit and the heavy-duty gyro.
+"""Rules of equipment that acts in a Classic duel (issue 19): MASC and superchargers,
+triple-strength myomer, coolant pods, plasma weapons' heat on the target, Narc beacons,
+stealth armor, hardened armor, the small and torso-mounted cockpits and the heavy-duty gyro.
 
 Each is a small pure function (or a table as data) with its source. The compiled Classic duel
 (:mod:`sim.classic.engine`, through the tables of its ``compile.py``) reads MASC and
-superchargers (option ``masc``), TSM, the small cockpit, the heavy-duty gyro, stealth armor,
-plasma heat and the Narc bonus (issue 19); coolant pods are not read yet and the units
-carrying them stay ``incomplete`` (:mod:`sim.units.usable`), with the reason. The
+superchargers (option ``masc``), TSM, the small and torso-mounted cockpits, the heavy-duty
+gyro, stealth and hardened armor, plasma heat and the Narc bonus (issue 19); coolant pods
+are not read yet and the units carrying them stay ``incomplete`` (:mod:`sim.units.usable`),
+with the reason. The
 references are silent on most of them; the facts are MegaMek's, cited per function.
 """
 
@@ -145,6 +146,69 @@ def narc_cluster_bonus(attached: bool, narc_capable: bool, other_bonus: int = 0)
     return NARC_BONUS if attached and narc_capable and other_bonus == 0 else 0
 
 
+# --------------------------------------------------------------------------- hardened armor
+
+#: Damage points one point of hardened armor stops (MegaMek ``TWDamageManager``: against
+#: hardened armor the threshold is twice the armor, less one for a location whose armor
+#: already took half a point; the armor left is that threshold halved, rounded up). The
+#: damage state keeps such armor in these half-point units (``Layout.armor_per_point``).
+HARDENED_PER_POINT = 2
+
+
+def has_hardened(armor_type: str) -> bool:
+    """Whether the unit file's ``armor:`` type is hardened armor."""
+    return "hardened" in armor_type.lower()
+
+
+def armor_per_point(armor_type: str) -> int:
+    """Damage points one armor point stops: 2 for hardened armor, else 1.
+
+    >>> armor_per_point("Hardened(Inner Sphere)"), armor_per_point("Standard(Inner Sphere)")
+    (2, 1)
+    """
+    return HARDENED_PER_POINT if has_hardened(armor_type) else 1
+
+
+def hardened_absorb(armor_half_points: int, damage: int) -> tuple[int, int]:
+    """One damage group against hardened armor kept in half points (MegaMek
+    ``TWDamageManager``): (half points left, damage that goes on to the structure).
+    Each damage point removes half an armor point.
+
+    >>> hardened_absorb(2 * 10, 5)    # 10 points take a 5: 7.5 left (shown as 8), none through
+    (15, 0)
+    >>> hardened_absorb(15, 20)       # 7.5 points stop 15 of 20
+    (0, 5)
+    """
+    take = min(armor_half_points, damage)
+    return armor_half_points - take, damage - take
+
+
+#: Running (and MASC / supercharger sprint) MP hardened armor costs (MegaMek
+#: ``Mek.getRunMP``: ``max(0, mp - hardenedArmorMPReduction())``; reference-bv.md B9: running
+#: MP - 1, "Great Turtle GTR-1 matches only with (a)").
+HARDENED_RUN_MP_LOSS = 1
+
+
+def run_mp_loss(armor_type: str) -> int:
+    """Running MP the unit's armor costs: 1 for hardened armor, else 0 (the running MP is
+    ``max(0, run - loss)``).
+
+    >>> run_mp_loss("Hardened(Inner Sphere)"), max(0, 8 - run_mp_loss("Hardened"))
+    (1, 7)
+    """
+    return HARDENED_RUN_MP_LOSS if has_hardened(armor_type) else 0
+
+
+def armor_points_left(half_points: int, per_point: int) -> int:
+    """Armor points shown for a location kept in ``per_point`` units (rounded up: MegaMek
+    shows hardened armor with half a point lost as the whole point).
+
+    >>> armor_points_left(15, 2), armor_points_left(14, 2), armor_points_left(7, 1)
+    (8, 7, 7)
+    """
+    return -(-half_points // per_point)
+
+
 # --------------------------------------------------------------------------- stealth armor
 
 #: To-hit modifier against a 'Mech whose stealth armor is on, by range bracket (MegaMek
@@ -187,6 +251,63 @@ GYRO_QUIET_HITS: dict[str, int] = {"standard": 0, "heavy": 1}
 def cockpit_psr_mod(cockpit: str) -> int:
     """The PSR modifier of the unit file's ``cockpit:`` type (small +1; others 0)."""
     return COCKPIT_PSR_MOD["small"] if "small" in cockpit.lower() else 0
+
+
+# --------------------------------------------------------------------------- torso cockpit
+
+#: Sensor hits that blind a 'Mech (it cannot fire): 2 (head sensors), 3 with a torso-mounted
+#: cockpit, whose third sensor sits in the center torso (MegaMek ``ComputeToHit`` /
+#: ``WeaponAttackAction``: "sensors are destroyed after 2 hits, unless they have a
+#: torso-mounted cockpit": head + CT sensor hits > 2).
+SENSORS_BLIND_AT: dict[bool, int] = {False: 2, True: 3}
+
+
+def torso_cockpit(cockpit: str) -> bool:
+    """Whether the unit file's ``cockpit:`` type is a torso-mounted cockpit."""
+    return "torso" in cockpit.lower()
+
+
+def head_hit_pilot_damage(torso: bool) -> int:
+    """MechWarrior damage of a head hit that damages the head: 1, none with a
+    torso-mounted cockpit (MegaMek ``MekDamageManager``: ``isHeadHit`` needs a cockpit
+    other than torso-mounted)."""
+    return 0 if torso else 1
+
+
+def head_destruction_kills(torso: bool) -> bool:
+    """Whether a destroyed head destroys the 'Mech (14.5): not with a torso-mounted cockpit,
+    whose MechWarrior sits in the center torso (MegaMek Princess ``FireControl``: a head
+    destroyed is a kill only for a cockpit other than torso-mounted; its cockpit slot, in
+    the center torso, kills when hit)."""
+    return not torso
+
+
+def sensor_to_hit(hits: int, torso: bool) -> int:
+    """Attacker to-hit modifier of sensor hits (the blind case, :data:`SENSORS_BLIND_AT`,
+    aside): +2 for one; with a torso-mounted cockpit +4 for two (MegaMek
+    ``ComputeAttackerToHitMods``: head + CT hits > 1: +4, > 0: +2).
+
+    >>> sensor_to_hit(1, False), sensor_to_hit(1, True), sensor_to_hit(2, True)
+    (2, 2, 4)
+    """
+    if torso and hits >= 2:
+        return 4
+    return 2 if hits >= 1 else 0
+
+
+def life_support_pilot_damage(heat: int, one: int, two: int, torso: bool) -> int:
+    """MechWarrior damage at the end of the heat phase with life support hit (C1: ``one``
+    and ``two`` the heat steps of option ``life_support_heat``); a torso-mounted cockpit
+    takes one more at any heat above 0 (MegaMek's heat phase for 'Meks: life support hit and
+    heat >= 15, or a torso-mounted cockpit and heat > 0; then +1).
+
+    >>> life_support_pilot_damage(16, 15, 25, False), life_support_pilot_damage(16, 15, 25, True)
+    (1, 2)
+    >>> life_support_pilot_damage(3, 15, 25, True), life_support_pilot_damage(0, 15, 25, True)
+    (1, 0)
+    """
+    base = int(heat >= one) + int(heat >= two)
+    return base + 1 if torso and heat > 0 else base
 
 
 def gyro_kind(gyro: str) -> str:

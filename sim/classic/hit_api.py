@@ -88,6 +88,7 @@ def _squares(S: np.ndarray, w: np.ndarray, layout: lay.Layout) -> dict[str, Any]
     expectations (the same keys), for their sample standard errors."""
     w = w / w.sum()
     x = S.astype(np.float64)
+    x[:, :st.N_ARMOR] = layout.armor_points(S[:, :st.N_ARMOR])  # points (hardened: halves)
     sq = w @ (x * x)
     pilot = np.minimum(x[:, st.PILOT], st.PILOT_DEAD)
     engine = np.minimum(x[:, st.ENGINE], st.ENGINE_DEAD)

@@ -63,7 +63,9 @@ class HitModel(Model):
     #: 2: issue 18, C10: a bin hit by the critical of the group that destroys the 'Mech
     #: explodes (cause ammunition, pilot damage)
     #: 3: issue 19: quads; HAG explosions rackSize / 2 (MegaMek CLHAG*)
-    version: str = "3"
+    #: 4: issue 19: hardened armor kept in half points (each point stops two damage); the
+    #: torso-mounted cockpit (no pilot damage from head hits, the head not vital)
+    version: str = "4"
     #: ``btsim bench`` times the exact answer (``exact ms``: what ``btsim hit`` computes;
     #: issue 13 asks for under 50 ms) and the Monte Carlo kernel of each case
     bench_cases: tuple = field(default_factory=lambda: (

@@ -69,8 +69,11 @@ class Mech:
         self.side = side
         self.side_rules = rules
         self.L = L
-        self.armor = [int(a) for a in L.armor]
+        self.armor = [int(a) for a in L.armor]   # hardened armor: half points (layout)
         self.IS = [int(s) for s in L.structure]
+        # a torso-mounted cockpit (issue 19; sim.classic.equipment_rules)
+        self.torso = ER.torso_cockpit(side.mech.cockpit)
+        self.blind = ER.SENSORS_BLIND_AT[self.torso]
         self.hit: list[set[int]] = [set() for _ in range(8)]
         self.ammo = [b[1] for b in L.bins]
         self.pilot = 0
@@ -147,14 +150,15 @@ class Mech:
             self.IS[loc] -= isd
             d -= isd
             if loc == HD and took + isd > 0 and not explosion:
-                self.pilot += 1
+                self.pilot += ER.head_hit_pilot_damage(self.torso)
             destroyed_now = isd > 0 and self.IS[loc] == 0
             ndet = (1 if isd > 0 else 0) + (1 if tac and not gone else 0)
             stop = explosion and (bool(self.L.case[loc]) or bool(self.L.case2[loc]))
             nxt = NEXT[loc]
             # C10: an explosion set off by the group that destroyed the head or CT still
             # destroys the 'Mech by ammunition
-            if (destroyed_now or (gone and d > 0)) and explosion and loc in (HD, CT) \
+            vital = loc == CT or (loc == HD and ER.head_destruction_kills(self.torso))
+            if (destroyed_now or (gone and d > 0)) and explosion and vital \
                     and self.cause == "":
                 self.cause = "ammunition"
             mod = min(max((d0 - 1) // 5, 0), 4) if \
@@ -258,7 +262,7 @@ class Mech:
             return
         if self.kind_hits(lay.COCKPIT) > 0:
             self.cause = "pilot"
-        elif self.IS[HD] == 0:
+        elif self.IS[HD] == 0 and ER.head_destruction_kills(self.torso):
             self.cause = "head"
         elif self.IS[CT] == 0:
             self.cause = "center_torso"
@@ -425,7 +429,7 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
     for b, p in enumerate(side.bin_pool):
         if p >= 0 and m.IS[side.layout.bins[b][0]] > 0:
             ammo[p] += m.ammo[b]
-    mod = 2 if sensors == 1 else 0
+    mod = ER.sensor_to_hit(sensors, m.torso) if sensors < m.blind else 0
     # the fire model's tables hold the mode's nominal movement modifiers: replace them by
     # what both 'Mechs really moved (hexes with their current MP)
     mod += mv[1] - int(fs.move_mod[h])
@@ -455,7 +459,7 @@ def _fire_list(scn: DuelScenario, m: Mech, y: Mech, fs: FireScenario, dec: Decid
             else:
                 e += m.act_hit(loc, "upper_arm") + m.act_hit(loc, "lower_arm")
         tn = int(gun.tn_uncapped[0, h]) + e
-        ok = tn <= 12 and sensors < 2 and g not in m.jam
+        ok = tn <= 12 and sensors < m.blind and g not in m.jam
         if m.gun_lost(g, gun.kind):
             ok = False
         if gun.pool >= 0 and ammo[gun.pool] <= 0:
@@ -629,7 +633,7 @@ def _mp(m: Mech, scn: DuelScenario) -> tuple[int, int, int]:
         walk = side.walk - acts
     walk = max(0, walk - m.heat // 5)
     runs = len(gone) <= 1 if _quad(m) else not gone
-    run = math.ceil(1.5 * walk) if runs else walk
+    run = max(math.ceil(1.5 * walk) - ER.run_mp_loss(side.mech.armor_type), 0) if runs else walk
     jets = 0
     for loc in range(8):
         for s in range(12):
@@ -926,7 +930,7 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
                 m.explode_now(r, best)
     if m.alive() and m.kind_hits(lay.LIFE) > 0:
         one, two = LIFE_SUPPORT_STEPS[rules.life_support_heat]
-        m.pilot += (row >= one) + (row >= two)
+        m.pilot += ER.life_support_pilot_damage(row, one, two, m.torso)
     _settle(m)
     if rules.consciousness_rolls == "each_point":
         _conscious(r, m)
@@ -955,7 +959,7 @@ def _unarmed(m: Mech, fs: FireScenario) -> bool:
     without weapons is never judged unarmed (C21)."""
     if not fs.guns:
         return False
-    if m.kind_hits(lay.SENSORS) >= 2:
+    if m.kind_hits(lay.SENSORS) >= m.blind:
         return True
     ammo = [0] * len(fs.unit.pools)
     for b, p in enumerate(m.side.bin_pool):
@@ -985,7 +989,7 @@ def _out(m: Mech, fs: FireScenario) -> str:
             stuck = (_gyro_dead(m) or (m.IS[LL] == 0 and m.IS[RL] == 0)
                      or (m.act_hit(LL, "hip") and m.act_hit(RL, "hip")))
         return how if stuck and _unarmed(m, fs) else ""
-    crippled = (m.pilot >= 4 or m.kind_hits(lay.SENSORS) >= 2 or (gyro >= 1 and eng >= 1)
+    crippled = (m.pilot >= 4 or m.kind_hits(lay.SENSORS) >= m.blind or (gyro >= 1 and eng >= 1)
                 or eng >= 2 or _unarmed(m, fs))
     return how if crippled else ""
 
@@ -1000,7 +1004,7 @@ def _threat(m: Mech, fs: FireScenario, can: bool) -> float:
     """Expected damage of ``m``'s usable weapons this turn (:mod:`sim.classic.duel.forces`):
     P(hit) at the base number for the situation and heat times the mean damage at full
     rate, over the weapons not lost, jammed or dry; 0 when it cannot act."""
-    if not can or m.kind_hits(lay.SENSORS) >= 2:
+    if not can or m.kind_hits(lay.SENSORS) >= m.blind:
         return 0.0
     side = m.side
     h = min(m.heat, 29)

@@ -15,10 +15,10 @@ every such item with its reason, in five kinds:
   null-signature systems...; TSM, MASC, superchargers and a Narc launcher with Narc-capable
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
-* ``construction``: header types whose rules are not simulated (hardened, reactive or
-  reflective armor, composite or reinforced structure, torso-mounted cockpits; the small
-  cockpit, the heavy-duty gyro and stealth armor are the compiled duel's), and a
-  configuration other than biped or quad;
+* ``construction``: header types whose rules are not simulated (hardened armor's movement
+  effects (its damage is simulated), reactive or reflective armor, composite or reinforced
+  structure; the small and torso-mounted cockpits, the heavy-duty gyro and stealth armor
+  are the compiled duel's), and a configuration other than biped or quad;
 * ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
   but they do not make a unit incomplete.
 
@@ -44,7 +44,12 @@ INCOMPLETE_KINDS = ("weapon", "ammunition", "equipment", "construction")
 
 #: Header type words (lower case) whose rules btsim does not simulate -> the reason.
 CONSTRUCTION_NOT_SIMULATED = {
-    ("armor", "hardened"): "hardened armor (each point stops two points of damage)",
+    # its damage (each point stops two, half points kept: Layout.armor_per_point) is
+    # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
+    ("armor", "hardened"): "hardened armor's piloting modifier (MegaMek adds +1 to a "
+                           "QuadVee's vehicle-mode rolls; a 'Mech's was not found in its "
+                           "source; its damage, each point stopping two, and its running MP "
+                           "-1 are simulated)",
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
     ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",
@@ -55,7 +60,6 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("armor", "patchwork"): "patchwork armor (per-location types)",
     ("structure", "composite"): "composite structure (half the internal structure)",
     ("structure", "reinforced"): "reinforced structure (double the internal structure)",
-    ("cockpit", "torso"): "torso-mounted cockpit (head hits and pilot damage differ)",
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
 }

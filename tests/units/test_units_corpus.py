@@ -131,6 +131,12 @@ def test_corpus_import_counts(tmp_path: Path, home: Path) -> None:
     assert kinds <= {"weapon", "ammunition", "equipment", "construction", "quirk"}
     pods = next(it for it in rep.items() if it["name"] == "Coolant Pod")
     assert pods["units"] == ["Black Hawk-KU BHKU-OX"]
+    # hardened armor's damage and running MP and the torso-mounted cockpit are simulated:
+    # the Great Turtle lacks only hardened armor's piloting modifier (its reason says so)
+    turtle = [it for it in rep.items() if "Great Turtle GTR-1" in it["units"]
+              and it["kind"] != "quirk"]
+    assert [it["name"] for it in turtle] == ["armor: Hardened(Inner Sphere)"]
+    assert not any(it["name"].startswith("cockpit:") for it in rep.items())
     assert not any(it["name"] in ("IS MASC", "Clan MASC") for it in rep.items())
     # named afterwards through the index, with the MUL values
     entry = lookup("Grand Crusader GRN-D-01")

@@ -324,7 +324,8 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     isd = np.minimum(before, d)
     S[idx, isc] = before - isd
     d -= isd
-    S[:, st.PILOT] += (loc == lay.HD) & (take + isd > 0) & ~expl
+    torso = dm.layout.torso_cockpit   # no pilot hit from the head, the head not vital
+    S[:, st.PILOT] += (loc == lay.HD) & (take + isd > 0) & ~expl & (not torso)
     now = (isd > 0) & (before == isd)
     ndet = (isd > 0).astype(np.int64)
     if not dm.rules.crit_on_destroying_group:
@@ -341,7 +342,8 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     if expl.any():
         # an explosion in the head or CT destroys the 'Mech by ammunition (14.4), also one
         # set off by a critical of the group that destroyed that location (C10)
-        kill = ((now | (gone_before & (d > 0))) & expl & ((loc == lay.HD) | (loc == lay.CT))
+        vital = (loc == lay.CT) | ((loc == lay.HD) & (not torso))
+        kill = ((now | (gone_before & (d > 0))) & expl & vital
                 & (S[:, st.CAUSE] == 0))
         S[kill, st.CAUSE] = st.C_AMMO
     S[:, st.CLOC] = loc
@@ -444,7 +446,8 @@ def effects(S: np.ndarray, dm: DamageModel) -> np.ndarray:
         S[:, st.ENGINE] += np.where(dead[:, t], pop[m & ~S[:, st.HIT0 + t] & 0xFFF], 0)
     # the first cause in this order (a later check never overrides an earlier one)
     first = np.full(len(S), st.C_NONE, dtype=np.int64)
-    for cond, c in reversed(((S[:, st.COCKPIT] > 0, st.C_PILOT), (dead[:, lay.HD], st.C_HEAD),
+    head = dead[:, lay.HD] & (not dm.layout.torso_cockpit)  # a torso cockpit: head not vital
+    for cond, c in reversed(((S[:, st.COCKPIT] > 0, st.C_PILOT), (head, st.C_HEAD),
                              (dead[:, lay.CT], st.C_CT),
                              (S[:, st.ENGINE] >= st.ENGINE_DEAD, st.C_ENGINE),
                              (S[:, st.PILOT] >= st.PILOT_DEAD, st.C_PILOT))):

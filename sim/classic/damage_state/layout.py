@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.classic.equipment_rules import GYRO_HITS_TO_DESTROY, gyro_kind
+from sim.classic.equipment_rules import (
+    GYRO_HITS_TO_DESTROY,
+    armor_per_point,
+    gyro_kind,
+    torso_cockpit,
+)
 from sim.classic.weapons import (
     AMMO,
     EQUIPMENT,
@@ -132,6 +137,23 @@ class Layout:
     #: gyro hits that destroy this 'Mech's gyro (a heavy-duty gyro 3, else 2:
     #: :data:`sim.classic.equipment_rules.GYRO_HITS_TO_DESTROY`), for the duel to read
     gyro_destroyed_at: int = 2
+    #: damage points one armor point stops: 2 for hardened armor
+    #: (:func:`sim.classic.equipment_rules.armor_per_point`). ``armor`` (and so the armor
+    #: columns of every damage state, the compiled duel's, the NumPy kernel's and the
+    #: oracle's) counts in these units, so every damage rule applies unchanged: a group
+    #: takes ``min(armor, damage)`` of them. Reports show ``ceil(armor / armor_per_point)``
+    #: points (:meth:`armor_points`).
+    armor_per_point: int = 1
+    #: a torso-mounted cockpit (:func:`sim.classic.equipment_rules.torso_cockpit`): head
+    #: hits do not hurt the MechWarrior and a destroyed head does not destroy the 'Mech
+    #: (its cockpit slot, in the center torso, does when hit)
+    torso_cockpit: bool = False
+
+    def armor_points(self, values: np.ndarray) -> np.ndarray:
+        """Armor points shown for armor columns kept in ``armor_per_point`` units (rounded
+        up: :func:`sim.classic.equipment_rules.armor_points_left`)."""
+        k = self.armor_per_point
+        return values if k == 1 else -(-np.asarray(values) // k)
 
     @property
     def hit_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -355,14 +377,16 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
                 masks[item[li, s], li] |= 1 << s
     case = np.array([loc in mech.case_locations for loc in LOCS])
     case2 = np.array([loc in mech.case2_locations for loc in LOCS])
-    armor = np.array([mech.armor.get(k, 0) for k in (*LOCS, "CTR", "LTR", "RTR")],
-                     dtype=np.int64)
+    per_point = armor_per_point(mech.armor_type)  # hardened armor: half points (MegaMek)
+    armor = per_point * np.array([mech.armor.get(k, 0) for k in (*LOCS, "CTR", "LTR", "RTR")],
+                                 dtype=np.int64)
     structure = np.array([mech.internal.get(k, 0) for k in LOCS], dtype=np.int64)
     return Layout(mech.name, tuple(names), kind, item, tuple(items), masks, tuple(bins),
                   bin_slot, tuple(gauss), case, case2, armor, structure, tuple(notes),
                   _classes(names, kind, item, masks, n_slots), config, n_slots,
                   NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config],
-                  GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)])
+                  GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)], per_point,
+                  torso_cockpit(mech.cockpit))
 
 
 def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,

@@ -43,8 +43,8 @@ def per_row(S: np.ndarray, layout: lay.Layout, start: np.ndarray | None = None
     for i, n in enumerate(lay.LOCS):
         out[f"p_location_destroyed{SEP}{n}"] = dead[:, i]
     for i, n in enumerate(ARMOR_NAMES):
-        if layout.armor[i] > 0 or i < 8:
-            out[f"expected_armor_left{SEP}{n}"] = S[:, i]
+        if layout.armor[i] > 0 or i < 8:  # points, hardened armor's rounded up
+            out[f"expected_armor_left{SEP}{n}"] = layout.armor_points(S[:, i])
     for i, n in enumerate(lay.LOCS):
         out[f"expected_structure_left{SEP}{n}"] = S[:, st.IS0 + i]
     for i, n in enumerate(lay.LOCS):

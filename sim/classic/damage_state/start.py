@@ -102,7 +102,8 @@ def damaged_state(layout: lay.Layout, dm: DamageModel, spec: Mapping[str, Any]) 
     S = st.fresh(layout, 1)
     for name, left in dict(spec.get("armor") or {}).items():
         i = _location("armor", name, ARMOR_NAMES)
-        S[0, i] = _count(f"armor.{ARMOR_NAMES[i]}", left, int(layout.armor[i]))
+        k = layout.armor_per_point  # hardened armor: kept in half points (layout)
+        S[0, i] = k * _count(f"armor.{ARMOR_NAMES[i]}", left, int(layout.armor[i]) // k)
     for name, left in dict(spec.get("structure") or {}).items():
         i = _location("structure", name, lay.LOCS)
         S[0, st.IS0 + i] = _count(f"structure.{lay.LOCS[i]}", left, int(layout.structure[i]))

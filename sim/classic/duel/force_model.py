@@ -129,7 +129,8 @@ class ClassicForceModel(Model):
                          bench_cases=(BenchCase("2v2", _bench_params(),
                                                 unit="engagement-turns", per_trial=BENCH_TURNS,
                                                 per_trial_metric="expected_turns"),),
-                         version="1", default_chunk=16384)
+                         # 2: issue 19: hardened armor (half points), torso cockpit
+                         version="2", default_chunk=16384)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
         return build_force(params)

@@ -332,7 +332,7 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
         ie = idx[easy]
         S[ie, col[easy]] = armor[easy] - d[easy]
         head = ie[loc[easy] == lay.HD]
-        if head.size:
+        if head.size and not side.layout.torso_cockpit:   # a torso cockpit: no pilot hit
             S[head, st.PILOT] += 1
             dead = head[(S[head, st.PILOT] >= st.PILOT_DEAD) & (S[head, st.CAUSE] == 0)]
             S[dead, st.CAUSE] = st.C_PILOT

@@ -150,7 +150,9 @@ class ClassicDuelModel(Model):
                          #     and stealth armor on the engine (bipeds' bits unchanged)
                          # 14: issue 22: initiative and movement chosen per turn by
                          #     each side's tactic (default competent at a fixed range)
-                         version="14",
+                         # 15: issue 19: hardened armor (half points) on every door; the
+                         #     torso-mounted cockpit on the engine
+                         version="15",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -49,8 +49,9 @@ from sim.classic.weapons import EQUIPMENT, lookup_equipment
  P_NOPUNCH, P_HATCH_DMG, P_DFA_DMG, P_CHARGE_SELF, P_DFA_SELF, P_KNOCK_FALL, P_KNOCK_KICK,
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
  P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR, P_QUAD,
- P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT, P_TARGETING, P_RANK) = range(47)
-N_UP = 47
+ P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT, P_TARGETING, P_RANK,
+ P_TORSO_CP, P_RUN_LESS) = range(49)
+N_UP = 49
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -293,6 +294,10 @@ def engine_only_equipment(mech: Any) -> list[str]:
         out.append("the Narc beacon's +2")
     if ER.cockpit_psr_mod(mech.cockpit):
         out.append("the small cockpit's +1 to piloting rolls")
+    if ER.run_mp_loss(mech.armor_type):
+        out.append("hardened armor's running MP -1")
+    if ER.torso_cockpit(mech.cockpit):
+        out.append("the torso-mounted cockpit (head hits, sensors, life support)")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
     return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"))
                   if k in kinds]
@@ -333,8 +338,10 @@ def sprint_table(scn: DuelScenario) -> np.ndarray:
     top = max(max(s.walk for s in scn.units) + 3, 1)  # TSM adds 2
     out = np.zeros((len(scn.units), 4, top + 1), np.int64)
     for u in range(len(scn.units)):
+        less = ER.run_mp_loss(scn.units[u].mech.armor_type)   # hardened armor: -1 (MegaMek)
         for c in range(4):
-            out[u, c] = [ER.sprint_mp(w, bool(c & 1), bool(c & 2)) for w in range(top + 1)]
+            out[u, c] = [max(ER.sprint_mp(w, bool(c & 1), bool(c & 2)) - less, 0)
+                         for w in range(top + 1)]
     return out
 
 
@@ -476,6 +483,10 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_HATCH_DMG_TSM] = D.club(s.tons, tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2, cr)
     up[P_MASC_ITEM], up[P_SC_ITEM] = masc_items(s)
     up[P_COCKPIT_PSR] = ER.cockpit_psr_mod(s.mech.cockpit)   # small cockpit +1 to PSRs
+    # a torso-mounted cockpit (issue 19): no pilot damage from head hits, the head not
+    # vital, sensors blind at 3 hits (+4 at 2), +1 life-support heat damage
+    up[P_TORSO_CP] = int(ER.torso_cockpit(s.mech.cockpit))
+    up[P_RUN_LESS] = ER.run_mp_loss(s.mech.armor_type)   # hardened armor: running MP -1
     if s.hatchet[0] < 0 and s.sword[0] >= 0:
         # a sword or retractable blade swings in the hatchet's place (issue 19): its own
         # to-hit modifier (as a difference from the hatchet's base, which the BASE table

@@ -57,7 +57,7 @@ def apply_group(S: np.ndarray, M: tuple, u: int, loc: int, rear: int, dmg: int, 
     col = a2(M, L.M_ARMOR_COL, loc, rear)
     if tac == 0 and 0 < dmg <= S[col] and S[IS0 + loc] > 0:
         S[col] -= dmg
-        if loc == HD:
+        if loc == HD and a2(M, L.M_UP, u, C.P_TORSO_CP) == 0:   # torso cockpit: no pilot hit
             S[PILOT] += 1
             settle_pilot(S)
         return
@@ -173,7 +173,8 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     isd = min(before, d)
     S[IS0 + loc] = before - isd
     d -= isd
-    if loc == HD and take + isd > 0 and not expl:
+    torso = a2(M, L.M_UP, u, C.P_TORSO_CP) != 0   # torso-mounted cockpit (equipment_rules)
+    if loc == HD and take + isd > 0 and not expl and not torso:
         S[PILOT] += 1
     now = isd > 0 and before == isd
     ndet = 1 if isd > 0 else 0
@@ -188,7 +189,7 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     S[W_DMG] = d if go else 0
     S[W_TAC] = 0
     S[W_EXPL] = 1 if (go and expl and a1(M, L.M_RI, C.R_EXPL_STRUCTURE)) else 0
-    if expl and (now or (gone_before and d > 0)) and (loc == HD or loc == CT) \
+    if expl and (now or (gone_before and d > 0)) and ((loc == HD and not torso) or loc == CT) \
             and S[CAUSE] == 0:
         S[CAUSE] = C_AMMO
     S[CLOC] = loc
@@ -279,7 +280,7 @@ def effects(S: np.ndarray, M: tuple, u: int) -> None:
     first = C_NONE
     if S[COCKPIT] > 0:
         first = C_PILOT
-    elif S[IS0 + HD] == 0:
+    elif S[IS0 + HD] == 0 and a2(M, L.M_UP, u, C.P_TORSO_CP) == 0:  # a torso cockpit: not vital
         first = C_HEAD
     elif S[IS0 + CT] == 0:
         first = C_CT

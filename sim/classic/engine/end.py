@@ -39,7 +39,7 @@ def no_weapon(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> bool:
         if pool >= 0:
             usable = usable and pool_ammo(S, M, u, pool) > 0
         ok = ok or usable
-    return (not ok) or S[SENSORS] >= 2
+    return (not ok) or S[SENSORS] >= 2 + a2(M, L.M_UP, u, C.P_TORSO_CP)  # blind (torso cp: 3)
 
 
 @njit(cache=True)
@@ -61,7 +61,8 @@ def out_of_fight(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> int:
         out = (gyro_dead(S, M, u) or stuck) and no_weapon(S, X, M, u)
     else:
         eng, gyro = S[ENGINE], S[GYRO]
-        out = (S[PILOT] >= 4 or S[SENSORS] >= 2 or (gyro >= 1 and eng >= 1) or eng >= 2
+        out = (S[PILOT] >= 4 or S[SENSORS] >= 2 + a2(M, L.M_UP, u, C.P_TORSO_CP)
+               or (gyro >= 1 and eng >= 1) or eng >= 2
                or no_weapon(S, X, M, u))
     return code if out else 0
 

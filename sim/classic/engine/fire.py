@@ -81,7 +81,8 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
     ng = a2(M, L.M_UP, u, C.P_NGUN)
     hact = min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 3) - 1)
     sens = S[SENSORS]
-    extra = 2 if sens == 1 else 0
+    torso = a2(M, L.M_UP, u, C.P_TORSO_CP) != 0   # torso cockpit: +4 at two (equipment_rules)
+    extra = 2 if sens == 1 else (4 if sens == 2 and torso else 0)
     extra += X[u, L.X_MOD] - a3(M, L.M_MOVE_MOD, u, sit, hact)
     extra += tmm_of(X, M, y) - a2(M, L.M_TMM_NOM, u, sit)
     if X[y, L.X_PRONE]:
@@ -110,7 +111,7 @@ def declare(SS: np.ndarray, X: np.ndarray, P: np.ndarray, M: tuple, u: int, sit:
             P[u, P_SHOTS, g] = min(am, a3(M, L.M_GI, u, g, C.G_RATE))
         else:
             P[u, P_SHOTS, g] = a3(M, L.M_GI, u, g, C.G_RATE)
-        ok = ok and not (X[u, L.X_JAM] >> g) & 1 and sens < 2
+        ok = ok and not (X[u, L.X_JAM] >> g) & 1 and sens < 2 + torso
         loc = a3(M, L.M_GI, u, g, C.G_LOC)
         e = extra
         if loc == LL or loc == RL:

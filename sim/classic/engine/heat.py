@@ -96,5 +96,7 @@ def heat_phase(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -
         if alive(S) and S[LIFE] > 0:
             S[PILOT] += (1 if row >= a1(M, L.M_RI, C.R_LS_ONE) else 0) + (1 if row >= a1(M, L.M_RI, C.R_LS_TWO)
                                                                else 0)
+            if a2(M, L.M_UP, u, C.P_TORSO_CP) and row > 0:   # a torso cockpit: +1 (rules)
+                S[PILOT] += 1
     settle_pilot(S)
     phase_consciousness(S, X, M, u, D)

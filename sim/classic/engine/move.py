@@ -90,7 +90,8 @@ def current_mp(S: np.ndarray, X: np.ndarray, M: tuple, u: int) -> tuple:
     loss = a1(M, L.M_MP_LOSS, min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 0)))
     w = max(mp - loss, 0)
     runs = gone <= a2(M, L.M_QUAD_MP, 2, 0) if quad else gone == 0
-    r = (3 * w + 1) // 2 if runs else w
+    # hardened armor costs a running MP (equipment_rules.run_mp_loss: MegaMek Mek.getRunMP)
+    r = max((3 * w + 1) // 2 - a2(M, L.M_UP, u, C.P_RUN_LESS), 0) if runs else w
     jets = 0
     for loc in range(8):
         m = a2(M, L.M_JET, u, loc)

@@ -75,7 +75,7 @@ def threat(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, sit: int) -> float:
     number for the situation ``sit`` and ``u``'s heat, times its mean damage, over the
     weapons not destroyed, jammed or out of ammunition; 0 when ``u`` cannot act."""
     S = SS[u]
-    if not X[u, L.X_ACT] or S[SENSORS] >= 2:
+    if not X[u, L.X_ACT] or S[SENSORS] >= 2 + a2(M, L.M_UP, u, C.P_TORSO_CP):
         return 0.0
     hact = min(X[u, L.X_HEAT], a1(M, L.M_HEAT_CONST, 3) - 1)
     out = 0.0
