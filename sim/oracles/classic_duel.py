@@ -1069,8 +1069,8 @@ def _stand_up(r: random.Random, m: Mech, tries: bool, rules: Any) -> None:
 
 def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
          ranges: list[int] | None = None, dealt: list[int] | None = None,
-         fell: list[bool] | None = None, planner: Any = None
-         ) -> tuple[list[int], list[str], list[str]]:
+         fell: list[bool] | None = None, planner: Any = None,
+         struck: list[int] | None = None) -> tuple[list[int], list[str], list[str]]:
     """One duel or force engagement (``scn.units``, N 'Mechs a side: issue 21): (turn each
     unit was destroyed or out of the fight (0 = never), causes, C21 reasons ('' = not out)).
     It ends when every unit of a side is down; a unit down takes no further part; each
@@ -1078,7 +1078,8 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
     Under closing with ``closing_mp=current`` the duel keeps its own range: both run while it
     is above 1 at the start of the turn (then their ``moved`` modes), and it drops by the
     hexes both really moved, to 1 at least. ``ranges``: a list the range of each turn played
-    is appended to; ``dealt``: per unit, the weapon damage it deals is added to; ``fell``:
+    is appended to; ``dealt``: per unit, the weapon damage it deals is added to; ``struck``:
+    per unit, the damage of its physical attacks is added to; ``fell``:
     per unit, whether it fell at least once. With movement chosen by the tactics
     (``scn.free``, issue 22; one 'Mech a side) the duel rolls initiative each turn and the
     tactics move it (``planner``: the scenario's :class:`sim.classic.duel.tactics.Planner`,
@@ -1241,7 +1242,10 @@ def duel(scn: DuelScenario, r: random.Random, decs: list[dict[int, Decider]],
             trig: list[list[int]] = [[] for _ in range(U)]
             for i in live:
                 kind, info = choice[i]
+                before = taken[tg[i]]
                 _strike(r, ms[i], ms[tg[i]], kind, info, taken, trig, i, tg[i])
+                if struck is not None:
+                    struck[i] += taken[tg[i]] - before
             for i in live:
                 _settle(ms[i])
                 _psrs(r, ms[i], snaps[i], taken[i], trig[i])
@@ -1296,7 +1300,9 @@ def _planner(scn: DuelScenario) -> Any:
 def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[str, Any]:
     """``n`` duels one at a time: ``dead_turn`` (U, n), ``cause`` (U, n), ``out`` (U, n,
     the C21 reason or ''), ``range`` (turns, n: the range of each turn played, 0 after the
-    end), ``weapon_damage`` (U, n: weapon-fire damage each unit dealt) and ``fell`` (U, n:
+    end), ``weapon_damage`` (U, n: weapon-fire damage each unit dealt), ``damage`` (U, n: all
+    the damage it dealt, weapons and physical attacks: the engine's ``dealt`` summed over the
+    turns) and ``fell`` (U, n:
     the unit fell at least once) arrays, one row per unit (the duel: A, B; ``classic-force``
     parameters (``unit_a`` a force): side A's units, then side B's)."""
     scn = scenario_of(params)
@@ -1309,20 +1315,23 @@ def scalar(params: Mapping[str, Any], rng: np.random.Generator, n: int) -> dict[
     outs = np.empty((U, n), dtype=object)
     played = np.zeros((scn.turns, n), np.int64)
     fire = np.zeros((U, n), np.int64)
+    total = np.zeros((U, n), np.int64)
     falls = np.zeros((U, n), bool)
     for j in range(n):
         rl: list[int] = []
         wd = [0] * U
         fl = [False] * U
-        d, c, o = duel(scn, r, decs, rl, wd, fl, planner)
+        ph_ = [0] * U
+        d, c, o = duel(scn, r, decs, rl, wd, fl, planner, ph_)
         falls[:, j] = fl
         fire[:, j] = wd
+        total[:, j] = np.add(wd, ph_)
         dead[:, j] = d
         causes[:, j] = c
         outs[:, j] = o
         played[:len(rl), j] = rl
     return {"dead_turn": dead, "cause": causes, "out": outs, "range": played,
-            "weapon_damage": fire, "fell": falls}
+            "weapon_damage": fire, "damage": total, "fell": falls}
 
 
 def scenario_of(params: Mapping[str, Any]) -> DuelScenario:

@@ -22,6 +22,8 @@ from sim.units.mtf import read_mtf
 from sim.units.usable import not_simulated
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "units" / "corpus"
+#: both sides stand and fire (the duel before issue 22's tactics; policy all)
+SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
 QUADS = ("Scorpion SCP-1N", "Goliath GOL-1H", "Bishamon BSN-3K", "Fire Scorpion")
 
 
@@ -30,10 +32,6 @@ def _quad(name: str):
     if not path.is_file():
         pytest.skip(f"{path} not here")
     return read_mtf(path)
-
-
-#: both sides stand and fire (the duel of imposed movement these equipment checks read)
-SAF = {"tactic_a": "stand-and-fire", "tactic_b": "stand-and-fire"}
 
 
 def _unarmed(m):
@@ -159,7 +157,7 @@ def test_compiled_stealth_armor_facts() -> None:
     on each enemy gun; on where it hampers one, with its ECM suite."""
     emp = _quad("Emperor EMP-7L")
     scn = build({"unit_a": get_classic(WVR), "unit_b": emp, "range": 7, **SAF})
-    keys = C.situations(scn)[0]
+    keys = C.situations(scn)[0]      # stand and fire: the one situation, 7 hexes
     mods = C.stealth_mods(scn.a, scn.b, keys)
     guns = next(iter(scn.a.fire.values())).guns
     by = {g.weapon.key: int(mods[0, i]) for i, g in enumerate(guns)}
@@ -218,12 +216,13 @@ def test_compiled_narc_facts() -> None:
 
 
 def _dealt(params: dict, n_oracle: int, n_engine: int) -> float:
-    """Mean weapon damage side A deals over the duel, oracle and engine within 4.5 standard
-    errors of their difference; returns the engine's."""
+    """Mean damage side A deals over the duel (weapons and physical attacks: the engine's
+    ``dealt``, the oracle's ``damage``), oracle and engine within 4.5 standard errors of
+    their difference; returns the engine's."""
     from sim.oracles.classic_duel import scalar
 
     p = {**params, "turns": T}
-    o = scalar(p, np.random.default_rng(31), n_oracle)["weapon_damage"][0].astype(float)
+    o = scalar(p, np.random.default_rng(31), n_oracle)["damage"][0].astype(float)
     k = _sampled(build(p), np.random.default_rng(32), n_engine)["dealt"][0].sum(axis=0)
     se = np.sqrt(o.var() / n_oracle + k.var() / n_engine)
     assert abs(o.mean() - k.mean()) <= 4.5 * se, (o.mean(), k.mean(), se)
@@ -232,13 +231,13 @@ def _dealt(params: dict, n_oracle: int, n_engine: int) -> float:
 
 def test_engine_matches_oracle_narc() -> None:
     """The Raven's beacon, then its SRM 6 at +2: against a Hunchback at 3 hexes, and with
-    only its launcher and SRM against an unarmed one (the damage it deals in the duel)."""
+    only its launcher and SRM against an unarmed one (the damage it deals in the duel,
+    standing and firing all: competent's max-expected firing never fires the launcher,
+    which deals no damage)."""
     raven = _quad("Raven RVN-3L")
     _compare({"unit_a": raven, "unit_b": HBK, "range": 3}, 1200, 12000)
     keep = tuple(w for w in raven.weapon_mounts if w.weapon in ("IS Narc", "IS SRM 6"))
     pair = replace(raven, weapon_mounts=keep, weapons=tuple((w.name, w.location) for w in keep))
-    # stand-and-fire: the equipment's effect, not the tactics' choices against a target that
-    # cannot fire back
     p = {"unit_a": pair, "unit_b": _unarmed(get_classic(HBK)), "range": 3, **SAF}
     with_narc = _dealt(p, 1500, 15000)
     srm = tuple(w for w in keep if w.weapon == "IS SRM 6")
