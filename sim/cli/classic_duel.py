@@ -160,7 +160,6 @@ def force_sides(args: argparse.Namespace) -> bool:
 def run_force(args: argparse.Namespace) -> int:
     """Run a force engagement (model ``classic-force``) of parsed arguments; print the
     readable summary or :func:`sim.classic.duel.force_api.result_view`'s document; 0."""
-    from sim.api import run_scenario
     from sim.classic.duel.force_api import to_text, with_view
 
     for flag in ("edit", "edit_b"):
@@ -171,11 +170,19 @@ def run_force(args: argparse.Namespace) -> int:
     for s in "ab":
         if getattr(args, f"targeting_{s}", None) is not None:
             params[f"targeting_{s}"] = getattr(args, f"targeting_{s}")
+    return _run_and_print("classic-force", params, args, with_view, to_text)
+
+
+def _run_and_print(model: str, params: dict[str, Any], args: argparse.Namespace,
+                   with_view: Any, to_text: Any) -> int:
+    """Run ``model`` with the parsed run flags (trials 10,000 and seed 0 by default), print
+    the readable summary or the JSON document; 0."""
+    from sim.api import run_scenario
+
     trials = getattr(args, "trials", None)
     seed = getattr(args, "seed", None)
     res = with_view(run_scenario(
-        "classic-force", params,
-        trials=10_000 if trials is None else int_arg("trials", trials),
+        model, params, trials=10_000 if trials is None else int_arg("trials", trials),
         seed=0 if seed is None else int_arg("seed", seed),
         n_jobs=int_arg("jobs", getattr(args, "jobs", None)) or 1,
         chunk_size=int_arg("chunk_size", getattr(args, "chunk_size", None)),
@@ -190,23 +197,12 @@ def run_classic(args: argparse.Namespace) -> int:
     document (:func:`sim.classic.duel.api.result_view`, the same as
     ``sim.classic_duel(...).to_dict()``); 0. Sides of more than one 'Mech run the force
     engagement (:func:`run_force`)."""
-    from sim.api import run_scenario
     from sim.classic.duel.api import to_text, with_view
 
     if force_sides(args):
         return run_force(args)
     params = classic_params(args)
-    trials = getattr(args, "trials", None)
-    seed = getattr(args, "seed", None)
-    res = with_view(run_scenario(
-        "classic-duel", params, trials=10_000 if trials is None else int_arg("trials", trials),
-        seed=0 if seed is None else int_arg("seed", seed),
-        n_jobs=int_arg("jobs", getattr(args, "jobs", None)) or 1,
-        chunk_size=int_arg("chunk_size", getattr(args, "chunk_size", None)),
-        progress=getattr(args, "progress", None) or "never"))
-    doc = res.to_dict()
-    print(json.dumps(doc, indent=2) if getattr(args, "json", False) else to_text(doc))
-    return 0
+    return _run_and_print("classic-duel", params, args, with_view, to_text)
 
 
 def register(sub: Any) -> None:

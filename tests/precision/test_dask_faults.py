@@ -25,13 +25,20 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 def _wait(ready, what: str, proc: subprocess.Popen | None = None) -> None:
-    """Poll until ``ready()``; no wall-clock bound of its own (the suite's timeout catches a
-    hang), so a slow machine waits longer instead of failing or skipping. Fails at once when
-    ``proc`` ends first."""
+    """Poll until ``ready()``; no wall-clock bound of its own (the suite's per-test timeout,
+    pyproject's ``timeout``, catches a hang), so a slow machine waits longer instead of
+    failing or skipping. Fails at once when ``proc`` ends first."""
     while not ready():
         if proc is not None and proc.poll() is not None:
             pytest.fail(f"{what}: the process ended first (exit {proc.returncode})")
         time.sleep(0.2)
+
+
+def _stop(proc: subprocess.Popen | None) -> None:
+    """Kill ``proc`` if it still runs (a test interrupted by the suite's timeout)."""
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+        proc.wait()
 
 
 def _accepts(address: str) -> bool:
@@ -69,10 +76,12 @@ def _run(tmp_path: Path, address: str, **env: str) -> subprocess.Popen:
 def test_no_worker_is_a_timeout_then_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
     sched, address = _scheduler(tmp_path)
+    proc = None
     try:
         proc = _run(tmp_path, address, BTSIM_DASK_NO_WORKERS_TIMEOUT="2")
-        _, err = proc.communicate(timeout=180)
+        _, err = proc.communicate()     # no bound of its own: the suite's timeout is the guard
     finally:
+        _stop(proc)
         sched.kill()
     assert proc.returncode == 2
     lines = err.strip().splitlines()
@@ -88,17 +97,19 @@ def test_a_killed_scheduler_is_one_line(tmp_path):
     worker = subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--no-dashboard",
                                "--no-nanny"], env=_env(), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
+    proc = None
     try:
         proc = _run(tmp_path, address)
         cache = tmp_path / "r" / "d" / ".cache"
         # the run is under way once a chunk is cached (however long that takes here)
         _wait(lambda: bool(list(cache.rglob("*.agg"))), "a first cached chunk", proc)
         sched.send_signal(signal.SIGKILL)
-        _, err = proc.communicate(timeout=180)
+        _, err = proc.communicate()     # no bound of its own: the suite's timeout is the guard
     finally:
+        _stop(proc)
         sched.kill()
         worker.kill()
-        worker.wait(timeout=30)
+        worker.wait()
     assert proc.returncode == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Dask scheduler" in lines[0] and "went away" in lines[0]

@@ -108,11 +108,30 @@ def _estimate(row: Any, name: str) -> dict[str, Any]:
     return out
 
 
-def _with_stats(doc: dict[str, Any], row: Any, name: str) -> None:
+def with_stats(doc: dict[str, Any], row: Any, name: str) -> None:
+    """``doc[name]`` and its standard error and 95% interval from a summary row."""
     doc[name] = row[name]
     for s in _STATS:
         if f"{name}_{s}" in row.index:
             doc[f"{name}_{s}"] = row[f"{name}_{s}"]
+
+
+def view_head(model: Any, res: Result) -> dict[str, Any]:
+    """The head of a Classic duel's or force engagement's ``--json`` document: the run
+    (model, params, mode, trials, seed, chunk size), both sides' BV, notes, rule options
+    and every scalar metric of ``model`` with its interval."""
+    frame = res.frame
+    meta = res.metadata
+    first = frame.iloc[0]
+    doc: dict[str, Any] = {"model": model.name, "params": meta["params"],
+                           "mode": meta["mode"], "trials": meta["trials"],
+                           "seed": meta["seed"], "chunk_size": meta.get("chunk_size"),
+                           "bv_a": meta["facts"]["bv_a"], "bv_b": meta["facts"]["bv_b"],
+                           "notes": list(res.notes), "rule_options": meta.get("options")}
+    for m in model.metrics:
+        if not m.per_row and m.name in frame:
+            with_stats(doc, first, m.name)
+    return doc
 
 
 def cause_metrics(side: str, kind: str = "destroyed") -> dict[str, str]:
@@ -132,16 +151,8 @@ def result_view(res: Result) -> dict[str, Any]:
     from sim.classic.duel.model import MODEL
 
     frame = res.frame
-    meta = res.metadata
     first = frame.iloc[0]
-    doc: dict[str, Any] = {"model": MODEL.name, "params": meta["params"],
-                           "mode": meta["mode"], "trials": meta["trials"],
-                           "seed": meta["seed"], "chunk_size": meta.get("chunk_size"),
-                           "bv_a": meta["facts"]["bv_a"], "bv_b": meta["facts"]["bv_b"],
-                           "notes": list(res.notes), "rule_options": meta.get("options")}
-    for m in MODEL.metrics:
-        if not m.per_row and m.name in frame:
-            _with_stats(doc, first, m.name)
+    doc = view_head(MODEL, res)
     doc["p_destroyed_by_cause"] = {s: {c: _estimate(first, name)
                                        for c, name in cause_metrics(s).items()}
                                    for s in "ab"}
@@ -155,7 +166,7 @@ def result_view(res: Result) -> dict[str, Any]:
         t: dict[str, Any] = {"turn": row["turn"], "range": row["range"]}
         for m in MODEL.metrics:
             if m.per_row and m.name in frame:
-                _with_stats(t, row, m.name)
+                with_stats(t, row, m.name)
         turns.append(t)
     doc["turns"] = turns
     return dict(jsonable(doc))

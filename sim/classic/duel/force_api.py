@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sim.classic.duel.api import view_head, with_stats
 from sim.classic.duel.scenario import DEFAULT_TURNS
 from sim.result import Result, jsonable
 from sim.summary import INTERVAL_NOTE, rules_header, text_table
 
-_STATS = ("se", "ci_low", "ci_high")
 #: the per-unit columns of the text table: (header, metric, digits)
 UNIT_COLUMNS = (("P(survives)", "p_survives", 3), ("P(destroyed)", "p_destroyed", 3),
                 ("P(fell)", "p_fell", 3), ("P(shut down)", "p_shutdown", 3),
@@ -70,35 +70,19 @@ def with_view(res: Result) -> Result:
     return res
 
 
-def _with_stats(doc: dict[str, Any], row: Any, name: str) -> None:
-    doc[name] = row[name]
-    for s in _STATS:
-        if f"{name}_{s}" in row.index:
-            doc[f"{name}_{s}"] = row[f"{name}_{s}"]
-
-
 def result_view(res: Result) -> dict[str, Any]:
     """The ``--json`` document of a ``classic-force`` result (module docstring)."""
     from sim.classic.duel.force_model import MODEL
 
     frame = res.frame
-    meta = res.metadata
-    first = frame.iloc[0]
-    doc: dict[str, Any] = {"model": MODEL.name, "params": meta["params"],
-                           "mode": meta["mode"], "trials": meta["trials"],
-                           "seed": meta["seed"], "chunk_size": meta.get("chunk_size"),
-                           "bv_a": meta["facts"]["bv_a"], "bv_b": meta["facts"]["bv_b"],
-                           "notes": list(res.notes), "rule_options": meta.get("options")}
-    for m in MODEL.metrics:
-        if not m.per_row and m.name in frame:
-            _with_stats(doc, first, m.name)
+    doc = view_head(MODEL, res)
     units = []
     for _, row in frame.iterrows():
         u: dict[str, Any] = {k: row[k] for k in ("unit", "side", "name", "gunnery",
                                                  "piloting", "bv")}
         for m in MODEL.metrics:
             if m.per_row and m.name in frame:
-                _with_stats(u, row, m.name)
+                with_stats(u, row, m.name)
         units.append(u)
     doc["units"] = units
     return dict(jsonable(doc))

@@ -77,14 +77,12 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
     for s in (0, 1):
         d = dt[sides == s]
         down_turn.append(np.where((d > 0).all(axis=0), d.max(axis=0), 0))
-    da, db = down_turn
-    a_dead, b_dead = da > 0, db > 0
-    timeout = ~a_dead & ~b_dead
-    end = np.where(timeout, T, np.where(a_dead & b_dead, np.minimum(da, db),
-                                        np.maximum(da, db)))
-    agg.add_mean("p_win_a", b_dead & (~a_dead | (db < da)))
-    agg.add_mean("p_win_b", a_dead & (~b_dead | (da < db)))
-    agg.add_mean("p_draw", a_dead & b_dead & (da == db))
+    from sim.classic.duel.kernel import outcomes
+
+    win_a, win_b, draw, timeout, end = outcomes(down_turn[0], down_turn[1], T)
+    agg.add_mean("p_win_a", win_a)
+    agg.add_mean("p_win_b", win_b)
+    agg.add_mean("p_draw", draw)
     agg.add_mean("p_timeout", timeout)
     agg.add_mean("expected_turns", end)
     agg.add_hist("turns_hist", end, T + 1)

@@ -1583,6 +1583,20 @@ def _heat_phase(rng: np.random.Generator, side: Side, c: _Compiled, fs: FireScen
     _phase_consciousness(rng, c, x)
 
 
+def outcomes(da: np.ndarray, db: np.ndarray, T: int) -> tuple[np.ndarray, ...]:
+    """(A wins, B wins, draw, timeout, the turn it ended) from each side's turn of
+    destruction or leaving the fight (0 = never): the side down first loses, both in the
+    same turn is a draw, neither within ``T`` turns a timeout."""
+    a_dead, b_dead = da > 0, db > 0
+    draw = a_dead & b_dead & (da == db)
+    win_a = b_dead & (~a_dead | (db < da))
+    win_b = a_dead & (~b_dead | (da < db))
+    timeout = ~a_dead & ~b_dead
+    end = np.where(timeout, T, np.where(a_dead & b_dead, np.minimum(da, db),
+                                        np.maximum(da, db)))
+    return win_a, win_b, draw, timeout, end
+
+
 def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
     """Aggregate of the declared metrics from :func:`run_block` outcomes."""
     T = scn.turns
@@ -1591,12 +1605,7 @@ def summarize(scn: DuelScenario, out: dict[str, Any]) -> Aggregate:
     agg = Aggregate(n)
     da, db = dt[0], dt[1]
     a_dead, b_dead = da > 0, db > 0
-    draw = a_dead & b_dead & (da == db)
-    win_a = b_dead & (~a_dead | (db < da))
-    win_b = a_dead & (~b_dead | (da < db))
-    timeout = ~a_dead & ~b_dead
-    end = np.where(timeout, T, np.where(a_dead & b_dead, np.minimum(da, db),
-                                        np.maximum(da, db)))
+    win_a, win_b, draw, timeout, end = outcomes(da, db, T)
     for name, v in (("p_win_a", win_a), ("p_win_b", win_b), ("p_draw", draw),
                     ("p_timeout", timeout), ("p_fell_a", out["fell"][0]),
                     ("p_fell_b", out["fell"][1]), ("p_shutdown_by_a", out["shut"][0]),

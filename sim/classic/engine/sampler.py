@@ -159,6 +159,7 @@ def summarize_block(T: int, ints: np.ndarray, dealt: np.ndarray, rng_t: np.ndarr
     bit-identical (tested). None for anything but two units with outcomes >= 0 (the caller
     then uses the general summary)."""
     from sim.classic.damage_state import state as st
+    from sim.classic.duel.kernel import outcomes
     from sim.classic.duel.rules import OUT_REASONS
 
     n, U = ints.shape[0], ints.shape[1]
@@ -167,13 +168,7 @@ def summarize_block(T: int, ints: np.ndarray, dealt: np.ndarray, rng_t: np.ndarr
     agg = Aggregate(n)
     put = agg.stats.__setitem__
     da, db = ints[:, 0, 0], ints[:, 1, 0]
-    a_dead, b_dead = da > 0, db > 0
-    draw = a_dead & b_dead & (da == db)
-    win_a = b_dead & (~a_dead | (db < da))
-    win_b = a_dead & (~b_dead | (da < db))
-    timeout = ~a_dead & ~b_dead
-    end = np.where(timeout, T, np.where(a_dead & b_dead, np.minimum(da, db),
-                                        np.maximum(da, db)))
+    win_a, win_b, draw, timeout, end = outcomes(da, db, T)
     fell, shut = ints[:, :, 3] > 0, ints[:, :, 4] > 0
     flags = np.stack([win_a, win_b, draw, timeout, fell[:, 0], fell[:, 1], shut[:, 0],
                       shut[:, 1]])

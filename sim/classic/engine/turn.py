@@ -28,6 +28,18 @@ CAUSE = st.CAUSE
 
 
 @njit(cache=True)
+def attacks_end(SS: np.ndarray, X: np.ndarray, M: tuple, D: np.ndarray) -> None:
+    """The end of a weapon or physical attack phase for every unit still in the fight: pilot
+    damage settled, the phase's PSRs (4.2) and consciousness rolls."""
+    for u in range(SS.shape[0]):
+        if TG.down(X, u):
+            continue
+        settle_pilot(SS[u])
+        PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
+        PS.phase_consciousness(SS[u], X, M, u, D)
+
+
+@njit(cache=True)
 def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.ndarray,
          M: tuple, D: np.ndarray, rolls: np.ndarray, engaged: np.ndarray,
          dealt: np.ndarray, rng_out: np.ndarray) -> None:
@@ -154,12 +166,7 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
         for u in range(U):
             if not TG.down(X, u):
                 F.resolve(SS, X, P, M, u, D, rolls, engaged)
-        for u in range(U):
-            if TG.down(X, u):
-                continue
-            settle_pilot(SS[u])
-            PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
-            PS.phase_consciousness(SS[u], X, M, u, D)
+        attacks_end(SS, X, M, D)
         # 3 physical attacks at range 1
         if at1:
             for u in range(U):
@@ -178,12 +185,7 @@ def duel(SS: np.ndarray, X: np.ndarray, P: np.ndarray, PH: np.ndarray, PV: np.nd
             for u in range(U):
                 if not TG.down(X, u):
                     PHY.resolve(SS, X, M, u, PH, D)
-            for u in range(U):
-                if TG.down(X, u):
-                    continue
-                settle_pilot(SS[u])
-                PS.psr_phase(SS[u], X, M, u, X[u, L.X_PDMG], True, D)
-                PS.phase_consciousness(SS[u], X, M, u, D)
+            attacks_end(SS, X, M, D)
         # 4 heat phase
         for u in range(U):
             if not TG.down(X, u):
