@@ -13,10 +13,8 @@ distinct (range, own movement, target movement) situation.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +39,7 @@ from sim.classic.rules import OPTION_NAMES as CLASSIC_OPTIONS
 from sim.classic.rules import ClassicRules
 from sim.classic.weapons import lookup_ammo_bin
 from sim.errors import ConfigError, UserError, check_choice, check_int
+from sim.memo import WeightedLRU
 from sim.units.types import ClassicMech
 
 # the duel reads the fire, damage, physical-attack and duel options: their groups list
@@ -290,10 +289,14 @@ def _bin_pools(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple
 
 
 #: sides built so far (:func:`_per_unit`): at most this many, the oldest dropped first
-#: (measured: about 50 KB a side at a fixed range with its engine arrays, 250 KB under
-#: ``closing``; a round-robin of N units and C cases hits while 2 N C fits)
+#: (a round-robin of N units and C cases hits while 2 N C fits) ...
 SIDE_CACHE_SIZE = 512
-_SIDES: OrderedDict[Any, tuple[Any, Side, tuple[str, ...]]] = OrderedDict()
+#: ... and at most this many fire situations in all (a side's weight: measured about 14 KB
+#: of memory a situation; a side at a fixed range has 1-9, under the tactics one per
+#: (distance, mode, mode) it can reach, 81 at 9 hexes): about 30 MB (:mod:`sim.memo`)
+SIDE_CACHE_SITUATIONS = 2048
+_SIDES: WeightedLRU[Any, tuple[Any, Side, tuple[str, ...]]] = WeightedLRU(
+    SIDE_CACHE_SIZE, SIDE_CACHE_SITUATIONS)
 
 
 def _side_key(args: Mapping[str, Any]) -> Any:
@@ -318,7 +321,8 @@ def _side_key(args: Mapping[str, Any]) -> Any:
 
 
 def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
-    """Memoize :func:`_side` on :func:`_side_key` (bounded, :data:`SIDE_CACHE_SIZE`): the
+    """Memoize :func:`_side` on :func:`_side_key` (bounded, :data:`SIDE_CACHE_SIZE` sides
+    and :data:`SIDE_CACHE_SITUATIONS` fire situations): the
     same unit with the same skills, rules and situations is built once per process and
     shared (a ``Side`` and everything in it is read-only), its notes replayed. Bit-identical
     by construction: the builder is a pure function of the key."""
@@ -335,8 +339,6 @@ def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
             return build_side(*a, **kw)
         hit = _SIDES.get(key)
         if hit is not None and hit[0] is unit:
-            with contextlib.suppress(KeyError):     # another thread's eviction
-                _SIDES.move_to_end(key)
             args["notes"].extend(hit[2])
             return hit[1]
         notes = args["notes"]
@@ -347,10 +349,7 @@ def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
         # __dict__): the engine's per-unit arrays are cached on it, so a worker builds them
         # once per side, not once per task (sim.classic.engine.compile._per_side)
         object.__setattr__(side, "_btsim_token", uuid.uuid4().hex)
-        _SIDES[key] = (unit, side, tuple(mine))
-        while len(_SIDES) > SIDE_CACHE_SIZE:
-            with contextlib.suppress(KeyError):
-                _SIDES.popitem(last=False)
+        _SIDES.put(key, (unit, side, tuple(mine)), len(side.fire))
         notes.extend(mine)
         return side
 

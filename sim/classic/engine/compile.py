@@ -18,8 +18,6 @@ the largest.
 
 from __future__ import annotations
 
-import contextlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +40,7 @@ from sim.classic.fire import to_hit as TH
 from sim.classic.fire.scenario import ACTIVE_HEATS
 from sim.classic.tables import CONSCIOUSNESS
 from sim.classic.weapons import EQUIPMENT, lookup_equipment
+from sim.memo import WeightedLRU
 
 # -- per-unit integer parameters: UP[u, P_*] ---------------------------------------------------
 (P_SIDE, P_TONS, P_WALK, P_JUMP, P_PILOT, P_NGUN, P_NBIN, P_NEXPL, P_FALL, P_SINKPER, P_DISS,
@@ -378,9 +377,12 @@ def situations(scn: DuelScenario) -> tuple[list[tuple[int, str, str]], np.ndarra
     return keys, turn_sit, run_sit, adj
 
 
-#: per-unit arrays built so far (:func:`_per_side`), the oldest dropped first
+#: per-unit arrays built so far (:func:`_per_side`), the oldest dropped first: at most this
+#: many, and this many situation keys in all (a unit's weight; :mod:`sim.memo`)
 UNIT_CACHE_SIZE = 512
-_UNITS: OrderedDict[Any, tuple[Side, dict[str, Any]]] = OrderedDict()
+UNIT_CACHE_SITUATIONS = 2048
+_UNITS: WeightedLRU[Any, tuple[Side, dict[str, Any]]] = WeightedLRU(UNIT_CACHE_SIZE,
+                                                                    UNIT_CACHE_SITUATIONS)
 
 
 def _per_side(build: Any) -> Any:
@@ -406,14 +408,9 @@ def _per_side(build: Any) -> Any:
             return build(s, other, scn, keys, side_no, rank, targeting)
         hit = _UNITS.get(key)
         if hit is not None and (hit[0] is s or token is not None):
-            with contextlib.suppress(KeyError):     # another thread's eviction
-                _UNITS.move_to_end(key)
             return hit[1]
         out = build(s, other, scn, keys, side_no, rank, targeting)
-        _UNITS[key] = (s, out)
-        while len(_UNITS) > UNIT_CACHE_SIZE:
-            with contextlib.suppress(KeyError):
-                _UNITS.popitem(last=False)
+        _UNITS.put(key, (s, out), len(keys))
         return out
 
     cached.__doc__ = build.__doc__
