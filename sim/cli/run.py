@@ -26,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  btsim run exp.toml --target-error 0.002 --target-metric p_hit --max-trials 4000000\n"
         "  btsim run exp.toml --shard 3/8 --out /shared/results   (then: btsim merge "
         "/shared/results)\n"
+        "  btsim run rating.toml --shard 3/8 --shard-wait 7200 --out /shared/results   (a "
+        "rating: all 8 at once)\n"
         "  (run it again after a crash or Ctrl-C: finished chunks come from the cache)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -34,7 +34,10 @@ pairing earlier; it never raises the cap, so ``make report TRIALS=2000000`` cann
 unsettled Classic pairing to two million duels); ``--max-trials`` (which sets the cap either
 way), ``--chunk-size`` and ``--target-error`` override the file's;
 ``--exact`` (exact values only, no Monte Carlo) is refused: a rating's pairings are Monte Carlo
-except where the file's ``exact = true`` finds a chain that fits. With ``catalog = "all"`` the
+except where the file's ``exact = true`` finds a chain that fits. ``--shard I/N`` (with
+``--shard-wait SECONDS``) runs one shard of the rating: its share of every round, the other
+shards' chunks read from the shared cache (:mod:`sim.rating.shards`); shard 1 writes the
+summary, ``btsim merge`` can redo it. With ``catalog = "all"`` the
 run key holds a digest of the user catalog file, so a new ``btsim units import`` reruns it.
 """
 

@@ -60,6 +60,10 @@ standard errors. A pairing stops when both its units are settled or it reached
 for any ``--jobs`` or backend; with a results folder, finished chunks are cached
 (:class:`sim.cache.ChunkCache`), so the same command resumes an interrupted rating. Exact
 pairings (``exact=True``, Alpha Strike 1-vs-1 whose chain fits) need no sampling.
+Because each round's chunks are known once the rounds before are folded, a rating shards
+round by round (``btsim run --shard I/N``, ``sharding``): every shard computes its share of
+each round, waits for the others' chunks in the shared cache and takes the same decision
+(:mod:`sim.rating.shards`).
 """
 
 from __future__ import annotations
