@@ -706,7 +706,8 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
         backing.bind(model, scns, [p.params for p in pl.pairings], seed, chunk, None)
     mem: dict[int, dict[tuple[int, int], Any]] = {}
     last = math.ceil(cap / chunk)
-    goal, active, rounds = 1, list(mc), []
+    goal, active = 1, list(mc)
+    rounds: list[dict[str, int]] = []
     fits = None
     while active:
         goal = min(goal, last)
