@@ -81,8 +81,9 @@ def _finished(args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]] | No
     have values the full path accepts, or it takes the full path to report them."""
     from sim import results
 
-    if (args.shard is not None or args.no_cache or args.scheduler is not None
-            or args.backend not in BACKENDS or not (args.jobs == -1 or args.jobs >= 1)):
+    if (args.shard is not None or args.shard_wait is not None or args.no_cache
+            or args.scheduler is not None or args.backend not in BACKENDS
+            or not (args.jobs == -1 or args.jobs >= 1)):
         return None
     settings = _rerun_settings(args)
     found = []

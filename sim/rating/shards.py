@@ -13,11 +13,15 @@ So every shard runs the same rating:
    folder's chunk cache, appending to its own log (``shard-i-of-N.agg`` in each pairing's
    folder: the cache's framed, checksummed records, one writer per file, so machines
    sharing the folder over NFS or Lustre never write the same file; :mod:`sim.cache`);
-2. **the barrier**: it then polls the folder (every 0.2 s at first, at most every
-   :data:`MAX_POLL` s) until every chunk of the round is there, reading each chunk once,
-   with a progress line on stderr (:data:`SAY_EVERY` s apart) naming the shards it waits
-   for. ``--shard-wait S`` bounds the wait: when it expires the shard stops with one line
-   naming the missing shards and exit status 3 (:class:`ShardWaitExpired`);
+2. **the barrier**: it posts a marker (an empty file in ``.cache/steps/``, named by a
+   hash of the step's chunk list and the shard, :func:`marker`) once its share is in its
+   log, then polls the markers of the other shards (every 0.2 s at first, at most every
+   :data:`MAX_POLL` s: one ``stat`` per shard, so a 100,000-pairing round does not read
+   100,000 folders a poll), reading a shard's share once its marker is there, with a
+   progress line on stderr (:data:`SAY_EVERY` s apart) naming the shards it waits for.
+   ``--shard-wait S`` bounds each wait: when it expires, one last read of every missing
+   chunk (a shard killed after its chunks but before its marker), then the shard stops
+   with one line naming the missing shards and exit status 3 (:class:`ShardWaitExpired`);
 3. **the decision**: every shard folds the round's chunks in chunk order (the one Monte
    Carlo loop, :func:`sim.engine.sample_run`, finds them all and computes nothing), refits
    and takes the same allocation decision, since it holds the same numbers; the next round
@@ -103,23 +107,17 @@ def share(total: int, i: int, n: int) -> tuple[int, int]:
     return i * total // n, (i + 1) * total // n
 
 
-def owners(positions: Sequence[int], total: int, n: int) -> list[int]:
-    """The shards (0-based, sorted) whose parts of a round of ``total`` chunks hold the
-    chunks at ``positions`` (:func:`share`)."""
-    bounds = [share(total, i, n)[0] for i in range(n + 1)]
-    return sorted({bisect.bisect_right(bounds, k) - 1 for k in positions})
-
-
 def fill(sharding: Sharding, model: Any, scenarios: Sequence[Any], streams: Sequence[int],
          trials: int, chunk: int, seed: int, view: Any, what: str, *, n_jobs: int = 1,
          backend: str = "loky", scheduler: str | None = None) -> None:
-    """Make every chunk of a round (chunks ``0 .. ceil(trials / chunk)`` of each of
+    """Make every chunk of a step (chunks ``0 .. ceil(trials / chunk)`` of each of
     ``scenarios``) present in ``view.mem`` (``view``: a :class:`sim.rating.run._View` over
     the shared cache ``view.backing``, scenario ``s`` being its pairing or screen cell
     ``view.ids[s]``, drawing from stream ``streams[s]``): compute this shard's share of the
-    chunks not folded yet, then read the others' from the cache as they land (module
-    docstring). ShardWaitExpired when ``sharding.wait`` runs out; for a merge, UserError
-    naming the shards whose chunks are missing."""
+    chunks not folded yet and post its marker (:func:`marker`), then read each other
+    shard's share once its marker is there (module docstring); when the wait runs out, one
+    last read of everything missing before ShardWaitExpired. For a merge, one read of
+    everything, and UserError naming the shards whose chunks are missing."""
     from sim import engine
 
     per = max(1, math.ceil(trials / chunk))
@@ -128,8 +126,10 @@ def fill(sharding: Sharding, model: Any, scenarios: Sequence[Any], streams: Sequ
     if not need:
         return
     n = sharding.count
+    step = step_key(what, trials, chunk, [(int(streams[s]), c) for s, c in need])
     if sharding.shard is not None:
-        lo, hi = share(len(need), sharding.shard[0], n)
+        me = sharding.shard[0]
+        lo, hi = share(len(need), me, n)
         ranges: dict[int, tuple[int, int]] = {}
         for s, c in need[lo:hi]:  # the chunks to fold of a pairing are consecutive
             a, _ = ranges.get(s, (c, c))
@@ -141,50 +141,101 @@ def fill(sharding: Sharding, model: Any, scenarios: Sequence[Any], streams: Sequ
                                    ranges=ranges)
             sharding.computed += out.chunks_computed
             sharding.cached += out.chunks_cached
-    where = {sc: k for k, sc in enumerate(need)}
-    pending: dict[int, set[int]] = {}
-    for s, c in need:
+        post(view.backing.root, step, me, n)
+    # what is still missing, by the shard that computes it
+    bounds = [share(len(need), i, n)[0] for i in range(n + 1)]
+    pending: dict[int, dict[int, set[int]]] = {}
+    for k, (s, c) in enumerate(need):
         if (c, engine.chunk_trials(c, trials, chunk)) not in view.mem.get(view.ids[s], {}):
-            pending.setdefault(s, set()).add(c)
-    t0 = time.monotonic()
-    delay, said = FIRST_POLL, -math.inf
-    while True:
-        for s in list(pending):
+            j = bisect.bisect_right(bounds, k) - 1
+            pending.setdefault(j, {}).setdefault(s, set()).add(c)
+
+    def read(j: int) -> None:
+        """Move shard ``j``'s chunks of the step found in the cache into ``view.mem``."""
+        mine = pending[j]
+        for s in list(mine):
             g = view.ids[s]
             view.backing.forget(g)
             have = view.backing.load(g)
             box = view.mem.setdefault(g, {})
-            for c in sorted(pending[s]):
+            for c in sorted(mine[s]):
                 key = (c, engine.chunk_trials(c, trials, chunk))
                 if key in have:
                     box[key] = have[key]
-                    pending[s].discard(c)
-            if not pending[s]:
-                del pending[s]
-        if not pending:
-            return
-        missing = sum(map(len, pending.values()))
-        who = ", ".join(sharding.name(i) for i in owners(
-            [where[(s, c)] for s, cs in pending.items() for c in cs], len(need), n)[:20])
+                    mine[s].discard(c)
+            if not mine[s]:
+                del mine[s]
+        if not mine:
+            del pending[j]
+
+    t0 = time.monotonic()
+    delay, said = FIRST_POLL, -math.inf
+    root = view.backing.root
+    while pending:
         waited = time.monotonic() - t0
+        last = sharding.shard is None or waited >= sharding.wait
+        for j in sorted(pending):
+            if last or marker(root, step, j, n).is_file():
+                read(j)
+        if not pending:
+            break
+        missing = sum(len(cs) for m in pending.values() for cs in m.values())
+        who = ", ".join(sharding.name(j) for j in sorted(pending)[:20])
         if sharding.shard is None:
             raise UserError(f"{sharding.label}: {missing} chunk(s) of the {what} missing, from "
                             f"shard(s) {who}; run them (btsim run EXP --shard I/N with the "
                             "same options), then merge again.")
-        me = sharding.name(sharding.shard[0])
-        if waited >= sharding.wait:
+        me_name = sharding.name(sharding.shard[0])
+        if last:
             raise ShardWaitExpired(
-                f"{sharding.label}, shard {me}: waited {waited:.0f} s (--shard-wait "
+                f"{sharding.label}, shard {me_name}: waited {waited:.0f} s (--shard-wait "
                 f"{sharding.wait:g}) for {missing} chunk(s) of the {what} from shard(s) {who}; "
                 "start them (the same command with their --shard), then run this shard "
                 "again: it resumes from the cache")
         if sharding.say is not None and waited - said >= SAY_EVERY:
-            sharding.say(f"{sharding.label}, shard {me}: {what}: waiting for {missing} "
+            sharding.say(f"{sharding.label}, shard {me_name}: {what}: waiting for {missing} "
                          f"chunk(s) of shard(s) {who} ({waited:.0f} s of --shard-wait "
                          f"{sharding.wait:g})")
             said = waited
         time.sleep(max(0.0, min(delay, sharding.wait - waited)))
         delay = min(delay * 1.5, MAX_POLL)
+
+
+#: the folder of a shared cache that holds the steps' markers
+STEPS_DIR = "steps"
+
+
+def step_key(what: str, trials: int, chunk: int, chunks: Sequence[tuple[int, int]]) -> str:
+    """The identity of one step of a sharded rating: a hash of its name, its trials and
+    chunk size and its chunks (stream, index) in order; a marker of another plan never
+    matches."""
+    import hashlib
+    import json
+
+    text = json.dumps([what, int(trials), int(chunk), [list(x) for x in chunks]])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def marker(root: Any, step: str, i: int, n: int) -> Any:
+    """The file shard ``i`` (0-based) of ``n`` posts in the shared cache ``root`` once its
+    share of step ``step`` is in its log: the others then read that share (a poll is one
+    ``stat`` per shard, not a read of every pairing's logs)."""
+    from pathlib import Path
+
+    return Path(root) / STEPS_DIR / f"{step}.{i + 1}-of-{n}.done"
+
+
+def post(root: Any, step: str, i: int, n: int) -> None:
+    """Post shard ``i``'s marker of ``step`` (an empty file, written atomically after the
+    chunks: a reader that sees it opens logs closed before it)."""
+    from sim.cache import atomic_write_bytes
+    from sim.results import refuse_link
+
+    path = marker(root, step, i, n)
+    refuse_link(path.parent, "cache folder")
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, b"")
 
 
 def stderr_line(text: str) -> None:

@@ -133,3 +133,14 @@ def test_bad_shard_options_are_one_line(one, tmp_path, capsys, extra, word):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and word in err[0]
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(("total", "n"), [(1, 3), (7, 2), (12, 5), (100, 100), (3, 8)])
+def test_a_step_is_cut_into_contiguous_equal_shares(total, n):
+    from sim.rating.shards import share
+
+    parts = [share(total, i, n) for i in range(n)]
+    assert parts[0][0] == 0 and parts[-1][1] == total
+    assert all(a[1] == b[0] for a, b in zip(parts, parts[1:], strict=False))
+    sizes = [hi - lo for lo, hi in parts]
+    assert min(sizes) >= 0 and max(sizes) - min(sizes) <= 1
