@@ -253,7 +253,9 @@ def merge(root: str | os.PathLike[str], *, n_jobs: int = 1, progress: Any = None
     """Fold the shards of every sharded run under ``root`` (a shared results folder or one
     experiment's folder) into its summary (:func:`sim.experiment.run` from the cache, which
     then computes nothing). UserError naming the unfinished shards when chunks are missing
-    (nothing is written then). The written folders and their summary frames."""
+    (nothing is written then; a rating's missing chunks are found as its rounds are
+    replayed, :func:`merge_rating`, after the folders before it were written). The written
+    folders and their summary frames."""
     from sim.cache import CACHE_DIR
     from sim.experiment import Experiment, run
 
