@@ -349,14 +349,17 @@ class ChunkCache:
     calls :meth:`load` and :meth:`save`. ``messages`` keeps what was printed. ``log``: the
     file of each scenario folder this run appends to (``chunks.agg``; a shard its own
     ``shard-i-of-N.agg``); ``strict``: a cache made with other settings is refused instead
-    of emptied (shards must never wipe each other's work)."""
+    of emptied (shards must never wipe each other's work); ``shared``: read every log of a
+    scenario folder even without ``run.json`` in this cache (a rating's maximin screen,
+    whose cache sits inside the rating's, :mod:`sim.rating.shards`)."""
 
     def __init__(self, folder: str | os.PathLike[str], quiet: bool = False,
-                 log: str = LOG_NAME, strict: bool = False) -> None:
+                 log: str = LOG_NAME, strict: bool = False, shared: bool = False) -> None:
         self.root = Path(folder)
         self.quiet = quiet
         self.log = log
         self.strict = strict
+        self.shared = shared
         self.keys: list[str] = []
         self.messages: list[str] = []
         self._loaded: dict[int, dict[tuple[int, int], Aggregate]] = {}
@@ -452,7 +455,7 @@ class ChunkCache:
                               "(parameters or options); their cached chunks were discarded")
                     for p in stale:
                         shutil.rmtree(p, ignore_errors=True)
-        self._sharded = (self.root / "run.json").is_file()
+        self._sharded = self.shared or (self.root / "run.json").is_file()
         self._run = run
         self._ready = False
         self._folders = set()
@@ -795,6 +798,11 @@ class ChunkCache:
         self._loaded[s] = out
         self.seconds += time.perf_counter() - t0
         return out
+
+    def forget(self, s: int) -> None:
+        """Drop what :meth:`load` remembers of scenario ``s`` (its next call reads the logs
+        again: a shard polling for the chunks other shards append)."""
+        self._loaded.pop(s, None)
 
     def save(self, task: Any, aggs: Sequence[Aggregate]) -> None:
         """Store the chunks of one finished task (one record appended to its scenario's

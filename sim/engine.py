@@ -930,17 +930,19 @@ def shard_ranges(n_scenarios: int, trials: int, chunk_size: int, shard: tuple[in
 def run_shard(model: Model, scenarios: Sequence[Any], trials: int, seed: int,
               shard: tuple[int, int], cache: Any, n_jobs: int = 1, backend: str = "loky",
               chunk_size: int | None = None, progress: bool | str | None = None,
-              scheduler: str | None = None, streams: Sequence[int] | None = None
-              ) -> RunOutcome:
+              scheduler: str | None = None, streams: Sequence[int] | None = None,
+              ranges: Mapping[int, tuple[int, int]] | None = None) -> RunOutcome:
     """Compute shard ``shard = (i, N)`` of a fixed-trials run (:func:`shard_ranges`) into
     ``cache`` (a bound :class:`sim.cache.ChunkCache`): its chunks that are not cached yet,
     task by task. Nothing is folded or summarized: ``btsim merge`` folds the shards' chunks
-    in chunk order, which gives the bits of a single run (README "Beyond one machine")."""
+    in chunk order, which gives the bits of a single run (README "Beyond one machine").
+    ``ranges``: scenario -> (first chunk, end chunk) to compute instead of the shard's
+    (a rating's round, :mod:`sim.rating.shards`; ``shard`` is then unused)."""
     trials, seed, n_jobs, backend, chunk = validate_run(trials, seed, n_jobs, backend,
                                                         chunk_size, model)
     n = len(scenarios)
     spawn = list(range(n)) if streams is None else [int(x) for x in streams]
-    ranges = shard_ranges(n, trials, chunk, shard)
+    ranges = shard_ranges(n, trials, chunk, shard) if ranges is None else dict(ranges)
     caps = dict.fromkeys(range(n), trials)
     pos = {s: a for s, (a, _) in ranges.items()}
     ends = {s: b for s, (_, b) in ranges.items()}

@@ -11,11 +11,18 @@ merge of the same experiment waits). ``btsim merge DIR`` checks that every chunk
 nothing and folds every scenario chunk by chunk in chunk order, so ``summary.parquet`` is
 byte-identical to a single-machine run (tests/engine/test_shard.py). No daemon is involved,
 so any job array (SLURM, PBS, GNU parallel) can run the shards.
+
+A rating experiment (``kind = "rating"``) shards round by round instead: every shard runs
+the whole rating, computes its share of each round's chunks, waits for the others' chunks
+of the round (``--shard-wait``) and takes the same allocation decision; shard 1 writes the
+summary and ``btsim merge`` replays it from the cache (:mod:`sim.rating.shards`,
+:func:`run_rating_shard`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -37,6 +44,20 @@ def parse_shard(text: Any) -> tuple[int, int]:
                           "--shard 3/8; with a SLURM array: --shard $SLURM_ARRAY_TASK_ID/8 "
                           "and --array=1-8)")
     return int(m.group(1)) - 1, int(m.group(2))
+
+
+def parse_wait(text: Any) -> float:
+    """``--shard-wait SECONDS`` (a finite number >= 0; 0: do not wait) -> seconds;
+    ConfigError naming ``shard_wait``."""
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 10**7:
+        raise ConfigError("shard_wait", str(text)[:100], "a number of seconds >= 0 and <= "
+                          "1e7 (how long a rating shard waits for the other shards' chunks "
+                          "of a round; 0: exit with status 3 at once when they are missing)")
+    return value
 
 
 def log_name(shard: tuple[int, int]) -> str:
@@ -92,6 +113,95 @@ def run_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike[str],
                                 scheduler=scheduler, streams=spawn)
 
 
+def _rating_spec(exp: Any, shards: int, settings: dict[str, Any]) -> dict[str, Any]:
+    """The ``run.json`` of a sharded rating: its experiment, the options of the command
+    that change its numbers (the same for every shard) and the shard count."""
+    from sim.models import get_model
+
+    model = get_model(exp.model)
+    keep = {k: settings.get(k) for k in RATING_OPTIONS}
+    return {"kind": "rating", "experiment": exp.to_dict(), "options": keep, "shards": shards,
+            "model": model.name, "model_version": str(model.version)}
+
+
+#: the options of ``btsim run`` that change a rating's numbers (its run key's settings)
+RATING_OPTIONS = ("trials", "seed", "chunk_size", "target_error", "target_metric",
+                  "max_trials")
+
+
+def _rating_experiment(spec: dict[str, Any]) -> Any:
+    from sim.rating.experiment import RatingExperiment
+
+    fields = {k: v for k, v in spec["experiment"].items() if k != "user_catalog_digest"}
+    return RatingExperiment(**fields)
+
+
+def _write_rating(folder: Path, exp: Any, res: Any, options: dict[str, Any]) -> None:
+    """Write a sharded rating's results folder (the caller holds its exclusive lock) and
+    stamp the run key a one-machine ``btsim run`` with the same options would have, so
+    that command then reads the result back instead of recomputing it."""
+    from sim import experiment, results
+    from sim.rating.experiment import write
+
+    write(folder, res, exp)
+    key = experiment._run_key(exp, {**options, "exact_only": False, "cache": True})
+    results.stamp(folder, key)
+
+
+def run_rating_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike[str],
+                     wait: float | None = None, n_jobs: int = 1, backend: str = "loky",
+                     scheduler: str | None = None, quiet: bool = False, **settings: Any
+                     ) -> dict[str, Any]:
+    """Run shard ``shard`` of rating experiment ``exp`` into ``out/<name>/``
+    (:mod:`sim.rating.shards`); ``settings``: ``btsim run``'s options that change numbers
+    (:data:`RATING_OPTIONS`). Shard 1 writes the summary at the end. Returns
+    ``{"computed", "cached", "written"}``."""
+    from sim import results
+    from sim.cache import CACHE_DIR, atomic_write_bytes
+    from sim.rating.shards import DEFAULT_WAIT, Sharding, stderr_line
+
+    folder = Path(out) / exp.name
+    spec = _rating_spec(exp, shard[1], settings)
+    text = (json.dumps(spec, indent=1, default=str) + "\n").encode()
+    sharding = Sharding(count=shard[1], shard=shard,
+                        wait=DEFAULT_WAIT if wait is None else wait,
+                        say=None if quiet else stderr_line, label=str(folder))
+    with results.lock(folder, shared=True):
+        results.check_folder(folder)
+        path = folder / CACHE_DIR / SPEC_NAME
+        results.refuse_link(path, "shard run file")
+        if path.is_file() and path.read_bytes() != text:
+            raise UserError(f"{folder}: its shards were started with another experiment, "
+                            "options or shard count; use the same command for every shard "
+                            "(or `btsim cache clean` the folder).")
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, text)
+        res = exp.rating(out=out, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                         sharding=sharding, **spec["options"])
+    written = shard[0] == 0
+    if written:  # the exclusive lock waits for the other shards to let go of theirs
+        with results.lock(folder, quiet=True):
+            _write_rating(folder, exp, res, spec["options"])
+    return {"computed": sharding.computed, "cached": sharding.cached, "written": written}
+
+
+def merge_rating(folder: Path, spec: dict[str, Any]) -> Any:
+    """Fold a sharded rating under ``folder`` from its cache (nothing computed: UserError
+    naming the shards of a missing chunk) and write its results folder; its frame."""
+    from sim import results
+    from sim.rating.shards import Sharding
+
+    exp = _rating_experiment(spec)
+    with results.lock(folder):
+        results.clean_leftovers(folder)
+        res = exp.rating(out=folder.parent, sharding=Sharding(count=int(spec["shards"]),
+                                                              label=str(folder)),
+                         **spec["options"])
+        _write_rating(folder, exp, res, spec["options"])
+    return res.frame
+
+
 def _specs(root: Path) -> Iterator[Path]:
     from sim.cache import CACHE_DIR
 
@@ -143,7 +253,9 @@ def merge(root: str | os.PathLike[str], *, n_jobs: int = 1, progress: Any = None
     """Fold the shards of every sharded run under ``root`` (a shared results folder or one
     experiment's folder) into its summary (:func:`sim.experiment.run` from the cache, which
     then computes nothing). UserError naming the unfinished shards when chunks are missing
-    (nothing is written then). The written folders and their summary frames."""
+    (nothing is written then; a rating's missing chunks are found as its rounds are
+    replayed, :func:`merge_rating`, after the folders before it were written). The written
+    folders and their summary frames."""
     from sim.cache import CACHE_DIR
     from sim.experiment import Experiment, run
 
@@ -162,6 +274,9 @@ def merge(root: str | os.PathLike[str], *, n_jobs: int = 1, progress: Any = None
             spec = json.loads((folder / CACHE_DIR / SPEC_NAME).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise UserError(f"{folder}: unreadable shard run file ({exc}).") from None
+        if isinstance(spec, dict) and spec.get("kind") == "rating":
+            specs.append((folder, spec))  # checked as it is replayed (merge_rating)
+            continue
         count, todo = missing(folder, spec)
         if count:
             names = ", ".join(f"{i + 1}/{spec['shards']}" for i in todo[:20])
@@ -171,6 +286,9 @@ def merge(root: str | os.PathLike[str], *, n_jobs: int = 1, progress: Any = None
         specs.append((folder, spec))
     done = []
     for folder, spec in specs:
+        if spec.get("kind") == "rating":
+            done.append((folder, merge_rating(folder, spec)))
+            continue
         exp = Experiment(**spec["experiment"])
         frame = run(exp, trials=int(spec["trials"]), seed=int(spec["seed"]),
                     chunk_size=int(spec["chunk_size"]), n_jobs=n_jobs, out=folder.parent,

@@ -13,7 +13,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Every experiment under DIR whose chunks were computed by `btsim run EXP "
         "--shard I/N --out DIR` (on any number of machines sharing DIR) gets its summary, "
         "byte-identical to a one-machine run. Nothing is computed: a missing chunk stops the "
-        "merge with the unfinished shards named.",
+        "merge with the unfinished shards named. A rating's rounds are replayed from the "
+        "cache (its shard 1 already wrote the summary; a merge writes it again).",
         epilog="examples:\n  btsim merge /shared/results\n"
         "  btsim merge /shared/results/04_overheat_curves",
         formatter_class=argparse.RawDescriptionHelpFormatter)

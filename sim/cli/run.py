@@ -26,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  btsim run exp.toml --target-error 0.002 --target-metric p_hit --max-trials 4000000\n"
         "  btsim run exp.toml --shard 3/8 --out /shared/results   (then: btsim merge "
         "/shared/results)\n"
+        "  btsim run rating.toml --shard 3/8 --shard-wait 7200 --out /shared/results   (a "
+        "rating: all 8 at once)\n"
         "  (run it again after a crash or Ctrl-C: finished chunks come from the cache)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -51,7 +53,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--shard", metavar="I/N",
                    help="compute only shard I of N (1 <= I <= N) of each experiment's chunks "
                    "into OUT/<name>/.cache/ (machines may share OUT); `btsim merge OUT` then "
-                   "writes the summary, byte-identical to a one-machine run")
+                   "writes the summary, byte-identical to a one-machine run; a rating "
+                   "experiment computes its share of each round and waits for the others' "
+                   "(shard 1 writes its summary)")
+    p.add_argument("--shard-wait", metavar="SECONDS",
+                   help="a rating shard waits at most this long for the other shards' chunks "
+                   "of a round (default 3600), then exits with status 3 naming them; 0: "
+                   "exit at once (resubmit until it exits 0: it resumes)")
     add_rule_flags(p, None, preset=False)
     add_precision_flags(p)
     add_progress(p)
@@ -73,8 +81,9 @@ def _finished(args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]] | No
     have values the full path accepts, or it takes the full path to report them."""
     from sim import results
 
-    if (args.shard is not None or args.no_cache or args.scheduler is not None
-            or args.backend not in BACKENDS or not (args.jobs == -1 or args.jobs >= 1)):
+    if (args.shard is not None or args.shard_wait is not None or args.no_cache
+            or args.scheduler is not None or args.backend not in BACKENDS
+            or not (args.jobs == -1 or args.jobs >= 1)):
         return None
     settings = _rerun_settings(args)
     found = []
@@ -122,11 +131,19 @@ def main(args: argparse.Namespace) -> int:
         from sim.shard import parse_shard
 
         shard = parse_shard(args.shard)
-        for flag, bad in (("exact", args.exact), ("no_cache", args.no_cache),
-                          ("target_error", args.target_error is not None)):
+        for flag, bad in (("exact", args.exact), ("no_cache", args.no_cache)):
             if bad:
                 raise ConfigError("shard", args.shard, f"used without --{flag.replace('_', '-')}"
                                   " (a shard computes Monte Carlo chunks into the cache)")
+    wait = None
+    if args.shard_wait is not None:
+        from sim.errors import ConfigError
+        from sim.shard import parse_wait
+
+        wait = parse_wait(args.shard_wait)
+        if shard is None:
+            raise ConfigError("shard_wait", args.shard_wait, "used with --shard I/N (a rating "
+                              "shard's wait for the other shards)")
     rerun = _rerun_settings(args)
     before = [results.rerun_key(path, rerun) if shard is None else None
               for path in args.experiments]
@@ -137,8 +154,12 @@ def main(args: argparse.Namespace) -> int:
     if ratings:  # before anything runs
         from sim.rating.experiment import check_run_options
 
-        check_run_options(trials=args.trials, exact_only=args.exact, shard=args.shard,
-                          name=ratings[0].name)
+        check_run_options(trials=args.trials, exact_only=args.exact)
+    if shard is not None and args.target_error is not None and len(ratings) < len(exps):
+        from sim.errors import ConfigError  # a rating's --target-error is its strengths'
+
+        raise ConfigError("shard", args.shard, "used without --target-error (a shard computes "
+                          "a fixed share of the chunks into the cache)")
     progress = progress_flag("never" if args.quiet else args.progress)
     settings = {"trials": args.trials, "seed": args.seed, "n_jobs": args.jobs,
                 "backend": args.backend, "scheduler": args.scheduler,
@@ -154,6 +175,20 @@ def main(args: argparse.Namespace) -> int:
             print(f"btsim: run {i}/{len(exps)}: {exp.name} ({len(exp.scenarios())} "
                   f"scenarios){'' if shard is None else f', shard {args.shard}'} ...",
                   file=sys.stderr, flush=True)
+        if shard is not None and getattr(exp, "kind", "") == "rating":
+            from sim.shard import run_rating_shard
+
+            got = run_rating_shard(exp, shard, out=args.out, wait=wait, n_jobs=args.jobs,
+                                   backend=args.backend, scheduler=args.scheduler,
+                                   quiet=args.quiet, **rerun)
+            if not args.quiet:
+                print(f"{Path(args.out) / exp.name}: shard {args.shard}: {got['computed']} "
+                      f"chunks computed, {got['cached']} cached "
+                      f"({time.perf_counter() - t0:.1f} s); "
+                      + ("summary written" if got["written"] else
+                         "shard 1 writes the summary (or `btsim merge` once every shard is "
+                         "done)"), file=sys.stdout)
+            continue
         if shard is not None:
             from sim.shard import run_shard
 

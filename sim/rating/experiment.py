@@ -34,7 +34,10 @@ pairing earlier; it never raises the cap, so ``make report TRIALS=2000000`` cann
 unsettled Classic pairing to two million duels); ``--max-trials`` (which sets the cap either
 way), ``--chunk-size`` and ``--target-error`` override the file's;
 ``--exact`` (exact values only, no Monte Carlo) is refused: a rating's pairings are Monte Carlo
-except where the file's ``exact = true`` finds a chain that fits. With ``catalog = "all"`` the
+except where the file's ``exact = true`` finds a chain that fits. ``--shard I/N`` (with
+``--shard-wait SECONDS``) runs one shard of the rating: its share of every round, the other
+shards' chunks read from the shared cache (:mod:`sim.rating.shards`); shard 1 writes the
+summary, ``btsim merge`` can redo it. With ``catalog = "all"`` the
 run key holds a digest of the user catalog file, so a new ``btsim units import`` reruns it.
 """
 
@@ -107,6 +110,22 @@ class RatingExperiment(Experiment):
         """Rate, and with ``out`` write ``out/<name>/`` atomically. ``trials`` caps every
         pairing (it replaces ``max_trials``), ``chunk_size`` replaces the file's; ``exact_only``
         is refused (module docstring)."""
+        res = self.rating(out=out, seed=seed, n_jobs=n_jobs, backend=backend,
+                          scheduler=scheduler, target_error=target_error,
+                          max_trials=max_trials, cache=cache, trials=trials,
+                          chunk_size=chunk_size, exact_only=exact_only)
+        if out is not None:
+            write(Path(out) / self.name, res, self)
+        return res.frame
+
+    def rating(self, *, out: str | os.PathLike[str] | None = None, seed: int | None = None,
+               n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+               target_error: float | None = None, max_trials: int | None = None,
+               cache: bool = True, trials: int | None = None, chunk_size: int | None = None,
+               exact_only: bool = False, sharding: Any = None, **_: Any) -> R.Rating:
+        """The :class:`sim.rating.run.Rating` of :meth:`run` (nothing written; chunks cached
+        in ``out/<name>/.cache/``); ``sharding``: a shard's or a merge's share
+        (:mod:`sim.rating.shards`)."""
         from sim.cache import CACHE_DIR
 
         check_run_options(trials=trials, exact_only=exact_only)
@@ -124,25 +143,15 @@ class RatingExperiment(Experiment):
                      seed=self.seed if seed is None else seed, n_jobs=n_jobs, backend=backend,
                      scheduler=scheduler, exact=self.exact, correction=self.correction,
                      rule_overrides=self.rule_overrides,
-                     cache_dir=folder / CACHE_DIR if folder is not None and cache else None)
-        if folder is not None:
-            write(folder, res, self)
-        return res.frame
+                     cache_dir=folder / CACHE_DIR if folder is not None and cache else None,
+                     sharding=sharding)
+        return res
 
 
-def check_run_options(trials: int | None = None, exact_only: bool = False,
-                      shard: str | None = None, name: str = "") -> None:
-    """``btsim run``'s options for a rating experiment (module docstring): ``--exact`` and
-    ``--shard`` are refused (ConfigError naming the option), ``--trials`` must be a positive
-    count. A rating cannot be sharded: its adaptive allocation decides each round's duels
-    from the fit of the rounds before, so no fixed list of chunks exists to split among
-    machines (:mod:`sim.shard` needs one); it resumes from its cache instead, and runs on a
-    Dask cluster with ``--backend dask --scheduler``."""
-    if shard is not None:
-        raise ConfigError("shard", shard, f"left out for a rating experiment ({name}): its "
-                          "adaptive allocation picks each round's duels from the last round's "
-                          "fit, so it has no fixed trial count to split; run it on one "
-                          "machine or with --backend dask --scheduler")
+def check_run_options(trials: int | None = None, exact_only: bool = False) -> None:
+    """``btsim run``'s options for a rating experiment (module docstring): ``--exact`` is
+    refused (ConfigError naming the option), ``--trials`` must be a positive count.
+    ``--shard I/N`` runs one shard of the rating (:mod:`sim.rating.shards`)."""
     if exact_only:
         raise ConfigError("exact", True, "not with a rating experiment (it allocates Monte "
                           "Carlo duels adaptively; its file's exact = true uses the exact chain "

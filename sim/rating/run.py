@@ -60,6 +60,10 @@ standard errors. A pairing stops when both its units are settled or it reached
 for any ``--jobs`` or backend; with a results folder, finished chunks are cached
 (:class:`sim.cache.ChunkCache`), so the same command resumes an interrupted rating. Exact
 pairings (``exact=True``, Alpha Strike 1-vs-1 whose chain fits) need no sampling.
+Because each round's chunks are known once the rounds before are folded, a rating shards
+round by round (``btsim run --shard I/N``, ``sharding``): every shard computes its share of
+each round, waits for the others' chunks in the shared cache and takes the same decision
+(:mod:`sim.rating.shards`).
 """
 
 from __future__ import annotations
@@ -613,9 +617,14 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
          exact: bool = False, correction: str = "holm", alpha: float = F.ALPHA,
          rule_overrides: Mapping[str, Any] | None = None, cache_dir: str | Path | None = None,
          progress: bool | str | None = "never", catalog: str = "builtin",
-         max_units: int | None = None, price: str = P.DEFAULT_PRICE) -> Rating:
+         max_units: int | None = None, price: str = P.DEFAULT_PRICE,
+         sharding: Any = None) -> Rating:
     """Rate ``units`` (None: every unit of the game in ``catalog``, at most ``max_units`` of
-    them) against a pool (module docstring); :func:`sim.rating.fit` has the statistics."""
+    them) against a pool (module docstring); :func:`sim.rating.fit` has the statistics.
+    ``sharding``: a :class:`sim.rating.shards.Sharding` (with ``cache_dir``, the shared
+    results folder's cache): this process computes only its share of each round and reads
+    the other shards' chunks from the cache (:mod:`sim.rating.shards`); the result is the
+    same bits."""
     from sim import engine
     from sim.cache import ChunkCache
     from sim.models import get_model
@@ -653,7 +662,10 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
                 units = cap_units(game, units, k, price_mode)
     pl = plan(game, list(units), pool, scenarios, tactics, seatings, pool_size,
               rule_overrides, catalog, price_mode)
-    screen_duels = screen(model, pl, seed, chunk, n_jobs, backend, scheduler, cache_dir)
+    if sharding is not None and cache_dir is None:
+        raise ValueError("a sharded rating needs the shared results folder's cache_dir")
+    screen_duels = screen(model, pl, seed, chunk, n_jobs, backend, scheduler, cache_dir,
+                          sharding)
     scns = [model.scenario(p.params) for p in pl.pairings]
     everyone = pl.everyone
     where = {u: k for k, u in enumerate(everyone)}
@@ -690,15 +702,23 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
             mc.append(gi)
     backing = None
     if cache_dir is not None and mc:
-        backing = ChunkCache(cache_dir, quiet=True)
+        backing = ChunkCache(cache_dir, quiet=True, **_shared_cache(sharding))
         backing.bind(model, scns, [p.params for p in pl.pairings], seed, chunk, None)
     mem: dict[int, dict[tuple[int, int], Any]] = {}
     last = math.ceil(cap / chunk)
-    goal, active, rounds = 1, list(mc), []
+    goal, active = 1, list(mc)
+    rounds: list[dict[str, int]] = []
     fits = None
     while active:
         goal = min(goal, last)
         view = _View(mem, active, backing)
+        if sharding is not None:  # this shard's share, then everyone's chunks into mem
+            from sim.rating.shards import fill
+
+            fill(sharding, model, [scns[x] for x in active], active, goal * chunk, chunk,
+                 seed, view, f"round {len(rounds) + 1} ({goal * chunk} duels a pairing)",
+                 n_jobs=n_jobs, backend=backend, scheduler=scheduler)
+            view = _View(mem, active, None)
         res = engine.sample_run(model, [scns[x] for x in active], goal * chunk, seed,
                                 n_jobs=n_jobs, backend=backend, chunk_size=chunk,
                                 progress=progress, scheduler=scheduler, streams=active,
@@ -750,11 +770,21 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
     return Rating(frame, pair, meta)
 
 
+def _shared_cache(sharding: Any) -> dict[str, Any]:
+    """The :class:`sim.cache.ChunkCache` options of a rating's caches: a shard appends to
+    its own log, refuses a cache of other settings and reads every shard's log
+    (:mod:`sim.rating.shards`)."""
+    if sharding is None:
+        return {}
+    return {"log": sharding.log, "strict": True, "shared": True}
+
+
 def screen(model: Any, pl: Plan, seed: int, chunk: int, n_jobs: int, backend: str,
-           scheduler: str | None, cache_dir: str | Path | None) -> int:
+           scheduler: str | None, cache_dir: str | Path | None, sharding: Any = None) -> int:
     """The maximin screen (module docstring): every cell of every maximin pairing's tactic
     matrix, one seeded Monte Carlo batch per screen size; sets each pairing's ``tactics``,
-    ``screen`` and its parameters. Returns the duels it ran (cached ones included)."""
+    ``screen`` and its parameters. Returns the duels it ran (cached ones included).
+    ``sharding``: each shard computes its share of the cells (:mod:`sim.rating.shards`)."""
     from sim import engine
     from sim import tactics as G
     from sim.cache import ChunkCache
@@ -774,10 +804,22 @@ def screen(model: Any, pl: Plan, seed: int, chunk: int, n_jobs: int, backend: st
         scns = [model.scenario(q) for q in params]
         streams = list(range(base, base + len(cells)))
         base += len(cells)
-        box = None
+        box: Any = None
         if cache_dir is not None:
-            box = ChunkCache(Path(cache_dir) / f"maximin-screen-{n}", quiet=True)
+            root = Path(cache_dir)
+            extra = _shared_cache(sharding) or (
+                {"shared": True} if (root / "run.json").is_file() else {})  # a sharded one
+            box = ChunkCache(root / f"maximin-screen-{n}", quiet=True, **extra)
             box.bind(model, scns, params, seed, min(chunk, n), streams)
+        if sharding is not None:
+            from sim.rating.shards import fill
+
+            mem: dict[int, dict[tuple[int, int], Any]] = {}
+            ids = list(range(len(cells)))
+            fill(sharding, model, scns, streams, n, min(chunk, n), seed, _View(mem, ids, box),
+                 f"maximin screen ({n} duels a cell)", n_jobs=n_jobs, backend=backend,
+                 scheduler=scheduler)
+            box = _View(mem, ids, None)
         res = engine.sample_run(model, scns, n, seed, n_jobs=n_jobs, backend=backend,
                                 chunk_size=min(chunk, n), progress="never",
                                 scheduler=scheduler, streams=streams, cache=box)

@@ -217,19 +217,6 @@ def test_the_correction_counts_every_rated_unit():
     assert np.isnan(every.p_adjusted[8]) and every.verdict[8] == F.NONE
 
 
-def test_a_rating_is_not_sharded(tmp_path, capsys):
-    from sim.cli import main
-
-    exp = tmp_path / "r.toml"
-    exp.write_text('kind = "rating"\nname = "r"\nunits = ["Locust LCT-1V"]\n'
-                   'pool = ["Commando COM-1B"]\n[[scenario]]\nname = "short"\nrange = "short"\n')
-    assert main(["run", str(exp), "--shard", "1/2", "--out", str(tmp_path / "o")]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "'shard'" in err and "'1/2'" in err
-    assert "adaptive allocation" in err and "..." not in err
-    assert not (tmp_path / "o").exists()
-
-
 def test_prices_come_from_a_declared_source(tmp_path, monkeypatch, capsys):
     """Issue 23 price option: a made-up model (no MUL record) gets its computed BV and, being
     complete, can be judged; a file named like a MUL unit (matched by name only) whose

@@ -1,0 +1,146 @@
+"""A rating shards without a daemon (issue 23, :mod:`sim.rating.shards`): ``btsim run
+RATING.toml --shard I/N`` computes its share of each round, waits for the other shards'
+chunks, takes the same allocation decision; shard 1 (or ``btsim merge``) writes a summary
+byte-identical to a one-machine run. A killed shard resumes; ``--shard-wait`` expires with
+exit status 3 naming the missing shards."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main as cli
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a small Alpha Strike rating: 6 pairings a scenario, a maximin screen of 4 cells a
+#: pairing, 4 rounds (20, 40, 80, 160 duels a pairing) in which some pairings stop early
+EXP = """kind = "rating"
+name = "r"
+game = "alphastrike"
+units = ["Locust LCT-1V"]
+pool = ["Commando COM-1B", "Griffin GRF-2N"]
+target_error = 0.5
+max_trials = 160
+chunk_size = 20
+seed = 3
+[[scenario]]
+name = "short"
+range = "short"
+[[scenario]]
+name = "maximin"
+range = "medium"
+maximin = ["competent", "brawler"]
+screen_trials = 20
+"""
+
+
+@pytest.fixture(scope="module")
+def one(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    """The experiment file and the summary bytes of its one-machine run."""
+    base = tmp_path_factory.mktemp("rating-shard")
+    exp = base / "r.toml"
+    exp.write_text(EXP)
+    assert cli(["run", str(exp), "--out", str(base / "one"), "--quiet"]) == 0
+    import json
+
+    rounds = json.loads((base / "one" / "r" / "metadata.json").read_text())["rounds"]
+    # the allocation decides something here: some pairing stops before the cap
+    assert any(r["continue"] < r["pairings"] for r in rounds[:-1]) and len(rounds) >= 3
+    return exp, (base / "one" / "r" / "summary.parquet").read_bytes()
+
+
+def _shard(exp: Path, out: Path, which: str, *extra: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BTSIM_MALLOC_TUNING="0")
+    return subprocess.Popen([sys.executable, "-m", "sim", "run", str(exp), "--out", str(out),
+                             "--shard", which, *extra], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _counts(stdout: str) -> tuple[int, int]:
+    m = re.search(r"(\d+) chunks computed, (\d+) cached", stdout)
+    assert m, stdout
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_concurrent_shards_killed_and_restarted_give_the_one_machine_bytes(one, tmp_path):
+    exp, want = one
+    shared = tmp_path / "shared"
+    # shard 1 alone: it computes its share of the screen, then waits for shard 2; killed
+    first = _shard(exp, shared, "1/2", "--shard-wait", "300")
+    try:
+        deadline = time.monotonic() + 240
+        while not any(p.stat().st_size for p in shared.rglob("shard-1-of-2.agg")):
+            assert first.poll() is None, first.communicate()
+            assert time.monotonic() < deadline, "shard 1 wrote no chunk"
+            time.sleep(0.2)
+        time.sleep(0.5)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.communicate()
+    # both shards together (shard 1 restarted: it resumes from its chunks in the cache)
+    procs = [_shard(exp, shared, "1/2", "--shard-wait", "300"),
+             _shard(exp, shared, "2/2", "--shard-wait", "300")]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert _counts(outs[0][0])[1] >= 1 and "summary written" in outs[0][0]
+    assert "waiting for" in outs[0][1] + outs[1][1]  # the barrier's progress line
+    assert (shared / "r" / "summary.parquet").read_bytes() == want
+    assert cli(["merge", str(shared), "--quiet"]) == 0
+    assert (shared / "r" / "summary.parquet").read_bytes() == want
+
+
+def test_resubmitted_shards_that_do_not_wait_finish_the_same(one, tmp_path, capsys):
+    """``--shard-wait 0``: each call computes its share of the current round and exits 3
+    while the other's chunks are missing; resubmitted, the shards finish with the bytes of
+    a one-machine run. A merge before that names the missing shard."""
+    exp, want = one
+    shared = tmp_path / "shared"
+    base = ["run", str(exp), "--out", str(shared), "--quiet", "--shard-wait", "0"]
+    assert cli([*base, "--shard", "1/2"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "2/2" in err[0] and "--shard-wait" in err[0]
+    assert cli(["merge", str(shared)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "2/2" in err[0] and "1/2" not in err[0]
+    assert not (shared / "r" / "summary.parquet").exists()
+    codes: list[tuple[int, int]] = []
+    for _ in range(8):
+        codes.append((cli([*base, "--shard", "2/2"]), cli([*base, "--shard", "1/2"])))
+        assert set(codes[-1]) <= {0, 3}, codes
+        if codes[-1] == (0, 0):
+            break
+    assert codes[-1] == (0, 0) and len(codes) >= 2, codes
+    assert (shared / "r" / "summary.parquet").read_bytes() == want
+    logs = {p.name for p in (shared / "r" / ".cache").rglob("*.agg")}
+    assert logs == {"shard-1-of-2.agg", "shard-2-of-2.agg"}
+
+
+@pytest.mark.parametrize(("extra", "word"), [
+    (["--shard", "3/2"], "'shard'"), (["--shard", "1/2", "--shard-wait", "-1"], "shard_wait"),
+    (["--shard", "1/2", "--shard-wait", "x"], "shard_wait"),
+    (["--shard-wait", "5"], "shard_wait"),
+])
+def test_bad_shard_options_are_one_line(one, tmp_path, capsys, extra, word):
+    exp, _ = one
+    assert cli(["run", str(exp), "--out", str(tmp_path / "o"), *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and word in err[0]
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(("total", "n"), [(1, 3), (7, 2), (12, 5), (100, 100), (3, 8)])
+def test_a_step_is_cut_into_contiguous_equal_shares(total, n):
+    from sim.rating.shards import share
+
+    parts = [share(total, i, n) for i in range(n)]
+    assert parts[0][0] == 0 and parts[-1][1] == total
+    assert all(a[1] == b[0] for a, b in zip(parts, parts[1:], strict=False))
+    sizes = [hi - lo for lo, hi in parts]
+    assert min(sizes) >= 0 and max(sizes) - min(sizes) <= 1
