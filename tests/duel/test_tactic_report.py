@@ -25,7 +25,7 @@ def test_surprise_orders_by_the_gap_to_the_pv_curve() -> None:
     import numpy as np
     import pandas as pd
 
-    from sim.alphastrike.duel.tactic_report import surprise
+    from sim.tactic_report import surprise
 
     rows = []
     for a, pa, sa in (("X", 20, 0.9), ("Y", 40, 0.2), ("Z", 30, 0.5)):
