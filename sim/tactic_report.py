@@ -109,13 +109,16 @@ def check(cfg: Any, model: str, ranges: Sequence[Any] = ()) -> dict[str, Any]:
 
 
 def surprise(frame: pd.DataFrame, cost: str = "pv") -> pd.DataFrame:
-    """Every duel between different units with a known ``cost`` (``pv`` or ``bv``), by
-    surprise (most first): ``a``, ``b``, ``range``, ``score``, ``expected``, ``surprise``,
+    """Every duel between different units with a known ``cost`` (``pv`` or ``bv``; none
+    when the frame lacks it), by surprise (most first): ``a``, ``b``, ``range``, ``score``, ``expected``, ``surprise``,
     then the duel's other key columns (:func:`sim.alphastrike.duel.analysis.duels`)."""
     from sim.alphastrike.duel import analysis as DA
 
     d = DA.duels(frame)
     ca, cb = f"{cost}_a", f"{cost}_b"
+    for c in (ca, cb):     # a round-robin without the cost: no duel to measure
+        if c not in d.columns:
+            d[c] = np.nan
     d = d[(d["unit_a"] != d["unit_b"]) & (d[ca] > 0) & (d[cb] > 0)].copy()
     x = np.log(d[ca].to_numpy(float) / d[cb].to_numpy(float))
     beta = DA.logistic_slope(x, d["score_a"].to_numpy(float),

@@ -346,7 +346,10 @@ def _classic_matrix(args: argparse.Namespace) -> int:
     m = tactic_matrix(a, b, names, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
                       **params)
     if args.json:
-        print(json.dumps({"a": args.a, "b": args.b, **m.to_dict()}, indent=2))
+        from sim.result import jsonable
+
+        print(json.dumps({"a": args.a, "b": args.b, "params": jsonable(params),
+                          **m.to_dict()}, indent=2, default=str))
     else:
         print(f"A: {args.a}  vs  B: {args.b}  Classic tactic matrix (Monte Carlo; A's score "
               "= P(A wins) + 1/2 P(draw or timeout))")
