@@ -53,7 +53,7 @@ class Game:
 
     def run(self) -> Callable[..., Any]:
         mod, fn = self.runner.split(":")
-        return getattr(importlib.import_module(mod), fn)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(mod), fn)
 
     def names(self, value: Any) -> list[str]:
         """The tactic set ``value`` (None: every named tactic), checked."""
@@ -110,8 +110,9 @@ def check(cfg: Any, model: str, ranges: Sequence[Any] = ()) -> dict[str, Any]:
 
 def surprise(frame: pd.DataFrame, cost: str = "pv") -> pd.DataFrame:
     """Every duel between different units with a known ``cost`` (``pv`` or ``bv``; none
-    when the frame lacks it), by surprise (most first): ``a``, ``b``, ``range``, ``score``, ``expected``, ``surprise``,
-    then the duel's other key columns (:func:`sim.alphastrike.duel.analysis.duels`)."""
+    when the frame lacks it), by surprise (most first): ``a``, ``b``, ``range``, ``score``,
+    ``expected``, ``surprise``, the units the side labels name (``unit_a``, ``unit_b``), then
+    the duel's other key columns (:func:`sim.alphastrike.duel.analysis.duels`)."""
     from sim.alphastrike.duel import analysis as DA
 
     d = DA.duels(frame)
@@ -129,7 +130,8 @@ def surprise(frame: pd.DataFrame, cost: str = "pv") -> pd.DataFrame:
     cols = ["a", "b", "range", "score", "expected", "surprise"]
     keys = [c for c in _KEYS if c in d.columns and c not in cols]
     return d.sort_values(["surprise", "a", "b", "range"], ascending=[False, True, True, True],
-                         kind="stable")[cols + keys].reset_index(drop=True)
+                         kind="stable")[cols + ["unit_a", "unit_b"] + keys
+                                        ].reset_index(drop=True)
 
 
 #: the scenario parameters a duel row of :func:`sim.alphastrike.duel.analysis.duels` keeps
@@ -155,14 +157,19 @@ def picks(frame: pd.DataFrame, pairings: int, cost: str = "pv",
 
 def scenario_of(row: pd.Series, scenarios: Sequence[Mapping[str, Any]],
                 sides: tuple[str, str]) -> dict[str, Any]:
-    """The round-robin scenario of a duel row of :func:`surprise`: the one whose units,
-    range and every other key column the row has match (as text). ValueError when none or
+    """The round-robin scenario of a duel row of :func:`surprise`: the one whose units (the
+    side label, e.g. ``"Atlas AS7-D@4"``, or the unit it names), range and every other key
+    column the row has match (as text). ValueError when none or
     several do."""
-    want = {sides[0]: row["a"], sides[1]: row["b"]}
-    want.update({k: row[k] for k in _KEYS if k not in ("a", "b") and k in row.index})
+    want = {k: row[k] for k in _KEYS if k not in ("a", "b") and k in row.index}
+
+    def side(p: Mapping[str, Any], i: int) -> bool:   # the label, or the unit it names
+        s, lab = sides[i], "ab"[i]
+        return s in p and str(p[s]) in (str(row[lab]), str(row.get(f"unit_{lab}", row[lab])))
+
     hits = [dict(p) for p in scenarios
-            if all(str(p.get(k)) == str(v) for k, v in want.items() if k in p)
-            and all(k in p for k in (sides[0], sides[1], "range"))]
+            if side(p, 0) and side(p, 1) and "range" in p
+            and all(str(p.get(k)) == str(v) for k, v in want.items() if k in p)]
     if len(hits) != 1:
         raise ValueError(f"{len(hits)} scenarios match the duel {row['a']} vs {row['b']} at "
                          f"range {row['range']}")
