@@ -29,8 +29,10 @@ Format::
     [rule_overrides]                # optional rule options for every scenario (btsim rules)
     dfa_rounding = "ceil-then-times-3"
 
-    tactic_matrices = { pairings = 3, trials = 2000 }   # model duel only (issue 22): the
-                                    # tactic matrices of the most/least surprising pairings
+    tactic_matrices = { pairings = 3, trials = 2000 }   # models duel and classic-duel
+                                    # (issue 22): the tactic matrices of the most/least
+                                    # surprising pairings (sim.tactic_report; optional keys
+                                    # tactics = [...], ranges = [...])
 
 Precision keys (README "Precision")::
 
@@ -117,7 +119,7 @@ class Experiment:
     paired: list[str] = field(default_factory=list)
     baseline: dict[str, Any] = field(default_factory=dict)
     #: the duel round-robin's tactic matrices of its most and least surprising pairings,
-    #: computed after the grid and kept in the metadata (sim.alphastrike.duel.tactic_report)
+    #: computed after the grid and kept in the metadata (sim.tactic_report)
     tactic_matrices: dict[str, Any] | None = None
 
     def streams(self) -> tuple[list[int], dict[int, int]]:
@@ -299,9 +301,11 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any]) -> Experiment:
     precision = _precision_keys(data, grid)
     tmat = None
     if "tactic_matrices" in data:
-        from sim.alphastrike.duel.tactic_report import check as check_tmat
+        from sim.tactic_report import check as check_tmat
 
-        tmat = check_tmat(data["tactic_matrices"], data["model"])
+        rng = [part["range"] for part in (fixed, *cases) if "range" in part]
+        tmat = check_tmat(data["tactic_matrices"], data["model"],
+                          [*rng, *grid.get("range", [])])
     return Experiment(
         **precision,
         name=name,
@@ -527,10 +531,10 @@ def _run(experiment: str | os.PathLike[str] | Mapping[str, Any] | Experiment, *,
             meta["precision"] = precision_metadata(exp, outcome[0])
             meta["cache"] = stats
         if exp.tactic_matrices:  # issue 22: once per run, read by the report section
-            from sim.alphastrike.duel.tactic_report import matrices
+            from sim.tactic_report import matrices
 
-            meta["tactic_matrices"] = matrices(frame, exp.tactic_matrices, exp.seed,
-                                               {**exp.fixed, **exp.rule_overrides})
+            meta["tactic_matrices"] = matrices(frame, exp.tactic_matrices, exp.seed, params,
+                                               exp.model)
         results.write(Path(out) / exp.name, frame, meta,
                       csv_layout=results.csv_layout(model, params, frame, views))
     return frame

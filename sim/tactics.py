@@ -89,6 +89,22 @@ def resolve(game: str, value: Any, field_name: str,
                       + ") or a callable")
 
 
+def names_of(game: str, value: Any, field_name: str) -> tuple[str, ...]:
+    """A set of ``game``'s named tactics from a parameter value: None (every named tactic, in
+    declaration order), a comma-separated string or a list of names, distinct. ConfigError
+    names ``field_name``, the value and the choices."""
+    choices = named(game)
+    if value is None:
+        return choices
+    items = ([t.strip() for t in value.split(",")] if isinstance(value, str)
+             else list(value) if isinstance(value, list | tuple) else None)
+    if (not items or any(not isinstance(t, str) or t not in choices for t in items)
+            or len(set(items)) != len(items)):
+        raise ConfigError(field_name, value, "a comma-separated list of distinct tactics "
+                          "among " + ", ".join(choices))
+    return tuple(items)
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A number with its 95% interval (``lo == hi == value`` when exact)."""
@@ -129,6 +145,42 @@ def cell(p_a: float, p_b: float, turns: float, se_a: float = 0.0, se_b: float = 
     s_se = se_score if se_score is not None else max(se_a, se_b)
     exact = se_a == se_b == se_turns == 0.0 and s_se == 0.0
     return Cell(est(p_a, se_a), est(p_b, se_b), est(turns, se_turns), est(score, s_se), exact)
+
+
+def cell_of(row: Any) -> Cell:
+    """A Monte Carlo :class:`Cell` from one row of an engine summary (``p_win_a``,
+    ``p_win_b``, ``expected_turns``, each with ``_se`` and, where the row has them, its 95%
+    interval ``_ci_low``/``_ci_high``: Wilson for the probabilities, so never outside [0, 1]
+    and not empty when every duel ended alike). A's score = (1 + P(A wins) - P(B wins)) / 2
+    has the normal interval of its own SE, sqrt((pA (1 - pA) + pB (1 - pB) + 2 pA pB) / 4n)
+    (the two outcomes of one duel are exclusive), clipped to [0, 1]; when that is empty (every
+    duel ended alike) the interval the two Wilson intervals give it,
+    [(1 + lo_A - hi_B) / 2, (1 + hi_A - lo_B) / 2]."""
+    z = 1.959963984540054
+
+    def est(name: str) -> Estimate:
+        v, se = float(row[name]), float(row.get(f"{name}_se", 0.0) or 0.0)
+        lo, hi = row.get(f"{name}_ci_low"), row.get(f"{name}_ci_high")
+        if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
+            return Estimate(v, v - z * se, v + z * se)
+        return Estimate(v, float(lo), float(hi))
+
+    def prob(e: Estimate) -> Estimate:   # rounding dust at 0 and 1 (e.g. 1e-18) snapped
+        def snap(x: float) -> float:
+            return 0.0 if x < 1e-12 else 1.0 if x > 1 - 1e-12 else x
+
+        return Estimate(snap(e.value), snap(e.lo), snap(e.hi))
+
+    a, b, t = prob(est("p_win_a")), prob(est("p_win_b")), est("expected_turns")
+    n = float(row.get("p_win_a_n", row.get("trials", 0)) or 0)
+    pa, pb = a.value, b.value
+    se = (np.sqrt(max(pa * (1 - pa) + pb * (1 - pb) + 2 * pa * pb, 0.0) / (4 * n)) if n > 0
+          else max(a.value - a.lo, b.value - b.lo) / z)
+    s = 0.5 * (1.0 + pa - pb)
+    lo, hi = max(s - z * se, 0.0), min(s + z * se, 1.0)
+    if hi - lo <= 0:
+        lo, hi = 0.5 * (1.0 + a.lo - b.hi), 0.5 * (1.0 + a.hi - b.lo)
+    return Cell(a, b, t, Estimate(s, lo, hi), False)
 
 
 @dataclass(frozen=True)

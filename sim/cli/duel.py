@@ -322,44 +322,34 @@ def _matrix(args: argparse.Namespace, params: dict[str, Any]) -> int:
 
 def _classic_matrix(args: argparse.Namespace) -> int:
     """``--tactics matrix --game classic``: the Classic tactics (issue 22,
-    :mod:`sim.classic.duel.tactics`) against each other, Monte Carlo, through the
-    game-agnostic :mod:`sim.tactics`."""
+    :mod:`sim.classic.duel.tactics`) against each other, Monte Carlo
+    (:func:`sim.classic.duel.api.tactic_matrix`)."""
     from sim import tactics as G
-    from sim.api import run_scenario
     from sim.classic.duel import tactics as CT
+    from sim.classic.duel.api import tactic_matrix
     from sim.cli.classic_duel import classic_params
 
     if args.tactics != "matrix":
         raise ConfigError("tactic-set", args.tactic_set, "given with --tactics matrix")
-    named = G.named(CT.GAME)
-    names = named if args.tactic_set is None else tuple(
-        t.strip() for t in args.tactic_set.split(","))
-    bad = [t for t in names if t not in named]
-    if bad or not names or len(set(names)) != len(names):
-        raise ConfigError("tactic-set", args.tactic_set, "a list of distinct tactics among "
-                          + ", ".join(named) + " with --game classic")
     if args.closing is not None or args.ranges is not None:
         raise ConfigError("closing" if args.closing is not None else "ranges",
                           args.closing or args.ranges, "unset with --tactics matrix (the "
                           "tactics move from a fixed --range)")
-
-    def play(ta: str, tb: str) -> G.Cell:
-        args.tactic_a, args.tactic_b = ta, tb
-        r = run_scenario("classic-duel", classic_params(args),
-                         trials=10_000 if args.trials is None else args.trials,
-                         seed=args.seed or 0, n_jobs=args.jobs, progress="never").frame.iloc[0]
-        return G.cell(float(r["p_win_a"]), float(r["p_win_b"]), float(r["expected_turns"]),
-                      float(r["p_win_a_se"]), float(r["p_win_b_se"]),
-                      float(r["expected_turns_se"]))
-
     for s in ("a", "b"):
         if getattr(args, f"tactic_{s}") is not None:
             raise ConfigError(f"tactic-{s}", getattr(args, f"tactic_{s}"),
                               "not with --tactics matrix (it plays every tactic of "
                               "--tactic-set for both sides)")
-    m = G.play_matrix(play, names)
+    names = G.names_of(CT.GAME, args.tactic_set, "tactic-set")
+    params = classic_params(args)
+    a, b = params.pop("unit_a"), params.pop("unit_b")
+    m = tactic_matrix(a, b, names, trials=args.trials, seed=args.seed, n_jobs=args.jobs,
+                      **params)
     if args.json:
-        print(json.dumps({"a": args.a, "b": args.b, **m.to_dict()}, indent=2))
+        from sim.result import jsonable
+
+        print(json.dumps({"a": args.a, "b": args.b, "params": jsonable(params),
+                          **m.to_dict()}, indent=2, default=str))
     else:
         print(f"A: {args.a}  vs  B: {args.b}  Classic tactic matrix (Monte Carlo; A's score "
               "= P(A wins) + 1/2 P(draw or timeout))")

@@ -446,7 +446,8 @@
   }
   function tacticsNote() {
     return "<p class='note'>Tactic matrices: none in these results. The default suite's " +
-      "round-robins play one tactic a side; <code>btsim duel A B --tactics matrix --json " +
+      "round-robins record those of their most and least surprising pairings (experiment " +
+      "key <code>tactic_matrices</code>); <code>btsim duel A B --tactics matrix --json " +
       "&gt; RESULTS/tactics/A_vs_B.json</code> (or an experiment whose grid sweeps " +
       "<code>tactic_a</code> and <code>tactic_b</code>) records one, and the explorer " +
       "shows it here.</p>";

@@ -626,12 +626,45 @@ def _matrix_files(root: Path) -> list[Path]:
     return [p for p in found if p.name != "metadata.json" and not p.parent.name.startswith(".")]
 
 
+def _matrix_records() -> dict[str, list[Any]]:
+    """Empty columns of the tactics block's cells (:func:`_add_matrix` fills them)."""
+    rec: dict[str, list[Any]] = {k: [] for k in ("a", "b", "range", "tactic_a", "tactic_b",
+                                                 "src")}
+    for m in OUTCOMES[:2] + ("expected_turns", "score_a"):
+        for k in ("", "_lo", "_hi"):
+            rec[m + k] = []
+    rec["p_win_a_x"] = []
+    return rec
+
+
+def _add_matrix(rec: dict[str, list[Any]], doc: dict[str, Any], a: str, b: str, rng: str,
+                src: str) -> None:
+    """Append one cell row per (A's tactic, B's tactic) of a matrix in the layout of
+    :meth:`sim.tactics.TacticMatrix.to_dict` (``rows``, ``cols``, ``cells``)."""
+    for ta, line in zip(doc.get("rows") or [], doc.get("cells") or [], strict=False):
+        for tb, c in zip(doc.get("cols") or [], line, strict=False):
+            rec["a"].append(_unit_label(a))
+            rec["b"].append(_unit_label(b))
+            rec["range"].append(rng)
+            rec["tactic_a"].append(str(ta))
+            rec["tactic_b"].append(str(tb))
+            rec["src"].append(src)
+            exact = bool(c.get("exact"))
+            rec["p_win_a_x"].append(int(exact))
+            for m in ("p_win_a", "p_win_b", "expected_turns", "score_a"):
+                e = c.get(m) or {}
+                rec[m].append(e.get("value"))
+                rec[m + "_lo"].append(None if exact else e.get("lo"))
+                rec[m + "_hi"].append(None if exact else e.get("hi"))
+
+
 def tactics_source(inp: Inputs) -> Block | None:
     """Tactic matrices (issue 22, :mod:`sim.tactics`) where the results hold them: a duel
-    result whose grid sweeps both ``tactic_a`` and ``tactic_b`` (every pairing's cells), and
-    files of ``btsim duel A B --tactics matrix --json`` saved in the results folder. One row
-    per (pairing, scenario, A's tactic, B's tactic) with P(win) and its interval. The
-    default suite records none (its round-robins play one tactic a side)."""
+    result whose grid sweeps both ``tactic_a`` and ``tactic_b`` (every pairing's cells), a
+    round-robin's ``tactic_matrices`` (Alpha Strike or Classic: its most and least
+    surprising pairings, :mod:`sim.tactic_report`) and files of ``btsim duel A B --tactics
+    matrix --json`` saved in the results folder. One row per (pairing, scenario, A's
+    tactic, B's tactic) with P(win) and its interval."""
     import json
 
     rows: list[pd.DataFrame] = []
@@ -655,6 +688,17 @@ def tactics_source(inp: Inputs) -> Block | None:
             "src": [r.name] * len(one)}
         rows.append(pd.DataFrame(cols))
         where.append(f"experiment {r.name} (a grid over tactic_a and tactic_b)")
+    for r in inp.results:   # a round-robin's most and least surprising pairings
+        entries = r.meta.get("tactic_matrices") or []
+        rec = _matrix_records()
+        for e in entries if isinstance(entries, list) else []:
+            if isinstance(e, dict) and isinstance(e.get("matrix"), dict):
+                _add_matrix(rec, e["matrix"], str(e.get("a")), str(e.get("b")),
+                            str(e.get("range")), r.name)
+        if rec["a"]:
+            rows.append(pd.DataFrame(rec))
+            where.append(f"experiment {r.name} (its tactic_matrices: the most and least "
+                         "surprising pairings, sim.tactic_report)")
     for p in _matrix_files(inp.root):
         try:
             doc = json.loads(p.read_text(encoding="utf-8"))
@@ -662,29 +706,10 @@ def tactics_source(inp: Inputs) -> Block | None:
             continue
         if not isinstance(doc, dict) or not {"a", "b", "rows", "cols", "cells"} <= set(doc):
             continue
-        rec: dict[str, list[Any]] = {k: [] for k in (
-            "a", "b", "range", "tactic_a", "tactic_b", "src")}
-        for m in OUTCOMES[:2] + ("expected_turns", "score_a"):
-            for k in ("", "_lo", "_hi"):
-                rec[m + k] = []
-        rec["p_win_a_x"] = []
+        rec = _matrix_records()
         rng = str((doc.get("params") or {}).get("range", "free"))
-        for ta, line in zip(doc["rows"], doc["cells"], strict=False):
-            for tb, c in zip(doc["cols"], line, strict=False):
-                rec["a"].append(_unit_label(str(doc["a"])))
-                rec["b"].append(_unit_label(str(doc["b"])))
-                rec["range"].append(rng)
-                rec["tactic_a"].append(str(ta))
-                rec["tactic_b"].append(str(tb))
-                rec["src"].append(p.relative_to(inp.root).as_posix())
-                rec["p_win_a_x"].append(int(bool(c.get("exact"))))
-                for m, key in (("p_win_a", "p_win_a"), ("p_win_b", "p_win_b"),
-                               ("expected_turns", "expected_turns"), ("score_a", "score_a")):
-                    e = c.get(key) or {}
-                    exact = bool(c.get("exact"))
-                    rec[m].append(e.get("value"))
-                    rec[m + "_lo"].append(None if exact else e.get("lo"))
-                    rec[m + "_hi"].append(None if exact else e.get("hi"))
+        _add_matrix(rec, doc, str(doc["a"]), str(doc["b"]), rng,
+                    p.relative_to(inp.root).as_posix())
         if rec["a"]:
             rows.append(pd.DataFrame(rec))
             rel = p.relative_to(inp.root).as_posix()

@@ -38,13 +38,20 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="session")
 def synthetic_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The report tests' synthetic results of the experiments the explorer reads, with a
-    saved tactic matrix, a force fight and the Classic causes of destruction."""
-    from explorer_synth import add_causes, force_results, tactic_matrix_file
+    saved tactic matrix, a force fight, the Classic causes of destruction and a tactic
+    matrix recorded by the Classic round-robin."""
+    from explorer_synth import (
+        add_causes,
+        add_round_robin_matrices,
+        force_results,
+        tactic_matrix_file,
+    )
 
     root = make_results(tmp_path_factory.mktemp("results"), EXPERIMENTS)
     tactic_matrix_file(root)
     force_results(root)
     add_causes(root / "classic_round_robin")
+    add_round_robin_matrices(root / "classic_round_robin")
     return root
 
 

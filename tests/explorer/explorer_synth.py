@@ -59,6 +59,37 @@ def tactic_matrix_file(root: Path) -> Path:
     return path
 
 
+#: the pairing of the synthetic Classic round-robin's recorded tactic matrix (not the
+#: Atlas's, whose closest matchups the browser test reads)
+CLASSIC_MATRIX_PAIR = ("Hunchback HBK-4G", "Wolverine WVR-6R")
+
+
+def add_round_robin_matrices(folder: Path) -> None:
+    """A Classic round-robin's ``tactic_matrices`` metadata (:mod:`sim.tactic_report`): one
+    most surprising pairing at 3 hexes, three tactics a side, Monte Carlo cells with Wilson
+    intervals (:func:`sim.tactics.cell_of`), made-up numbers."""
+    from sim import tactics as G
+    from sim.results import read, write
+    from sim.summary import proportion_interval
+
+    frame, meta_ = read(folder)
+
+    def play(ta: str, tb: str) -> G.Cell:
+        pa = 0.3 + 0.1 * ("competent", "kite", "sniper").index(ta) - 0.05 * (tb == "kite")
+        row = {"p_win_a": pa, "p_win_b": 0.5, "expected_turns": 6.0,
+               "expected_turns_se": 0.2, "p_win_a_n": 300}
+        for k, p in (("p_win_a", pa), ("p_win_b", 0.5)):
+            row[k + "_ci_low"], row[k + "_ci_high"] = proportion_interval(p, 300)
+        return G.cell_of(row)
+
+    m = G.play_matrix(play, ("competent", "kite", "sniper"))
+    a, b = CLASSIC_MATRIX_PAIR
+    meta_["tactic_matrices"] = [{"kind": "most", "a": a, "b": b, "range": "3", "cost": "bv",
+                                 "score": 0.6, "expected": 0.45, "surprise": 0.15,
+                                 "trials": 300, "matrix": m.to_dict()}]
+    write(folder, frame, meta_)
+
+
 def force_results(root: Path) -> Path:
     """A synthetic force fight (model ``duel``, sides of two units each) at two ranges, in
     the layout ``btsim run`` writes."""

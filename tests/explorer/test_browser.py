@@ -129,7 +129,7 @@ def test_unit_view_shows_computed_prices_and_tactic_matrices(page, explorer_page
                                                             doc: dict):
     """Issue 24: the catalog has the computed BV/PV beside the official ones; the unit view
     shows the BV 2 and card-conversion steps and the tactic matrix of its closest matchups
-    (a saved matrix); a unit without one says so."""
+    (a saved matrix; the Classic round-robin's recorded one); a unit without one says so."""
     from test_sources import decode
 
     prices = decode(doc["sources"]["prices"]["units"]["table"])
@@ -146,6 +146,10 @@ def test_unit_view_shows_computed_prices_and_tactic_matrices(page, explorer_page
     m = page.page.locator("#unit-tactics #tm-0")
     assert m.locator("tbody tr").count() == 2 and m.locator("tr.maximin").count() == 1
     assert "[" in m.locator("tbody td").nth(1).inner_text()  # P(A wins) with its interval
+    page.open(explorer_page, "view=unit&unit=Hunchback%20HBK-4G")  # the Classic round-robin's
+    m = page.page.locator("#unit-tactics #tm-0")                    # recorded matrix
+    assert m.locator("tbody tr").count() == 3 and m.locator("tr.maximin").count() == 1
+    assert "classic_round_robin" in page.page.inner_text("#unit-tactics")
     page.open(explorer_page, "view=unit&unit=Griffin%20GRF-2N")
     assert "No tactic matrix" in page.page.inner_text("#unit-tactics")
     assert page.errors == [] and page.network == []

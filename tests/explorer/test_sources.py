@@ -155,11 +155,23 @@ def test_computed_prices_tactics_and_forces_blocks(doc: dict):
     assert t["bv_computed"][k] == battle_value(mech).bv
     assert t["pv_computed"][k] == alpha_strike_card(mech).fields["pv"]
     assert pr["steps"]["Wolverine WVR-6R"]["bv"] == battle_value(mech).lines()
-    cells = decode(doc["sources"]["tactics"]["tables"]["cells"])
+    from explorer_synth import CLASSIC_MATRIX_PAIR
+
+    tab = decode(doc["sources"]["tactics"]["tables"]["cells"])
+    saved = [i for i, s in enumerate(tab["src"]) if s.endswith(".json")]
+    cells = {k: [v[i] for i in saved] for k, v in tab.items()}
     assert len(cells["a"]) == 4 and set(cells["tactic_a"]) == {"competent", "brawler"}
     i = cells["tactic_b"].index("brawler")
     assert cells["p_win_a"][i] == pytest.approx(0.62)
     assert cells["p_win_a_lo"][i] < 0.62 < cells["p_win_a_hi"][i]
+    # the Classic round-robin's recorded matrix (its most surprising pairing): 3 x 3 cells
+    rr = [i for i, s in enumerate(tab["src"]) if s == "classic_round_robin"]
+    assert len(rr) == 9 and {(tab["a"][i], tab["b"][i], tab["range"][i]) for i in rr} == {
+        (*CLASSIC_MATRIX_PAIR, "3")}
+    k = next(i for i in rr if (tab["tactic_a"][i], tab["tactic_b"][i]) == ("kite", "sniper"))
+    assert tab["p_win_a"][k] == pytest.approx(0.4)
+    assert tab["p_win_a_lo"][k] < 0.4 < tab["p_win_a_hi"][k]
+    assert any("tactic_matrices" in w for w in doc["sources"]["tactics"]["where"])
     fights = decode(doc["sources"]["forces"]["tables"]["fights"])
     assert set(fights["range"]) == {"short", "long"} and all("," in a for a in fights["a"])
     cat = decode(doc["sources"]["catalog"]["units"]["table"])

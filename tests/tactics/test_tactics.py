@@ -87,3 +87,41 @@ def test_registry_and_resolve() -> None:
         G.resolve("testgame", "gamma", "tactic_a", lambda f: G.Tactic("f", "", f))
     got = G.resolve("testgame", len, "tactic_a", lambda f: G.Tactic("fn", "callable", f))
     assert got.decide is len
+
+
+def test_cell_of_reads_the_engines_intervals() -> None:
+    """A Monte Carlo cell from a summary row keeps the row's (Wilson) intervals, inside [0, 1]
+    and not empty when every duel ended alike; A's score gets its own SE (the two wins are
+    exclusive), and the two Wilson intervals when that SE is 0."""
+    from sim.summary import proportion_interval
+
+    n = 400
+    row = {"p_win_a": 0.0, "p_win_b": 1.0, "expected_turns": 3.0, "expected_turns_se": 0.1,
+           "p_win_a_se": 0.0, "p_win_b_se": 0.0, "p_win_a_n": n}
+    lo_a, hi_a = proportion_interval(0.0, n)
+    lo_b, hi_b = proportion_interval(1.0, n)
+    row.update(p_win_a_ci_low=lo_a, p_win_a_ci_high=hi_a, p_win_b_ci_low=lo_b,
+               p_win_b_ci_high=hi_b, expected_turns_ci_low=2.8, expected_turns_ci_high=3.2)
+    c = G.cell_of(row)
+    assert not c.exact and c.p_win_a.lo == 0.0 and 0 < c.p_win_a.hi < 0.02
+    assert c.p_win_b.hi == 1.0 and c.p_win_b.lo == pytest.approx(lo_b)
+    assert c.score_a.value == 0.0 and c.score_a.lo == pytest.approx(0.5 * (1 + lo_a - hi_b))
+    assert c.score_a.hi == pytest.approx(0.5 * (1 + hi_a - lo_b)) and c.score_a.hi > 0
+    pa, pb = 0.3, 0.5
+    row.update(p_win_a=pa, p_win_b=pb)
+    c = G.cell_of(row)
+    se = np.sqrt((pa * (1 - pa) + pb * (1 - pb) + 2 * pa * pb) / (4 * n))
+    assert c.score_a.value == pytest.approx(0.4)
+    assert c.score_a.hi - c.score_a.value == pytest.approx(1.959963984540054 * se)
+    assert (c.turns.lo, c.turns.hi) == (2.8, 3.2)
+
+
+def test_names_of() -> None:
+    G.register("test-names", G.Tactic("x", "x"))
+    G.register("test-names", G.Tactic("y", "y"))
+    assert G.names_of("test-names", None, "f") == ("x", "y")
+    assert G.names_of("test-names", "y, x", "f") == ("y", "x")
+    assert G.names_of("test-names", ["x"], "f") == ("x",)
+    for bad in ("x,x", "z", [], 3):
+        with pytest.raises(ConfigError, match="'f'"):
+            G.names_of("test-names", bad, "f")

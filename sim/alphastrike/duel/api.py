@@ -98,22 +98,14 @@ def tactic_matrix(a: Any, b: Any, tactics: Any = None, *, trials: int | None = N
                           float(ex["expected_turns"][0]))
         res = run_scenario(MODEL, p, trials=trials or 4000, seed=seed or 0, n_jobs=n_jobs,
                            progress=False, with_exact=False)
-        r = res.frame.iloc[0]
-        return G.cell(float(r["p_win_a"]), float(r["p_win_b"]), float(r["expected_turns"]),
-                      float(r["p_win_a_se"]), float(r["p_win_b_se"]),
-                      float(r["expected_turns_se"]))
+        return G.cell_of(res.frame.iloc[0])
 
     return G.play_matrix(play, names)
 
 
 def _tactic_names(tactics: Any) -> tuple[str, ...]:
-    from sim.alphastrike.duel.tactics import NAMES
-    from sim.errors import ConfigError
+    """The tactic set of a matrix (default every named tactic; ConfigError ``tactics``)."""
+    from sim import tactics as G
+    from sim.alphastrike.duel.tactics import GAME
 
-    if tactics is None:
-        return NAMES
-    items = [t.strip() for t in tactics.split(",")] if isinstance(tactics, str) else list(tactics)
-    bad = [t for t in items if t not in NAMES]
-    if bad or not items:
-        raise ConfigError("tactics", tactics, "a comma-separated list of " + ", ".join(NAMES))
-    return tuple(items)
+    return G.names_of(GAME, tactics, "tactics")

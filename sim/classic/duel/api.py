@@ -101,6 +101,42 @@ def classic_duel_params(a: Any, b: Any, *, range: int | None = None, ranges: Any
     return params
 
 
+def tactic_matrix(a: Any, b: Any, tactics: Any = None, *, trials: int | None = None,
+                  seed: int | None = None, n_jobs: int = 1, **params: Any) -> Any:
+    """Every Classic tactic of ``tactics`` (names, comma-separated or a list; default every
+    named tactic, :data:`sim.classic.duel.tactics.NAMES`) for side A against every one for
+    side B (issue 22): a :class:`sim.tactics.TacticMatrix` of P(A wins), P(B wins), E[turns]
+    with their 95% intervals (Monte Carlo, ``trials`` duels a cell, default 10,000; every
+    cell with the same ``seed``; :func:`sim.tactics.cell_of`), each side's maximin and the value of the zero-sum game.
+    ``params``: the duel's other model parameters (``range``, default 6 hexes, the tactics'
+    start distance; ``turns``, ``physical_a``, skills, rule options...). ``btsim duel --game
+    classic A B --tactics matrix`` and the Classic round-robin's tactic matrices
+    (:mod:`sim.tactic_report`) both play through here."""
+    from sim import tactics as G
+    from sim.api import run_scenario
+    from sim.classic.duel import tactics as CT
+    from sim.errors import ConfigError
+
+    names = G.names_of(CT.GAME, tactics, "tactics")
+    for s in ("a", "b"):
+        if params.get(f"tactic_{s}") is not None:
+            raise ConfigError(f"tactic_{s}", params[f"tactic_{s}"], "unset in a tactic matrix "
+                              "(it plays every tactic of the set for both sides)")
+    for k in ("closing", "ranges"):
+        if params.get(k) not in (None, False):
+            raise ConfigError(k, params[k], "unset in a tactic matrix (the tactics move from "
+                              "a fixed start range)")
+    base = {"unit_a": a, "unit_b": b, "range": 6, **params}
+
+    def play(ta: str, tb: str) -> G.Cell:
+        r = run_scenario("classic-duel", {**base, "tactic_a": ta, "tactic_b": tb},
+                         trials=10_000 if trials is None else trials, seed=seed or 0,
+                         n_jobs=n_jobs, progress="never").frame.iloc[0]
+        return G.cell_of(r)
+
+    return G.play_matrix(play, names)
+
+
 def _estimate(row: Any, name: str) -> dict[str, Any]:
     """``{"p", "se", "ci_low", "ci_high"}`` of metric ``name`` in a summary row."""
     out = {"p": row[name]}

@@ -3,8 +3,10 @@
 95% Monte Carlo intervals, the BV fairness curve (score against the Battle Value ratio, with a
 bootstrap band over the 'Mechs) and the 'Mechs furthest from what their BV predicts, and "what
 one hit does" for big single-group weapons against light to assault targets (exact,
-:func:`sim.classic.hit_api.hit`). The ratings, curve and outliers are
-:mod:`sim.alphastrike.duel.analysis` with ``cost="bv"`` (methods there).
+:func:`sim.classic.hit_api.hit`), and the Classic tactic matrices of the pairings the BV
+fairness curve explains worst and best (issue 22, :mod:`sim.tactic_report`, computed by the
+experiment). The ratings, curve and outliers are :mod:`sim.alphastrike.duel.analysis` with
+``cost="bv"`` (methods there).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from sim.report.formatting import fmt_num, fmt_pct, footnote_text, num, short_un
 from sim.report.outliers import OutlierWords, outlier_findings
 from sim.report.registry import section
 from sim.report.sections.duel_round_robin import _seed, fmt_theta
+from sim.report.tactic_tables import add_tactic_matrices
 from sim.report.types import ColumnTable, Finding, Result, Section, Table
 
 #: bootstrap replicates for the rating intervals and the BV fairness band (fixed seed)
@@ -165,6 +168,10 @@ def build(res: Result) -> Section:
             f"with probability {fmt_pct(p0)}.",
             [("one_hit", r0, c0, p0, fmt_pct(p0))]))
     bv_section(res, sec)
+    # tactic matrices of the most and least surprising pairings (issue 22; computed by the
+    # experiment, read here)
+    add_tactic_matrices(sec, res, lambda r: "in the brawl (1 hex)" if _case(r).startswith(
+        "brawl") else f"at {_case(r)}")
     if "expected_turns" in last.columns:
         et = value(last, "expected_turns")
         cap = float(last["turns"].max()) if "turns" in last.columns else np.nan

@@ -18,6 +18,7 @@ from sim.report.figures import fairness_panel, outlier_panel
 from sim.report.formatting import finite, fmt_num, fmt_pct, fmt_spec, footnote_text, num, short_unit
 from sim.report.outliers import OutlierWords, outlier_findings
 from sim.report.registry import section
+from sim.report.tactic_tables import add_tactic_matrices
 from sim.report.types import ColumnTable, Finding, Result, Section
 
 #: bootstrap replicates for the rating intervals and the fairness band (fixed seed)
@@ -296,33 +297,5 @@ def build(res: Result) -> Section:
               fmt_num(br.loc[lo_r, "slope beta"]))], lead=False))
 
     # -- tactic matrices (issue 22; computed by the experiment, read here) -----------------
-    add_tactic_matrices(sec, res)
+    add_tactic_matrices(sec, res, lambda r: f"at {r} range")
     return sec
-
-
-def add_tactic_matrices(sec: Section, res: Result) -> None:
-    """One table per pairing of the run's ``tactic_matrices`` metadata (the most and least
-    surprising pairings, :mod:`sim.alphastrike.duel.tactic_report`): A's score for every
-    tactic of A (rows) against every tactic of B (columns), with each side's maximin and the
-    value of the zero-sum game in the note. Nothing when the run has none."""
-    entries = res.meta.get("tactic_matrices") or []
-    for n, e in enumerate(entries):
-        m = e["matrix"]
-        vals = pd.DataFrame([[c["score_a"]["value"] for c in row] for row in m["cells"]],
-                            index=list(m["rows"]), columns=list(m["cols"]), dtype=float)
-        half = max((c["score_a"]["hi"] - c["score_a"]["value"]) for row in m["cells"]
-                   for c in row)
-        mm, g = m["maximin"], m["game"]
-        what = "most" if e["kind"] == "most" else "least"
-        sec.tables.append(ColumnTable(
-            f"tactics_{n + 1}", f"Tactic matrix of a {what} surprising pairing: "
-            f"{short_unit(e['a'])} against {short_unit(e['b'])} at {e['range']} range",
-            vals, {}, index_name="A's tactic", fmt=fmt_pct,
-            note=f"A's score (rows: A's tactic; columns: B's) over {e['trials']:,} Monte "
-            f"Carlo duels a cell (95% half-width at most {fmt_pct(half)}). In the round-robin "
-            f"(both competent) A scored {fmt_pct(e['score'])} where its PV ratio predicts "
-            f"{fmt_pct(e['expected'])} (surprise {fmt_pct(e['surprise'])}, the gap between "
-            f"the two). Maximin: A plays {mm['a']} (at least {fmt_pct(mm['a_guarantee'])}), "
-            f"B plays {mm['b']} (A at most {fmt_pct(mm['b_holds_a_to'])}); value of the "
-            f"zero-sum game in mixed strategies {fmt_pct(g['value'])}."))
-
