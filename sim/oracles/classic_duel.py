@@ -94,7 +94,8 @@ class Mech:
         self.ams_spent = 0
         #: the coolant pods' layout items and the ones spent (issue 19)
         self.pods = [i for i, it in enumerate(L.items)
-                     if (eq := lookup_equipment(it.name, side.mech.tech_base)) is not None
+                     if (eq := lookup_equipment(it.name.replace("(OMNIPOD)", "").strip(),
+                                                side.mech.tech_base)) is not None
                      and eq.kind == "coolant_pod"]
         self.pods_spent: set[int] = set()
 

@@ -322,7 +322,7 @@ def club_name(s: Side) -> str:
 def pod_items(s: Side) -> list[int]:
     """Layout items of the unit's coolant pods (issue 19), in layout order."""
     return [i for i, it in enumerate(s.layout.items)
-            if (eq := lookup_equipment(it.name, s.mech.tech_base)) is not None
+            if (eq := lookup_equipment(lay._strip(it.name)[0], s.mech.tech_base)) is not None
             and eq.kind == "coolant_pod"]
 
 
