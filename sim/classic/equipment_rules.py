@@ -5,9 +5,8 @@ stealth armor, hardened armor, the small and torso-mounted cockpits and the heav
 Each is a small pure function (or a table as data) with its source. The compiled Classic duel
 (:mod:`sim.classic.engine`, through the tables of its ``compile.py``) reads MASC and
 superchargers (option ``masc``), TSM, the small and torso-mounted cockpits, the heavy-duty
-gyro, stealth and hardened armor, plasma heat and the Narc bonus (issue 19); coolant pods
-are not read yet and the units carrying them stay ``incomplete`` (:mod:`sim.units.usable`),
-with the reason. The
+gyro, stealth and hardened armor (its damage, running MP and piloting modifier), plasma heat,
+the Narc bonus and coolant pods (issue 19). The
 references are silent on most of them; the facts are MegaMek's, cited per function.
 """
 
@@ -86,20 +85,50 @@ def tsm_damage_factor(heat: int) -> int:
 
 #: When a coolant pod is used (MegaMek heat phase, the pod's mode): at once (``dump``), when
 #: the heat after dissipation would exceed 13 (``safe``; 9 with Inferno rounds aboard), or
-#: when at least the pod's whole effect can be used (``efficient``).
+#: when at least the pod's whole effect can be used (``efficient``). MegaMek
+#: (``megamek.server.totalwarfare`` heat phase, "should we use a coolant pod?"): after the
+#: turn's build-up is added and ``toSink`` is the dissipation, the first usable pod in the
+#: mode's condition adds ``getNumberOfSinks()`` (working heat sinks, single or double
+#: alike) to ``toSink`` and is spent; at most one pod a turn; ``toSink`` is then capped at
+#: the heat.
 COOLANT_MODES = ("dump", "safe", "efficient")
 COOLANT_SAFE_HEAT = 13
+COOLANT_SAFE_HEAT_INFERNO = 9
+#: The Classic duel's option ``coolant_pod`` (how the 'Mech's policy uses its pods): one of
+#: MegaMek's modes, or ``never`` (the pods are never used).
+COOLANT_USE = ("safe", "efficient", "dump", "never")
 
 
-def coolant_pod_sinking(heat_sinks: int, heat_after: int, mode: str) -> int:
-    """Extra heat a coolant pod dissipates this turn (0: not used now). One shot per pod:
-    it removes one point per heat sink the 'Mech has (its count, single or double alike;
-    MegaMek heat phase: ``possibleSinkage = getNumberOfSinks()``), never below 0 heat.
-    ``heat_after``: the heat left after the ordinary dissipation."""
+def coolant_safe_heat(inferno_aboard: bool) -> int:
+    """The heat after dissipation above which ``safe`` uses a pod (MegaMek: 13, 9 with
+    Inferno rounds aboard)."""
+    return COOLANT_SAFE_HEAT_INFERNO if inferno_aboard else COOLANT_SAFE_HEAT
+
+
+def coolant_pod_used(heat_sinks: int, heat_after: int, mode: str,
+                     safe_heat: int = COOLANT_SAFE_HEAT) -> bool:
+    """Whether a pod in ``mode`` is spent this heat phase (``heat_after``: the heat after the
+    ordinary dissipation, not floored at 0; ``heat_sinks``: the working heat sinks).
+
+    >>> coolant_pod_used(12, -3, "dump"), coolant_pod_used(12, 14, "safe")
+    (True, True)
+    >>> coolant_pod_used(12, 13, "safe"), coolant_pod_used(12, 11, "efficient")
+    (False, False)
+    """
     if mode not in COOLANT_MODES:
         raise ValueError(f"mode must be one of {', '.join(COOLANT_MODES)}")
-    use = (mode == "dump" or (mode == "safe" and heat_after > COOLANT_SAFE_HEAT)
-           or (mode == "efficient" and heat_after >= heat_sinks))
+    return (mode == "dump" or (mode == "safe" and heat_after > safe_heat)
+            or (mode == "efficient" and heat_after >= heat_sinks))
+
+
+def coolant_pod_sinking(heat_sinks: int, heat_after: int, mode: str,
+                        safe_heat: int = COOLANT_SAFE_HEAT) -> int:
+    """Extra heat a coolant pod dissipates this turn (0 when it is not used now, or used with
+    nothing left to sink). One shot per pod: it removes one point per heat sink the 'Mech
+    has (its count, single or double alike; MegaMek heat phase: ``possibleSinkage =
+    getNumberOfSinks()``), never below 0 heat. ``heat_after``: the heat left after the
+    ordinary dissipation."""
+    use = coolant_pod_used(heat_sinks, heat_after, mode, safe_heat)
     return min(heat_sinks, max(heat_after, 0)) if use else 0
 
 
@@ -199,6 +228,39 @@ def run_mp_loss(armor_type: str) -> int:
     return HARDENED_RUN_MP_LOSS if has_hardened(armor_type) else 0
 
 
+#: Piloting-roll modifier of hardened armor (MegaMek ``megamek.common.units.Mek``
+#: ``addEntityBonuses``: ``if (hasHardenedArmor()) roll.addModifier(1, "Hardened Armor")``,
+#: on every piloting roll of a 'Mek, as it does for QuadVees and LAMs; the references are
+#: silent: MegaMek is the only source read).
+HARDENED_PSR_MOD = 1
+
+
+#: Modifier on the determination of a through-armor critical when hardened armor stopped the
+#: whole damage group (MegaMek ``TWDamageManager``: "if the armor is hardened, any
+#: penetrating crits are rolled at -2", in the branch where the armor absorbs all of it;
+#: the references are silent).
+HARDENED_TAC_MOD = -2
+
+
+def hardened_tac_mod(armor_type: str, tac: bool, absorbed: bool) -> int:
+    """What hardened armor adds to a determination: -2 for the through-armor critical of a
+    group the armor stopped whole (``absorbed``), else 0.
+
+    >>> hardened_tac_mod("Hardened", True, True), hardened_tac_mod("Hardened", True, False)
+    (-2, 0)
+    """
+    return HARDENED_TAC_MOD if has_hardened(armor_type) and tac and absorbed else 0
+
+
+def armor_psr_mod(armor_type: str) -> int:
+    """The PSR modifier of the unit file's ``armor:`` type (hardened +1; others 0).
+
+    >>> armor_psr_mod("Hardened(Inner Sphere)"), armor_psr_mod("Standard(Inner Sphere)")
+    (1, 0)
+    """
+    return HARDENED_PSR_MOD if has_hardened(armor_type) else 0
+
+
 def armor_points_left(half_points: int, per_point: int) -> int:
     """Armor points shown for a location kept in ``per_point`` units (rounded up: MegaMek
     shows hardened armor with half a point lost as the whole point).
@@ -251,6 +313,16 @@ GYRO_QUIET_HITS: dict[str, int] = {"standard": 0, "heavy": 1}
 def cockpit_psr_mod(cockpit: str) -> int:
     """The PSR modifier of the unit file's ``cockpit:`` type (small +1; others 0)."""
     return COCKPIT_PSR_MOD["small"] if "small" in cockpit.lower() else 0
+
+
+def unit_psr_mod(cockpit: str, armor_type: str) -> int:
+    """The unit's own modifier on every piloting roll (MegaMek ``Mek.addEntityBonuses``): its
+    cockpit's (:func:`cockpit_psr_mod`) plus its armor's (:func:`armor_psr_mod`).
+
+    >>> unit_psr_mod("Small Cockpit", "Hardened"), unit_psr_mod("Standard Cockpit", "Standard")
+    (2, 0)
+    """
+    return cockpit_psr_mod(cockpit) + armor_psr_mod(armor_type)
 
 
 # --------------------------------------------------------------------------- torso cockpit

@@ -65,7 +65,8 @@ class HitModel(Model):
     #: 3: issue 19: quads; HAG explosions rackSize / 2 (MegaMek CLHAG*)
     #: 4: issue 19: hardened armor kept in half points (each point stops two damage); the
     #: torso-mounted cockpit (no pilot damage from head hits, the head not vital)
-    version: str = "4"
+    #: 5: issue 19: hardened armor's -2 on the TAC of a group it stops whole
+    version: str = "5"
     #: ``btsim bench`` times the exact answer (``exact ms``: what ``btsim hit`` computes;
     #: issue 13 asks for under 50 ms) and the Monte Carlo kernel of each case
     bench_cases: tuple = field(default_factory=lambda: (

@@ -92,6 +92,12 @@ class Mech:
         self.out = ""
         #: AMS mounts that engaged an attack this turn (reset each turn)
         self.ams_spent = 0
+        #: the coolant pods' layout items and the ones spent (issue 19)
+        self.pods = [i for i, it in enumerate(L.items)
+                     if (eq := lookup_equipment(it.name.replace("(OMNIPOD)", "").strip(),
+                                                side.mech.tech_base)) is not None
+                     and eq.kind == "coolant_pod"]
+        self.pods_spent: set[int] = set()
 
     # -- facts -----------------------------------------------------------------------
     def kind_hits(self, kind: int) -> int:
@@ -163,10 +169,13 @@ class Mech:
                 self.cause = "ammunition"
             mod = min(max((d0 - 1) // 5, 0), 4) if \
                 self.side.dm.rules.advanced_criticals else 0      # C15: the hit's damage
+            # hardened armor that stopped the whole group: its TAC is rolled at -2 (issue 19)
+            hard = ER.hardened_tac_mod(self.side.mech.armor_type, tac and not gone,
+                                       took > 0 and d == 0 and isd == 0)
             for _ in range(ndet):
                 if not self.alive():
                     break
-                self._determine(r, loc, mod)
+                self._determine(r, loc, mod + hard)
             self._effects()
             if not explosion:
                 self._run_pending(r)
@@ -311,10 +320,12 @@ def _gyro_loud(m: Mech) -> int:
 
 def _pre(m: Mech) -> int:
     """Pre-existing PSR modifiers (reference.md 4.2; a heavy-duty gyro +1/+3, destroyed +6;
-    a quad: -2 with all legs, +5 with two gone, an automatic failure with three)."""
+    a quad: -2 with all legs, +5 with two gone, an automatic failure with three; a small
+    cockpit +1 and hardened armor +1, MegaMek ``Mek.addEntityBonuses``)."""
     g = m.kind_hits(lay.GYRO)
     mod = ER.gyro_psr_mod(m.side.mech.gyro, g)
     out = 6 if mod is None else mod
+    out += ER.cockpit_psr_mod(m.side.mech.cockpit) + ER.armor_psr_mod(m.side.mech.armor_type)
     for leg in _legs(m):
         if m.IS[leg] == 0:
             out += 0 if _quad(m) else 5
@@ -900,6 +911,15 @@ def _heat(r: random.Random, m: Mech, fs: FireScenario, build_: int) -> None:
     lost = sum(1 for it in side.sink_items if m.item_lost(it))
     diss = max(fs.dissipation - side.sink_per * lost, 0)
     h = m.heat + build_
+    # a coolant pod (issue 19; MegaMek's heat phase): the first one neither spent nor
+    # destroyed, when option coolant_pod says so, sinks one point per working heat sink
+    free = [p for p in m.pods if p not in m.pods_spent and not m.item_lost(p)]
+    sinks = side.mech.heat_sinks - lost
+    safe = ER.coolant_safe_heat(any(b.munition == "inferno" for b in side.mech.ammo_bins))
+    if free and rules.coolant_pod != "never" and ER.coolant_pod_used(
+            sinks, h - diss, rules.coolant_pod, safe):
+        m.pods_spent.add(free[0])
+        diss += max(sinks, 0)
     h -= min(h, diss)
     m.heat = h
     row = min(h, 30)

@@ -11,14 +11,15 @@ every such item with its reason, in five kinds:
   (fires; part of its rules is not simulated, e.g. the MML's SRM rounds);
 * ``ammunition``: a bin of rounds no weapon fires (special munitions such as Inferno, MML
   SRM rounds, ATM ER/HE rounds) or of unknown ammunition;
-* ``equipment``: equipment the table marks ``no:`` or ``partly:`` (coolant pods,
-  null-signature systems...; TSM, MASC, superchargers and a Narc launcher with Narc-capable
+* ``equipment``: equipment the table marks ``no:`` or ``partly:`` (null-signature
+  systems...; TSM, MASC, superchargers, coolant pods and a Narc launcher with Narc-capable
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
-* ``construction``: header types whose rules are not simulated (hardened armor's movement
-  effects (its damage is simulated), reactive or reflective armor, composite or reinforced
-  structure; the small and torso-mounted cockpits, the heavy-duty gyro and stealth armor
-  are the compiled duel's), and a configuration other than biped or quad;
+* ``construction``: header types whose rules are not simulated (reactive or reflective
+  armor, composite or reinforced structure; hardened armor is simulated: its damage,
+  running MP, piloting modifier and -2 on its through-armor criticals; the small and
+  torso-mounted cockpits, the heavy-duty gyro and stealth armor are the compiled duel's),
+  and a configuration other than biped or quad;
 * ``quirk``: design quirks (an optional rule, off in btsim as in MegaMek's default): listed,
   but they do not make a unit incomplete.
 
@@ -46,10 +47,6 @@ INCOMPLETE_KINDS = ("weapon", "ammunition", "equipment", "construction")
 CONSTRUCTION_NOT_SIMULATED = {
     # its damage (each point stops two, half points kept: Layout.armor_per_point) is
     # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
-    ("armor", "hardened"): "hardened armor's piloting modifier (MegaMek adds +1 to a "
-                           "QuadVee's vehicle-mode rolls; a 'Mech's was not found in its "
-                           "source; its damage, each point stopping two, and its running MP "
-                           "-1 are simulated)",
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
     ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",

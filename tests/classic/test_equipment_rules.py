@@ -52,6 +52,29 @@ def test_coolant_pod_bad_mode() -> None:
         E.coolant_pod_sinking(10, 5, "later")
 
 
+def test_coolant_pod_use_and_safe_heat() -> None:
+    """MegaMek's heat phase: dump spends the pod at any heat (sinking nothing at -3 left);
+    safe above 13 (9 with Inferno rounds aboard); efficient once the whole effect is used."""
+    assert E.coolant_pod_used(12, -3, "dump") and E.coolant_pod_sinking(12, -3, "dump") == 0
+    assert [E.coolant_safe_heat(False), E.coolant_safe_heat(True)] == [13, 9]
+    assert not E.coolant_pod_used(12, 10, "safe")
+    assert E.coolant_pod_used(12, 10, "safe", E.coolant_safe_heat(True))
+    assert E.coolant_pod_sinking(14, 20, "efficient") == 14
+    assert set(E.COOLANT_USE) == set(E.COOLANT_MODES) | {"never"}
+
+
+def test_hardened_armor_piloting_and_tac_modifiers() -> None:
+    """MegaMek ``Mek.addEntityBonuses`` (+1 "Hardened Armor" on piloting rolls) and
+    ``TWDamageManager`` (-2 on the TAC of a group the hardened armor stopped whole)."""
+    assert [E.armor_psr_mod(a) for a in ("Hardened(Inner Sphere)", "Standard", "")] == [1, 0, 0]
+    assert E.unit_psr_mod("Small Cockpit", "Hardened") == 2
+    assert E.unit_psr_mod("Standard Cockpit", "Ferro-Fibrous") == 0
+    assert E.hardened_tac_mod("Hardened", True, True) == E.HARDENED_TAC_MOD == -2
+    assert E.hardened_tac_mod("Hardened", True, False) == 0      # damage went through
+    assert E.hardened_tac_mod("Hardened", False, True) == 0      # no TAC
+    assert E.hardened_tac_mod("Standard", True, True) == 0
+
+
 def test_plasma_heat_on_the_target() -> None:
     rifle, cannon = E.plasma_heat_pmf("IS Plasma Rifle"), E.plasma_heat_pmf("Clan Plasma Cannon")
     assert rifle == {k: Fraction(1, 6) for k in range(1, 7)}

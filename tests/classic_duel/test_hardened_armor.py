@@ -13,6 +13,7 @@ from test_classic_duel_oracle import _compare
 
 from sim.classic import equipment_rules as ER
 from sim.classic import hit_api
+from sim.classic.damage_state import state as st
 from sim.classic.damage_state.layout import build_layout
 from sim.classic.duel.scenario import build
 from sim.classic.engine import compile as C
@@ -60,8 +61,8 @@ def test_compiled_duel_starts_with_half_points() -> None:
     keys = C.situations(scn)[0]
     a = C._unit(scn.a, scn.b, scn, keys, 0, 0, 0)
     assert list(a["S0"][:3]) == [18, 52, 40]            # HD, CT, LT: twice the points
-    items = [i for i in not_simulated(_hardened()) if i.kind == "construction"]
-    assert len(items) == 1 and "piloting modifier" in items[0].reason
+    # its damage, running MP, piloting modifier and TAC rule are all simulated (issue 19)
+    assert not [i for i in not_simulated(_hardened()) if i.kind == "construction"]
 
 
 def test_engine_matches_oracle_hardened_armor() -> None:
@@ -93,3 +94,38 @@ def test_hardened_armor_costs_a_running_mp() -> None:
 def test_engine_matches_oracle_hardened_running() -> None:
     p = {"unit_a": _hardened(), "unit_b": WVR, "range": 3, "moved_a": "run"}
     _compare(p, 1000, 10000)
+
+
+def test_hardened_armor_adds_one_to_every_piloting_roll() -> None:
+    """MegaMek ``Mek.addEntityBonuses``: +1 "Hardened Armor" on every PSR, read alike by the
+    compiled engine, the NumPy duel kernel and the scalar oracle."""
+    from sim.classic.duel import kernel as nk
+    from sim.classic.engine import layout as L
+    from sim.classic.engine.arrays import v2
+    from sim.classic.engine.psr import pre_psr
+    from sim.oracles.classic_duel import Mech, _pre
+
+    scn = build({"unit_a": _hardened(), "unit_b": WVR, "range": 3, "turns": 1})
+    comp = C.compile_scenario(scn)
+    S0 = v2(comp.M, L.M_S0)
+    assert [pre_psr(S0[u].copy(), comp.M, u) for u in (0, 1)] == [1, 0]
+    fresh = S0[:, :st.n_columns(scn.a.layout)]
+    assert int(nk.pre_psr(scn.a, fresh[:1].copy())[0]) == 1
+    assert int(nk.pre_psr(scn.b, fresh[1:2, :st.n_columns(scn.b.layout)].copy())[0]) == 0
+    assert _pre(Mech(scn.a, scn.duel_rules)) == 1 and _pre(Mech(scn.b, scn.duel_rules)) == 0
+
+
+def test_a_tac_stopped_by_hardened_armor_is_rolled_at_minus_two() -> None:
+    """MegaMek ``TWDamageManager``: 1 damage from the front, a 2 on the location roll (1/36)
+    is a TAC on the CT; hardened armor stops the point, so the determination needs 10+
+    (6/36) instead of 8+ (15/36). With the CT armor gone the point reaches the structure:
+    no -2, two determinations (C9), beside the plain hits of a 7 (6/36)."""
+    from fractions import Fraction
+
+    hard = hit_api.hit(_hardened(), damage=1, side="front")["p_critical"]["CT"]
+    std = hit_api.hit(get_classic(HBK), damage=1, side="front")["p_critical"]["CT"]
+    assert abs(hard - float(Fraction(1, 36) * Fraction(6, 36))) < 1e-12
+    assert abs(std - float(Fraction(1, 36) * Fraction(15, 36))) < 1e-12
+    bare = hit_api.hit(_hardened(), damage=1, side="front", state={"armor": {"CT": 0}})
+    want = Fraction(6, 36) * Fraction(15, 36) + Fraction(1, 36) * (1 - Fraction(21, 36) ** 2)
+    assert abs(bare["p_critical"]["CT"] - float(want)) < 1e-12

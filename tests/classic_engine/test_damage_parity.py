@@ -5,6 +5,9 @@ twice without a check)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -14,6 +17,7 @@ from sim.classic.damage_state.choose import NTH_BIT, SampleChooser
 from sim.classic.duel.scenario import build
 from sim.classic.engine import dice
 from sim.classic.engine.compile import compile_scenario
+from sim.units.catalog import get_classic
 
 
 class TapeChooser(SampleChooser):
@@ -38,7 +42,8 @@ class TapeChooser(SampleChooser):
             if ki == AP.NO_ROLL:
                 continue
             v = self._next()
-            j[i] = AP.DETERMINING[min(2 + v % 6 + (v // 6) % 6 + ki, 12)]
+            mod = ki if ki < AP.NO_ROLL else AP.NO_ROLL - ki   # rows past NO_ROLL: -1, -2
+            j[i] = AP.DETERMINING[min(2 + v % 6 + (v // 6) % 6 + mod, 12)]
         return S, w, j, np.arange(len(k))
 
     def pick_bit(self, S, w, masks):  # type: ignore[no-untyped-def]
@@ -57,6 +62,9 @@ CASES = [
     ("Catapult CPLT-C1", {"explosion_transfer": "armor", "case2_explosion": "one-point",
                           "filler_slots_hittable": True}),
     ("Loki (Hellbringer) Prime", {"case_slot_hittable": True}),
+    # hardened armor (issue 19): half points, and -2 on the TAC of a group it stopped whole
+    ("Hunchback HBK-4G hardened", {}),
+    ("Hunchback HBK-4G hardened", {"advanced_criticals": True}),
 ]
 
 
@@ -64,7 +72,10 @@ CASES = [
 def test_compiled_damage_matches_apply_group(unit: str, opts: dict) -> None:
     from sim.classic.engine import damage
 
-    scn = build({"unit_a": unit, "unit_b": "Locust LCT-1V", "range": 3, "turns": 1, **opts})
+    mech: Any = unit
+    if unit.endswith(" hardened"):
+        mech = replace(get_classic(unit.removesuffix(" hardened")), armor_type="Hardened")
+    scn = build({"unit_a": mech, "unit_b": "Locust LCT-1V", "range": 3, "turns": 1, **opts})
     M = compile_scenario(scn).M
     dm = scn.a.dm
     rng = np.random.default_rng(hash(unit) % 2**32)

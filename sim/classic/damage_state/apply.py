@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.classic import equipment_rules as ER
 from sim.classic.damage_rules import DamageRules
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
@@ -45,9 +46,21 @@ def determining_probs(modifier: int) -> np.ndarray:
 #: determination probabilities by C15 modifier 0-4
 DETERMINING_BY_MOD = np.stack([determining_probs(m) for m in range(5)])
 #: the rows a determination picks from: by C15 modifier, then (row ``NO_ROLL``) a row that
-#: rolls nothing (certain "no critical"; the row still takes its draw)
+#: rolls nothing (certain "no critical"; the row still takes its draw), then the negative
+#: modifiers -1 and -2 (rows ``NO_ROLL - m``: hardened armor's TAC, issue 19)
 NO_ROLL = len(DETERMINING_BY_MOD)
-DETERMINING_ROWS = np.vstack([DETERMINING_BY_MOD, [1.0, 0.0, 0.0, 0.0]])
+DETERMINING_ROWS = np.vstack([DETERMINING_BY_MOD, [1.0, 0.0, 0.0, 0.0],
+                              determining_probs(-1), determining_probs(-2)])
+#: ``CMOD`` plus this marks the determination of a TAC whose hardened armor stopped the whole
+#: group (rolled at ``CMOD`` + :data:`sim.classic.equipment_rules.HARDENED_TAC_MOD`; issue 19)
+HARD_MARK = -100
+
+
+def determining_row(cmod: np.ndarray) -> np.ndarray:
+    """The :data:`DETERMINING_ROWS` row of each state's ``CMOD`` (a hardened TAC's mark read
+    as its modifier: C15's plus -2)."""
+    mod = np.where(cmod <= HARD_MARK // 2, cmod - HARD_MARK + ER.HARDENED_TAC_MOD, cmod)
+    return np.where(mod >= 0, mod, NO_ROLL - mod)
 #: Core-rules explosion caps (C30): structure damage by protection (none, CASE, CASE II) and
 #: the armor CASE lets an explosion strip
 CORE_IS_CAP = (20, 10, 1)
@@ -348,9 +361,14 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
         S[kill, st.CAUSE] = st.C_AMMO
     S[:, st.CLOC] = loc
     S[:, st.NDET] = ndet
+    # hardened armor that stopped the whole group: its TAC is rolled at -2 (issue 19; the
+    # mark is taken off after the determinations)
+    hard = (t > 0) & (take > 0) & (d == 0) & (isd == 0) & (dm.layout.armor_per_point == 2)
+    S[:, st.CMOD] += np.where(hard, HARD_MARK, 0)
     crit = ndet > 0
     if crit.any():
         S, w = _subset(S, w, crit, ch, lambda s, v: _criticals(s, v, dm, ch))
+    S[:, st.CMOD] -= np.where(S[:, st.CMOD] <= HARD_MARK // 2, HARD_MARK, 0)
     return effects(S, dm), w
 
 
@@ -370,7 +388,7 @@ def _determination(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser,
                    need: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """One roll on the Determining Critical Hits table (reference.md 5.4) and its slots."""
     S, w, j, rows = ch.pick_table(S, w, DETERMINING_ROWS,
-                                  np.where(need, S[:, st.CMOD], NO_ROLL))
+                                  np.where(need, determining_row(S[:, st.CMOD]), NO_ROLL))
     need = need[rows]
     loc = np.maximum(S[:, st.CLOC], 0)
     S[:, st.NDET] -= need

@@ -128,7 +128,9 @@ class ClassicForceModel(Model):
                                                 unit="engagement-turns", per_trial=BENCH_TURNS,
                                                 per_trial_metric="expected_turns"),),
                          # 2: issue 19: hardened armor (half points), torso cockpit
-                         version="2", default_chunk=16384)
+                         # 3: issue 19: hardened armor's PSR and TAC rules, coolant
+                         #    pods, Narc launchers valued by the named firing policies
+                         version="3", default_chunk=16384)
 
     def scenario(self, params: Mapping[str, Any]) -> DuelScenario:
         return build_force(params)

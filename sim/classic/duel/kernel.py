@@ -253,8 +253,10 @@ def pre_psr(side: Side, S: np.ndarray) -> np.ndarray:
     """Pre-existing PSR modifiers (reference.md 4.2): the gyro by its hits (standard +3,
     destroyed +6; heavy-duty +1, +3, destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
-    upper leg, lower leg and foot actuator."""
-    out = _gyro_psr(side.mech.gyro)[np.minimum(S[:, st.GYRO], 12)]
+    upper leg, lower leg and foot actuator; the unit's own modifier (a small cockpit +1,
+    hardened armor +1: :func:`sim.classic.equipment_rules.unit_psr_mod`, issue 19)."""
+    out = _gyro_psr(side.mech.gyro)[np.minimum(S[:, st.GYRO], 12)] + ER.unit_psr_mod(
+        side.mech.cockpit, side.mech.armor_type)
     for leg in LEGS:
         others = side.act["upper_leg"][leg] | side.act["lower_leg"][leg] | side.act["foot"][leg]
         table = _leg_psr_table(int(side.act["hip"][leg]) & 0xFFF, int(others) & 0xFFF)

@@ -144,6 +144,18 @@ class ClassicDuelRules:
                   "off": "never engaged: the 'Mech runs at its ordinary MP (btsim before "
                   "issue 19)"})
 
+    coolant_pod: str = opt(
+        "safe", allowed=("safe", "efficient", "dump", "never"), ref="Issue 19",
+        doc="when a 'Mech spends a coolant pod in its heat phase (the compiled engine and "
+            "the oracle; the references are silent, MegaMek's modes)",
+        readings={"safe": "when the heat after dissipation would exceed 13 (the shutdown "
+                  "band starts at 14; 9 with Inferno rounds aboard): MegaMek's 'safe' "
+                  "(default)",
+                  "efficient": "when the heat after dissipation is at least the pod's "
+                  "whole effect (one point per working heat sink): MegaMek's 'efficient'",
+                  "dump": "in the first heat phase, whatever the heat: MegaMek's 'dump'",
+                  "never": "never used (btsim before issue 19)"})
+
     duel_initiative: str = opt(
         "roll", allowed=("roll", "a", "b"), ref="Issue 22",
         doc="who wins the initiative each turn of a duel whose movement the tactics choose "

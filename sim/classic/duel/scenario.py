@@ -402,7 +402,8 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
         fire[(r, ma, mb)] = build_scenario(p)
     any_fs = next(iter(fire.values()))
     notes.extend(n if n.startswith(f"{mech.name} ") else f"{mech.name}: {n}"
-                 for n in any_fs.notes if "not simulated: damage to the firing" not in n)
+                 for n in any_fs.notes if "not simulated: damage to the firing" not in n
+                 and "not used by this model's heat" not in n)   # the duel spends pods
     sinks = tuple(i for i, it in enumerate(layout.items) if it.kind == lay.HEAT_SINK)
     jets = tuple(int(sum(1 << s for s in range(12) if layout.kind[loc, s] == lay.JUMP_JET))
                  for loc in range(8))

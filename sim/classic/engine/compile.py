@@ -49,8 +49,8 @@ from sim.memo import WeightedLRU
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
  P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR, P_QUAD,
  P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT, P_TARGETING, P_RANK,
- P_TORSO_CP, P_RUN_LESS) = range(49)
-N_UP = 49
+ P_TORSO_CP, P_RUN_LESS, P_NPOD, P_POD_SINKS, P_POD_SAFE, P_HARD_TAC) = range(53)
+N_UP = 53
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -86,8 +86,8 @@ A_SHOULDER, A_UPPER_ARM, A_LOWER_ARM, A_HAND, A_HIP, A_UPPER_LEG, A_LOWER_LEG, A
  R_PRONE_ONE_ARM, R_CLOSING_CURRENT, R_ATTACKS_ALL, R_KNOCK_MODE, R_HIP_CEIL, R_HEAT_JUMP,
  R_MOVE_PSR, R_FALL_MEGAMEK, R_PILOT_DAMAGE, R_PSR_OWN, R_AUTO_FAIL, R_PAIR_MOD, R_AIM_MOD,
  R_AIMED, R_JUMP_RATING, R_AMS_DECLARED, R_EXPL_SHUT, R_PER_TRIAL, R_TURNS, R_CLOSING_FROM,
- R_MAX_RANGE, R_MASC, R_TACTICS, R_START, R_INITIATIVE) = range(44)
-N_RI = 44
+ R_MAX_RANGE, R_MASC, R_TACTICS, R_START, R_INITIATIVE, R_COOLANT) = range(45)
+N_RI = 45
 #: the PSR modifier of a 'Mech that shuts down (13.4; the duel kernel's heat phase)
 SHUTDOWN_PSR = 3
 KNOCK_MODES = ("none", "fall", "fall-and-prone")
@@ -291,15 +291,13 @@ def engine_only_equipment(mech: Any) -> list[str]:
         out.append("a plasma weapon's heat on its target")
     if any(w.weapon and "Narc" in w.weapon for w in mech.weapon_mounts):
         out.append("the Narc beacon's +2")
-    if ER.cockpit_psr_mod(mech.cockpit):
-        out.append("the small cockpit's +1 to piloting rolls")
     if ER.run_mp_loss(mech.armor_type):
         out.append("hardened armor's running MP -1")
     if ER.torso_cockpit(mech.cockpit):
         out.append("the torso-mounted cockpit (head hits, sensors, life support)")
     kinds = {EQUIPMENT[k].kind for k, _ in mech.equipment if k in EQUIPMENT}
-    return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"))
-                  if k in kinds]
+    return out + [n for k, n in (("masc", "MASC"), ("supercharger", "supercharger"),
+                                 ("coolant_pod", "coolant pods")) if k in kinds]
 
 
 def narc_capable(s: Side, gun: Any) -> bool:
@@ -318,6 +316,22 @@ def club_name(s: Side) -> str:
     """The :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS` name of ``s.sword``'s item
     (``sword`` or ``retractable_blade``)."""
     return lay._strip(s.layout.items[s.sword[0]].name)[0].lower().replace(" ", "_")
+
+
+def pod_items(s: Side) -> list[int]:
+    """Layout items of the unit's coolant pods (issue 19), in layout order."""
+    return [i for i, it in enumerate(s.layout.items)
+            if (eq := lookup_equipment(lay._strip(it.name)[0], s.mech.tech_base)) is not None
+            and eq.kind == "coolant_pod"]
+
+
+def pod_table(scn: DuelScenario) -> np.ndarray:
+    """``PODS[u, i]``: layout item of unit u's coolant pod i (-1 padding; issue 19)."""
+    rows = [pod_items(s) for s in scn.units]
+    out = np.full((len(rows), max(max((len(r) for r in rows), default=0), 1)), -1, np.int64)
+    for u, r in enumerate(rows):
+        out[u, :len(r)] = r
+    return out
 
 
 def masc_items(s: Side) -> tuple[int, int]:
@@ -479,11 +493,22 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_TSM_MP] = ER.tsm_walk_bonus(ER.TSM_HEAT) if tsm else 0
     up[P_HATCH_DMG_TSM] = D.club(s.tons, tsm and ER.tsm_damage_factor(ER.TSM_HEAT) == 2, cr)
     up[P_MASC_ITEM], up[P_SC_ITEM] = masc_items(s)
-    up[P_COCKPIT_PSR] = ER.cockpit_psr_mod(s.mech.cockpit)   # small cockpit +1 to PSRs
+    # the unit's own PSR modifier (MegaMek Mek.addEntityBonuses): a small cockpit +1,
+    # hardened armor +1 (issue 19)
+    up[P_COCKPIT_PSR] = ER.unit_psr_mod(s.mech.cockpit, s.mech.armor_type)
     # a torso-mounted cockpit (issue 19): no pilot damage from head hits, the head not
     # vital, sensors blind at 3 hits (+4 at 2), +1 life-support heat damage
     up[P_TORSO_CP] = int(ER.torso_cockpit(s.mech.cockpit))
     up[P_RUN_LESS] = ER.run_mp_loss(s.mech.armor_type)   # hardened armor: running MP -1
+    # coolant pods (issue 19; sim.classic.equipment_rules.coolant_pod_sinking): how many,
+    # the heat sinks the 'Mech has (each pod sinks one point per working sink), and the
+    # heat above which the "safe" reading uses one (9 with Inferno rounds aboard)
+    # hardened armor's -2 on the TAC of a group it stopped whole (issue 19)
+    up[P_HARD_TAC] = ER.hardened_tac_mod(s.mech.armor_type, True, True)
+    up[P_NPOD] = len(pod_items(s))
+    up[P_POD_SINKS] = s.mech.heat_sinks
+    up[P_POD_SAFE] = ER.coolant_safe_heat(any(b.munition == "inferno"
+                                              for b in s.mech.ammo_bins))
     if s.hatchet[0] < 0 and s.sword[0] >= 0:
         # a sword or retractable blade swings in the hatchet's place (issue 19): its own
         # to-hit modifier (as a difference from the hatchet's base, which the BASE table
@@ -709,7 +734,7 @@ GLOBAL_KEYS = ("STD_LOC", "STD_REAR", "PUNCH_FRONT", "KICK_FRONT", "FALL_COL", "
                "CORE_ARMOR_CAP", "QUAD_MP", "LEG_PSR", "HEAT_CONST")
 #: the rest of ``M`` after the unit arrays
 TAIL_KEYS = ("RI", "TURN_SIT", "RUN_SIT", "ADJ", "RANGES", "MODES", "SPRINT", "MASC_T",
-             "TAC_SIT", "GCLASS")
+             "TAC_SIT", "GCLASS", "PODS")
 M_KEYS = GLOBAL_KEYS + UNIT_KEYS + TAIL_KEYS
 
 
@@ -766,6 +791,8 @@ def rule_ints(scn: DuelScenario) -> np.ndarray:
         R_TACTICS: scn.free,
         R_START: scn.start_distance,
         R_INITIATIVE: ("roll", "a", "b").index(ur.duel_initiative),
+        # issue 19: when a coolant pod is used (sim.classic.equipment_rules.COOLANT_USE)
+        R_COOLANT: ER.COOLANT_USE.index(ur.coolant_pod),
     }
     for k, v in vals.items():
         ri[k] = int(v)
@@ -798,7 +825,7 @@ def compile_scenario(scn: DuelScenario) -> Compiled:
               np.asarray(scn.ranges, np.int64),
               np.array([[MOVES.index(m) for m in mv] for mv in scn.moves], np.int64),
               sprint_table(scn), masc_table(scn), tactic_situations(scn, keys),
-              gun_class_table(scn)]
+              gun_class_table(scn), pod_table(scn)]
     from sim.classic.engine.arrays import pack
 
     return Compiled(pack(parts), len(units), scn.turns, DecisionTable(scn, keys, set(turn_sit.tolist())))

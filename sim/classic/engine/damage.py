@@ -194,8 +194,14 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
         S[CAUSE] = C_AMMO
     S[CLOC] = loc
     S[NDET] = ndet
+    # hardened armor that stopped the whole group: its TAC is rolled at -2 (issue 19;
+    # P_HARD_TAC from sim.classic.equipment_rules.hardened_tac_mod)
+    hard = a2(M, L.M_UP, u, C.P_HARD_TAC) if (t == 1 and take > 0 and d == 0
+                                              and isd == 0) else 0
+    S[CMOD] += hard
     if ndet > 0:
         _criticals(S, M, u, D)
+    S[CMOD] -= hard
     effects(S, M, u)
 
 

@@ -1,7 +1,7 @@
 """Heat phase of one unit (numba; reference-classic-combat.md 13.4): build-up with engine
 hits (C22), dissipation less destroyed sinks, restart (C2, C12) and shutdown with its +3
 PSR, the ammunition explosion check (C8 bin choice, C27 while shut down), life-support pilot
-damage (C1). The rules of the duel kernel's ``_heat_phase`` and ``_can_restart``."""
+damage (C1); coolant pods (issue 19, option ``coolant_pod``). The rules of the duel kernel's ``_heat_phase`` and ``_can_restart``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,28 @@ def can_restart(X: np.ndarray, M: tuple, u: int, row: int, roll: int) -> bool:
 
 
 @njit(cache=True)
+def coolant_pod(S: np.ndarray, X: np.ndarray, M: tuple, u: int, after: int,
+                sinks: int) -> int:
+    """Heat a coolant pod of ``u`` sinks this heat phase (issue 19; the rule of
+    :func:`sim.classic.equipment_rules.coolant_pod_used` / ``coolant_pod_sinking``, option
+    ``coolant_pod`` as ``R_COOLANT``: 0 safe, 1 efficient, 2 dump, 3 never): ``after`` the
+    heat after the ordinary dissipation, ``sinks`` the working heat sinks. The first pod
+    neither spent nor destroyed is spent (``X_PODS`` bits); one a turn."""
+    npod = a2(M, L.M_UP, u, C.P_NPOD)
+    mode = a1(M, L.M_RI, C.R_COOLANT)
+    if npod == 0 or mode == 3:
+        return 0
+    if not (mode == 2 or (mode == 0 and after > a2(M, L.M_UP, u, C.P_POD_SAFE))
+            or (mode == 1 and after >= sinks)):
+        return 0
+    for i in range(npod):
+        if (X[u, L.X_PODS] >> i) & 1 == 0 and not item_lost(S, M, u, a2(M, L.M_PODS, u, i), 1):
+            X[u, L.X_PODS] |= 1 << i
+            return max(sinks, 0)
+    return 0
+
+
+@njit(cache=True)
 def heat_phase(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     """13.4 for unit ``u`` of a running duel (``X_BUILD`` holds the turn's build-up)."""
     S = SS[u]
@@ -54,6 +76,7 @@ def heat_phase(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, D: np.ndarray) -
                 lost += 1
         diss = max(a2(M, L.M_UP, u, C.P_DISS) - a2(M, L.M_UP, u, C.P_SINKPER) * lost, 0)
         h = X[u, L.X_HEAT] + build
+        diss += coolant_pod(S, X, M, u, h - diss, a2(M, L.M_UP, u, C.P_POD_SINKS) - lost)
         h -= min(h, diss)
         X[u, L.X_HEAT] = h
         row = min(h, a1(M, L.M_HEAT_CONST, 0))

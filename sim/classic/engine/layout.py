@@ -87,7 +87,8 @@ M_SPRINT = 77
 M_MASC_T = 78
 M_TAC_SIT = 79
 M_GCLASS = 80
-assert len(M_KEYS) == 81
+M_PODS = 81
+assert len(M_KEYS) == 82
 assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
 
 # -- per-unit extra state X[u, X_*] (int64) ------------------------------------------------
@@ -96,8 +97,8 @@ assert all(M_KEYS[globals()["M_" + k]] == k for k in M_KEYS)
  X_BUILD, X_PDMG, X_DECL, X_FLOC, X_FIRE, X_SNAP_GYRO, X_SNAP_LEG, X_SNAP_LEGS, X_NTRIG,
  X_TRIG0_C, X_TRIG0_M, X_TRIG1_C, X_TRIG1_M, X_KIND, X_TARGET, X_DEALT, X_HOLD,
  X_AMS_HEAT, X_MASC_LEVEL, X_MASC_GONE, X_AMS_SPENT, X_STEALTH, X_EXT, X_NARC_HIT,
- X_NARCED) = range(45)
-N_X = 45
+ X_NARCED, X_PODS) = range(46)
+N_X = 46
 
 # -- roll kinds: each its own sub-stream (dice.py) ---------------------------------------------
 #: hit location 2D6 (and the C28 re-roll), critical determination 2D6, critical slot pick,

@@ -45,8 +45,9 @@ def pre_psr(S: np.ndarray, M: tuple, u: int) -> int:
     """Pre-existing PSR modifiers (reference.md 4.2): the gyro by its hits (``GYRO_PSR``: a
     standard gyro +3, destroyed +6; a heavy-duty one +1, +3, destroyed +6), per leg:
     destroyed +5, else hip +2 (other actuators of that leg ignored), else +1 per destroyed
-    upper leg, lower leg and foot actuator; the cockpit's own modifier (a small cockpit +1:
-    ``P_COCKPIT_PSR`` from :func:`sim.classic.equipment_rules.cockpit_psr_mod`, issue 19).
+    upper leg, lower leg and foot actuator; the unit's own modifier (a small cockpit +1,
+    hardened armor +1: ``P_COCKPIT_PSR`` from :func:`sim.classic.equipment_rules.unit_psr_mod`,
+    issue 19).
     A quad (:mod:`sim.classic.quad`): its four legs, and for the legs destroyed -2 with
     none, +5 with two, an automatic failure with three or more instead of +5 each."""
     out = a2(M, L.M_GYRO_PSR, u, min(S[GYRO], dim(M, L.M_GYRO_PSR, 1) - 1)) + a2(

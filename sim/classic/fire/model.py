@@ -69,7 +69,8 @@ class FireModel(Model):
                          # 2: issue 18: ATM +2 on the cluster roll, C8 one bin explodes,
                          #    the target's AMS (target_ams)
                          # 3: issue 19: per-range choice of rounds (MML SRM, ATM ER/HE)
-                         version="3",
+                         # 4: issue 19: Narc launchers valued by the named policies
+                         version="4",
                          bench_cases=(BenchCase("fire-7-weapons", _bench_params(),
                                                 unit="unit-turns",
                                                 per_trial=BENCH_TURNS),))

@@ -15,7 +15,9 @@
   ``ammo`` (n, pools) int; weapon order is ``scenario.guns``. Its choice is intersected with
   what can fire.
 
-Named policies are deterministic functions of (range step, heat, available weapons); both
+A Narc launcher (no damage) is valued at the extra damage its beacon would add over one turn
+(:func:`narc_value`, issue 19). Named policies are deterministic functions of (range step,
+heat, available weapons); both
 the kernel and the exact chain read the same decision (:class:`Decider`). Ties go to the
 choice with less heat, then the lower weapon bit mask. Streaks count at full heat.
 """
@@ -125,6 +127,46 @@ def _map_back(classes: tuple[tuple[int, ...], ...], avail: int, canon: int,
     return out
 
 
+def narc_gains(scn: FireScenario) -> tuple[float, ...] | None:
+    """Issue 19: per gun, the expected damage a Narc beacon on the target adds to one hit of
+    it (0 for a gun it does not help); None without a Narc launcher or a gun it helps. A
+    gun is helped when every bin feeding it holds Narc-capable rounds and it has no other
+    cluster bonus (Artemis, ATM: C23): +2 on its cluster roll, capped at 12
+    (:func:`sim.classic.equipment_rules.narc_cluster_bonus`)."""
+    from sim.classic import equipment_rules as ER
+    from sim.dice import PMF_2D6
+
+    if not any(g.weapon.family == "narc" for g in scn.guns):
+        return None
+    out = []
+    for g in scn.guns:
+        fed = g.pool >= 0 and scn.unit.pools[g.pool].narc
+        bonus = ER.narc_cluster_bonus(True, fed, int(bool(g.artemis)) + g.weapon.cluster_bonus)
+        s, gain = g.rate, 0.0
+        if bonus:
+            for t2 in range(2, 13):
+                more = sum(g.groups[s][int(g.hits[s][min(t2 + bonus, 12)])])
+                gain += float(PMF_2D6[t2]) * (more - sum(g.groups[s][int(g.hits[s][t2])]))
+        out.append(gain)
+    return tuple(out) if any(out) else None
+
+
+def narc_value(dec: Decider, g: int, r: int, hh: int, avail: int) -> float:
+    """Issue 19: what the named policies count for firing Narc launcher ``g`` (it deals no
+    damage): P(it hits) x the expected extra damage of the unit's Narc-fed weapons available
+    now over one turn of fire at this range and heat (each one's P(hit) x
+    :func:`narc_gains`). A small term: the policies do not know whether a beacon already
+    sticks, so a launcher with pods keeps firing (it costs no heat)."""
+    gains = dec.narc_gains
+    scn = dec.scn
+    if gains is None or scn.guns[g].weapon.family != "narc":
+        return 0.0
+    more = sum(float(P_2D6_AT_LEAST[max(0, int(k.tn[r, hh]))]) * gains[i]
+               for i, k in enumerate(scn.guns)
+               if gains[i] > 0 and (avail >> i) & 1 and int(k.tn[r, hh]) <= 12)
+    return float(P_2D6_AT_LEAST[max(0, int(scn.guns[g].tn[r, hh]))]) * more
+
+
 class Decider:
     """Cached decisions of a named policy for one scenario.
 
@@ -144,6 +186,7 @@ class Decider:
         # expected damage given a hit, per gun at full rate
         self._given_hit = [float(g.damage_given_hit(g.rate) @ np.arange(
             g.damage_given_hit(g.rate).size)) for g in scn.guns]
+        self.narc_gains = narc_gains(scn)   # issue 19: a Narc launcher's value
 
     def expected(self, g: int, tn: int) -> float:
         """Expected damage of gun ``g`` fired at full rate at ``tn``."""
@@ -163,7 +206,7 @@ class Decider:
         for g, gun in enumerate(self.scn.guns):
             tn = int(gun.tn[r, hh])
             ok = (avail >> g) & 1 and tn <= 12
-            vals.append(self.expected(g, tn) if ok else 0.0)
+            vals.append(self.expected(g, tn) + narc_value(self, g, r, hh, avail) if ok else 0.0)
             wts.append(gun.heat_of(gun.rate))
         return vals, wts
 

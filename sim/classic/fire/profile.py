@@ -105,7 +105,8 @@ class ProfileModel(Model):
                                          "with heat carried", "mean", "points")),
                          # 2: issue 18: ATM +2 on the cluster roll, C8 one bin explodes
                          # 3: issue 19: per-range choice of rounds (MML SRM, ATM ER/HE)
-                         version="3",
+                         # 4: issue 19: Narc launchers valued by the named policies
+                         version="4",
                          bench_cases=(BenchCase("profile-7-weapons", _bench_params(),
                                                 unit="unit-turns",
                                                 per_trial=BENCH_RANGES * BENCH_TURNS),))

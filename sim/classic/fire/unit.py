@@ -57,6 +57,8 @@ class Pool:
     contained: bool           # every bin sits in a CASE / CASE II location
     #: rounds of each bin in feed (slot) order (10.3 "Ammo feed"); () = one bin of ``shots``
     bins: tuple[int, ...] = ()
+    #: every bin holds Narc-capable rounds (issue 19: the +2 of a Narc beacon on the target)
+    narc: bool = False
 
     def explosion_loss(self, left: int) -> int:
         """Rounds a heat-induced explosion of this pool destroys when ``left`` rounds are
@@ -213,6 +215,11 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     incomplete = incomplete_note(mech)
     if incomplete is not None:
         notes.append(incomplete)
+    pods = sum(1 for k, _ in mech.equipment if k in EQUIPMENT and EQUIPMENT[k].kind
+               == "coolant_pod")
+    if pods:  # issue 19: the Classic duel spends them (option coolant_pod)
+        notes.append(f"{pods} coolant pod(s): not used by this model's heat (the Classic "
+                     "duel spends them, option coolant_pod)")
     # a weapon btsim does not simulate never fires (issue 19: the unit is incomplete)
     mounts = [m for m in mounts if m.weapon is not None and m.weapon.fires]
     notes += [f"{m.weapon.name} ({m.location}): +{m.cluster_bonus} on its cluster roll from "
@@ -228,6 +235,7 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
                      "and cannot explode")
     protected = set(mech.case_locations) | set(mech.case2_locations)
     pools: dict[str, list[tuple[str, int, int, bool]]] = {}
+    narc: dict[str, list[bool]] = {}
     for b in mech.ammo_bins:
         a = AMMO.get(b.ammo) if b.ammo is not None else None
         if a is None:
@@ -237,10 +245,12 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
             continue
         pools.setdefault(a.weapon_family_key, []).append(
             (b.location, int(b.shots), a.damage_per_shot, a.explosive))
+        narc.setdefault(a.weapon_family_key, []).append(b.munition == "narc")
     pool_list = tuple(
         Pool(k, sum(s for _, s, _, _ in v), max(d for _, _, d, _ in v),
              any(x for _, _, _, x in v), tuple(dict.fromkeys(loc for loc, _, _, _ in v)),
-             all(loc in protected for loc, _, _, _ in v), tuple(s for _, s, _, _ in v))
+             all(loc in protected for loc, _, _, _ in v), tuple(s for _, s, _, _ in v),
+             all(narc[k]))
         for k, v in pools.items())
     if any(is_mg_array(m.weapon) for m in mounts):
         mounts, pools_l, mga_notes = link_mg_arrays(mounts, list(pool_list))
