@@ -152,7 +152,10 @@ class ClassicDuelModel(Model):
                          #     each side's tactic (default competent at a fixed range)
                          # 15: issue 19: hardened armor (half points) on every door; the
                          #     torso-mounted cockpit on the engine
-                         version="15",
+                         # 16: issue 22: the tactics' payoff values the physical attack
+                         #     'best' makes at distance 1 and its falls; the turn limit's
+                         #     rate floor (0.25 / turns)
+                         version="16",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -36,18 +36,30 @@ key's whole state (every distance, both initiative orders).
 **The payoff** of a turn to A, by (A's mode, B's mode, distance after both moves), is the
 *kill race* (:data:`PAYOFF` ``ratio``, as the Alpha Strike duel's): ln(r_A) - c_A / r_A -
 ln(r_B) + c_B / r_B, where r is the share of the enemy's undamaged armor and internal
-structure a side's expected damage destroys this turn plus :data:`RATE_FLOOR`, and c its
-heat cost in the same units (first order: a cost c lowers the log rate by c / r); a weaker
-unit therefore values the damage it avoids more than the damage it deals
+structure a side's expected damage destroys this turn (with the damage the enemy does
+itself: its falls, a charge's or DFA's own damage) plus the turn limit's floor
+:func:`rate_floor` (:data:`TIMEOUT_SHARE` / turns: 0.025 in a 10-turn duel; a rate well
+below it cannot kill in time, and a timeout, half a win, is the even race's value, so a
+side losing the race values the damage it avoids and a distance where nobody reaches), and
+c its heat cost in the same units (first order: a cost c lowers the log rate by c / r); a
+weaker unit therefore values the damage it avoids more than the damage it deals
 (:meth:`Planner.payoffs`; ``net``: share dealt minus share taken, less A's heat cost plus
 B's). Expected damage is exact
 from the fire model's tables: per gun the side's firing policy fires (the ``max-expected``
 :class:`~sim.classic.fire.policies.Decider` under ``competent``: heat-aware, e.g. it holds
 the PPC that would push the 'Mech over the shutdown line), P(2D6 >= target number) x its
 mean damage given a hit, the target number that of the situation corrected as the engine
-corrects it (the real hexes moved with the MP now, prone and shut-down targets); at
-distance 1 a unit whose physical policy is not ``none`` adds its kick (P(hit) x W/5: the
-physical attack 'best' usually picks; punches, charges and falls are not valued). The heat
+corrects it (the real hexes moved with the MP now, prone and shut-down targets). At
+distance 1 a unit whose physical policy is not ``none`` adds the physical attack 'best'
+would really make (:func:`melee`, reference.md 1-4, as
+:func:`sim.classic.engine.physical.declare_unit` chooses it, for the 'Mech as built: the key
+tracks no actuator): the best of firing as planned plus a punch (each free arm), kick,
+hatchet or push; holding one or both arms' weapons for one; or a charge (moved walk / run)
+or death from above (jumped) that fires nothing. Its value: P(hit) x damage plus, for the
+attacks that force a PSR (kick, push, charge, DFA), P(hit) x P(the target fails it) x its
+fall (ceil(T/10)) and prone turn (:data:`PRONE_KICKS` of the attacker's kicks); its own
+risks count as damage taken: a missed kick's PSR, a charge's or DFA's own damage and PSR,
+a missed DFA's two-level fall, each fall with its prone turn. The heat
 cost of the heat h' the turn leaves (movement + weapon heat - dissipation): P(shutdown at
 h') x (own share dealt + share taken: a shut-down 'Mech neither fires nor dodges), P(ammo
 explosion at h') x 1 (the 'Mech), and the share of damage the heat scale's to-hit penalty
@@ -425,7 +437,9 @@ _HOLDS = ((True, False), (False, True), (True, True))
 class Melee:
     """One side's physical attacks against the other, undamaged as built (the decision key
     does not track actuators): what :func:`sim.classic.engine.physical.choose` reads, from
-    the same declarations (:mod:`sim.classic.attacks`, :mod:`sim.classic.damage`)."""
+    the same declarations (:mod:`sim.classic.attacks`, :mod:`sim.classic.damage`). Not
+    counted: triple-strength myomer's doubled damage, the damage modifiers a key does not
+    hold (actuators, gyro)."""
 
     on: bool                    # its physical policy is not 'none'
     allk: bool                  # duel_attacks 'all' (hatchet, push, charge, DFA)
