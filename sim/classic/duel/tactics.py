@@ -714,7 +714,7 @@ class Planner:
         self.floor = rate_floor(scn.turns)
 
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Unit ``u`` firing at the other, by (A's mode, B's mode, distance 0..R): expected
         damage (at distance 1 with its physical attack, :meth:`_physical`), its heat after
         the heat phase, the damage the heat scale's to-hit penalty at that heat would cost
