@@ -155,7 +155,10 @@ class ClassicDuelModel(Model):
                          # 16: issue 19: hardened armor's +1 PSR and -2 TAC, the small
                          #     cockpit's +1 on every door, coolant pods (coolant_pod), Narc
                          #     launchers valued by the named firing policies
-                         version="16",
+                         # 17: issue 22: the tactics' payoff values the physical attack
+                         #     'best' makes at distance 1 and its falls; the turn limit's
+                         #     rate floor (0.25 / turns)
+                         version="17",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -629,6 +629,9 @@ TACTIC_NOTES: tuple[str, ...] = (
     "classic-duel tactics: a movement decision sees which classes of identical weapons "
     "still have one left (the 6 of the most damage; the firing decision uses the weapons "
     "really available); it looks ahead over the same payoffs with the state frozen",
+    "classic-duel tactics: at distance 1 the payoff counts the physical attack 'best' would "
+    "make for the 'Mech as built (no actuator damage) and the falls it may cause; the turn "
+    "limit enters as the kill race's rate floor (0.25 / turns)",
 )
 
 #: What the duel simplifies (reported in every run's notes and in docs/rules.md).

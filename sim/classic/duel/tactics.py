@@ -36,18 +36,30 @@ key's whole state (every distance, both initiative orders).
 **The payoff** of a turn to A, by (A's mode, B's mode, distance after both moves), is the
 *kill race* (:data:`PAYOFF` ``ratio``, as the Alpha Strike duel's): ln(r_A) - c_A / r_A -
 ln(r_B) + c_B / r_B, where r is the share of the enemy's undamaged armor and internal
-structure a side's expected damage destroys this turn plus :data:`RATE_FLOOR`, and c its
-heat cost in the same units (first order: a cost c lowers the log rate by c / r); a weaker
-unit therefore values the damage it avoids more than the damage it deals
+structure a side's expected damage destroys this turn (with the damage the enemy does
+itself: its falls, a charge's or DFA's own damage) plus the turn limit's floor
+:func:`rate_floor` (:data:`TIMEOUT_SHARE` / turns: 0.025 in a 10-turn duel; a rate well
+below it cannot kill in time, and a timeout, half a win, is the even race's value, so a
+side losing the race values the damage it avoids and a distance where nobody reaches), and
+c its heat cost in the same units (first order: a cost c lowers the log rate by c / r); a
+weaker unit therefore values the damage it avoids more than the damage it deals
 (:meth:`Planner.payoffs`; ``net``: share dealt minus share taken, less A's heat cost plus
 B's). Expected damage is exact
 from the fire model's tables: per gun the side's firing policy fires (the ``max-expected``
 :class:`~sim.classic.fire.policies.Decider` under ``competent``: heat-aware, e.g. it holds
 the PPC that would push the 'Mech over the shutdown line), P(2D6 >= target number) x its
 mean damage given a hit, the target number that of the situation corrected as the engine
-corrects it (the real hexes moved with the MP now, prone and shut-down targets); at
-distance 1 a unit whose physical policy is not ``none`` adds its kick (P(hit) x W/5: the
-physical attack 'best' usually picks; punches, charges and falls are not valued). The heat
+corrects it (the real hexes moved with the MP now, prone and shut-down targets). At
+distance 1 a unit whose physical policy is not ``none`` adds the physical attack 'best'
+would really make (:func:`melee`, reference.md 1-4, as
+:func:`sim.classic.engine.physical.declare_unit` chooses it, for the 'Mech as built: the key
+tracks no actuator): the best of firing as planned plus a punch (each free arm), kick,
+hatchet or push; holding one or both arms' weapons for one; or a charge (moved walk / run)
+or death from above (jumped) that fires nothing. Its value: P(hit) x damage plus, for the
+attacks that force a PSR (kick, push, charge, DFA), P(hit) x P(the target fails it) x its
+fall (ceil(T/10)) and prone turn (:data:`PRONE_KICKS` of the attacker's kicks); its own
+risks count as damage taken: a missed kick's PSR, a charge's or DFA's own damage and PSR,
+a missed DFA's two-level fall, each fall with its prone turn. The heat
 cost of the heat h' the turn leaves (movement + weapon heat - dissipation): P(shutdown at
 h') x (own share dealt + share taken: a shut-down 'Mech neither fires nor dodges), P(ammo
 explosion at h') x 1 (the 'Mech), and the share of damage the heat scale's to-hit penalty
@@ -100,8 +112,21 @@ LOOKAHEAD = 2
 #: the movement payoff: ``ratio`` (the kill race: log of the rates of destruction, A's over
 #: B's) or ``net`` (share dealt minus share taken)
 PAYOFF = "ratio"
-#: floor added to each rate of the ``ratio`` payoff (share of the enemy per turn)
-RATE_FLOOR = 0.05
+#: the turn limit (a timeout scores half a win, as an even race): the share of a 'Mech's
+#: armor and structure the rate of the ``ratio`` payoff must destroy over the duel's turns
+#: to kill it in time; each rate is floored by ``TIMEOUT_SHARE / turns`` (:func:`rate_floor`)
+TIMEOUT_SHARE = 0.25
+#: the floor of a 10-turn duel (share of the enemy per turn)
+RATE_FLOOR = TIMEOUT_SHARE / 10
+
+
+def rate_floor(turns: int) -> float:
+    """The floor added to each rate of the ``ratio`` payoff in a duel of ``turns`` turns: a
+    rate well below ``TIMEOUT_SHARE / turns`` cannot kill before the turn limit, where a
+    timeout scores half a win whatever the damage, so it barely moves the payoff (both rates
+    below it: about 0, the even race, the timeout's value); a side losing the race values
+    the damage it avoids by 1 / (its enemy's rate + floor), more in a short duel."""
+    return TIMEOUT_SHARE / max(int(turns), 1)
 #: tolerance of the ties
 _TOL = 1e-12
 #: weapon classes a unit's key tracks (identical weapons are one class; the classes of most
@@ -395,6 +420,235 @@ def reach_of(s: dict[str, int], has_jump: bool) -> np.ndarray:
     return r
 
 
+
+# -- physical attacks at distance 1 (reference.md 1-4) --------------------------------------
+
+#: the planner's value of a fall beyond its damage: the prone turn (no move, -2 to be hit
+#: adjacent, no physical attack back, a stand-up roll), one kick-sized hit of the enemy (the
+#: ``knockdown_value`` reading ``fall-and-prone``); 0 values the fall damage only
+PRONE_KICKS = 1.0
+#: arms (location indexes) in the order of the punch, and the hold options of 'best'
+#: (sim.classic.engine.physical.ARM_SETS: left, right, both)
+_ARMS = (4, 5)
+_HOLDS = ((True, False), (False, True), (True, True))
+
+
+@dataclass(frozen=True)
+class Melee:
+    """One side's physical attacks against the other, undamaged as built (the decision key
+    does not track actuators): what :func:`sim.classic.engine.physical.choose` reads, from
+    the same declarations (:mod:`sim.classic.attacks`, :mod:`sim.classic.damage`). Not
+    counted: triple-strength myomer's doubled damage, the damage modifiers a key does not
+    hold (actuators, gyro)."""
+
+    on: bool                    # its physical policy is not 'none'
+    allk: bool                  # duel_attacks 'all' (hatchet, push, charge, DFA)
+    pil: int
+    pil_t: int
+    pre: int                    # pre-existing PSR modifiers (cockpit, a quad's four legs)
+    pre_t: int
+    auto_fail: bool             # a shut-down target fails every PSR (immobile_psr)
+    gun_loc: np.ndarray         # (ng,) location index of each gun, -1 none
+    punch_tn: np.ndarray        # (2,) punch base + actuator modifiers per arm (99: none)
+    punch_dmg: np.ndarray       # (2,)
+    kick_legs: tuple[int, int]  # locations that kick (a quad's front legs)
+    kick_dmg: int
+    hatch_arm: int              # -1: no physical weapon
+    hatch_tn: int
+    hatch_dmg: int
+    push: bool                  # both shoulders, not a quad
+    charge_dmg: np.ndarray      # by hexes moved (the engine's table: D.charge(W, h - 1))
+    charge_self: int            # the target's ceil(T/10)
+    dfa_dmg: int
+    dfa_self: int
+    dfa_miss: int               # the two-level fall
+    fall: int                   # its own fall, ceil(W/10): 'best''s self-risk
+    knock: float                # 'best''s knock-down value (knockdown_value)
+    fall_t: float               # the planner's value of the target's fall (+ prone turn)
+    fall_s: float               # ... of its own
+
+
+def melee_of(side: Any, enemy: Any, scn: DuelScenario) -> Melee:
+    """:class:`Melee` of ``side`` attacking ``enemy`` (reference.md 1.3, 2, 4.2-4.4; the
+    compiled engine's unit table, sim.classic.engine.compile)."""
+    from sim.classic import equipment_rules as ER
+    from sim.classic import physical_weapons as PW
+    from sim.classic import quad as Q
+    from sim.classic.damage_state import layout as lay
+
+    cr, pr = side.classic, scn.physical_rules
+    act = side.act
+
+    def pre(s: Any) -> int:
+        return ER.cockpit_psr_mod(s.mech.cockpit) + (Q.ALL_LEGS_PSR if s.layout.config
+                                                      == "Quad" else 0)
+
+    quad = side.layout.config == "Quad"
+    nopunch = ph.barred(ph.PUNCH, side.mech.quirks, cr) or quad
+    ptn, pdmg = np.full(2, 99, np.int64), np.zeros(2, np.int64)
+    for j, arm in enumerate(_ARMS):
+        la, hand = int(act["lower_arm"][arm] == 0), int(act["hand"][arm] == 0)
+        mod = cr.hand_and_lower_arm_missing_mod if la and hand else 2 * la + hand
+        if act["shoulder"][arm] and not nopunch:
+            ptn[j] = ph.BASE[ph.PUNCH] + mod
+        pdmg[j] = D.punch(side.tons, la, False, cr)
+    hatch_arm, hatch_tn, hatch_dmg = -1, 99, 0
+    item, arm = side.hatchet if side.hatchet[0] >= 0 else side.sword
+    if item >= 0 and act["shoulder"][arm] and act["hand"][arm]:
+        hatch_arm = arm
+        if side.hatchet[0] >= 0:
+            hatch_dmg, cmod = ph.hatchet_damage(side.tons, cr), 0
+        else:
+            from sim.classic.engine.compile import club_name
+            name = club_name(side)
+            hatch_dmg = PW.physical_weapon_damage(name, side.tons, False)
+            cmod = PW.PHYSICAL_WEAPONS[name].base_mod - ph.BASE[ph.HATCHET]
+        hatch_tn = ph.BASE[ph.HATCHET] + cmod + ph.hatchet_aim(cr, enemy.layout.config)[1]
+    top = max(side.run, side.walk) + 2
+    knock = ph.knock_value(pr.knockdown_value, enemy.tons, side.tons, cr)
+    return Melee(
+        on=side.physical != "none", allk=pr.duel_attacks == "all", pil=side.piloting,
+        pil_t=enemy.piloting, pre=pre(side), pre_t=pre(enemy),
+        auto_fail=cr.immobile_psr == "auto-fail",
+        gun_loc=np.array([lay.LOC_INDEX.get(g.location, -1)
+                          for g in next(iter(side.fire.values())).guns] or [-1], np.int64),
+        punch_tn=ptn, punch_dmg=pdmg, kick_legs=(4, 5) if quad else (6, 7),
+        kick_dmg=D.kick(side.tons, 0, False, cr), hatch_arm=hatch_arm, hatch_tn=hatch_tn,
+        hatch_dmg=hatch_dmg,
+        push=not quad and bool(act["shoulder"][4] and act["shoulder"][5]),
+        charge_dmg=np.array([D.charge(side.tons, max(h - 1, 0)) for h in range(top)]),
+        charge_self=D.charge_self(enemy.tons), dfa_dmg=ph.dfa_damage(side.tons, cr),
+        dfa_self=D.dfa_self(side.tons), dfa_miss=ph.fall_damage(side.tons, ph.DFA_MISS_LEVELS),
+        fall=ph.fall_damage(side.tons), knock=knock,
+        fall_t=D.fall(enemy.tons, 0) + PRONE_KICKS * D.kick(side.tons, 0, False, cr),
+        fall_s=D.fall(side.tons, 0) + PRONE_KICKS * D.kick(enemy.tons, 0, False, cr))
+
+
+def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
+          tgt_tmm: np.ndarray, prone_t: int, act_t: int, eg: np.ndarray, fired: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the physical policy 'best' would really do at distance 1 (reference.md 1-4;
+    :func:`sim.classic.engine.physical.declare_unit` and ``choose``), per cell of the
+    (A's mode, B's mode) arrays ``mode`` (own mode), ``hexes`` (own hexes moved),
+    ``own_mod`` (attacker movement modifier), ``tgt_tmm``; ``eg[..., g]`` the expected
+    damage of each gun the firing policy fires (``fired``). The best of: fire as planned
+    and the best melee attack (punches, kick, hatchet, push) with the limbs that did not
+    fire; hold the left, the right or both arms' weapons for one; a charge (moved walk or
+    run) or death from above (jumped) that fires nothing (a strictly larger value wins,
+    each valued as 'best' values it). Returns the expected damage dealt (the weapons kept,
+    the attack's P(hit) x damage and P(hit) x P(target falls) x :attr:`Melee.fall_t`),
+    the expected damage to itself (a missed kick's fall, a charge's or DFA's own damage and
+    PSR, a missed DFA's fall) and the guns still fired."""
+    shape = mode.shape
+    w_fire = eg.sum(axis=-1)
+    zero = np.zeros(shape)
+    if not mc.on:
+        return w_fire, zero, fired
+    P_ = ph.p_hit
+    immobile = 1 - act_t
+    common = tgt_tmm - 2 * prone_t - 4 * immobile
+    base = mc.pil + own_mod + common
+    standing = not prone_t
+
+    def q_t(mod: int) -> float:         # P(target fails the PSR the hit forces)
+        if mc.auto_fail and immobile:
+            return 1.0
+        return 1.0 - float(ph.P_AT_LEAST[min(max(mc.pil_t + mc.pre_t + mod, 0), 13)])
+
+    def q_s(mod: int) -> float:
+        return 1.0 - float(ph.P_AT_LEAST[min(max(mc.pil + mc.pre + mod, 0), 13)])
+
+    knock = mc.knock if standing else 0.0
+    fall_t = mc.fall_t if standing else 0.0
+    arm_guns = [mc.gun_loc[:fired.shape[-1]] == a for a in _ARMS]
+    arm_fired = [np.any(fired & g, axis=-1) for g in arm_guns]
+    leg_fired = [np.any(fired & (mc.gun_loc[:fired.shape[-1]] == leg), axis=-1)
+                 for leg in mc.kick_legs]
+    # melee attacks by free arms (punch, hatchet, push) and the kick: value ('best'), dealt
+    pk = P_(base + ph.BASE[ph.KICK]) * ~(leg_fired[0] & leg_fired[1])
+    qk, qks = q_t(ph.PSR_ON_TARGET[ph.KICK]), q_s(0)
+    kick = pk * (mc.kick_dmg + qk * knock) - (1 - pk) * qks * mc.fall
+    kick_d = pk * (mc.kick_dmg + qk * fall_t)
+    kick_o = (1 - pk) * qks * mc.fall_s
+
+    def options(free: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The best melee attack with the arms ``free``: value, dealt, own damage."""
+        vals, dealt, own = [], [], []
+        ok_p = standing
+        pp = [P_(base + mc.punch_tn[j]) * (free[j] & ok_p) for j in range(2)]
+        vals.append(pp[0] * mc.punch_dmg[0] + pp[1] * mc.punch_dmg[1])
+        dealt.append(vals[-1])
+        own.append(zero)
+        vals.append(kick)
+        dealt.append(kick_d)
+        own.append(kick_o)
+        if mc.hatch_arm >= 0 and mc.allk and standing:
+            ph_ = P_(base + mc.hatch_tn) * free[_ARMS.index(mc.hatch_arm)]
+            vals.append(ph_ * mc.hatch_dmg)
+        else:
+            vals.append(zero)
+        dealt.append(vals[-1])
+        own.append(zero)
+        if mc.push and mc.allk and standing:
+            pu = P_(base + ph.BASE[ph.PUSH]) * (free[0] & free[1])
+            qp = q_t(ph.PSR_ON_TARGET[ph.PUSH])
+            vals.append(pu * qp * knock)
+            dealt.append(pu * qp * fall_t)
+        else:
+            vals.append(zero)
+            dealt.append(zero)
+        own.append(zero)
+        v = np.stack(vals)
+        k = np.argmax(np.where(v > 0, v, -np.inf), axis=0)     # first of the largest
+        pick = np.take_along_axis
+        none = ~(v > 0).any(axis=0)
+        idx = k[None]
+        return (np.where(none, 0.0, pick(v, idx, 0)[0]),
+                np.where(none, 0.0, pick(np.stack(dealt), idx, 0)[0]),
+                np.where(none, 0.0, pick(np.stack(own), idx, 0)[0]))
+
+    free0 = [~arm_fired[0], ~arm_fired[1]]
+    mv, md, mo = options(free0)
+    best, dealt, own, keep = w_fire + mv, w_fire + md, mo, fired
+    for hl, hr in _HOLDS:
+        held = (arm_fired[0] & hl) | (arm_fired[1] & hr)
+        cut = (arm_guns[0] & hl) | (arm_guns[1] & hr)
+        kept = fired & ~cut
+        e_kept = (eg * kept).sum(axis=-1)
+        hv, hd, ho = options([free0[0] | hl, free0[1] | hr])
+        better = held & (e_kept + hv > best)
+        best = np.where(better, e_kept + hv, best)
+        dealt = np.where(better, e_kept + hd, dealt)
+        own = np.where(better, ho, own)
+        keep = np.where(better[..., None], kept, keep)
+    if mc.allk:
+        diff = mc.pil - mc.pil_t
+        # charge: moved on the ground, a standing target; its damage by hexes, the target's
+        # ceil(T/10) back, a PSR each at +2
+        pc = P_(base + diff + ph.BASE[ph.CHARGE]) * ((mode == 1) | (mode == 2)) * (hexes > 0)
+        pc = pc * standing
+        cd = mc.charge_dmg[np.clip(hexes, 0, mc.charge_dmg.size - 1)]
+        qc, qcs = q_t(ph.PSR_ON_TARGET[ph.CHARGE]), q_s(ph.PSR_ON_SELF_HIT[ph.CHARGE])
+        cv = pc * (cd + qc * knock) - pc * (mc.charge_self + qcs * mc.fall)
+        # death from above: jumped; the jump's +3 replaces the movement modifier; a miss is
+        # a two-level fall
+        pd = P_(mc.pil + common + diff + ph.BASE[ph.DFA]) * (mode == 3) * (hexes > 0)
+        qd, qds = q_t(ph.PSR_ON_TARGET[ph.DFA]), q_s(ph.PSR_ON_SELF_HIT[ph.DFA])
+        dv = (pd * (mc.dfa_dmg + qd * knock) - pd * (mc.dfa_self + qds * mc.fall)
+              - (1 - pd) * mc.dfa_miss) * (pd > 0)
+        for pv, val, got, lost in (
+                (pc, cv, pc * (cd + qc * fall_t), pc * (mc.charge_self + qcs * mc.fall_s)),
+                (pd, dv, pd * (mc.dfa_dmg + qd * fall_t),
+                 pd * (mc.dfa_self + qds * mc.fall_s)
+                 + (1 - pd) * (mc.dfa_miss + mc.fall_s - mc.fall))):
+            go = (pv > 0) & (val > best)
+            best = np.where(go, val, best)
+            dealt = np.where(go, got, dealt)
+            own = np.where(go, lost, own)
+            keep = np.where(go[..., None], False, keep)
+    return dealt, own, keep
+
+
 class Planner:
     """The tactic decisions of one compiled duel (both sides), filled by state."""
 
@@ -453,14 +707,19 @@ class Planner:
             self.expl.append(bool(fss[0].explosive_pools()))
         self.rules = next(iter(scn.a.fire.values())).rules
         self.gclass = [weapon_classes(side) for side in scn.sides]
-        self.kick = [float(D.kick(side.tons, 0, False, side.classic)) for side in scn.sides]
+        #: each side's physical attacks at distance 1 (:func:`melee`)
+        self.melee = [melee_of(scn.sides[u], scn.sides[1 - u], scn) for u in range(2)]
         self.states: dict[int, dict[str, Any]] = {}
+        #: the ratio payoff's floor by the turn limit (:func:`rate_floor`)
+        self.floor = rate_floor(scn.turns)
 
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Unit ``u`` firing at the other, by (A's mode, B's mode, distance 0..R): expected
-        damage, its heat after the heat phase, and the damage the heat scale's to-hit
-        penalty at that heat would cost the same fire (index 0 and unavailable modes: 0)."""
+        damage (at distance 1 with its physical attack, :meth:`_physical`), its heat after
+        the heat phase, the damage the heat scale's to-hit penalty at that heat would cost
+        the same fire, and the expected damage it does itself (a fall, a charge's or DFA's
+        own damage; index 0 and unavailable modes: 0)."""
         R = self.R
         side = self.scn.sides[u]
         hact = min(su["heat"], H.AUTO_SHUTDOWN - 1)
@@ -468,7 +727,7 @@ class Planner:
         dealt, h2, loss = np.zeros(shape), np.zeros(shape, np.int64), np.zeros(shape)
         if not su["act"]:
             h2[:] = max(0, su["heat"] - self.diss[u])
-            return dealt, h2, loss
+            return dealt, h2, loss, loss.copy()
         hx_u = np.array([0, su["walk"], su["run"], su["jump"]]) * su["mover"]
         hx_t = np.array([0, st["walk"], st["run"], st["jump"]]) * st["mover"]
         mod = np.where(hx_u > 0, np.array([0, 1, 1, 3]), 0)
@@ -510,14 +769,10 @@ class Planner:
             bits = ((mask[..., None] >> np.arange(ng)) & 1).astype(bool)
         p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
         dealt = np.sum(p * self.given[u] * bits, axis=-1)
-        if side.physical != "none" and not su["prone"] and R >= 1:
-            # at distance 1 the physical phase: a kick (its base -2 from piloting, the
-            # attacker's and target's movement, a prone target -2, a shut-down one -4),
-            # the 'best' attack's usual pick; its damage W/5 (reference.md 1)
-            ktn = (side.piloting + ph.BASE[ph.KICK] + own_mod[..., 0] + tgt_tmm[..., 0]
-                   - 2 * st["prone"] - 4 * (1 - st["act"]))
-            kick = P_2D6_AT_LEAST[np.clip(ktn, 0, 13)] * self.kick[u]
-            dealt[..., 1] = dealt[..., 1] + kick * ok[..., 1]
+        own = np.zeros(shape)
+        if not su["prone"] and R >= 1:
+            dealt, own, bits = self._physical(u, su, st, own_mod, tgt_tmm, hx_u, p, bits,
+                                              dealt)
         # movement heat by mode (13.2: walk, run by the attacker modifier; jump max(3, MP))
         mheat = np.array([0, H.movement_heat("walk"), H.movement_heat("run" if mod[2] == 2
                                                                       else "walk"), 0])
@@ -530,8 +785,31 @@ class Planner:
                         - self.diss[u])
         pen = H.TO_HIT[np.minimum(h2, H.AUTO_SHUTDOWN - 1)] - int(H.TO_HIT[hact])
         p2 = P_2D6_AT_LEAST[np.clip(tn + pen[..., None], 0, 13)]
-        loss = dealt - np.sum(p2 * self.given[u] * bits, axis=-1)
-        return dealt * ok, h2, loss * ok
+        loss = np.sum((p - p2) * self.given[u] * bits, axis=-1)
+        return dealt * ok, h2, loss * ok, own * ok
+
+    def _physical(self, u: int, su: dict[str, int], st: dict[str, int], own_mod: np.ndarray,
+                  tgt_tmm: np.ndarray, hx_u: np.ndarray, p: np.ndarray, bits: np.ndarray,
+                  dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """At distance 1, the physical attack 'best' would make (:func:`melee`): the
+        expected damage dealt (weapons kept and the attack, falls valued), the expected
+        damage to itself, and the guns fired (a charge or DFA fires none, a hold keeps its
+        arm's weapons silent)."""
+        mo = own_mod[..., 0] + 0 * tgt_tmm[..., 0]          # (A's mode, B's mode)
+        tt = tgt_tmm[..., 0] + 0 * own_mod[..., 0]
+        m = np.arange(4)
+        mode = (m[:, None] + 0 * m[None, :]) if u == 0 else (0 * m[:, None] + m[None, :])
+        b1 = bits[:, :, 1]
+        eg = p[:, :, 1] * self.given[u] * b1
+        d1, o1, k1 = melee(self.melee[u], mode, hx_u[mode], mo, tt, st["prone"], st["act"],
+                           eg, b1)
+        dealt = dealt.copy()
+        dealt[:, :, 1] = d1
+        own = np.zeros(dealt.shape)
+        own[:, :, 1] = o1
+        bits = bits.copy()
+        bits[:, :, 1] = k1
+        return dealt, own, bits
 
     def _risk(self, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """P(shutdown), P(ammunition explosion) at heat ``h2`` after the heat phase (13.4)."""
@@ -551,9 +829,10 @@ class Planner:
     def payoffs(self, s0: dict[str, int], s1: dict[str, int]) -> tuple[np.ndarray, ...]:
         """``(q, dealt_a, dealt_b)``: A's payoff and both sides' expected damage by (A's mode,
         B's mode, distance 1..R) (index 0 unused; unavailable modes: 0)."""
-        xa, ha, la = self._side(0, s0, s1)
-        xb, hb, lb = self._side(1, s1, s0)
-        sa, sb = xa / self.dur[1], xb / self.dur[0]
+        xa, ha, la, oa = self._side(0, s0, s1)
+        xb, hb, lb, ob = self._side(1, s1, s0)
+        # a side's damage to itself (physical attacks, falls) counts as the enemy's
+        sa, sb = (xa + ob) / self.dur[1], (xb + oa) / self.dur[0]
         sha, exa = self._risk(0, ha)
         shb, exb = self._risk(1, hb)
         if not s0["act"]:
@@ -565,9 +844,9 @@ class Planner:
         ok = self.sit >= 0
         if PAYOFF == "ratio":
             # the kill race: log of A's rate of destroying B over B's of destroying A (each
-            # the share destroyed this turn plus RATE_FLOOR); a heat cost c lowers a side's
+            # the share destroyed this turn plus the turn limit's floor); a heat cost c lowers a side's
             # log rate by c / rate (first order)
-            ra, rb = sa + RATE_FLOOR, sb + RATE_FLOOR
+            ra, rb = sa + self.floor, sb + self.floor
             q = np.log(ra) - ca / ra - np.log(rb) + cb / rb
         else:
             q = sa - sb - ca + cb
