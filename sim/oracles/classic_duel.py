@@ -417,7 +417,8 @@ def _stealth_on(y: Mech, m: Mech, rng_: int) -> bool:
     if not ER.has_stealth(y.side.mech.armor_type) or y.shut:
         return False
     ecm = [i for i, it in enumerate(y.L.items)
-           if (eq := lookup_equipment(it.name, y.side.mech.tech_base)) is not None
+           if (eq := lookup_equipment(it.name.replace("(OMNIPOD)", "").strip(),
+                                      y.side.mech.tech_base)) is not None
            and eq.kind == "ecm"]
     if not ecm or y.item_lost(ecm[0]):
         return False

@@ -338,7 +338,8 @@ def masc_items(s: Side) -> tuple[int, int]:
     """Layout items of the unit's MASC and supercharger (-1 without; issue 19)."""
     found = {"masc": -1, "supercharger": -1}
     for i, it in enumerate(s.layout.items):
-        eq = lookup_equipment(it.name, s.mech.tech_base)
+        # an OmniMech's pod-mounted item is named "... (OMNIPOD)" in its file
+        eq = lookup_equipment(lay._strip(it.name)[0], s.mech.tech_base)
         if eq is not None and eq.kind in found and found[eq.kind] < 0:
             found[eq.kind] = i
     return found["masc"], found["supercharger"]
@@ -630,9 +631,9 @@ def stealth_mods(s: Side, target: Side, keys: list[tuple[int, str, str]]) -> np.
 
 
 def ecm_item(s: Side) -> int:
-    """Layout item of the unit's first ECM suite (-1 without)."""
+    """Layout item of the unit's first ECM suite (-1 without; pod-mounted ones too)."""
     for i, it in enumerate(s.layout.items):
-        eq = lookup_equipment(it.name, s.mech.tech_base)
+        eq = lookup_equipment(lay._strip(it.name)[0], s.mech.tech_base)
         if eq is not None and eq.kind == "ecm":
             return i
     return -1
