@@ -144,7 +144,7 @@ class DecisionTable:
 
     def __init__(self, scn: DuelScenario, keys: list[tuple[int, str, str]],
                  seed_sits: set[int]) -> None:
-        from sim.classic.fire.policies import Decider
+        from sim.classic.fire.policies import Decider, shared_decider
 
         self.nsit = len(keys)
         self.shift = max(1, max(len(next(iter(s.fire.values())).guns) for s in scn.units))
@@ -155,7 +155,8 @@ class DecisionTable:
                 continue
             for i, key in enumerate(keys):
                 fs = s.fire[key]
-                self.deciders[(u, i)] = Decider(fs)
+                # shared by every scenario whose decisions read the same numbers
+                self.deciders[(u, i)] = shared_decider(fs)
                 for h in range(SEED_HEATS if i in seed_sits else 0):
                     full = sum(1 << g for g, gun in enumerate(fs.guns)
                                if gun.tn_uncapped[0, h] <= 12)
