@@ -508,6 +508,20 @@ class Planner:
         self.gclass = [weapon_classes(side) for side in scn.sides]
         self.kick = [float(D.kick(side.tons, 0, False, side.classic)) for side in scn.sides]
         self.states: dict[int, dict[str, Any]] = {}
+        self._mask_memo: dict[tuple[Any, ...], np.ndarray] = {}
+        self._ok_memo: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def _reachable(self, reach: np.ndarray, second: bool) -> np.ndarray:
+        """:func:`reachable` from every start distance 1..R (the first mover), or from every
+        (first mover's mode, distance 0..R) (the second), memoised by the hexes per mode."""
+        key = (second, reach.tobytes())
+        ok = self._ok_memo.get(key)
+        if ok is None:
+            R = self.R
+            d = (np.broadcast_to(np.arange(R + 1), (4, R + 1)) if second
+                 else np.arange(1, R + 1))
+            ok = self._ok_memo[key] = reachable(reach, d, R)
+        return ok
 
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -587,8 +601,15 @@ class Planner:
                hact: int) -> np.ndarray:
         """The firing policy's bit mask of the guns fired in each cell (``cells`` True; the
         cell's situation ``si``, its available guns ``avail``, heat level ``hact``), 0
-        elsewhere: one Decider call per distinct (Decider, availability)."""
+        elsewhere: one Decider call per distinct (Decider, availability); memoised by the
+        arguments (states that differ only in what does not change the unit's target
+        numbers share their masks)."""
+        memo = (u, hact, cells.tobytes(), avail.tobytes())
+        got_mask = self._mask_memo.get(memo)
+        if got_mask is not None:
+            return got_mask
         mask = np.zeros(avail.shape, np.int64)
+        self._mask_memo[memo] = mask
         if not cells.any():
             return mask
         ids = self.dec_id[u][si[cells]]
@@ -686,7 +707,7 @@ class Planner:
         for f in (0, 1):
             s = 1 - f
             if tacs[f].decide is competent:
-                m1, d1 = choose(worst[f][None], reachable(reach[f], ds, R), ds)
+                m1, d1 = choose(worst[f][None], self._reachable(reach[f], False), ds)
             else:
                 picks = [_call(tacs[f], View(d=int(d), first=True, opp_mode=-1, **views[f]))
                          for d in ds.tolist()]
@@ -696,7 +717,7 @@ class Planner:
                 # the second mover's reply to every first move (mode, distance) at once
                 vals = qs[s].transpose(1, 0, 2)[:, None]             # [m1, ., m, nd]
                 d_all = np.broadcast_to(np.arange(R + 1), (4, R + 1))
-                m2t, d2t = choose(vals, reachable(reach[s], d_all, R), d_all)
+                m2t, d2t = choose(vals, self._reachable(reach[s], True), d_all)
                 m2, d2 = m2t[m1, d1], d2t[m1, d1]
             else:
                 picks = [_call(tacs[s], View(d=int(b), first=False, opp_mode=int(a),

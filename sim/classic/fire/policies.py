@@ -158,6 +158,7 @@ class Decider:
         self._ev: dict[tuple[int, int], list[float]] = {}
         self._next: dict[tuple[int, int, int], float] = {}
         self._ok: dict[int, float] = {}
+        self._ok_table = np.zeros(0)
 
     def expected(self, g: int, tn: int) -> float:
         """Expected damage of gun ``g`` fired at full rate at ``tn``."""
@@ -247,21 +248,25 @@ class Decider:
         return out
 
     def _lookahead(self, r: int, h: int, avail: int, mv: int) -> int:
-        diss = self.scn.dissipation
-        best = (-1.0, 0, 0)
+        """The ``max-expected`` choice: per total heat ``cap`` of a best subset (the
+        knapsack's), value = its damage + P(ok at the heat h' it leaves) x the ``neutral``
+        damage at h'; the first cap whose value beats the best so far by more than 1e-12."""
         vals_b, masks_b = self.dp(r, h, avail)
-        for cap, (v, m) in enumerate(zip(vals_b.tolist(), masks_b.tolist(), strict=True)):
-            if v < 0:
-                continue
-            h2 = max(0, h + mv + cap - diss)
-            p_ok = self._p_ok(h2)
-            nxt = 0.0
-            if p_ok > 0:
-                nxt = self._neutral(r, min(h2, H.AUTO_SHUTDOWN - 1), avail)
-            value = v + p_ok * nxt
-            if value > best[0] + 1e-12:
-                best = (value, cap, m)
-        return best[2]
+        h2 = np.maximum(0, h + mv + np.arange(vals_b.size) - self.scn.dissipation)
+        top = int(h2.max())
+        if len(self._ok_table) <= top:
+            self._ok_table = np.array([self._p_ok(x) for x in range(top + 1)])
+        p_ok = self._ok_table[h2]
+        h3 = np.minimum(h2, H.AUTO_SHUTDOWN - 1)
+        nxt = np.zeros(H.AUTO_SHUTDOWN)
+        for x in np.unique(h3[(p_ok > 0) & (vals_b >= 0)]).tolist():
+            nxt[x] = self._neutral(r, x, avail)
+        value = vals_b + p_ok * np.where(p_ok > 0, nxt[h3], 0.0)
+        best, pick = -1.0, 0
+        for cap, (v, x) in enumerate(zip(vals_b.tolist(), value.tolist(), strict=True)):
+            if v >= 0 and x > best + 1e-12:
+                best, pick = x, cap
+        return int(masks_b[pick]) if best > -1.0 else 0
 
 
 #: most Deciders :func:`shared_decider` keeps (the least recently used is dropped first)
