@@ -680,10 +680,16 @@ class Planner:
     def decide(self, key: int) -> int:
         """The packed decision (:func:`pack_value`) of a decision key."""
         d, first_a, state = split_key(key)
+        return int(self.table(state)[int(first_a), d])
+
+    def table(self, state: int) -> np.ndarray:
+        """``[a_first, d]``: the packed decisions of every key of ``state`` (distances
+        1..R, both initiative orders; :meth:`_decisions`), made once."""
         g = self._state(state)
         if "table" not in g:
             g["table"] = self._decisions(g)
-        return int(g["table"][int(first_a), d])
+        out: np.ndarray = g["table"]
+        return out
 
     def _decisions(self, g: dict[str, Any]) -> np.ndarray:
         """``[a_first, d]``: the packed decision of every key of a state (distances 1..R,
