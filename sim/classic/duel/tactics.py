@@ -165,7 +165,9 @@ def window(arr: np.ndarray, h: int, op: Callable[..., Any], dmax: int) -> np.nda
     h = min(h, dmax)
     if h < 1:
         return arr.copy()
-    return op.reduce(arr[..., _window_index(h, dmax)], axis=-1)
+    out: np.ndarray = op.reduce(arr[..., _window_index(h, dmax)],  # type: ignore[attr-defined]
+                                axis=-1)
+    return out
 
 
 def reach_set(d: int, h: int, dmax: int) -> np.ndarray:
