@@ -169,16 +169,29 @@ class View:
     q_rows: Any = None
 
 
+_WINDOWS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _window_index(h: int, dmax: int) -> np.ndarray:
+    """``idx[c]``: the distances c-h .. c+h clipped to [1, dmax] (row 0: index 0 only)."""
+    idx = _WINDOWS.get((h, dmax))
+    if idx is None:
+        c = np.arange(dmax + 1)[:, None]
+        idx = np.clip(c + np.arange(-h, h + 1)[None, :], 1, dmax)
+        idx[0] = 0
+        _WINDOWS[(h, dmax)] = idx
+    return idx
+
+
 def window(arr: np.ndarray, h: int, op: Callable[..., Any], dmax: int) -> np.ndarray:
     """``op`` (np.minimum / np.maximum) of ``arr[..., c-h .. c+h]`` clipped to [1, dmax], for
-    each centre c (index 0 unused): the best or worst a move of ``h`` hexes from c reaches."""
-    out = arr.copy()
-    for k in range(1, min(h, dmax) + 1):
-        up = arr.copy()
-        up[..., 1:dmax + 1 - k] = arr[..., 1 + k:dmax + 1]
-        dn = arr.copy()
-        dn[..., 1 + k:dmax + 1] = arr[..., 1:dmax + 1 - k]
-        out = op(out, op(up, dn))
+    each centre c (index 0 unused): the best or worst a move of ``h`` hexes from c reaches.
+    ``arr``'s last axis holds the distances 0..dmax."""
+    h = min(h, dmax)
+    if h < 1:
+        return arr.copy()
+    out: np.ndarray = op.reduce(arr[..., _window_index(h, dmax)],  # type: ignore[attr-defined]
+                                axis=-1)
     return out
 
 
@@ -214,17 +227,54 @@ def candidates(v: View) -> list[tuple[int, int, float]]:
     return out
 
 
+def reachable(reach: np.ndarray, d: np.ndarray, dmax: int) -> np.ndarray:
+    """``ok[..., m, nd]``: whether mode ``m`` (``reach[..., m]`` hexes, -1 none) reaches
+    distance ``nd`` (0..dmax) from the start distance ``d[...]``: |nd - d| <= hexes, nd in
+    [1, dmax] (the candidates of :func:`candidates`)."""
+    reach = np.asarray(reach)
+    nd = np.arange(dmax + 1)
+    step = np.abs(nd - np.asarray(d)[..., None, None])
+    return (reach[..., :, None] >= 0) & (step <= reach[..., :, None]) & (nd >= 1)
+
+
+def choose(vals: np.ndarray, ok: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The best candidate move, for any number of decisions at once: ``vals[..., m, nd]``
+    the value of own mode m at final distance nd (0..dmax), ``ok`` (same shape) whether it is
+    a candidate, ``d[...]`` the start distance. The best value wins; within max(1e-12, 1e-9
+    |best|) of it, ties go to the lower mode, then the smaller change of distance, then the
+    shorter distance. Returns (mode, distance), each of shape ``d``'s."""
+    n = vals.shape[-1]
+    top = np.max(np.where(ok, vals, -np.inf), axis=(-2, -1))
+    tol = np.maximum(_TOL, 1e-9 * np.abs(top))
+    sel = ok & (vals >= (top - tol)[..., None, None])
+    nd = np.arange(n)
+    order = ((np.arange(4)[:, None] * n + np.abs(nd - np.asarray(d)[..., None, None])) * n
+             + nd)
+    order = np.where(sel, order, 4 * n * n)
+    flat = np.argmin(order.reshape(*order.shape[:-2], 4 * n), axis=-1)
+    return flat // n, flat % n
+
+
+def _values(v: View) -> np.ndarray:
+    """``[m, nd]``: the value of each own move: the first mover's worst case over the
+    replies, the second mover's value against the first one's move."""
+    if v.first:
+        return v.worst if v.worst is not None else worst_case(v.q, v.opp_reach, v.dmax)
+    return np.asarray(v.q)[:, v.opp_mode, :]
+
+
 def _pick(v: View, keep: Callable[[int, int], bool] | None = None) -> tuple[int, int]:
-    """The best candidate (among those ``keep(mode, distance)`` accepts, if given); ties:
-    lower mode, smaller change of distance, shorter distance."""
-    cands = candidates(v)
+    """The best candidate (among those ``keep(mode, distance)`` accepts, if given; all when
+    it accepts none) by :func:`choose`."""
+    ok = reachable(v.reach, np.asarray(v.d), v.dmax)
     if keep is not None:
-        cands = [c for c in cands if keep(c[0], c[1])] or cands
-    top = max(c[2] for c in cands)
-    tol = max(_TOL, 1e-9 * abs(top))
-    m, nd, _ = min((c for c in cands if c[2] >= top - tol),
-                   key=lambda c: (c[0], abs(c[1] - v.d), c[1]))
-    return m, nd
+        kept = np.zeros_like(ok)
+        for m, nd in zip(*np.nonzero(ok), strict=True):
+            kept[m, nd] = keep(int(m), int(nd))
+        if kept.any():
+            ok = kept
+    m, nd = choose(_values(v), ok, np.asarray(v.d))
+    return int(m), int(nd)
 
 
 def fastest(v: View) -> int:
@@ -654,7 +704,7 @@ class Planner:
 
     def __init__(self, scn: DuelScenario, deciders: dict[tuple[int, int], Any],
                  sit_index: dict[tuple[int, str, str], int]) -> None:
-        from sim.classic.fire.policies import Decider
+        from sim.classic.fire.policies import shared_decider
 
         self.scn = scn
         self.R = R = scn.start_distance
@@ -665,6 +715,7 @@ class Planner:
             if k[0] <= R:
                 self.sit[MODES.index(k[1]), MODES.index(k[2]), k[0]] = i
         self.dec: list[list[Any]] = []
+        self.dec_id: list[np.ndarray] = []
         self.tn0, self.mmod, self.nom = [], [], []
         self.dur = [float(np.sum(s.layout.armor) + np.sum(s.layout.structure))
                     for s in scn.sides]
@@ -681,9 +732,13 @@ class Planner:
                     continue
                 sig = b"".join(g.tn.tobytes() for g in fs.guns) + fs.move_heat.tobytes()
                 if sig not in canon:
-                    canon[sig] = deciders.get((u, i)) or Decider(fs)
+                    canon[sig] = deciders.get((u, i)) or shared_decider(fs)
                 decs.append(canon[sig])
             self.dec.append(decs)
+            #: per situation, the index of its Decider among the unit's distinct ones
+            ids = {id(x): j for j, x in enumerate(canon.values())}
+            self.dec_id.append(np.array([ids[id(x)] if x is not None else -1 for x in decs]
+                                        or [-1], np.int64))
             ng = len(fss[0].guns)
             tn0 = np.full((len(fss), max(ng, 1), H.AUTO_SHUTDOWN), 99, np.int64)
             for i, fs in enumerate(fss):
@@ -710,8 +765,22 @@ class Planner:
         #: each side's physical attacks at distance 1 (:func:`melee`)
         self.melee = [melee_of(scn.sides[u], scn.sides[1 - u], scn) for u in range(2)]
         self.states: dict[int, dict[str, Any]] = {}
+        self._mask_memo: dict[tuple[Any, ...], np.ndarray] = {}
+        self._ok_memo: dict[tuple[Any, ...], np.ndarray] = {}
         #: the ratio payoff's floor by the turn limit (:func:`rate_floor`)
         self.floor = rate_floor(scn.turns)
+
+    def _reachable(self, reach: np.ndarray, second: bool) -> np.ndarray:
+        """:func:`reachable` from every start distance 1..R (the first mover), or from every
+        (first mover's mode, distance 0..R) (the second), memoised by the hexes per mode."""
+        key = (second, reach.tobytes())
+        ok = self._ok_memo.get(key)
+        if ok is None:
+            R = self.R
+            d = (np.broadcast_to(np.arange(R + 1), (4, R + 1)) if second
+                 else np.arange(1, R + 1))
+            ok = self._ok_memo[key] = reachable(reach, d, R)
+        return ok
 
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -762,10 +831,7 @@ class Planner:
         dec = self.dec[u]
         bits = inreach
         if dec[0] is not None:
-            mask = np.zeros(shape, np.int64)
-            for idx in zip(*np.nonzero(ok & (avail > 0)), strict=True):
-                a = int(avail[idx])
-                mask[idx] = dec[int(sit[idx])].mask(0, hact, a) & a
+            mask = self._masks(u, si, ok & (avail > 0), avail, hact)
             bits = ((mask[..., None] >> np.arange(ng)) & 1).astype(bool)
         p = P_2D6_AT_LEAST[np.clip(tn, 0, 13)]
         dealt = np.sum(p * self.given[u] * bits, axis=-1)
@@ -810,6 +876,32 @@ class Planner:
         bits = bits.copy()
         bits[:, :, 1] = k1
         return dealt, own, bits
+
+    def _masks(self, u: int, si: np.ndarray, cells: np.ndarray, avail: np.ndarray,
+               hact: int) -> np.ndarray:
+        """The firing policy's bit mask of the guns fired in each cell (``cells`` True; the
+        cell's situation ``si``, its available guns ``avail``, heat level ``hact``), 0
+        elsewhere: one Decider call per distinct (Decider, availability); memoised by the
+        arguments (states that differ only in what does not change the unit's target
+        numbers share their masks)."""
+        memo = (u, hact, cells.tobytes(), avail.tobytes())
+        got_mask = self._mask_memo.get(memo)
+        if got_mask is not None:
+            return got_mask
+        mask = np.zeros(avail.shape, np.int64)
+        self._mask_memo[memo] = mask
+        if not cells.any():
+            return mask
+        ids = self.dec_id[u][si[cells]]
+        a = avail[cells]
+        code = (ids << int(self.heat_w[u].size)) | a
+        uniq, first, inv = np.unique(code, return_index=True, return_inverse=True)
+        sits = si[cells][first].tolist()
+        dec = self.dec[u]
+        got = np.array([dec[s].mask(0, hact, x) for s, x in zip(sits, a[first].tolist(),
+                                                                 strict=True)], np.int64)
+        mask[cells] = got[inv.reshape(-1)] & a
+        return mask
 
     def _risk(self, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """P(shutdown), P(ammunition explosion) at heat ``h2`` after the heat phase (13.4)."""
@@ -869,30 +961,60 @@ class Planner:
     def decide(self, key: int) -> int:
         """The packed decision (:func:`pack_value`) of a decision key."""
         d, first_a, state = split_key(key)
+        return int(self.table(state)[int(first_a), d])
+
+    def table(self, state: int) -> np.ndarray:
+        """``[a_first, d]``: the packed decisions of every key of ``state`` (distances
+        1..R, both initiative orders; :meth:`_decisions`), made once."""
         g = self._state(state)
-        ta, tb = self.scn.tactics
-        if "views" not in g:
-            R = self.R
-            moved = [MODES.index(s.moved) for s in self.scn.sides]
-            qb = -g["q"].transpose(1, 0, 2)
-            wa = worst_case(g["q"], g["rb"], R)
-            wb = worst_case(qb, g["ra"], R)
-            g["views"] = (
-                dict(reach=g["ra"], opp_reach=g["rb"], q=g["q"], dealt=g["da"], taken=g["db"],
-                     moved=moved[0], dmax=R, worst=wa, worst_rows=wa.tolist(),
-                     q_rows=g["q"].tolist()),
-                dict(reach=g["rb"], opp_reach=g["ra"], q=qb, dealt=g["db"].transpose(1, 0, 2),
-                     taken=g["da"].transpose(1, 0, 2), moved=moved[1], dmax=R, worst=wb,
-                     worst_rows=wb.tolist(), q_rows=qb.tolist()))
-        va, vb = g["views"]
-        views, tacs = (va, vb), (ta, tb)
-        f = 0 if first_a else 1
-        s = 1 - f
-        m1, d1 = _call(tacs[f], View(d=d, first=True, opp_mode=-1, **views[f]))
-        m2, d2 = _call(tacs[s], View(d=d1, first=False, opp_mode=m1, **views[s]))
-        modes = [0, 0]
-        modes[f], modes[s] = m1, m2
-        return pack_value(modes[0], modes[1], d1, d2)
+        if "table" not in g:
+            g["table"] = self._decisions(g)
+        out: np.ndarray = g["table"]
+        return out
+
+    def _decisions(self, g: dict[str, Any]) -> np.ndarray:
+        """``[a_first, d]``: the packed decision of every key of a state (distances 1..R,
+        both initiative orders). A side playing ``competent`` decides every distance at once
+        (:func:`choose`: the first mover over its worst cases, the second mover over every
+        move of the first); other tactics one view at a time (:func:`_call`)."""
+        R = self.R
+        moved = [MODES.index(s.moved) for s in self.scn.sides]
+        qs = (g["q"], -g["q"].transpose(1, 0, 2))
+        reach, dealt = (g["ra"], g["rb"]), (g["da"], g["db"].transpose(1, 0, 2))
+        worst = (worst_case(qs[0], reach[1], R), worst_case(qs[1], reach[0], R))
+        tacs = self.scn.tactics
+        views: list[dict[str, Any]] = []
+        for u in range(2):
+            views.append(dict(reach=reach[u], opp_reach=reach[1 - u], q=qs[u], dealt=dealt[u],
+                              taken=dealt[1 - u], moved=moved[u], dmax=R, worst=worst[u]))
+            if tacs[u].decide is not competent:
+                views[u].update(worst_rows=worst[u].tolist(), q_rows=qs[u].tolist())
+        ds = np.arange(1, R + 1)
+        out = np.zeros((2, R + 1), np.int64)
+        for f in (0, 1):
+            s = 1 - f
+            if tacs[f].decide is competent:
+                m1, d1 = choose(worst[f][None], self._reachable(reach[f], False), ds)
+            else:
+                picks = [_call(tacs[f], View(d=int(d), first=True, opp_mode=-1, **views[f]))
+                         for d in ds.tolist()]
+                m1 = np.array([p[0] for p in picks], np.int64)
+                d1 = np.array([p[1] for p in picks], np.int64)
+            if tacs[s].decide is competent:
+                # the second mover's reply to every first move (mode, distance) at once
+                vals = qs[s].transpose(1, 0, 2)[:, None]             # [m1, ., m, nd]
+                d_all = np.broadcast_to(np.arange(R + 1), (4, R + 1))
+                m2t, d2t = choose(vals, self._reachable(reach[s], True), d_all)
+                m2, d2 = m2t[m1, d1], d2t[m1, d1]
+            else:
+                picks = [_call(tacs[s], View(d=int(b), first=False, opp_mode=int(a),
+                                             **views[s]))
+                         for a, b in zip(m1.tolist(), d1.tolist(), strict=True)]
+                m2 = np.array([p[0] for p in picks], np.int64)
+                d2 = np.array([p[1] for p in picks], np.int64)
+            ma, mb = (m1, m2) if f == 0 else (m2, m1)
+            out[1 - f, 1:] = ma | (mb << 2) | (d1 << 4) | (d2 << 11)
+        return out
 
 
 def _call(t: G.Tactic, v: View) -> tuple[int, int]:

@@ -143,7 +143,7 @@ class DecisionTable:
 
     def __init__(self, scn: DuelScenario, keys: list[tuple[int, str, str]],
                  seed_sits: set[int]) -> None:
-        from sim.classic.fire.policies import Decider
+        from sim.classic.fire.policies import Decider, shared_decider
 
         self.nsit = len(keys)
         self.shift = max(1, max(len(next(iter(s.fire.values())).guns) for s in scn.units))
@@ -154,7 +154,8 @@ class DecisionTable:
                 continue
             for i, key in enumerate(keys):
                 fs = s.fire[key]
-                self.deciders[(u, i)] = Decider(fs)
+                # shared by every scenario whose decisions read the same numbers
+                self.deciders[(u, i)] = shared_decider(fs)
                 for h in range(SEED_HEATS if i in seed_sits else 0):
                     full = sum(1 << g for g, gun in enumerate(fs.guns)
                                if gun.tn_uncapped[0, h] <= 12)
@@ -217,7 +218,23 @@ class DecisionTable:
         arr[D_NMISS] = 0
         if keys.size == 0:
             return 0
-        vals = np.array([self.value(int(k)) for k in keys.tolist()], np.int64)
+        vals = np.zeros(keys.size, np.int64)
+        tag = np.zeros(keys.size, bool)
+        if self.planner is not None:        # tactic keys: a state's decisions at once
+            from sim.classic.duel import tactics as TC
+
+            tag = (keys & TC.TAG) != 0
+            rest = keys[tag] & (TC.TAG - 1)
+            states, inv = np.unique(rest >> TC.STATE_SHIFT, return_inverse=True)
+            d = rest & ((1 << TC.D_BITS) - 1)
+            first = (rest >> TC.D_BITS) & 1
+            got = np.zeros(rest.size, np.int64)
+            inv = inv.reshape(-1)
+            for j, state in enumerate(states.tolist()):
+                sel = inv == j
+                got[sel] = self.planner.table(state)[first[sel], d[sel]]
+            vals[tag] = got
+        vals[~tag] = [self.value(int(k)) for k in keys[~tag].tolist()]
         if 2 * (self.size + keys.size) > arr[D_CAP]:
             cap = int(arr[D_CAP])
             while 2 * (self.size + keys.size) > cap:

@@ -24,6 +24,7 @@ choice with less heat, then the lower weapon bit mask. Streaks count at full hea
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -173,7 +174,13 @@ class Decider:
     Decisions are equivariant under swapping interchangeable guns (:func:`gun_classes`):
     a policy decides on the canonical availability (:func:`canonical_avail`) and its
     choice is carried back (the same number of each class fires), so the exact chain may
-    merge states that differ only in which of two identical guns jammed."""
+    merge states that differ only in which of two identical guns jammed.
+
+    The work is memoised by what it reads, so each piece is computed once: the knapsack
+    (:func:`_exact_weights`) by (range step, heat level whose target numbers it reads,
+    availability), the ``neutral`` value of a heat level reached next turn, and the chance
+    of neither shutting down nor exploding ammunition at a heat. :func:`shared_decider`
+    shares one Decider between the scenarios whose decisions read the same numbers."""
 
     def __init__(self, scn: FireScenario) -> None:
         self.scn = scn
@@ -186,14 +193,34 @@ class Decider:
         # expected damage given a hit, per gun at full rate
         self._given_hit = [float(g.damage_given_hit(g.rate) @ np.arange(
             g.damage_given_hit(g.rate).size)) for g in scn.guns]
+        self._heat = [g.heat_of(g.rate) for g in scn.guns]
+        #: per range step: the first heat level with the same target numbers, by level
+        self._level: dict[int, list[int]] = {}
+        #: per (range step, level): every gun's expected damage (:meth:`expected`)
+        self._ev: dict[tuple[int, int], list[float]] = {}
+        self._next: dict[tuple[int, int, int], float] = {}
+        self._ok: dict[int, float] = {}
+        self._ok_table = np.zeros(0)
         self.narc_gains = narc_gains(scn)   # issue 19: a Narc launcher's value
 
     def expected(self, g: int, tn: int) -> float:
         """Expected damage of gun ``g`` fired at full rate at ``tn``."""
         return float(P_2D6_AT_LEAST[max(0, tn)]) * self._given_hit[g] if tn <= 12 else 0.0
 
+    def _levels(self, r: int) -> list[int]:
+        """By heat level 0..29: the first level whose guns' target numbers at range step
+        ``r`` are the same (the heat scale's to-hit penalty changes at a few levels only)."""
+        out = self._level.get(r)
+        if out is None:
+            cols = np.array([g.tn[r, :H.AUTO_SHUTDOWN] for g in self.scn.guns],
+                            np.int64).reshape(len(self.scn.guns), H.AUTO_SHUTDOWN)
+            first: dict[bytes, int] = {}
+            out = [first.setdefault(cols[:, h].tobytes(), h) for h in range(H.AUTO_SHUTDOWN)]
+            self._level[r] = out
+        return out
+
     def dp(self, r: int, h: int, avail: int) -> tuple[np.ndarray, np.ndarray]:
-        key = (r, h, avail)
+        key = (r, self._levels(r)[min(h, H.AUTO_SHUTDOWN - 1)], avail)
         out = self._dp.get(key)
         if out is None:
             out = _exact_weights(*self._items(r, h, avail))
@@ -201,14 +228,15 @@ class Decider:
         return out
 
     def _items(self, r: int, h: int, avail: int) -> tuple[list[float], list[int]]:
-        vals, wts = [], []
-        hh = min(h, H.AUTO_SHUTDOWN - 1)
-        for g, gun in enumerate(self.scn.guns):
-            tn = int(gun.tn[r, hh])
-            ok = (avail >> g) & 1 and tn <= 12
-            vals.append(self.expected(g, tn) + narc_value(self, g, r, hh, avail) if ok else 0.0)
-            wts.append(gun.heat_of(gun.rate))
-        return vals, wts
+        hh = self._levels(r)[min(h, H.AUTO_SHUTDOWN - 1)]
+        ev = self._ev.get((r, hh))
+        if ev is None:
+            ev = [self.expected(g, int(gun.tn[r, hh])) for g, gun in enumerate(self.scn.guns)]
+            self._ev[(r, hh)] = ev
+        # a Narc launcher's value reads the availability (issue 19; 0 when it cannot hit)
+        vals = [v + narc_value(self, g, r, hh, avail) if (avail >> g) & 1 else 0.0
+                for g, v in enumerate(ev)]
+        return vals, list(self._heat)
 
     def mask(self, r: int, h: int, avail: int) -> int:
         """Bit mask of the guns fired at range step ``r``, heat ``h``, available ``avail``."""
@@ -225,10 +253,10 @@ class Decider:
 
     def _decide(self, r: int, h: int, avail: int) -> int:
         scn = self.scn
-        vals, wts = self._items(r, h, avail)
         mv = int(scn.move_heat[min(h, H.AUTO_SHUTDOWN - 1)])
         kind = self.policy.kind
         if kind == "all":
+            vals, _ = self._items(r, h, avail)
             return sum(1 << g for g, v in enumerate(vals) if v > 0)
         if kind == "neutral":
             return _under(*self.dp(r, h, avail), scn.dissipation - mv)[2]
@@ -239,27 +267,89 @@ class Decider:
             return self._lookahead(r, h, avail, mv)
         raise AssertionError(kind)
 
-    def _lookahead(self, r: int, h: int, avail: int, mv: int) -> int:
-        scn = self.scn
-        best = (-1.0, 0, 0)
-        vals_b, masks_b = self.dp(r, h, avail)
-        for cap in range(vals_b.size):
-            v, m = float(vals_b[cap]), int(masks_b[cap])
-            if v < 0:
-                continue
-            h2 = max(0, h + mv + cap - scn.dissipation)
+    def _p_ok(self, h2: int) -> float:
+        """P(no shutdown and no ammunition explosion) at heat ``h2`` after the heat phase
+        (13.1: the shutdown avoid roll, automatic at 30+; the ammunition avoid roll)."""
+        p_ok = self._ok.get(h2)
+        if p_ok is None:
+            scn = self.scn
             p_ok = 1.0 if h2 < 14 else float(P_2D6_AT_LEAST[min(14, int(
                 H.shutdown_avoid(h2, scn.rules.tacops_shutdown, scn.rules.piloting)))])
             if h2 >= H.AUTO_SHUTDOWN:
                 p_ok = 0.0
             if self.explosive and h2 >= H.AMMO_CHECK_FROM:
                 p_ok *= float(P_2D6_AT_LEAST[int(H.ammo_avoid(h2))])
-            nxt = 0.0
-            if p_ok > 0:
-                h3 = min(h2, H.AUTO_SHUTDOWN - 1)
-                mv2 = int(scn.move_heat[h3])
-                nxt = _under(*self.dp(r, h3, avail), scn.dissipation - mv2)[0]
-            value = v + p_ok * nxt
-            if value > best[0] + 1e-12:
-                best = (value, cap, m)
-        return best[2]
+            self._ok[h2] = p_ok
+        return p_ok
+
+    def _neutral(self, r: int, h3: int, avail: int) -> float:
+        """The ``neutral`` choice's expected damage at heat level ``h3`` (next turn)."""
+        key = (r, h3, avail)
+        out = self._next.get(key)
+        if out is None:
+            mv2 = int(self.scn.move_heat[h3])
+            out = _under(*self.dp(r, h3, avail), self.scn.dissipation - mv2)[0]
+            self._next[key] = out
+        return out
+
+    def _lookahead(self, r: int, h: int, avail: int, mv: int) -> int:
+        """The ``max-expected`` choice: per total heat ``cap`` of a best subset (the
+        knapsack's), value = its damage + P(ok at the heat h' it leaves) x the ``neutral``
+        damage at h'; the first cap whose value beats the best so far by more than 1e-12."""
+        vals_b, masks_b = self.dp(r, h, avail)
+        h2 = np.maximum(0, h + mv + np.arange(vals_b.size) - self.scn.dissipation)
+        top = int(h2.max())
+        if len(self._ok_table) <= top:
+            self._ok_table = np.array([self._p_ok(x) for x in range(top + 1)])
+        p_ok = self._ok_table[h2]
+        h3 = np.minimum(h2, H.AUTO_SHUTDOWN - 1)
+        nxt = np.zeros(H.AUTO_SHUTDOWN)
+        for x in np.unique(h3[(p_ok > 0) & (vals_b >= 0)]).tolist():
+            nxt[x] = self._neutral(r, x, avail)
+        value = vals_b + p_ok * np.where(p_ok > 0, nxt[h3], 0.0)
+        best, pick = -1.0, 0
+        for cap, (v, x) in enumerate(zip(vals_b.tolist(), value.tolist(), strict=True)):
+            if v >= 0 and x > best + 1e-12:
+                best, pick = x, cap
+        return int(masks_b[pick]) if best > -1.0 else 0
+
+
+#: most Deciders :func:`shared_decider` keeps (the least recently used is dropped first)
+SHARED_CAP = 4096
+_SHARED: OrderedDict[tuple[Any, ...], Decider] = OrderedDict()
+
+
+def decision_content(scn: FireScenario) -> tuple[Any, ...]:
+    """Everything a :class:`Decider`'s decisions read, as a hashable key: the policy, per gun
+    its target numbers (every range step and heat level), heat at full rate, and what its
+    damage given a hit is computed from (rate, cluster hits and damage groups); the gun
+    classes; the movement heat by heat level; dissipation; the shutdown rule and piloting;
+    whether the unit carries explosive ammunition; the Narc gains (:func:`narc_gains`)."""
+    guns = tuple((g.tn.shape, g.tn.tobytes(), g.heat_of(g.rate), g.rate,
+                  np.asarray(g.hits[g.rate], np.int64).tobytes(), g.groups[g.rate])
+                 for g in scn.guns)
+    return (scn.policy.kind, scn.policy.arg, bool(scn.rules.tacops_shutdown),
+            int(scn.rules.piloting), int(scn.dissipation), bool(scn.explosive_pools()),
+            np.asarray(scn.move_heat, np.int64).tobytes(), gun_classes(scn), guns,
+            narc_gains(scn))
+
+
+def shared_decider(scn: FireScenario) -> Decider:
+    """The process's :class:`Decider` for ``scn``'s decisions (a named policy), shared by
+    every scenario with the same :func:`decision_content` (the same 'Mech in the same fire
+    situation against any opponent, from any start distance, in either seat): its
+    decisions are made once per process (and per joblib worker). Correct by construction,
+    the key being everything a decision reads; at most :data:`SHARED_CAP` are kept (least
+    recently used dropped)."""
+    if scn.policy.kind == "callable":
+        return Decider(scn)
+    key = decision_content(scn)
+    dec = _SHARED.get(key)
+    if dec is None:
+        dec = Decider(scn)
+        _SHARED[key] = dec
+        if len(_SHARED) > SHARED_CAP:
+            _SHARED.popitem(last=False)
+    else:
+        _SHARED.move_to_end(key)
+    return dec
