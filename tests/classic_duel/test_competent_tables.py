@@ -43,7 +43,7 @@ def test_a_rebuilt_scenario_decides_nothing_again(monkeypatch: pytest.MonkeyPatc
     first = sampler.simulate(build(PARAMS), np.random.default_rng(5), 40)
     made = calls[0]
     assert made > 0
-    monkeypatch.setattr(DS, "_SIDES", type(DS._SIDES)())
+    monkeypatch.setattr(DS, "_SIDES", type(DS._SIDES)(DS.SIDE_CACHE_SIZE, DS.SIDE_CACHE_SITUATIONS))
     scn = build(PARAMS)
     again = sampler.simulate(scn, np.random.default_rng(5), 40)
     assert calls[0] == made
