@@ -35,6 +35,23 @@ from sim.errors import ConfigError, UserError
 SPEC_NAME = "run.json"
 
 
+def _claim_spec(folder: Path, text: bytes, what: str) -> None:
+    """Write the shards' run file (``text``: what every shard must share) or check that it
+    is the same; UserError naming ``what`` differs otherwise. Called under the folder lock."""
+    from sim import results
+    from sim.cache import CACHE_DIR, atomic_write_bytes
+
+    path = folder / CACHE_DIR / SPEC_NAME
+    results.refuse_link(path, "shard run file")
+    if path.is_file() and path.read_bytes() != text:
+        raise UserError(f"{folder}: its shards were started with another experiment, "
+                        f"{what}; use the same command for every shard (or `btsim cache "
+                        "clean` the folder).")
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, text)
+
+
 def parse_shard(text: Any) -> tuple[int, int]:
     """``"i/N"`` (1 <= i <= N, N <= 10000) -> ``(i - 1, N)``; ConfigError naming
     ``shard``."""
@@ -74,7 +91,7 @@ def run_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike[str],
     import dataclasses
 
     from sim import engine, results
-    from sim.cache import CACHE_DIR, ChunkCache, atomic_write_bytes
+    from sim.cache import CACHE_DIR, ChunkCache
     from sim.models import get_model
 
     if exp.target_error is not None:
@@ -99,15 +116,8 @@ def run_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike[str],
         results.check_folder(folder)
         store = ChunkCache(folder / CACHE_DIR, log=log_name(shard), strict=True)
         store.bind(model, scenarios, params, sd, chunk, spawn)
-        path = folder / CACHE_DIR / SPEC_NAME
-        results.refuse_link(path, "shard run file")
-        if path.is_file() and path.read_bytes() != text:
-            raise UserError(f"{folder}: its shards were started with another experiment, "
-                            "trial count, seed, chunk size or shard count; use the same "
-                            "command for every shard (or `btsim cache clean` the folder).")
         store._ensure()
-        if not path.is_file():
-            atomic_write_bytes(path, text)
+        _claim_spec(folder, text, "trial count, seed, chunk size or shard count")
         return engine.run_shard(model, scenarios, tr, sd, shard, store, n_jobs=jobs,
                                 backend=be, chunk_size=chunk, progress=progress,
                                 scheduler=scheduler, streams=spawn)
@@ -157,7 +167,6 @@ def run_rating_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike
     (:data:`RATING_OPTIONS`). Shard 1 writes the summary at the end. Returns
     ``{"computed", "cached", "written"}``."""
     from sim import results
-    from sim.cache import CACHE_DIR, atomic_write_bytes
     from sim.rating.shards import DEFAULT_WAIT, Sharding, stderr_line
 
     folder = Path(out) / exp.name
@@ -168,15 +177,7 @@ def run_rating_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike
                         say=None if quiet else stderr_line, label=str(folder))
     with results.lock(folder, shared=True):
         results.check_folder(folder)
-        path = folder / CACHE_DIR / SPEC_NAME
-        results.refuse_link(path, "shard run file")
-        if path.is_file() and path.read_bytes() != text:
-            raise UserError(f"{folder}: its shards were started with another experiment, "
-                            "options or shard count; use the same command for every shard "
-                            "(or `btsim cache clean` the folder).")
-        if not path.is_file():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(path, text)
+        _claim_spec(folder, text, "options or shard count")
         res = exp.rating(out=out, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
                          sharding=sharding, **spec["options"])
     written = shard[0] == 0

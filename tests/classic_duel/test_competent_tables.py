@@ -38,7 +38,7 @@ def test_a_rebuilt_scenario_decides_nothing_again(monkeypatch: pytest.MonkeyPatc
     every firing decision in the shared memo: no new Decider decision, the same results."""
     from sim.classic.engine import sampler
 
-    monkeypatch.setattr(P, "_SHARED", type(P._SHARED)())
+    monkeypatch.setattr(P, "_SHARED", type(P._SHARED)(P.SHARED_CAP, P.SHARED_CAP))
     calls = _count_decisions(monkeypatch)
     first = sampler.simulate(build(PARAMS), np.random.default_rng(5), 40)
     made = calls[0]
@@ -122,8 +122,7 @@ def _old_mask(dec: P.Decider, r: int, h: int, avail: int) -> int:
 
 def test_the_shared_memo_is_bounded_and_keyed_by_content(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(P, "_SHARED", type(P._SHARED)())
-    monkeypatch.setattr(P, "SHARED_CAP", 5)
+    monkeypatch.setattr(P, "_SHARED", type(P._SHARED)(5, 5))
     scn = build({**PARAMS, "range": 6, "policy_a": "max-expected"})
     fss = list(scn.a.fire.values())
     decs = [P.shared_decider(fs) for fs in fss]

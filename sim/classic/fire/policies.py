@@ -24,7 +24,6 @@ choice with less heat, then the lower weapon bit mask. Streaks count at full hea
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,6 +32,7 @@ import numpy as np
 
 from sim.classic.fire import heat as H
 from sim.dice import P_2D6_AT_LEAST
+from sim.memo import WeightedLRU
 from sim.policy import PolicySpec, parse_spec
 
 if TYPE_CHECKING:
@@ -316,7 +316,7 @@ class Decider:
 
 #: most Deciders :func:`shared_decider` keeps (the least recently used is dropped first)
 SHARED_CAP = 4096
-_SHARED: OrderedDict[tuple[Any, ...], Decider] = OrderedDict()
+_SHARED: WeightedLRU[tuple[Any, ...], Decider] = WeightedLRU(SHARED_CAP, SHARED_CAP)
 
 
 def decision_content(scn: FireScenario) -> tuple[Any, ...]:
@@ -347,9 +347,5 @@ def shared_decider(scn: FireScenario) -> Decider:
     dec = _SHARED.get(key)
     if dec is None:
         dec = Decider(scn)
-        _SHARED[key] = dec
-        if len(_SHARED) > SHARED_CAP:
-            _SHARED.popitem(last=False)
-    else:
-        _SHARED.move_to_end(key)
+        _SHARED.put(key, dec)
     return dec
