@@ -165,7 +165,8 @@ def run_rating_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike
     """Run shard ``shard`` of rating experiment ``exp`` into ``out/<name>/``
     (:mod:`sim.rating.shards`); ``settings``: ``btsim run``'s options that change numbers
     (:data:`RATING_OPTIONS`). Shard 1 writes the summary at the end. Returns
-    ``{"computed", "cached", "written"}``."""
+    ``{"computed", "cached", "written", "rating"}`` (``rating``: the finished
+    :class:`sim.rating.run.Rating`, the same on every shard)."""
     from sim import results
     from sim.rating.shards import DEFAULT_WAIT, Sharding, stderr_line
 
@@ -184,7 +185,8 @@ def run_rating_shard(exp: Any, shard: tuple[int, int], *, out: str | os.PathLike
     if written:  # the exclusive lock waits for the other shards to let go of theirs
         with results.lock(folder, quiet=True):
             _write_rating(folder, exp, res, spec["options"])
-    return {"computed": sharding.computed, "cached": sharding.cached, "written": written}
+    return {"computed": sharding.computed, "cached": sharding.cached, "written": written,
+            "rating": res}
 
 
 def merge_rating(folder: Path, spec: dict[str, Any]) -> Any:

@@ -21,7 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  btsim rate --all --game alphastrike\n"
         "  btsim rate \"Atlas AS7-D\" \"Locust LCT-1V\" --game classic --pool auto\n"
         "  btsim rate --all --game alphastrike --scenarios my_scenarios.toml --jobs 2 --json\n"
-        "  btsim rate --catalog all --game classic --max-units 20   (imported units too)",
+        "  btsim rate --catalog all --game classic --max-units 20   (imported units too)\n"
+        "  btsim rate --all --game classic --shard 2/8 --out /shared/results   (one task of a "
+        "job array; shard 1 prints and writes the rating, `btsim merge` can redo it)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     from sim.choices import BACKENDS  # after add_parser: `btsim --help` stays light
 
@@ -76,6 +78,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", help="results subfolder (default rating_<game>; "
                    "rating_<game>_all with "
                    "--catalog all)")
+    p.add_argument("--shard", metavar="I/N",
+                   help="compute only shard I of N (1 <= I <= N) of every round's duels into "
+                   "the shared results folder --out, waiting for the other shards' duels of "
+                   "a round before its allocation decision (all N run at once, e.g. a job "
+                   "array); shard 1 prints the rating and writes the folder, the same "
+                   "summary as one machine's; `btsim merge DIR` folds it again")
+    p.add_argument("--shard-wait", metavar="SECONDS",
+                   help="with --shard: wait at most this long for the other shards' duels of "
+                   "a round (default 3600; 0: exit with status 3 at once when they are "
+                   "missing, for resubmission; the shard resumes from the cache)")
     p.add_argument("--no-save", action="store_true", help="print only, write nothing")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     add_rule_flags(p, None, preset=False)
@@ -107,6 +119,9 @@ def main(args: argparse.Namespace) -> int:
                                                if u.strip()]
     model = R.GAMES[game]["model"]
     name = args.name or f"rating_{game}" + ("_all" if catalog == "all" else "")
+    if args.shard is not None or args.shard_wait is not None:
+        return _shard(args, name, game, catalog, price, pool, scenarios, tactics,
+                      rule_overrides(args, model))
     folder = None if args.no_save else Path(args.out) / name
     from sim.cache import CACHE_DIR
 
@@ -127,4 +142,53 @@ def main(args: argparse.Namespace) -> int:
         print("\n".join(summary_lines(res.frame, res.meta)))
         if folder is not None:
             print(f"{folder}: {len(res.frame)} rows", file=sys.stderr)
+    return 0
+
+
+def _shard(args: argparse.Namespace, name: str, game: str, catalog: str, price: str,
+           pool: str | list[str], scenarios: list[dict] | None, tactics: list[str] | None,
+           overrides: dict) -> int:
+    """``btsim rate ... --shard I/N``: the rating as a ``kind = "rating"`` experiment of the
+    same settings, one shard of it run as ``btsim run RATING --shard I/N`` runs it
+    (:func:`sim.shard.run_rating_shard`); shard 1 prints the rating like ``btsim rate``."""
+    from sim.errors import ConfigError, check_int
+    from sim.experiment import _check_name
+    from sim.rating import run as R
+    from sim.rating.experiment import RatingExperiment
+    from sim.rating.text import summary_lines, to_json
+    from sim.shard import parse_shard, parse_wait, run_rating_shard
+
+    if args.shard is None:
+        raise ConfigError("shard_wait", args.shard_wait, "used with --shard I/N (a rating "
+                          "shard's wait for the other shards)")
+    shard = parse_shard(args.shard)
+    wait = parse_wait(args.shard_wait) if args.shard_wait is not None else None
+    if args.no_save:
+        raise ConfigError("no_save", True, "not with --shard (the shards meet in the results "
+                          "folder --out)")
+    for flag in ("max_units", "pool_size", "max_trials", "chunk_size"):
+        value = getattr(args, flag)
+        if value is not None:
+            check_int(flag, value, lo=1)
+    exp = RatingExperiment(
+        name=_check_name(name), model=R.GAMES[game]["model"], game=game,
+        units=list(args.units) or None, catalog=catalog, max_units=args.max_units,
+        price=price, pool=pool, pool_size=args.pool_size, seatings=args.seatings,
+        target_error=args.target_error or R.TARGET_ERROR, max_trials=args.max_trials,
+        chunk_size=args.chunk_size, seed=check_int("seed", args.seed, lo=0), exact=args.exact,
+        correction=args.correction, tactics=tactics, scenario=scenarios, report="rating",
+        trials=1, rule_overrides=overrides)
+    exp.validate()
+    got = run_rating_shard(exp, shard, out=args.out, wait=wait, n_jobs=args.jobs,
+                           backend=args.backend, scheduler=args.scheduler, quiet=args.json,
+                           seed=exp.seed)
+    folder = Path(args.out) / exp.name
+    print(f"{folder}: shard {args.shard}: {got['computed']} chunks computed, {got['cached']} "
+          f"read{', summary written' if got['written'] else ''}", file=sys.stderr)
+    if got["written"]:
+        res = got["rating"]
+        if args.json:
+            print(json.dumps(to_json(res.frame, res.meta), default=str))
+        else:
+            print("\n".join(summary_lines(res.frame, res.meta)))
     return 0

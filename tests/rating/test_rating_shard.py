@@ -150,3 +150,45 @@ def test_a_step_is_cut_into_contiguous_equal_shares(total, n):
     assert all(a[1] == b[0] for a, b in zip(parts, parts[1:], strict=False))
     sizes = [hi - lo for lo, hi in parts]
     assert min(sizes) >= 0 and max(sizes) - min(sizes) <= 1
+
+
+#: the same rating as EXP, as ``btsim rate`` options (its scenarios from a file)
+RATE = ["rate", "Locust LCT-1V", "--game", "alphastrike", "--pool",
+        "Commando COM-1B,Griffin GRF-2N", "--target-error", "0.5", "--max-trials", "160",
+        "--chunk-size", "20", "--seed", "3", "--name", "r"]
+
+
+def test_btsim_rate_shards_give_btsim_rate_bytes(tmp_path, capsys):
+    """``btsim rate ... --shard I/N``: two shards at once (subprocesses, both waiting for the
+    other) give the summary bytes of the same ``btsim rate`` on one machine, shard 1 prints
+    the rating, shard 2 prints nothing on stdout, and ``btsim merge`` folds it again."""
+    scen = tmp_path / "scen.toml"
+    scen.write_text(EXP[EXP.index("[[scenario]]"):])
+    args = [*RATE, "--scenarios", str(scen)]
+    assert cli([*args, "--out", str(tmp_path / "one")]) == 0
+    one_out = capsys.readouterr().out
+    want = (tmp_path / "one" / "r" / "summary.parquet").read_bytes()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BTSIM_MALLOC_TUNING="0")
+    shared = tmp_path / "shared"
+    procs = [subprocess.Popen([sys.executable, "-m", "sim", *args, "--out", str(shared),
+                               "--shard", f"{i}/2", "--shard-wait", str(WAIT)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for i in (1, 2)]
+    outs = [p.communicate() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert (shared / "r" / "summary.parquet").read_bytes() == want
+    assert outs[0][0] == one_out and outs[1][0] == ""
+    assert "shard 1/2:" in outs[0][1] and "summary written" in outs[0][1]
+    assert "shard 2/2:" in outs[1][1] and "summary written" not in outs[1][1]
+    assert cli(["merge", str(shared / "r")]) == 0
+    assert (shared / "r" / "summary.parquet").read_bytes() == want
+
+
+@pytest.mark.parametrize("extra,word", [(["--shard", "3/2"], "shard"),
+                                        (["--shard-wait", "5"], "shard_wait"),
+                                        (["--shard", "1/2", "--no-save"], "no_save")])
+def test_btsim_rate_bad_shard_options_are_one_line(tmp_path, capsys, extra, word):
+    assert cli([*RATE, "--out", str(tmp_path), *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and word in err, err
+    assert not (tmp_path / "r").exists()
