@@ -491,6 +491,10 @@ def _engine(fn: str, item: _Line) -> tuple[int, str, bool]:
     clan = "clan" in (kind + text[at + 6:]).lower()
     word = " ".join(re.sub(r"\((?:clan|is|inner sphere)\)", " ", kind, flags=re.I).split())
     word = word.lower().removeprefix("large ").strip()
+    # "XL Fusion", "Light Fusion" (some files name the fusion engine's kind before it)
+    parts = word.split(" ", 1)
+    if word not in ENGINE_TYPES and len(parts) == 2 and "fusion" in parts:
+        word = parts[1] if parts[0] == "fusion" else parts[0]
     if word not in ENGINE_TYPES:
         raise MtfError(fn, item.line, "an engine type (" + ", ".join(
             dict.fromkeys(ENGINE_TYPES.values())) + ")", kind)

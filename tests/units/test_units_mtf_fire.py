@@ -237,6 +237,7 @@ def test_split_weapon_pairs_with_a_neighbour() -> None:
     ("abc", r"engine line '<rating> <type> Engine'"),
     ("999 Fusion Engine", r"engine rating in 10\.\.500"),
     ("300 Warp Engine", r"engine type \(Fusion, XL"),
+    ("300 Warp Fusion Engine", r"engine type \(Fusion, XL"),
 ])
 def test_engine_line_errors(value: str, pattern: str) -> None:
     text = _hunchback().replace("engine:200 Fusion Engine", f"engine:{value}", 1)
@@ -250,7 +251,11 @@ def test_engine_spellings() -> None:
     for value, expected in [("200 Fusion Engine(IS)", (200, "Fusion", False)),
                             ("200 XL (Clan) Engine", (200, "XL", True)),
                             ("200 Light Engine", (200, "Light", False)),
-                            ("200 XL Engine(IS)", (200, "XL", False))]:
+                            ("200 XL Engine(IS)", (200, "XL", False)),
+                            # the kind before "Fusion" (a real file: Red Shift RDS-3A)
+                            ("200 XL Fusion Engine", (200, "XL", False)),
+                            ("200 Light Fusion Engine(IS)", (200, "Light", False)),
+                            ("200 Fusion XXL Engine", (200, "XXL", False))]:
         mech = parse_mtf(_hunchback().replace("engine:200 Fusion Engine", f"engine:{value}"),
                          "hbk.mtf")
         assert (mech.engine_rating, mech.engine_type, mech.engine_clan) == expected
