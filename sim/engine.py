@@ -194,6 +194,25 @@ def _batches(tasks: Sequence[_Task], jobs: int) -> list[list[_Task]]:
     return out
 
 
+#: bytes a loky worker may grow past its size after its first task before loky takes it for
+#: a leak (joblib's vendored loky: ``process_executor._MAX_MEMORY_LEAK_SIZE``, 300 MB).
+#: A btsim worker grows by design and stays bounded: each model's compiled code and tables
+#: load once, the content caches are bounded (:class:`sim.memo.WeightedLRU`) and the malloc
+#: tuning above keeps freed chunks. Over a suite (``make report``: 14 experiments on the same
+#: workers) that passes 300 MB, and loky restarted a worker mid-run ("A worker stopped while
+#: some jobs were given to the executor"), throwing its caches away; workers raise the bound.
+WORKER_MEMORY_SLACK = 2 * 2**30
+
+
+def _loosen_leak_guard() -> None:
+    """Raise loky's leak threshold to :data:`WORKER_MEMORY_SLACK` in this process (read by a
+    loky worker after every task; nothing else reads it)."""
+    mod = sys.modules.get("joblib.externals.loky.process_executor")
+    if mod is not None and getattr(mod, "_MAX_MEMORY_LEAK_SIZE", WORKER_MEMORY_SLACK) < \
+            WORKER_MEMORY_SLACK:
+        mod._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_SLACK  # type: ignore[attr-defined]
+
+
 def _run_batch(model: Model, items: Sequence[tuple[Any, _Task, int]], seed: int
                ) -> list[tuple[_Task, list[Aggregate], Any]]:
     """Worker side: run each ``(scenario, task, describe)`` of a batch. ``describe`` 1:
@@ -201,6 +220,7 @@ def _run_batch(model: Model, items: Sequence[tuple[Any, _Task, int]], seed: int
     are the driver's to fill in); 2: ``(described, encode(described))`` (what the chunk
     cache writes to ``scenarios.rec``, its ``key`` the driver's). So reading a finished
     scenario for the summary and the cache is done here, in parallel, not in the driver."""
+    _loosen_leak_guard()
     out = []
     for scenario, task, want in items:
         t, aggs = _run_task(model, scenario, task, seed)

@@ -70,3 +70,14 @@ def test_workers_describe_the_scenarios_they_finish() -> None:
                    for f in ("params", "rows", "row_count", "facts", "notes", "options",
                              "rule_entries"))
         assert (got.parts[s].stats["p_hit"] == plain.parts[s].stats["p_hit"]).all()
+
+
+def test_a_worker_raises_lokys_leak_guard(monkeypatch) -> None:
+    """A worker's first batch raises loky's leak threshold (300 MB) to the engine's bound
+    (engine.WORKER_MEMORY_SLACK): bounded caches that pass 300 MB over a suite made loky
+    restart workers mid-run ("A worker stopped while some jobs were given ...")."""
+    from joblib.externals.loky import process_executor as pe
+
+    monkeypatch.setattr(pe, "_MAX_MEMORY_LEAK_SIZE", int(3e8))
+    engine.sample_run(DEMO, [DEMO.scenario({"tons": 50})], 100, 0, backend="sequential")
+    assert pe._MAX_MEMORY_LEAK_SIZE == engine.WORKER_MEMORY_SLACK > 3e8
