@@ -214,3 +214,17 @@ def test_generic_section_leaves_histogram_metrics_out(tmp_path):
     assert "unit" in table.index_name.split(" / ") and "policy" in table.index_name.split(" / ")
     assert table.values.notna().any().any()
 # ---- end firerep
+
+
+def test_change_costs_note_names_the_duels_tactics() -> None:
+    """The change-costs section says what a jump MP can buy under the run's tactics (a
+    competent duel moves; only stand-and-fire stands still)."""
+    import pandas as pd
+
+    from sim.report.sections.change_costs import _movement_note
+
+    still = _movement_note(pd.DataFrame({"tactic_a": ["stand-and-fire"],
+                                         "tactic_b": ["stand-and-fire"]}))
+    assert "stands still" in still and "buys nothing" in still
+    moving = _movement_note(pd.DataFrame({"tactic_a": ["competent"], "tactic_b": ["competent"]}))
+    assert "competent" in moving and "stands still" not in moving

@@ -22,6 +22,18 @@ _fmt_turns, _fmt_ratio = fmt_spec(".2f"), fmt_spec(".0f")
 
 
 @section("change-costs", order=115)
+def _movement_note(frame: Any) -> str:
+    """What the Classic duel's tactics (the results' ``tactic_a`` / ``tactic_b``) let a jump
+    MP buy."""
+    tactics = sorted({str(v) for c in ("tactic_a", "tactic_b") if c in frame
+                      for v in frame[c].dropna().unique()})
+    if tactics == ["stand-and-fire"]:
+        return "The Classic duel stands still (stand-and-fire), so a jump MP buys nothing there."
+    return ("The Classic duel plays " + " / ".join(tactics or ["competent"]) + " (initiative, "
+            "mode and distance chosen each turn, issue 22), so a jump MP buys movement "
+            "modifiers and reach there.")
+
+
 def build(res: Result) -> Section:
     """What a change costs: ΔBV, ΔPV and the win probability one more heat sink, ton of armor
     or jump MP buys."""
@@ -61,9 +73,9 @@ def build(res: Result) -> Section:
         "duel's expected turns to a kill (a timeout counts its turn limit), with its 95% "
         "interval (turns low / high)."))
     sec.notes.append("Every change adds its weight (tonnage=free): the question is what one "
-                     "more item is worth, not which trade a designer should make. The Classic "
-                     "duel stands still, so a jump MP buys nothing there; in Alpha Strike "
-                     "its heat counts in the conversion's heat step.")
+                     "more item is worth, not which trade a designer should make. "
+                     + _movement_note(res.frame)
+                     + " In Alpha Strike a jump MP's heat counts in the conversion's heat step.")
 
     changes = [c for c in dict.fromkeys(t["change"]) if c != "unchanged"]
     units = list(dict.fromkeys(t["unit"]))
