@@ -21,7 +21,6 @@ _fmt_edge, _fmt_signed = fmt_spec(".1f", 100), fmt_spec("+g")
 _fmt_turns, _fmt_ratio = fmt_spec(".2f"), fmt_spec(".0f")
 
 
-@section("change-costs", order=115)
 def _movement_note(frame: Any) -> str:
     """What the Classic duel's tactics (the results' ``tactic_a`` / ``tactic_b``) let a jump
     MP buy."""
@@ -34,6 +33,7 @@ def _movement_note(frame: Any) -> str:
             "modifiers and reach there.")
 
 
+@section("change-costs", order=115)
 def build(res: Result) -> Section:
     """What a change costs: ΔBV, ΔPV and the win probability one more heat sink, ton of armor
     or jump MP buys."""
