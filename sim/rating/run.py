@@ -525,6 +525,35 @@ class _View:
             self.backing.save(replace(task, scenario_index=g), aggs)
 
 
+#: pairings (or screen cells) built and played at once. A built Classic scenario holds both
+#: sides' fire situations against that opponent (1-3 MB), and a rating of a few hundred
+#: units has thousands of pairings: held all at once they took 18 GB for 282 units. So a
+#: rating keeps only parameters and builds a step's scenarios this many at a time (the
+#: results do not change: a pairing's chunks are seeded by its own stream and folded alone).
+BATCH = 128
+
+
+class _Lazy(Sequence[Any]):
+    """The scenarios of ``params`` built on access and not kept (for one pass over them, as
+    :meth:`sim.cache.ChunkCache.bind` makes)."""
+
+    def __init__(self, model: Any, params: Sequence[Mapping[str, Any]]) -> None:
+        self.model, self.params = model, params
+
+    def __len__(self) -> int:
+        return len(self.params)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self.model.scenario(p) for p in self.params[i]]
+        return self.model.scenario(self.params[i])
+
+
+def _batches(ids: Sequence[int], size: int = BATCH) -> list[list[int]]:
+    """``ids`` cut into consecutive runs of at most ``size``."""
+    return [list(ids[i:i + size]) for i in range(0, len(ids), size)]
+
+
 def _counts(agg: Any) -> tuple[int, tuple[float, float, float]]:
     def tot(name: str) -> float:
         return float(agg.stats[name][0, 1])
@@ -666,7 +695,7 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
         raise ValueError("a sharded rating needs the shared results folder's cache_dir")
     screen_duels = screen(model, pl, seed, chunk, n_jobs, backend, scheduler, cache_dir,
                           sharding)
-    scns = [model.scenario(p.params) for p in pl.pairings]
+    scns = _Lazy(model, [p.params for p in pl.pairings])
     everyone = pl.everyone
     where = {u: k for k, u in enumerate(everyone)}
     # prices and what is not simulated, from each unit's first pairing as side A
@@ -674,16 +703,17 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
     prices = np.full(len(everyone), np.nan)
     sources = [""] * len(everyone)
     notes: dict[str, list[str]] = {}
-    for p, s in zip(pl.pairings, scns, strict=True):
+    for gi, p in enumerate(pl.pairings):
         k = where[p.a]
         if p.a not in notes:
+            s = scns[gi]
             prices[k], sources[k] = P.rated_price(
                 game, split_skill(p.a)[0], s, "a", model.facts(s).get(f"{g['price']}_a"),
                 price_mode)
             notes[p.a] = unsimulated(game, p.a, model.notes(s))
     for k, u in enumerate(everyone):  # a unit only ever seated as B (one seating)
         if u not in notes:
-            s = next(s for p, s in zip(pl.pairings, scns, strict=True) if p.b == u)
+            s = scns[next(gi for gi, p in enumerate(pl.pairings) if p.b == u)]
             prices[k], sources[k] = P.rated_price(
                 game, split_skill(u)[0], s, "b", model.facts(s).get(f"{g['price']}_b"),
                 price_mode)
@@ -692,8 +722,8 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
     judged = np.array([not notes[u] for u in everyone]) & np.isfinite(prices)
     # exact pairings
     mc: list[int] = []
-    for gi, (p, s) in enumerate(zip(pl.pairings, scns, strict=True)):
-        ex = model.exact(s) if exact else None
+    for gi, p in enumerate(pl.pairings):
+        ex = model.exact(scns[gi]) if exact else None
         if ex is not None:
             p.exact = True
             p.counts = (float(ex["p_win_a"][0]), float(ex["p_win_b"][0]),
@@ -711,20 +741,24 @@ def rate(units: Sequence[str] | None = None, *, game: str = "alphastrike",
     fits = None
     while active:
         goal = min(goal, last)
-        view = _View(mem, active, backing)
-        if sharding is not None:  # this shard's share, then everyone's chunks into mem
-            from sim.rating.shards import fill
+        for part, ids in enumerate(_batches(active)):
+            built = [scns[x] for x in ids]
+            view = _View(mem, ids, backing)
+            if sharding is not None:  # this shard's share, then everyone's chunks into mem
+                from sim.rating.shards import fill
 
-            fill(sharding, model, [scns[x] for x in active], active, goal * chunk, chunk,
-                 seed, view, f"round {len(rounds) + 1} ({goal * chunk} duels a pairing)",
-                 n_jobs=n_jobs, backend=backend, scheduler=scheduler)
-            view = _View(mem, active, None)
-        res = engine.sample_run(model, [scns[x] for x in active], goal * chunk, seed,
-                                n_jobs=n_jobs, backend=backend, chunk_size=chunk,
-                                progress=progress, scheduler=scheduler, streams=active,
-                                cache=view)
-        for local, gi in enumerate(active):
-            pl.pairings[gi].n, pl.pairings[gi].counts = _counts(res.parts[local])
+                what = f"round {len(rounds) + 1} ({goal * chunk} duels a pairing)"
+                if len(active) > BATCH:
+                    what += f", part {part + 1}"
+                fill(sharding, model, built, ids, goal * chunk, chunk, seed, view, what,
+                     n_jobs=n_jobs, backend=backend, scheduler=scheduler)
+                view = _View(mem, ids, None)
+            res = engine.sample_run(model, built, goal * chunk, seed, n_jobs=n_jobs,
+                                    backend=backend, chunk_size=chunk, progress=progress,
+                                    scheduler=scheduler, streams=ids, cache=view)
+            for local, gi in enumerate(ids):
+                pl.pairings[gi].n, pl.pairings[gi].counts = _counts(res.parts[local])
+            del built, res
         fits = fit_all(pl, prices, judged, reasons, correction)
         keep = []
         done = [settled(f, jd, judged, target_error, alpha)
@@ -801,7 +835,6 @@ def screen(model: Any, pl: Plan, seed: int, chunk: int, n_jobs: int, backend: st
     for n, cells in sorted(groups.items()):
         params = [{**pl.pairings[g].params, **tactic_params(pl.game, ta, tb)}
                   for g, ta, tb in cells]
-        scns = [model.scenario(q) for q in params]
         streams = list(range(base, base + len(cells)))
         base += len(cells)
         box: Any = None
@@ -810,23 +843,31 @@ def screen(model: Any, pl: Plan, seed: int, chunk: int, n_jobs: int, backend: st
             extra = _shared_cache(sharding) or (
                 {"shared": True} if (root / "run.json").is_file() else {})  # a sharded one
             box = ChunkCache(root / f"maximin-screen-{n}", quiet=True, **extra)
-            box.bind(model, scns, params, seed, min(chunk, n), streams)
-        if sharding is not None:
-            from sim.rating.shards import fill
-
+            box.bind(model, _Lazy(model, params), params, seed, min(chunk, n), streams)
+        groups_of = _batches(range(len(cells)))
+        for part, ids in enumerate(groups_of):  # BATCH cells built at a time
+            built = [model.scenario(params[i]) for i in ids]
             mem: dict[int, dict[tuple[int, int], Any]] = {}
-            ids = list(range(len(cells)))
-            fill(sharding, model, scns, streams, n, min(chunk, n), seed, _View(mem, ids, box),
-                 f"maximin screen ({n} duels a cell)", n_jobs=n_jobs, backend=backend,
-                 scheduler=scheduler)
-            box = _View(mem, ids, None)
-        res = engine.sample_run(model, scns, n, seed, n_jobs=n_jobs, backend=backend,
-                                chunk_size=min(chunk, n), progress="never",
-                                scheduler=scheduler, streams=streams, cache=box)
-        for local, cell in enumerate(cells):
-            k, (w, _, t) = _counts(res.parts[local])
-            score[cell] = (w + 0.5 * t) / k
-            total += k
+            view: Any = _View(mem, ids, box) if box is not None else None
+            if sharding is not None:
+                from sim.rating.shards import fill
+
+                what = f"maximin screen ({n} duels a cell)"
+                if len(groups_of) > 1:
+                    what += f", part {part + 1}"
+                fill(sharding, model, built, [streams[i] for i in ids], n, min(chunk, n), seed,
+                     _View(mem, ids, box), what, n_jobs=n_jobs, backend=backend,
+                     scheduler=scheduler)
+                view = _View(mem, ids, None)
+            res = engine.sample_run(model, built, n, seed, n_jobs=n_jobs, backend=backend,
+                                    chunk_size=min(chunk, n), progress="never",
+                                    scheduler=scheduler, streams=[streams[i] for i in ids],
+                                    cache=view)
+            for local, i in enumerate(ids):
+                k, (w, _, t) = _counts(res.parts[local])
+                score[cells[i]] = (w + 0.5 * t) / k
+                total += k
+            del built, res
     for g in todo:
         p = pl.pairings[g]
         assert p.maximin is not None

@@ -218,3 +218,22 @@ def test_a_card_against_copies_of_itself_at_other_skills_is_ordered_by_skill():
     assert list(a["strength"]) == sorted(a["strength"], reverse=True)
     assert list(a["price"]) == sorted(a["price"], reverse=True)
     assert res.meta["curve"]["all"]["b"] > 0
+
+
+def test_a_rating_built_a_few_pairings_at_a_time_is_bit_identical(monkeypatch, tmp_path):
+    """A rating holds parameters and builds a step's scenarios BATCH at a time (memory: a
+    Classic scenario holds its sides' fire situations); any batch size gives the same bits,
+    the maximin screen and a resumed cache included."""
+    from sim.rating import run as R
+
+    kw = dict(SMALL, scenarios=[{"name": "short", "range": "short"},
+                                {"name": "mm", "range": "medium",
+                                 "maximin": ["competent", "brawler"], "screen_trials": 20}])
+    units = ["Locust LCT-1V", "Hunchback HBK-4G"]
+    whole = R.rate(units, n_jobs=1, backend="sequential", **kw)
+    monkeypatch.setattr(R, "BATCH", 3)
+    parts = R.rate(units, n_jobs=1, backend="sequential", cache_dir=tmp_path / "c", **kw)
+    assert whole.frame.equals(parts.frame) and whole.pairings.equals(parts.pairings)
+    assert len(whole.pairings) > 3  # more pairings (and screen cells) than a batch
+    again = R.rate(units, n_jobs=1, backend="sequential", cache_dir=tmp_path / "c", **kw)
+    assert again.frame.equals(whole.frame)
