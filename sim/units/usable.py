@@ -24,7 +24,8 @@ every such item with its reason, in five kinds:
   but they do not make a unit incomplete.
 
 Equipment declared to have no effect in a one-on-one duel (ECM, C3, probes, A-Pods, Narc
-without Narc-capable missiles, TAG: :func:`no_effect`) keeps a unit complete.
+without Narc-capable missiles, TAG, turrets, cargo, UMUs; weapons whose row says ``none:``,
+torpedoes, which fire only underwater: :func:`no_effect`) keeps a unit complete.
 """
 
 from __future__ import annotations
@@ -108,14 +109,14 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         w = WEAPONS.get(m.weapon) if m.weapon is not None else None
         if w is None:
             out.append(Item("weapon", _short(m.name), m.location, missing_weapon_reason()))
-        elif w.simulated:
+        elif w.simulated and not w.simulated.startswith("none:"):
             kind, _, why = w.simulated.partition(":")
             out.append(Item("weapon", w.name, m.location,
                             ("never fires: " if kind == "no" else "fires; ") + why.strip()))
     if not mounts:
         for name, loc in mech.weapons:
             w = lookup_weapon(name, mech.tech_base, display=True)
-            if w is None or not w.fires:
+            if w is None or (not w.fires and not w.simulated.startswith("none:")):
                 out.append(Item("weapon", _short(name), loc, "never fires: "
                                 + w.simulated.partition(":")[2].strip() if w is not None
                                 else missing_weapon_reason()))
@@ -190,7 +191,9 @@ def no_effect(mech: ClassicMech) -> tuple[Item, ...]:
             out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
     for m in mech.weapon_mounts:
         w = WEAPONS.get(m.weapon) if m.weapon is not None else None
-        if w is not None and w.family in ("tag", "narc") and not _narc_bonus(mech):
+        if w is not None and w.simulated.startswith("none:"):  # torpedoes: water only
+            out.append(Item("weapon", w.name, m.location, w.simulated.partition(":")[2].strip()))
+        elif w is not None and w.family in ("tag", "narc") and not _narc_bonus(mech):
             why = ("TAG designates targets for semi-guided rounds and artillery, which a "
                    "duel has none of" if w.family == "tag" else
                    "the beacon only helps Narc-capable missiles, which this unit lacks")

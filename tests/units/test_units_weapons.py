@@ -46,7 +46,7 @@ def test_every_row_has_a_source_and_sane_numbers() -> None:
         # a row the reference lacks names the MegaMek class it was read from (issue 19)
         assert w.source.startswith(("reference-classic-combat.md", "not in reference-classic"
                                     "-combat.md 10.2; facts from MegaMek")), w.key
-        assert w.simulated == "" or w.simulated.split(":")[0] in ("partly", "no"), w.key
+        assert w.simulated == "" or w.simulated.split(":")[0] in ("none", "partly", "no"), w.key
         assert w.tech in TECHS and w.family in FAMILIES
         assert w.slot_name and w.lookups[0] == w.slot_name
         if w.defensive:
