@@ -57,3 +57,12 @@ def test_no_effect_equipment_keeps_the_unit_complete(tmp_path: Path, slot: str,
     mech = read_mtf(_unit(tmp_path, [slot]))
     assert completeness(mech) == "complete", not_simulated(mech)
     assert [i.name for i in no_effect(mech) if i.kind == "equipment"] == [eq.key]
+
+
+def test_a_ppc_capacitor_is_read_and_named_not_simulated(tmp_path: Path) -> None:
+    """Issue 19 item: the capacitor is a known item, not simulated (its reason says why)."""
+    mech = read_mtf(_unit(tmp_path, ["PPC Capacitor"]))
+    assert completeness(mech) == "incomplete"
+    (item,) = [i for i in not_simulated(mech) if i.kind == "equipment"]
+    assert item.name == "PPC Capacitor" and "+5 damage" in item.reason
+    assert not mech.unknown_equipment
