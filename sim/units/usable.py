@@ -16,7 +16,8 @@ every such item with its reason, in five kinds:
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
 * ``construction``: header types whose rules are not simulated (reactive or reflective
-  armor, composite or reinforced structure; hardened armor is simulated: its damage,
+  armor, composite or reinforced structure (endo-composite is standard structure points:
+  simulated); hardened armor is simulated: its damage,
   running MP, piloting modifier and -2 on its through-armor criticals; the small and
   torso-mounted cockpits, the heavy-duty gyro and stealth armor are the compiled duel's),
   and a configuration other than biped or quad;
@@ -61,6 +62,21 @@ CONSTRUCTION_NOT_SIMULATED = {
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
 }
+
+
+#: Header type words that contain a word of :data:`CONSTRUCTION_NOT_SIMULATED` but are
+#: simulated: endo-composite structure has the standard internal structure points (MegaMek
+#: EquipmentType T_STRUCTURE_ENDO_COMPOSITE: it differs from standard structure only in
+#: weight and slots, which the reader already counts as filler slots), not composite's.
+CONSTRUCTION_SIMULATED = ("endo-composite", "endocomposite")
+
+
+def _construction_words(value: str) -> str:
+    """``value`` lower-cased without the simulated type words (:data:`CONSTRUCTION_SIMULATED`)."""
+    out = value.lower()
+    for word in CONSTRUCTION_SIMULATED:
+        out = out.replace(word, "")
+    return out
 
 
 #: Why a 'Mech of another configuration than biped or quad is incomplete
@@ -163,7 +179,7 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
     for (field, word), why in CONSTRUCTION_NOT_SIMULATED.items():
         value = getattr(mech, "armor_type" if field == "armor" else
                         "structure_type" if field == "structure" else field)
-        if word in value.lower():
+        if word in _construction_words(value):
             out.append(Item("construction", f"{field}: {_short(value)}", "",
                             f"{why} is not simulated"))
     for q in mech.quirks:

@@ -66,3 +66,16 @@ def test_a_ppc_capacitor_is_read_and_named_not_simulated(tmp_path: Path) -> None
     (item,) = [i for i in not_simulated(mech) if i.kind == "equipment"]
     assert item.name == "PPC Capacitor" and "+5 damage" in item.reason
     assert not mech.unknown_equipment
+
+
+@pytest.mark.parametrize("structure,complete", [
+    ("IS Endo-Composite", True), ("Clan Endo-Composite", True), ("Endo-Composite", True),
+    ("IS Composite", False), ("IS Reinforced", False)])
+def test_endo_composite_structure_is_standard_structure(tmp_path: Path, structure: str,
+                                                         complete: bool) -> None:
+    text = _unit(tmp_path, []).read_text().replace("structure:IS Standard",
+                                                   f"structure:{structure}")
+    (tmp_path / "u.mtf").write_text(text)
+    mech = read_mtf(tmp_path / "u.mtf")
+    assert mech.internal == get_classic("Hunchback HBK-4G").internal
+    assert (completeness(mech) == "complete") is complete, not_simulated(mech)
