@@ -51,14 +51,19 @@ CONSTRUCTION_NOT_SIMULATED = {
     # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
-    ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",
-    ("armor", "ballistic-reinforced"): "ballistic-reinforced armor (halves ballistic damage)",
+    # MegaMek TWDamageManager (read for issue 19): the rules these four would need
+    ("armor", "ferro-lamellor"): ("ferro-lamellor armor (MegaMek TWDamageManager: a hit on a "
+                                  "location with armor deals floor(4/5) of its damage)"),
+    ("armor", "ballistic-reinforced"): ("ballistic-reinforced armor (MegaMek TWDamageManager: "
+                                        "ballistic and missile hits deal max(1, damage // 2))"),
     ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
     ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
     ("armor", "heat-dissipating"): "heat-dissipating armor",
     ("armor", "patchwork"): "patchwork armor (per-location types)",
-    ("structure", "composite"): "composite structure (half the internal structure)",
-    ("structure", "reinforced"): "reinforced structure (double the internal structure)",
+    ("structure", "composite"): ("composite structure (MegaMek TWDamageManager: damage to "
+                                 "internal structure is doubled)"),
+    ("structure", "reinforced"): ("reinforced structure (MegaMek TWDamageManager: damage to "
+                                  "internal structure is halved, rounded up)"),
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
 }
