@@ -106,7 +106,9 @@ class Weapon:
     cluster_bonus: int = 0
     #: how far btsim simulates it (column ``simulated``): "" fully; ``"partly: <what is
     #: not>"`` it fires, the rest is not simulated; ``"no: <why>"`` it never fires. Either
-    #: of the last two makes the unit carrying it ``incomplete`` (:mod:`sim.units.usable`)
+    #: of the last two makes the unit carrying it ``incomplete`` (:mod:`sim.units.usable`);
+    #: ``"none: <why>"`` it never fires because it cannot act in a land duel (torpedoes:
+    #: water only), and the unit stays complete
     simulated: str = ""
     #: damage at short / medium / long range for weapons whose damage falls with range
     #: (column ``damage_by_range``: snub-nose PPC 10/8/5, heavy Gauss 25/20/10); None: one
@@ -119,8 +121,9 @@ class Weapon:
 
     @property
     def fires(self) -> bool:
-        """False for a weapon btsim does not simulate at all (``simulated`` = ``no: ...``)."""
-        return not self.simulated.startswith("no:")
+        """False for a weapon btsim does not simulate at all (``simulated`` = ``no: ...``)
+        or one that cannot act in a land duel (``none: ...``: torpedoes)."""
+        return not self.simulated.startswith(("no:", "none:"))
 
     @property
     def deals_damage(self) -> bool:
@@ -292,7 +295,7 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             source=row["source"], slot_name=row["slot_name"],
             lookups=(row["slot_name"], *_names(row["lookups"])), tons=float(row["tons"]),
             defensive=_bool(row, "defensive", where),
-            simulated=_simulated(row, where, ("partly", "no")),
+            simulated=_simulated(row, where, ("none", "partly", "no")),
             damage_by_range=_by_range(row, where),
             cluster_by_range=_cluster_by_range(row, where),
             cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
@@ -479,8 +482,10 @@ def lookup_ammo_bin(name: str, tech_base: str = "Inner Sphere") -> tuple[AmmoTyp
 
 
 def lookup_equipment(name: str, tech_base: str = "Inner Sphere") -> Equipment | None:
-    """Known non-weapon equipment for a slot name (same lookup order as weapons), or None."""
-    key = _resolve(name, tech_base, _equipment()[1])
+    """Known non-weapon equipment for a slot name (same lookup order as weapons), or None.
+    A variable-size item written ``Name:size:<tons>`` (MegaMek's cargo) is read by its name."""
+    cut = name.lower().find(":size:")
+    key = _resolve(name[:cut] if cut > 0 else name, tech_base, _equipment()[1])
     return EQUIPMENT[key] if key is not None else None
 
 

@@ -16,7 +16,8 @@ every such item with its reason, in five kinds:
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
 * ``construction``: header types whose rules are not simulated (reactive or reflective
-  armor, composite or reinforced structure; hardened armor is simulated: its damage,
+  armor, composite or reinforced structure (endo-composite is standard structure points:
+  simulated); hardened armor is simulated: its damage,
   running MP, piloting modifier and -2 on its through-armor criticals; the small and
   torso-mounted cockpits, the heavy-duty gyro and stealth armor are the compiled duel's),
   and a configuration other than biped or quad;
@@ -24,7 +25,8 @@ every such item with its reason, in five kinds:
   but they do not make a unit incomplete.
 
 Equipment declared to have no effect in a one-on-one duel (ECM, C3, probes, A-Pods, Narc
-without Narc-capable missiles, TAG: :func:`no_effect`) keeps a unit complete.
+without Narc-capable missiles, TAG, turrets, cargo, UMUs; weapons whose row says ``none:``,
+torpedoes, which fire only underwater: :func:`no_effect`) keeps a unit complete.
 """
 
 from __future__ import annotations
@@ -49,17 +51,37 @@ CONSTRUCTION_NOT_SIMULATED = {
     # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
-    ("armor", "ferro-lamellor"): "ferro-lamellor armor (reduces damage per hit)",
-    ("armor", "ballistic-reinforced"): "ballistic-reinforced armor (halves ballistic damage)",
+    # MegaMek TWDamageManager (read for issue 19): the rules these four would need
+    ("armor", "ferro-lamellor"): ("ferro-lamellor armor (MegaMek TWDamageManager: a hit on a "
+                                  "location with armor deals floor(4/5) of its damage)"),
+    ("armor", "ballistic-reinforced"): ("ballistic-reinforced armor (MegaMek TWDamageManager: "
+                                        "ballistic and missile hits deal max(1, damage // 2))"),
     ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
     ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
     ("armor", "heat-dissipating"): "heat-dissipating armor",
     ("armor", "patchwork"): "patchwork armor (per-location types)",
-    ("structure", "composite"): "composite structure (half the internal structure)",
-    ("structure", "reinforced"): "reinforced structure (double the internal structure)",
+    ("structure", "composite"): ("composite structure (MegaMek TWDamageManager: damage to "
+                                 "internal structure is doubled)"),
+    ("structure", "reinforced"): ("reinforced structure (MegaMek TWDamageManager: damage to "
+                                  "internal structure is halved, rounded up)"),
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
 }
+
+
+#: Header type words that contain a word of :data:`CONSTRUCTION_NOT_SIMULATED` but are
+#: simulated: endo-composite structure has the standard internal structure points (MegaMek
+#: EquipmentType T_STRUCTURE_ENDO_COMPOSITE: it differs from standard structure only in
+#: weight and slots, which the reader already counts as filler slots), not composite's.
+CONSTRUCTION_SIMULATED = ("endo-composite", "endocomposite")
+
+
+def _construction_words(value: str) -> str:
+    """``value`` lower-cased without the simulated type words (:data:`CONSTRUCTION_SIMULATED`)."""
+    out = value.lower()
+    for word in CONSTRUCTION_SIMULATED:
+        out = out.replace(word, "")
+    return out
 
 
 #: Why a 'Mech of another configuration than biped or quad is incomplete
@@ -108,14 +130,14 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
         w = WEAPONS.get(m.weapon) if m.weapon is not None else None
         if w is None:
             out.append(Item("weapon", _short(m.name), m.location, missing_weapon_reason()))
-        elif w.simulated:
+        elif w.simulated and not w.simulated.startswith("none:"):
             kind, _, why = w.simulated.partition(":")
             out.append(Item("weapon", w.name, m.location,
                             ("never fires: " if kind == "no" else "fires; ") + why.strip()))
     if not mounts:
         for name, loc in mech.weapons:
             w = lookup_weapon(name, mech.tech_base, display=True)
-            if w is None or not w.fires:
+            if w is None or (not w.fires and not w.simulated.startswith("none:")):
                 out.append(Item("weapon", _short(name), loc, "never fires: "
                                 + w.simulated.partition(":")[2].strip() if w is not None
                                 else missing_weapon_reason()))
@@ -162,7 +184,7 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
     for (field, word), why in CONSTRUCTION_NOT_SIMULATED.items():
         value = getattr(mech, "armor_type" if field == "armor" else
                         "structure_type" if field == "structure" else field)
-        if word in value.lower():
+        if word in _construction_words(value):
             out.append(Item("construction", f"{field}: {_short(value)}", "",
                             f"{why} is not simulated"))
     for q in mech.quirks:
@@ -190,7 +212,9 @@ def no_effect(mech: ClassicMech) -> tuple[Item, ...]:
             out.append(Item("equipment", key, loc, eq.simulated.partition(":")[2].strip()))
     for m in mech.weapon_mounts:
         w = WEAPONS.get(m.weapon) if m.weapon is not None else None
-        if w is not None and w.family in ("tag", "narc") and not _narc_bonus(mech):
+        if w is not None and w.simulated.startswith("none:"):  # torpedoes: water only
+            out.append(Item("weapon", w.name, m.location, w.simulated.partition(":")[2].strip()))
+        elif w is not None and w.family in ("tag", "narc") and not _narc_bonus(mech):
             why = ("TAG designates targets for semi-guided rounds and artillery, which a "
                    "duel has none of" if w.family == "tag" else
                    "the beacon only helps Narc-capable missiles, which this unit lacks")
