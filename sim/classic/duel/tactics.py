@@ -707,7 +707,7 @@ def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
 SIDE_TARGET_READS = ("walk", "run", "jump", "mover", "prone", "act")
 
 
-class _Reads(dict):  # type: ignore[type-arg]
+class _Reads(dict[str, int]):
     """The target state's fields :meth:`Planner._side` may read; any other raises."""
 
     def __missing__(self, key: str) -> int:
@@ -1027,11 +1027,27 @@ class Planner:
     def table(self, state: int) -> np.ndarray:
         """``[a_first, d]``: the packed decisions of every key of ``state`` (distances
         1..R, both initiative orders; :meth:`_decisions`), made once."""
-        g = self._state(state)
-        if "table" not in g:
-            g["table"] = self._decisions(g)
-        out: np.ndarray = g["table"]
+        return self._kept_table(state)
+
+    def _kept_table(self, state: int) -> np.ndarray:
+        """:meth:`table`'s store: once a state's decisions are made only they are kept
+        (``self.tables``, read-only), its payoffs dropped from ``self.states`` (issue 21:
+        about 7 KB a state, the memory a filled planner held)."""
+        tables = self.__dict__.setdefault("tables", {})
+        out: np.ndarray | None = tables.get(state)
+        if out is None:
+            out = self._decisions(self._state(state))
+            out.flags.writeable = False
+            tables[state] = out
+            self.states.pop(state, None)
         return out
+
+    def weight(self) -> int:
+        """Entries this planner holds (its decided states and memos): the size proxy of
+        :data:`sim.classic.engine.sampler.COMPILED_WEIGHT`."""
+        d = self.__dict__
+        return sum(len(d.get(k, ())) for k in ("tables", "states", "_side_memo",
+                                               "_risk_memo", "_mask_memo", "_ok_memo"))
 
     def _decisions(self, g: dict[str, Any]) -> np.ndarray:
         """``[a_first, d]``: the packed decision of every key of a state (distances 1..R,
