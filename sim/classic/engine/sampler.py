@@ -89,10 +89,10 @@ def warm_up() -> float:
 #: compiled scenarios (flat arrays and filled decision tables) a process keeps by content
 #: (:func:`scenario_key`): at most this many, the oldest dropped first ...
 COMPILED_ITEMS = 64
-#: ... and at most this much weight in all (:func:`_weight`: entries of the decision table
-#: and of the tactics' planner; a filled 6-hex competent pairing of 16384 duels weighs about
-#: 17000 and holds about 20 MB)
-COMPILED_WEIGHT = 60_000
+#: ... and at most this much weight in all (:func:`_weight`, KiB, an upper estimate: the
+#: bench pairing's 16384 duels at 6 hexes about 27 MiB for 20 MiB measured, a 200-duel
+#: scenario at 9 hexes 14 MiB for 11): 64 MiB
+COMPILED_WEIGHT = 64 * 1024
 _COMPILED: WeightedLRU[Any, Compiled] = WeightedLRU(COMPILED_ITEMS, COMPILED_WEIGHT)
 
 
@@ -126,9 +126,13 @@ def scenario_key(scn: DuelScenario) -> Any | None:
 
 
 def _weight(comp: Compiled) -> int:
-    """The size proxy of a compiled scenario in :data:`_COMPILED`."""
+    """The size of a compiled scenario in :data:`_COMPILED`, KiB (an upper estimate): its
+    flat arrays and decision table, and about (R + 1) / 2 KiB per entry of the tactics'
+    planner (its memos of (4, 4, R + 1) arrays, R the start distance)."""
     planner = comp.table.planner
-    return 1 + comp.table.size // 8 + (planner.weight() if planner is not None else 0)
+    arrays = sum(p.nbytes for p in comp.parts) + comp.table.arr.nbytes
+    entries = planner.weight() * (planner.R + 1) // 2 if planner is not None else 0
+    return 1 + arrays // 1024 + entries
 
 
 def _compiled(scn: DuelScenario) -> Compiled:
