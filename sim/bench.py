@@ -522,7 +522,7 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"scenarios": len(params), "duels_per_scenario": trials,
                            "duel_turns": turns, "cpu_s": cpu,
                            "rate_200": turns / cpu, "fixed_ms": fixed * 1e3,
-                           **engine_start_cpu(cold=not quick)}
+                           **cold_tables(model), **engine_start_cpu(cold=not quick)}
     walls = {}
     for jobs in (1, 2):
         engine.simulate(model, params[:4], trials, 1, n_jobs=jobs, backend="loky",
@@ -534,6 +534,29 @@ def classic_duel_figures(quick: bool = False) -> dict[str, Any]:
     out["wall_jobs1_s"], out["wall_jobs2_s"] = walls[1], walls[2]
     out["jobs2_speedup"] = walls[1] / walls[2]
     return out
+
+
+def cold_tables(model: Any, chunks: int = 2) -> dict[str, float]:
+    """The bench pairing played ``competent`` from empty decision tables, as a fresh
+    process (a ``btsim run``, a new loky worker) plays it: CPU time of ``chunks`` kernel
+    blocks through the sequential engine with the process's caches of compiled scenarios,
+    sides and fire situations emptied first, and the rate in played duel-turns/s. The
+    kernel rows above reuse one filled table (their ``1 core`` figure), and since the
+    compiled scenarios are kept per process by content (issue 21) so does the engine."""
+    from sim.classic.duel import scenario as DS
+    from sim.classic.engine import sampler
+
+    params = model.bench_cases[0].params
+    n = chunks * int(model.default_chunk)
+    sampler.clear_cache()
+    DS._SIDES.clear()
+    DS._FIRE.clear()
+    t0 = time.process_time()
+    frame = engine.simulate(model, [params], n, 0, n_jobs=1, backend="sequential",
+                            progress=False, with_exact=False)
+    cpu = time.process_time() - t0
+    turns = float(frame["expected_turns"].iloc[0]) * n
+    return {"cold_duels": n, "cold_cpu_s": cpu, "cold_rate": turns / cpu}
 
 
 def engine_start_cpu(cold: bool = True) -> dict[str, float]:
@@ -762,6 +785,9 @@ def format_table(res: dict[str, Any]) -> str:
                   f"{c['rate_200'] / 1e6:.3f} M played duel-turns/s; fixed cost "
                   f"{c['fixed_ms']:.2f} ms per scenario (build, flat arrays, first duel); "
                   f"engine cache load {c['kernel_load_s']:.2f} s CPU (first duel included); "
+                  + (f"competent from empty tables {c['cold_rate'] / 1e6:.3f} M/s "
+                     f"({c['cold_duels']} duels of the bench pairing, "
+                     f"{c['cold_cpu_s']:.1f} s CPU); " if "cold_rate" in c else "")
                   + (f"cold compile {c['compile_cpu_s']:.0f} s CPU; "
                      if "compile_cpu_s" in c else "")
                   + f"--jobs 2 {c['jobs2_speedup']:.2f}x --jobs 1 (wall "

@@ -44,6 +44,8 @@ def test_a_rebuilt_scenario_decides_nothing_again(monkeypatch: pytest.MonkeyPatc
     made = calls[0]
     assert made > 0
     monkeypatch.setattr(DS, "_SIDES", type(DS._SIDES)(DS.SIDE_CACHE_SIZE, DS.SIDE_CACHE_SITUATIONS))
+    monkeypatch.setattr(DS, "_FIRE", type(DS._FIRE)(DS.FIRE_CACHE_SITUATIONS,
+                                                    DS.FIRE_CACHE_SITUATIONS))
     scn = build(PARAMS)
     again = sampler.simulate(scn, np.random.default_rng(5), 40)
     assert calls[0] == made

@@ -53,6 +53,7 @@ def test_a_cached_side_is_the_side_built_afresh() -> None:
     assert sc.build({**params, "range": 4}).a is not first.a
     packed = cc.compile_scenario(first).parts
     sc._SIDES.clear()
+    sc._FIRE.clear()
     cc._UNITS.clear()
     fresh = sc.build(params)
     assert fresh.a is not first.a and fresh.notes == first.notes

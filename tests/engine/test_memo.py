@@ -41,3 +41,5 @@ def test_duel_side_cache_is_bounded_by_situations() -> None:
     S.build({"unit_a": "Atlas AS7-D", "unit_b": "Locust LCT-1V", "range": 5, "turns": 2})
     assert 0 < S._SIDES.weight <= S.SIDE_CACHE_SITUATIONS
     assert S._SIDES.max_weight == S.SIDE_CACHE_SITUATIONS
+    assert 0 < len(S._FIRE) <= S.FIRE_CACHE_SITUATIONS      # its fire situations, shared
+    assert S._FIRE.max_items == S._FIRE.max_weight == S.FIRE_CACHE_SITUATIONS

@@ -358,6 +358,34 @@ def _per_unit(build_side: Callable[..., Side]) -> Callable[..., Side]:
     return cached
 
 
+#: fire situations built so far (:func:`_fire_situation`): at most this many, the oldest
+#: dropped first (they are the objects the sides hold, so mostly no extra memory)
+FIRE_CACHE_SITUATIONS = 2048
+_FIRE: WeightedLRU[Any, tuple[Any, FireScenario]] = WeightedLRU(FIRE_CACHE_SITUATIONS,
+                                                                 FIRE_CACHE_SITUATIONS)
+
+
+def _fire_situation(mech: ClassicMech, params: Mapping[str, Any]) -> FireScenario:
+    """:func:`~sim.classic.fire.scenario.build_scenario` of one fire situation of a side,
+    memoized per process on the 'Mech (by identity, checked) and every other parameter by
+    value (typed): issue 21, a side is built anew for each opponent whose hexes differ
+    (:func:`_side_key`), yet most of its situations (the target standing, or moving as far
+    as another opponent did) are the same fire scenario. Read-only and shared, as the
+    sides share them; an unhashable parameter builds it afresh."""
+    try:
+        key = (id(mech), tuple((k, type(v).__name__, v) for k, v in sorted(params.items())
+                               if k != "unit"))
+        hash(key)
+    except TypeError:
+        return build_scenario(params)
+    hit = _FIRE.get(key)
+    if hit is not None and hit[0] is mech:
+        return hit[1]
+    fs = build_scenario(params)
+    _FIRE.put(key, (mech, fs))
+    return fs
+
+
 @_per_unit
 def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
           drules: DamageRules, situations: set[tuple[int, str, str]], own: int,
@@ -399,7 +427,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
              # the side's own Piloting for the C3 TacOps shutdown roll the policy plans with
              # (the duel refuses the fire option `piloting` itself)
              "piloting": piloting}
-        fire[(r, ma, mb)] = build_scenario(p)
+        fire[(r, ma, mb)] = _fire_situation(mech, p)
     any_fs = next(iter(fire.values()))
     notes.extend(n if n.startswith(f"{mech.name} ") else f"{mech.name}: {n}"
                  for n in any_fs.notes if "not simulated: damage to the firing" not in n

@@ -699,6 +699,65 @@ def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
     return dealt, own, keep
 
 
+#: what :meth:`Planner._side` reads of the *target's* state (``st``): its memo
+#: (:func:`_memo_side`) keys on the unit's whole state and these fields only, so states that
+#: differ in the target's heat or weapons share one call (issue 21: the per-state payoffs
+#: were most of a competent run's CPU). A read of any other field raises (:class:`_Reads`):
+#: add the field here.
+SIDE_TARGET_READS = ("walk", "run", "jump", "mover", "prone", "act")
+
+
+class _Reads(dict[str, int]):
+    """The target state's fields :meth:`Planner._side` may read; any other raises."""
+
+    def __missing__(self, key: str) -> int:
+        raise KeyError(f"Planner._side read the target state's {key!r}: add it to "
+                       "tactics.SIDE_TARGET_READS (the memo's key)")
+
+
+def _memo_side(fn: Callable[..., tuple[np.ndarray, ...]]) -> Callable[..., Any]:
+    """Memoize :meth:`Planner._side` per planner on ``(u, own state, the target's
+    SIDE_TARGET_READS)``: exact (the call is a pure function of those), the arrays returned
+    read-only so no caller can change a shared one. Bounded by the planner's states (two
+    entries a state at most)."""
+    def cached(self: Planner, u: int, su: dict[str, int], st: dict[str, int]
+               ) -> tuple[np.ndarray, ...]:
+        memo = self.__dict__.setdefault("_side_memo", {})
+        seen = _Reads({k: st[k] for k in SIDE_TARGET_READS})
+        key = (u, tuple(sorted(su.items())), tuple(seen.values()))
+        got = memo.get(key)
+        if got is None:
+            got = fn(self, u, su, seen)
+            for a in got:
+                a.flags.writeable = False
+            memo[key] = got
+        return got
+
+    cached.__doc__ = fn.__doc__
+    cached.__wrapped__ = fn  # type: ignore[attr-defined]
+    return cached
+
+
+def _memo_risk(fn: Callable[..., tuple[np.ndarray, np.ndarray]]) -> Callable[..., Any]:
+    """Memoize :meth:`Planner._risk` per planner on ``(u, the heat array's bytes)`` (exact;
+    the memoized :meth:`Planner._side` hands many states the same heats), the arrays
+    returned read-only."""
+    def cached(self: Planner, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        memo = self.__dict__.setdefault("_risk_memo", {})
+        key = (u, h2.shape, h2.dtype.str, h2.tobytes())
+        got = memo.get(key)
+        if got is None:
+            got = fn(self, u, h2)
+            for a in got:
+                a.flags.writeable = False
+            memo[key] = got
+        return got
+
+    cached.__doc__ = fn.__doc__
+    cached.__wrapped__ = fn  # type: ignore[attr-defined]
+    return cached
+
+
 class Planner:
     """The tactic decisions of one compiled duel (both sides), filled by state."""
 
@@ -782,6 +841,7 @@ class Planner:
             ok = self._ok_memo[key] = reachable(reach, d, R)
         return ok
 
+    @_memo_side
     def _side(self, u: int, su: dict[str, int], st: dict[str, int]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Unit ``u`` firing at the other, by (A's mode, B's mode, distance 0..R): expected
@@ -903,6 +963,7 @@ class Planner:
         mask[cells] = got[inv.reshape(-1)] & a
         return mask
 
+    @_memo_risk
     def _risk(self, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """P(shutdown), P(ammunition explosion) at heat ``h2`` after the heat phase (13.4)."""
         side = self.scn.sides[u]
@@ -966,11 +1027,27 @@ class Planner:
     def table(self, state: int) -> np.ndarray:
         """``[a_first, d]``: the packed decisions of every key of ``state`` (distances
         1..R, both initiative orders; :meth:`_decisions`), made once."""
-        g = self._state(state)
-        if "table" not in g:
-            g["table"] = self._decisions(g)
-        out: np.ndarray = g["table"]
+        return self._kept_table(state)
+
+    def _kept_table(self, state: int) -> np.ndarray:
+        """:meth:`table`'s store: once a state's decisions are made only they are kept
+        (``self.tables``, read-only), its payoffs dropped from ``self.states`` (issue 21:
+        about 7 KB a state, the memory a filled planner held)."""
+        tables = self.__dict__.setdefault("tables", {})
+        out: np.ndarray | None = tables.get(state)
+        if out is None:
+            out = self._decisions(self._state(state))
+            out.flags.writeable = False
+            tables[state] = out
+            self.states.pop(state, None)
         return out
+
+    def weight(self) -> int:
+        """Entries this planner holds (its decided states and memos): the size proxy of
+        :data:`sim.classic.engine.sampler.COMPILED_WEIGHT`."""
+        d = self.__dict__
+        return sum(len(d.get(k, ())) for k in ("tables", "states", "_side_memo",
+                                               "_risk_memo", "_mask_memo", "_ok_memo"))
 
     def _decisions(self, g: dict[str, Any]) -> np.ndarray:
         """``[a_first, d]``: the packed decision of every key of a state (distances 1..R,

@@ -10,6 +10,7 @@ import numpy as np
 from sim.aggregate import Aggregate
 from sim.classic.duel.scenario import DuelScenario
 from sim.classic.engine.compile import Compiled, compile_scenario
+from sim.memo import WeightedLRU
 
 #: duels per kernel call: bounds the outcome arrays (~(10 + 2 T) int64 per duel); results do
 #: not depend on it (the dice are keyed per duel)
@@ -85,12 +86,77 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
+#: compiled scenarios (flat arrays and filled decision tables) a process keeps by content
+#: (:func:`scenario_key`): at most this many, the oldest dropped first ...
+COMPILED_ITEMS = 64
+#: ... and at most this much weight in all (:func:`_weight`, KiB, an upper estimate: the
+#: bench pairing's 16384 duels at 6 hexes about 27 MiB for 20 MiB measured, a 200-duel
+#: scenario at 9 hexes 14 MiB for 11): 64 MiB
+COMPILED_WEIGHT = 64 * 1024
+_COMPILED: WeightedLRU[Any, Compiled] = WeightedLRU(COMPILED_ITEMS, COMPILED_WEIGHT)
+
+
+def scenario_key(scn: DuelScenario) -> Any | None:
+    """What the compiled scenario is a function of: every field of ``scn`` by value, each
+    side by its token (:func:`sim.classic.duel.scenario._per_unit`: the same token is the
+    same built side, and a pickled copy in a worker keeps it). None when a side has no token
+    or a field is unhashable (the scenario is then compiled for itself, as before). Issue 21:
+    a loky worker unpickles a fresh copy of the scenario with every batch of tasks; keyed
+    so, it finds the tables an earlier batch filled instead of filling them again."""
+    import dataclasses
+
+    from sim.classic.duel.scenario import Side
+
+    def part(v: Any) -> Any:
+        if isinstance(v, Side):
+            token = v.__dict__.get("_btsim_token")
+            if token is None:
+                raise TypeError("a side without a token")
+            return ("side", token)
+        if isinstance(v, tuple):
+            return tuple(part(x) for x in v)
+        return v
+
+    try:
+        key = tuple((f.name, part(getattr(scn, f.name))) for f in dataclasses.fields(scn))
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _weight(comp: Compiled) -> int:
+    """The size of a compiled scenario in :data:`_COMPILED`, KiB (an upper estimate): its
+    flat arrays and decision table, and about (R + 1) / 2 KiB per entry of the tactics'
+    planner (its memos of (4, 4, R + 1) arrays, R the start distance)."""
+    planner = comp.table.planner
+    arrays = sum(p.nbytes for p in comp.parts) + comp.table.arr.nbytes
+    entries = planner.weight() * (planner.R + 1) // 2 if planner is not None else 0
+    return 1 + arrays // 1024 + entries
+
+
 def _compiled(scn: DuelScenario) -> Compiled:
-    got = getattr(scn, "_engine_compiled", None)
+    got: Compiled | None = scn.__dict__.get("_engine_compiled")
     if got is None:
-        got = compile_scenario(scn)
+        key = scenario_key(scn)
+        got = _COMPILED.get(key) if key is not None else None
+        if got is None:
+            got = compile_scenario(scn)
+        object.__setattr__(got, "_btsim_key", key)
         object.__setattr__(scn, "_engine_compiled", got)
     return got
+
+
+def _keep(comp: Compiled) -> None:
+    """Keep (again, at its weight now) a compiled scenario after a run filled its tables."""
+    key = comp.__dict__.get("_btsim_key")
+    if key is not None:
+        _COMPILED.put(key, comp, _weight(comp))
+
+
+def clear_cache() -> None:
+    """Forget the compiled scenarios this process keeps (tests; :data:`_COMPILED`)."""
+    _COMPILED.clear()
 
 
 def _block(turn: Any, comp: Compiled, keys: np.ndarray, first: int, k: int, D: np.ndarray,
@@ -133,6 +199,7 @@ def run(scn: DuelScenario, rng: np.random.Generator, n: int, block: int = BLOCK
         k = min(block, n - first)
         _block(turn, comp, keys, first, k, D, ints[first:first + k],
                dealt[first:first + k], rng_t[first:first + k])
+    _keep(comp)
     return {"dead_turn": ints[:, :, 0].T.copy(), "cause": ints[:, :, 1].T.copy(),
             "out": ints[:, :, 2].T.copy(), "fell_turn": ints[:, :, 3].T.copy(),
             "shut_turn": ints[:, :, 4].T.copy(), "fell": ints[:, :, 3].T > 0,
@@ -243,4 +310,5 @@ def simulate(scn: DuelScenario, rng: np.random.Generator, n: int,
                "fell": ints[:, :, 3].T > 0, "shut": ints[:, :, 4].T > 0,
                "dealt": dealt.transpose(1, 2, 0), "range": rng_t.T}
         agg.merge(summarize(scn, out))
+    _keep(comp)
     return agg

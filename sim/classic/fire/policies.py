@@ -334,6 +334,23 @@ def decision_content(scn: FireScenario) -> tuple[Any, ...]:
             narc_gains(scn))
 
 
+#: :func:`decision_content` of the fire scenarios seen last, by identity (issue 21: the duel
+#: shares its fire scenarios between sides, and asks for each one's content several times
+#: per scenario build); the entry holds the scenario, so an id is never reused while kept
+_CONTENT: WeightedLRU[int, tuple[FireScenario, tuple[Any, ...]]] = WeightedLRU(SHARED_CAP,
+                                                                              SHARED_CAP)
+
+
+def _content_of(scn: FireScenario) -> tuple[Any, ...]:
+    """:func:`decision_content`, memoized by the (read-only) scenario object."""
+    hit = _CONTENT.get(id(scn))
+    if hit is not None and hit[0] is scn:
+        return hit[1]
+    key = decision_content(scn)
+    _CONTENT.put(id(scn), (scn, key))
+    return key
+
+
 def shared_decider(scn: FireScenario) -> Decider:
     """The process's :class:`Decider` for ``scn``'s decisions (a named policy), shared by
     every scenario with the same :func:`decision_content` (the same 'Mech in the same fire
@@ -343,7 +360,7 @@ def shared_decider(scn: FireScenario) -> Decider:
     recently used dropped)."""
     if scn.policy.kind == "callable":
         return Decider(scn)
-    key = decision_content(scn)
+    key = _content_of(scn)
     dec = _SHARED.get(key)
     if dec is None:
         dec = Decider(scn)
