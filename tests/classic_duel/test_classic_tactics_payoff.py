@@ -151,24 +151,22 @@ def test_a_fall_is_worth_the_prone_turns_the_enemy_fire_gains() -> None:
 def test_the_planner_values_a_locust_fall_by_the_banshee_fire_on_it_prone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Banshee against a Locust (piloting 5 each): the Locust's fall is worth its damage
-    (ceil(20/10) = 2) plus what the Banshee gains on it prone, by the Locust's mode (the
-    move its prone turn replaces): the Banshee standing at distance 1 against the Locust
-    standing still at -2 (prone) less against it standing, walking 8 or running 12 hexes
-    (TMM 0, +3, +4), both as built and the falls valued at their damage, for 36/30 turns;
-    no jump jets, no gain. The Banshee's expected damage at distance 1 grows by it."""
+    (ceil(20/10) = 2) plus what the Banshee gains on it prone: the Banshee standing at
+    distance 1 against the Locust standing still at -2 (prone) less against it running
+    12 hexes (TMM +4), both as built and the falls valued at their damage, for 36/30
+    turns; the Banshee's own fall the same way round (its 10 plus the Locust's gain)."""
     scn = build({"unit_a": BANSHEE, "unit_b": LOCUST, "range": 6, "turns": 2})
     sit = {k: i for i, k in enumerate(sorted(scn.a.fire))}
     pl = TC.Planner(scn, {}, sit)
     monkeypatch.setattr(TC, "PRONE_VALUE", 0.0)
     bare = TC.Planner(scn, {}, sit)
-    assert bare.melee[0].fall_t == 2 and not bare.prone[0].any()
+    assert bare.prone == [0.0, 0.0] and bare.melee[0].fall_t == 2
     sa, sb = bare.built(0), bare.built(1)
-    up = bare._side(0, sa, sb)[0][0, :, 1]              # Banshee stands, Locust by mode
+    up = bare._side(0, sa, sb)[0][0, 2, 1]                 # Banshee stands, Locust runs
     down = bare._side(0, sa, dict(sb, prone=1, mover=0))[0][0, 0, 1]
-    assert down > up[0] > up[1] > up[2]
-    want = [(down - up[m]) * 36 / 30 for m in range(3)] + [0.0]
-    assert pl.prone[0] == pytest.approx(want)
-    ss = [pl.built(0), pl.built(1)]
-    got, fire = pl.payoffs(*ss)[1], bare.payoffs(*ss)[1]
-    assert (got[0, :3, 1] > fire[0, :3, 1]).all()
-    assert np.array_equal(got[..., 2:], fire[..., 2:])
+    assert down > up + 10
+    gain = (down - up) * 36 / 30
+    assert pl.prone[0] == pytest.approx(gain)
+    assert pl.melee[0].fall_t == pytest.approx(2 + gain)
+    assert pl.melee[1].fall_s == pytest.approx(2 + gain)
+    assert pl.melee[0].fall_s == pytest.approx(10 + pl.prone[1])

@@ -159,8 +159,7 @@ class ClassicDuelModel(Model):
                          #     'best' makes at distance 1 and its falls; the turn limit's
                          #     rate floor (0.25 / turns)
                          # 18: issue 22: a fall valued by its prone turns: what the enemy's
-                         #     fire gains on the fallen 'Mech over it moving in the cell's
-                         #     mode (Planner.prone_gain), not one kick
+                         #     fire gains on the fallen 'Mech (Planner.prone_gain)
                          version="18",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)

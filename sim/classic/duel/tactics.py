@@ -59,9 +59,8 @@ or death from above (jumped) that fires nothing. Its value: P(hit) x damage plus
 attacks that force a PSR (kick, push, charge, DFA), P(hit) x P(the target fails it) x its
 fall (ceil(T/10)) and its prone turns (:data:`PRONE_VALUE`, :meth:`Planner.prone_gain`:
 what the attacker's fire and physical attack gain per turn on the fallen 'Mech, which
-stands still and is hit at -2, over the same on it standing and moving in the cell's mode
-(the move its prone turn replaces), both as built, for the 1 / P(stand up) turns it
-expects to stay down); its own risks count as
+stands still and is hit at -2, over the same on it standing and moving its fastest, both
+as built, for the 1 / P(stand up) turns it expects to stay down); its own risks count as
 damage taken: a missed kick's PSR, a charge's or DFA's own damage and PSR, a missed DFA's
 two-level fall, each fall with its prone turns valued by the enemy's gain. The heat
 cost of the heat h' the turn leaves (movement + weapon heat - dissipation): P(shutdown at
@@ -478,11 +477,11 @@ def reach_of(s: dict[str, int], has_jump: bool) -> np.ndarray:
 # -- physical attacks at distance 1 (reference.md 1-4) --------------------------------------
 
 #: the planner's value of a fall beyond its damage, the prone turns (:meth:`Planner.prone_gain`:
-#: the fallen 'Mech does not move and is hit at -2 adjacent, and must roll to stand):
-#: ``fire`` values each prone turn by what the enemy's fire and physical attack gain
-#: against it over it moving in the cell's mode (the duel's 'Mechs as built), for the
-#: turns it expects to stay down; a number k values it as k of the enemy's kicks (1.0: the
-#: ``knockdown_value`` reading ``fall-and-prone``, model version 17; 0: the fall only)
+#: the fallen 'Mech does not move, is hit at -2 adjacent, makes no physical attack but a
+#: kick and must roll to stand): ``fire`` values each prone turn by what the enemy's fire
+#: and physical attack gain against it (the duel's 'Mechs as built), for the turns it
+#: expects to stay down; a number k values it as k of the enemy's kicks (1.0: the
+#: ``knockdown_value`` reading ``fall-and-prone``; 0: the fall damage only)
 PRONE_VALUE: str | float = "fire"
 #: arms (location indexes) in the order of the punch, and the hold options of 'best'
 #: (sim.classic.engine.physical.ARM_SETS: left, right, both)
@@ -521,10 +520,8 @@ class Melee:
     dfa_miss: int               # the two-level fall
     fall: int                   # its own fall, ceil(W/10): 'best''s self-risk
     knock: float                # 'best''s knock-down value (knockdown_value)
-    #: the planner's value of the target's fall (+ its prone turns) and of its own; the
-    #: planner sets them by cell (the fallen 'Mech's mode, :meth:`Planner.prone_gain`)
-    fall_t: float | np.ndarray
-    fall_s: float | np.ndarray
+    fall_t: float               # the planner's value of the target's fall (+ prone turn)
+    fall_s: float               # ... of its own
 
 
 def melee_of(side: Any, enemy: Any, scn: DuelScenario, kicks: float = 0.0) -> Melee:
@@ -788,12 +785,15 @@ class Planner:
         self._ok_memo: dict[tuple[Any, ...], np.ndarray] = {}
         #: the ratio payoff's floor by the turn limit (:func:`rate_floor`)
         self.floor = rate_floor(scn.turns)
-        #: each unit's gain from the other's fall by the fallen 'Mech's mode, its prone
-        #: turns (:meth:`prone_gain`, made with the falls valued at their damage); a fall
-        #: is valued as its damage plus this (``PRONE_VALUE`` ``fire``)
-        self.prone = [np.zeros(4), np.zeros(4)]
+        #: each unit's gain from the other's fall, its prone turns (:meth:`prone_gain`,
+        #: made with the falls valued at their damage); a fall is valued as its damage
+        #: plus this (``PRONE_VALUE`` ``fire``)
+        self.prone = [0.0, 0.0]
         if PRONE_VALUE == "fire":
             self.prone = [self.prone_gain(u) for u in range(2)]
+            self.melee = [replace(mc, fall_t=mc.fall_t + self.prone[u],
+                                  fall_s=mc.fall_s + self.prone[1 - u])
+                          for u, mc in enumerate(self.melee)]
         elif float(PRONE_VALUE):
             self.melee = [melee_of(scn.sides[u], scn.sides[1 - u], scn, float(PRONE_VALUE))
                           for u in range(2)]
@@ -804,24 +804,23 @@ class Planner:
         return {"act": 1, "mover": 1, "prone": 0, "heat": 0, "walk": side.walk,
                 "run": side.run, "jump": side.jump, "guns": all_classes(self.gclass[u])}
 
-    def prone_gain(self, u: int) -> np.ndarray:
+    def prone_gain(self, u: int) -> float:
         """What unit ``u`` gains from the other's fall (its prone turns, beyond the fall's
-        damage), by the fallen 'Mech's mode m (0 where it has none): per prone turn, its
-        expected damage (fire and physical attack, both as built, standing) at distance 1
-        to the fallen 'Mech, which does not move and is hit at -2, less that to it
-        standing and moving in mode m (the move its prone turn replaces); for the turns it
-        expects to stay down, 1 / P(standing up) (its piloting roll with its pre-existing
-        modifiers; :func:`prone_turn_gain`)."""
+        damage): per prone turn, its expected damage (fire and physical attack, both as
+        built, standing) at distance 1 to the fallen 'Mech, which does not move and is hit
+        at -2 (:func:`prone_turn_gain`), less that to it standing and moving its fastest
+        mode; for the turns it expects to stay down, 1 / P(standing up) (its piloting roll
+        with its pre-existing modifiers)."""
         t = 1 - u
         su, st = self.built(u), self.built(t)
         up = self._side(u, su, st)[0]
-        down = float(self._side(u, su, dict(st, prone=1, mover=0))[0][0, 0, 1])
+        down = self._side(u, su, dict(st, prone=1, mover=0))[0]
         rt = reach_of(st, self.scn.sides[t].jump > 0)
+        fm = int(np.argmax(np.where(rt >= 0, rt, -99)))
+        d_up = float(up[0, fm, 1] if u == 0 else up[fm, 0, 1])
         mc = self.melee[t]
         p_up = float(P_2D6_AT_LEAST[min(max(mc.pil + mc.pre, 0), 13)])
-        d_up = up[0, :, 1] if u == 0 else up[:, 0, 1]
-        return np.array([prone_turn_gain(down, float(d_up[m]), p_up) if rt[m] >= 0 else 0.0
-                         for m in range(4)])
+        return prone_turn_gain(float(down[0, 0, 1]), d_up, p_up)
 
     def _reachable(self, reach: np.ndarray, second: bool) -> np.ndarray:
         """:func:`reachable` from every start distance 1..R (the first mover), or from every
@@ -920,14 +919,8 @@ class Planner:
         mode = (m[:, None] + 0 * m[None, :]) if u == 0 else (0 * m[:, None] + m[None, :])
         b1 = bits[:, :, 1]
         eg = p[:, :, 1] * self.given[u] * b1
-        # the falls by cell: the target's prone turns replace its move, its own replace u's
-        mc, gt, gs = self.melee[u], self.prone[u], self.prone[1 - u]
-        if u == 0:
-            ft, fs = mc.fall_t + gt[None, :], mc.fall_s + gs[:, None]
-        else:
-            ft, fs = mc.fall_t + gt[:, None], mc.fall_s + gs[None, :]
-        d1, o1, k1 = melee(replace(mc, fall_t=ft, fall_s=fs), mode, hx_u[mode], mo, tt,
-                           st["prone"], st["act"], eg, b1)
+        d1, o1, k1 = melee(self.melee[u], mode, hx_u[mode], mo, tt, st["prone"], st["act"],
+                           eg, b1)
         dealt = dealt.copy()
         dealt[:, :, 1] = d1
         own = np.zeros(dealt.shape)
