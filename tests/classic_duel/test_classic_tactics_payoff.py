@@ -22,10 +22,8 @@ def _p(tn: int) -> float:
 
 
 def _melee(a: str, b: str, **kw: object) -> TC.Melee:
-    """The attacks of ``a`` on ``b``, each fall valued as its damage plus one kick of the
-    other (a fixed prone turn, so that the numbers below are worked by hand)."""
     scn = build({"unit_a": a, "unit_b": b, "range": 6, "turns": 2})
-    return dataclasses.replace(TC.melee_of(scn.a, scn.b, scn, 1.0), **kw)
+    return dataclasses.replace(TC.melee_of(scn.a, scn.b, scn), **kw)
 
 
 def _one(mc: TC.Melee, mode: int, hexes: int, own_mod: int, eg: list[float],
@@ -135,38 +133,3 @@ def test_the_planner_counts_physical_attacks_only_under_a_physical_policy() -> N
     assert (best[:3, :3, 1] > none[:3, :3, 1] + 2).all()
     assert np.array_equal(best[..., 2:], none[..., 2:])
     assert ph.BASE[ph.KICK] == -2
-
-
-def test_a_fall_is_worth_the_prone_turns_the_enemy_fire_gains() -> None:
-    """The prone turns' value (:func:`TC.prone_turn_gain`): the enemy's expected damage to
-    the fallen 'Mech per turn less that to it standing, for 1 / P(stand up) turns: 30 - 12
-    = 18 points a turn, a piloting 5 'Mech stands up on 5+ (30/36): 18 x 36/30 = 21.6; a
-    fall that gains nothing is worth nothing more; a roll that cannot succeed counts 36
-    turns (a 12 needed: 1/36)."""
-    assert TC.prone_turn_gain(30.0, 12.0, 30 / 36) == pytest.approx(21.6)
-    assert TC.prone_turn_gain(10.0, 12.0, 30 / 36) == 0.0
-    assert TC.prone_turn_gain(13.0, 12.0, 0.0) == pytest.approx(36.0)
-
-
-def test_the_planner_values_a_locust_fall_by_the_banshee_fire_on_it_prone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Banshee against a Locust (piloting 5 each): the Locust's fall is worth its damage
-    (ceil(20/10) = 2) plus what the Banshee gains on it prone: the Banshee standing at
-    distance 1 against the Locust standing still at -2 (prone) less against it running
-    12 hexes (TMM +4), both as built and the falls valued at their damage, for 36/30
-    turns; the Banshee's own fall the same way round (its 10 plus the Locust's gain)."""
-    scn = build({"unit_a": BANSHEE, "unit_b": LOCUST, "range": 6, "turns": 2})
-    sit = {k: i for i, k in enumerate(sorted(scn.a.fire))}
-    pl = TC.Planner(scn, {}, sit)
-    monkeypatch.setattr(TC, "PRONE_VALUE", 0.0)
-    bare = TC.Planner(scn, {}, sit)
-    assert bare.prone == [0.0, 0.0] and bare.melee[0].fall_t == 2
-    sa, sb = bare.built(0), bare.built(1)
-    up = bare._side(0, sa, sb)[0][0, 2, 1]                 # Banshee stands, Locust runs
-    down = bare._side(0, sa, dict(sb, prone=1, mover=0))[0][0, 0, 1]
-    assert down > up + 10
-    gain = (down - up) * 36 / 30
-    assert pl.prone[0] == pytest.approx(gain)
-    assert pl.melee[0].fall_t == pytest.approx(2 + gain)
-    assert pl.melee[1].fall_s == pytest.approx(2 + gain)
-    assert pl.melee[0].fall_s == pytest.approx(10 + pl.prone[1])

@@ -158,9 +158,7 @@ class ClassicDuelModel(Model):
                          # 17: issue 22: the tactics' payoff values the physical attack
                          #     'best' makes at distance 1 and its falls; the turn limit's
                          #     rate floor (0.25 / turns)
-                         # 18: issue 22: a fall valued by its prone turns: what the enemy's
-                         #     fire gains on the fallen 'Mech (Planner.prone_gain)
-                         version="18",
+                         version="17",
                          # one kernel block per chunk: 100,000 duels make 7 chunks for
                          # the workers and the intervals (1 at the engine's 2^18)
                          default_chunk=kernel.BLOCK)

@@ -57,12 +57,9 @@ tracks no actuator): the best of firing as planned plus a punch (each free arm),
 hatchet or push; holding one or both arms' weapons for one; or a charge (moved walk / run)
 or death from above (jumped) that fires nothing. Its value: P(hit) x damage plus, for the
 attacks that force a PSR (kick, push, charge, DFA), P(hit) x P(the target fails it) x its
-fall (ceil(T/10)) and its prone turns (:data:`PRONE_VALUE`, :meth:`Planner.prone_gain`:
-what the attacker's fire and physical attack gain per turn on the fallen 'Mech, which
-stands still and is hit at -2, over the same on it standing and moving its fastest, both
-as built, for the 1 / P(stand up) turns it expects to stay down); its own risks count as
-damage taken: a missed kick's PSR, a charge's or DFA's own damage and PSR, a missed DFA's
-two-level fall, each fall with its prone turns valued by the enemy's gain. The heat
+fall (ceil(T/10)) and prone turn (:data:`PRONE_KICKS` of the attacker's kicks); its own
+risks count as damage taken: a missed kick's PSR, a charge's or DFA's own damage and PSR,
+a missed DFA's two-level fall, each fall with its prone turn. The heat
 cost of the heat h' the turn leaves (movement + weapon heat - dissipation): P(shutdown at
 h') x (own share dealt + share taken: a shut-down 'Mech neither fires nor dodges), P(ammo
 explosion at h') x 1 (the 'Mech), and the share of damage the heat scale's to-hit penalty
@@ -90,7 +87,7 @@ then the shorter distance.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -476,13 +473,10 @@ def reach_of(s: dict[str, int], has_jump: bool) -> np.ndarray:
 
 # -- physical attacks at distance 1 (reference.md 1-4) --------------------------------------
 
-#: the planner's value of a fall beyond its damage, the prone turns (:meth:`Planner.prone_gain`:
-#: the fallen 'Mech does not move, is hit at -2 adjacent, makes no physical attack but a
-#: kick and must roll to stand): ``fire`` values each prone turn by what the enemy's fire
-#: and physical attack gain against it (the duel's 'Mechs as built), for the turns it
-#: expects to stay down; a number k values it as k of the enemy's kicks (1.0: the
-#: ``knockdown_value`` reading ``fall-and-prone``; 0: the fall damage only)
-PRONE_VALUE: str | float = "fire"
+#: the planner's value of a fall beyond its damage: the prone turn (no move, -2 to be hit
+#: adjacent, no physical attack back, a stand-up roll), one kick-sized hit of the enemy (the
+#: ``knockdown_value`` reading ``fall-and-prone``); 0 values the fall damage only
+PRONE_KICKS = 1.0
 #: arms (location indexes) in the order of the punch, and the hold options of 'best'
 #: (sim.classic.engine.physical.ARM_SETS: left, right, both)
 _ARMS = (4, 5)
@@ -524,11 +518,9 @@ class Melee:
     fall_s: float               # ... of its own
 
 
-def melee_of(side: Any, enemy: Any, scn: DuelScenario, kicks: float = 0.0) -> Melee:
+def melee_of(side: Any, enemy: Any, scn: DuelScenario) -> Melee:
     """:class:`Melee` of ``side`` attacking ``enemy`` (reference.md 1.3, 2, 4.2-4.4; the
-    compiled engine's unit table, sim.classic.engine.compile); each fall valued as its
-    damage plus ``kicks`` of the other's kicks (the planner sets the prone turns' value,
-    :meth:`Planner.prone_gain`)."""
+    compiled engine's unit table, sim.classic.engine.compile)."""
     from sim.classic import equipment_rules as ER
     from sim.classic import physical_weapons as PW
     from sim.classic import quad as Q
@@ -578,8 +570,8 @@ def melee_of(side: Any, enemy: Any, scn: DuelScenario, kicks: float = 0.0) -> Me
         charge_self=D.charge_self(enemy.tons), dfa_dmg=ph.dfa_damage(side.tons, cr),
         dfa_self=D.dfa_self(side.tons), dfa_miss=ph.fall_damage(side.tons, ph.DFA_MISS_LEVELS),
         fall=ph.fall_damage(side.tons), knock=knock,
-        fall_t=D.fall(enemy.tons, 0) + kicks * D.kick(side.tons, 0, False, cr),
-        fall_s=D.fall(side.tons, 0) + kicks * D.kick(enemy.tons, 0, False, cr))
+        fall_t=D.fall(enemy.tons, 0) + PRONE_KICKS * D.kick(side.tons, 0, False, cr),
+        fall_s=D.fall(side.tons, 0) + PRONE_KICKS * D.kick(enemy.tons, 0, False, cr))
 
 
 def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
@@ -707,14 +699,6 @@ def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
     return dealt, own, keep
 
 
-def prone_turn_gain(down: float, up: float, p_stand: float) -> float:
-    """The value of a fall's prone turns to the enemy (beyond the fall's damage): its
-    expected damage per turn to the fallen 'Mech (``down``) less that to it standing
-    (``up``), at least 0, for the expected number of turns it stays down: a stand-up roll
-    succeeds with ``p_stand`` each turn (geometric, 1 / p_stand)."""
-    return max(0.0, down - up) / max(p_stand, 1.0 / 36)
-
-
 class Planner:
     """The tactic decisions of one compiled duel (both sides), filled by state."""
 
@@ -785,42 +769,6 @@ class Planner:
         self._ok_memo: dict[tuple[Any, ...], np.ndarray] = {}
         #: the ratio payoff's floor by the turn limit (:func:`rate_floor`)
         self.floor = rate_floor(scn.turns)
-        #: each unit's gain from the other's fall, its prone turns (:meth:`prone_gain`,
-        #: made with the falls valued at their damage); a fall is valued as its damage
-        #: plus this (``PRONE_VALUE`` ``fire``)
-        self.prone = [0.0, 0.0]
-        if PRONE_VALUE == "fire":
-            self.prone = [self.prone_gain(u) for u in range(2)]
-            self.melee = [replace(mc, fall_t=mc.fall_t + self.prone[u],
-                                  fall_s=mc.fall_s + self.prone[1 - u])
-                          for u, mc in enumerate(self.melee)]
-        elif float(PRONE_VALUE):
-            self.melee = [melee_of(scn.sides[u], scn.sides[1 - u], scn, float(PRONE_VALUE))
-                          for u in range(2)]
-
-    def built(self, u: int) -> dict[str, int]:
-        """Unit ``u``'s key state as built: acting, standing, cold, full MP, every weapon."""
-        side = self.scn.sides[u]
-        return {"act": 1, "mover": 1, "prone": 0, "heat": 0, "walk": side.walk,
-                "run": side.run, "jump": side.jump, "guns": all_classes(self.gclass[u])}
-
-    def prone_gain(self, u: int) -> float:
-        """What unit ``u`` gains from the other's fall (its prone turns, beyond the fall's
-        damage): per prone turn, its expected damage (fire and physical attack, both as
-        built, standing) at distance 1 to the fallen 'Mech, which does not move and is hit
-        at -2 (:func:`prone_turn_gain`), less that to it standing and moving its fastest
-        mode; for the turns it expects to stay down, 1 / P(standing up) (its piloting roll
-        with its pre-existing modifiers)."""
-        t = 1 - u
-        su, st = self.built(u), self.built(t)
-        up = self._side(u, su, st)[0]
-        down = self._side(u, su, dict(st, prone=1, mover=0))[0]
-        rt = reach_of(st, self.scn.sides[t].jump > 0)
-        fm = int(np.argmax(np.where(rt >= 0, rt, -99)))
-        d_up = float(up[0, fm, 1] if u == 0 else up[fm, 0, 1])
-        mc = self.melee[t]
-        p_up = float(P_2D6_AT_LEAST[min(max(mc.pil + mc.pre, 0), 13)])
-        return prone_turn_gain(float(down[0, 0, 1]), d_up, p_up)
 
     def _reachable(self, reach: np.ndarray, second: bool) -> np.ndarray:
         """:func:`reachable` from every start distance 1..R (the first mover), or from every
