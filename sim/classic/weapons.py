@@ -116,6 +116,11 @@ class Weapon:
     #: changes with the range bracket (column ``cluster_by_range``: HAG +2/0/-2, MegaMek
     #: ``HAGWeaponHandler``); None: none (the fire model gives it one gun per bracket)
     cluster_by_range: tuple[int, int, int] | None = None
+    #: the weapon's own to-hit modifier at short / medium / long range for weapons whose
+    #: modifier changes with the range bracket (column ``to_hit_by_range``: variable-speed
+    #: pulse lasers -3/-2/-1, MegaMek ``ComputeToHit``); None: ``to_hit_mod`` at every range
+    #: (:func:`to_hit_at`)
+    to_hit_by_range: tuple[int, int, int] | None = None
 
     @property
     def fires(self) -> bool:
@@ -229,16 +234,26 @@ def _by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
-def _cluster_by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
-    """The optional ``cluster_by_range`` column: empty or ``S/M/L`` signed modifiers."""
-    val = (row.get("cluster_by_range") or "").strip()
+def _cluster_by_range(row: dict[str, str], where: str,
+                      column: str = "cluster_by_range") -> tuple[int, int, int] | None:
+    """The optional ``cluster_by_range`` (or ``to_hit_by_range``) column: empty or
+    ``S/M/L`` signed modifiers."""
+    val = (row.get(column) or "").strip()
     if not val:
         return None
     parts = val.split("/")
     if len(parts) != 3 or not all(p.lstrip("+-").isdigit() for p in parts):
-        raise WeaponTableError(f"{where}: column 'cluster_by_range' must be empty or S/M/L "
+        raise WeaponTableError(f"{where}: column {column!r} must be empty or S/M/L "
                                f"modifiers like 2/0/-2, got {val!r}")
     return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def to_hit_at(w: Weapon, bracket: str | None) -> int:
+    """``w``'s own to-hit modifier in a range bracket: its ``to_hit_by_range`` entry
+    (variable-speed pulse lasers), else ``to_hit_mod``."""
+    if w.to_hit_by_range is None or bracket is None:
+        return w.to_hit_mod
+    return w.to_hit_by_range[("short", "medium", "long").index(bracket)]
 
 
 def cluster_mod_at(w: Weapon, bracket: str | None) -> int:
@@ -295,6 +310,7 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             simulated=_simulated(row, where, ("partly", "no")),
             damage_by_range=_by_range(row, where),
             cluster_by_range=_cluster_by_range(row, where),
+            to_hit_by_range=_cluster_by_range(row, where, "to_hit_by_range"),
             cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
             **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
@@ -479,8 +495,12 @@ def lookup_ammo_bin(name: str, tech_base: str = "Inner Sphere") -> tuple[AmmoTyp
 
 
 def lookup_equipment(name: str, tech_base: str = "Inner Sphere") -> Equipment | None:
-    """Known non-weapon equipment for a slot name (same lookup order as weapons), or None."""
+    """Known non-weapon equipment for a slot name (same lookup order as weapons), or None.
+    A variable-size item's slot (MegaMek ``Cargo:size:0.5``) is looked up by its name
+    before ``:size:``."""
     key = _resolve(name, tech_base, _equipment()[1])
+    if key is None and ":size:" in name.lower():
+        key = _resolve(name[:name.lower().index(":size:")], tech_base, _equipment()[1])
     return EQUIPMENT[key] if key is not None else None
 
 

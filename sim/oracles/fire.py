@@ -57,7 +57,10 @@ def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) ->
             break
     tn += tmm + (1 if scn.target_jumped else 0)
     tn += {"clear": 0, "light-woods": 1, "heavy-woods": 2}[scn.terrain]
-    tn += w.to_hit_mod
+    if w.to_hit_by_range is not None and distance <= w.long:  # variable-speed pulse lasers
+        tn += w.to_hit_by_range[0 if distance <= w.short else 1 if distance <= w.medium else 2]
+    else:
+        tn += w.to_hit_mod
     if w.family == "lbx" and scn.rules.lbx_ammo == "cluster":
         tn -= 1
     if w.family == "mrm" and scn.rules.mrm_to_hit == "core":
