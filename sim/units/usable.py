@@ -35,9 +35,10 @@ from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
-#: Physical weapons the Classic duel swings (the sword, else the retractable blade, in the
-#: compiled engine, where the unit has no hatchet: sim/classic/engine/compile.py).
-SWUNG = ("hatchet", "sword", "retractable_blade")
+#: Physical weapons the Classic duel uses (the sword, else the retractable blade, in the
+#: compiled engine, where the unit has no hatchet; claws in the punches of their arm:
+#: sim/classic/engine/compile.py and physical.py).
+SWUNG = ("hatchet", "sword", "retractable_blade", "claws")
 #: Kinds of :class:`Item`, in the order reports list them.
 KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
 #: Kinds that make a unit incomplete (design quirks are an optional rule).
