@@ -64,7 +64,12 @@ ARTEMIS_FAMILIES = ("lrm", "srm")
 #: Equipment kind of each Artemis system -> its key in
 #: :data:`sim.classic.fire.cluster.ARTEMIS_BONUS` (the bonus itself lives there: IV +2,
 #: reference 10.3; V +3, MegaMek ``ArtemisVHandler``).
-ARTEMIS_KIND = {"artemis_iv": "iv", "artemis_v": "v"}
+ARTEMIS_KIND = {"artemis_iv": "iv", "artemis_v": "v", "apollo": "apollo"}
+#: Launcher families each fire-control system links to: Artemis IV / V the LRM and SRM
+#: (10.3), the Apollo FCS the MRM (10.3 MRM row, 11.2: -1 on the cluster roll, the MRM's
+#: +1 to-hit cancelled; MegaMek MiscType Apollo FCS)
+FCS_FAMILIES = {"artemis_iv": ARTEMIS_FAMILIES, "artemis_v": ARTEMIS_FAMILIES,
+                "apollo": ("mrm",)}
 
 
 class WeaponTableError(UserError):

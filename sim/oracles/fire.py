@@ -63,7 +63,7 @@ def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) ->
         tn += w.to_hit_mod
     if w.family == "lbx" and scn.rules.lbx_ammo == "cluster":
         tn -= 1
-    if w.family == "mrm" and scn.rules.mrm_to_hit == "core":
+    if w.family == "mrm" and (scn.rules.mrm_to_hit == "core" or gun.artemis == "apollo"):
         tn -= 1
     if scn.unit.targeting_computer and w.family in (
             "laser", "pulse", "ppc", "ac", "ultra", "rotary", "gauss", "lbx"):
@@ -87,8 +87,9 @@ def _cluster_mod(scn: FireScenario, gun: Any, ams: bool) -> int:
     w = gun.weapon
     bonus = 2 if w.family == "atm" else 0
     if w.family != "streak":
-        bonus = max(bonus, {"": 0, "iv": 2, "v": 3}[gun.artemis])
-    mod = bonus - (1 if w.family == "mrm" and scn.rules.mrm_to_hit == "core" else 0)
+        bonus = max(bonus, {"": 0, "iv": 2, "v": 3, "apollo": 0}[gun.artemis])
+    mod = bonus - (1 if w.family == "mrm" and (scn.rules.mrm_to_hit == "core"
+                                               or gun.artemis == "apollo") else 0)
     return mod - (4 if ams else 0)
 
 

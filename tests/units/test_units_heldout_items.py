@@ -64,3 +64,47 @@ def test_vsp_laser_damage_and_to_hit_by_bracket() -> None:
     guns = _guns(1)
     assert guns["IS Magshot"].max_damage() == 2
     assert "IS SRM 6 I-OS" not in guns  # declared not simulated: never fires
+
+
+_LA = ("Left Arm:\nShoulder\nUpper Arm Actuator\nLower Arm Actuator\nHand Actuator\n"
+       "Medium Laser\n" + "-Empty-\n" * 7)
+
+
+def _mrm_text(apollo: bool) -> str:
+    """The Hunchback with an MRM 10 in the left arm (and its Apollo FCS right after, as
+    MegaMek writes it) and a ton of MRM-10 rounds in the left torso."""
+    text = mtf_text(get_classic("Hunchback HBK-4G"))
+    assert _LA in text and _LT in text
+    arm = ("Left Arm:\nShoulder\nUpper Arm Actuator\nLower Arm Actuator\nHand Actuator\n"
+           "Medium Laser\nMRM 10\nMRM 10\n" + ("ISApollo\n" if apollo else "-Empty-\n")
+           + "-Empty-\n" * 4)
+    torso = "Left Torso:\nIS Ammo AC/20\nIS Ammo AC/20\nIS Ammo MRM-10\n" + "-Empty-\n" * 9
+    text = text.replace(_LA, arm, 1).replace(_LT, torso, 1)
+    return text.replace("Weapons:4\n", "Weapons:5\nMRM 10, Left Arm\n", 1)
+
+
+def test_apollo_links_to_its_mrm() -> None:
+    """Reference 10.3 (MRM row) / 11.2: an Apollo-linked MRM loses its +1 to-hit and rolls
+    -1 on the cluster table; the unit is complete."""
+    from fractions import Fraction
+
+    from sim.classic.fire import cluster as C
+    from sim.classic.fire.scenario import expected_damage
+
+    plain, linked = (parse_mtf(_mrm_text(a), "hbk.mtf") for a in (False, True))
+    [mrm] = [m for m in linked.weapon_mounts if m.weapon == "IS MRM 10"]
+    assert mrm.artemis == "apollo" and usable.completeness(linked) == "complete"
+    assert ("IS Apollo FCS", "LA") in linked.equipment
+    guns = []
+    for mech in (plain, linked):
+        scn = build_scenario({"unit": fire_unit(mech), "gunnery": 4, "range": 3, "turns": 1})
+        guns.append(next(g for g in scn.guns if g.key == "IS MRM 10"))
+    g0, g1 = guns
+    assert int(g1.tn[0, 0]) == int(g0.tn[0, 0]) - 1 == 4  # gunnery 4, short: +1 cancelled
+    assert C.expected_hits(10, -1) < C.expected_hits(10, 0)
+    assert list(g1.hits[1][2:]) == list(C.hits_by_roll(10, -1)[2:])
+    assert list(g0.hits[1][2:]) == list(C.hits_by_roll(10, 0)[2:])
+    hits1 = sum((C.PMF_2D6[t] * int(g1.hits[1][t]) for t in range(2, 13)), Fraction(0))
+    assert hits1 == C.expected_hits(10, -1)
+    assert expected_damage(g1, 4) == sum(
+        (p for t, p in enumerate(C.PMF_2D6) if t >= 4), Fraction(0)) * C.expected_hits(10, -1)
