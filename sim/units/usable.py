@@ -153,8 +153,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
                             "only so far"))
         elif weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
-                            "btsim's physical attacks know hatchets and swords only (the duel never "
-                            "swings it)"))
+                            "btsim's physical attacks know hatchets, swords, retractable blades and "
+                            "claws only (the duel never uses it)"))
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
                         "not in btsim's equipment table (sim/classic/data/equipment.csv)"))

@@ -108,3 +108,22 @@ def test_apollo_links_to_its_mrm() -> None:
     assert hits1 == C.expected_hits(10, -1)
     assert expected_damage(g1, 4) == sum(
         (p for t, p in enumerate(C.PMF_2D6) if t >= 4), Fraction(0)) * C.expected_hits(10, -1)
+
+
+def test_declared_items_resolve_with_their_reason() -> None:
+    """Slot names of the held-out files resolve to rows that say what the duel does with
+    them: torpedoes never fire (water only), a PPC capacitor and a radical heat sink system
+    are not simulated, turrets and a C3 emergency master have no effect in a duel."""
+    from sim.classic.weapons import lookup_equipment, lookup_weapon
+
+    for name, tech in (("SRT 4", "Inner Sphere"), ("CLSRT4", "Clan"), ("LRT 15", "Inner Sphere"),
+                       ("CLLRT5", "Clan")):
+        w = lookup_weapon(name, tech)
+        assert w is not None and w.simulated.startswith("no: torpedo"), name
+    for name, prefix in (("PPC Capacitor", "no:"), ("Radical Heat Sink System", "no:"),
+                         ("ISShoulderTurret", "none:"), ("ISQuadTurret", "none:"),
+                         ("ISC3EmergencyMaster", "none:"),
+                         ("Communications Equipment (3 tons)", "none:"),
+                         ("Cargo:size:2.0", "none:")):
+        eq = lookup_equipment(name)
+        assert eq is not None and eq.simulated.startswith(prefix), name
