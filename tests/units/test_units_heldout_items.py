@@ -127,3 +127,13 @@ def test_declared_items_resolve_with_their_reason() -> None:
                          ("Cargo:size:2.0", "none:")):
         eq = lookup_equipment(name)
         assert eq is not None and eq.simulated.startswith(prefix), name
+
+
+def test_primitive_prototype_ppc_is_a_hot_ppc() -> None:
+    """MegaMek ISPPCPrimitive: the PPC's 10 damage, minimum range 3 and 6/12/18, heat 15."""
+    from sim.classic.weapons import lookup_weapon
+
+    w, ppc = lookup_weapon("Primitive Prototype PPC"), lookup_weapon("ISPPC")
+    assert w is not None and ppc is not None and w.fires
+    assert (w.damage, w.min_range, w.short, w.medium, w.long, w.heat) == (
+        ppc.damage, ppc.min_range, ppc.short, ppc.medium, ppc.long, 15)
