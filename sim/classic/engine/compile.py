@@ -299,7 +299,7 @@ def engine_only_equipment(mech: Any) -> list[str]:
     out = ["triple-strength myomer"] if mech.tsm else []
     names = {n for n, _ in mech.physical_weapons}
     if "claws" in names:
-        out.append("the claws")
+        out.append("the claws' punch")
     if "hatchet" not in names:
         if "sword" in names:
             out.append("the sword")
