@@ -137,3 +137,15 @@ def test_primitive_prototype_ppc_is_a_hot_ppc() -> None:
     assert w is not None and ppc is not None and w.fires
     assert (w.damage, w.min_range, w.short, w.medium, w.long, w.heat) == (
         ppc.damage, ppc.min_range, ppc.short, ppc.medium, ppc.long, 15)
+
+
+def test_protomech_ac4_fires_with_its_rounds() -> None:
+    """MegaMek CLProtoMechAC4: 4 damage, 1 heat, 5/10/15, no minimum range, fed by
+    'Clan ProtoMech AC/4 Ammo'."""
+    from sim.classic.weapons import AMMO, lookup_ammo_bin, lookup_weapon
+
+    w = lookup_weapon("CLProtoMechAC4", "Clan")
+    assert w is not None and w.fires and w.family == "ac"
+    assert (w.damage, w.heat, w.min_range, w.short, w.medium, w.long) == (4, 1, 0, 5, 10, 15)
+    hit = lookup_ammo_bin("Clan ProtoMech AC/4 Ammo", "Clan")
+    assert hit is not None and AMMO[hit[0].key].feeds(w)
