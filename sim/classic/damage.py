@@ -25,6 +25,14 @@ def punch(w: int, halvings: int, tsm: bool, rules: ClassicRules) -> int:
     return max(rules.punch_min_damage, base // (1 << halvings))
 
 
+def claw_punch(w: int, halvings: int, tsm: bool, rules: ClassicRules) -> int:
+    """A punch with claws (MegaMek ``PunchAttackAction.getDamageFor``, "tonnage/7 for
+    claws"): ceil(W/7), x2 with TSM, x 1/2 per destroyed/missing upper or lower arm
+    actuator, one floor at the end, the punch's minimum (D5)."""
+    base = ceil_div(w, 7) * (2 if tsm else 1)
+    return max(rules.punch_min_damage, base // (1 << halvings))
+
+
 def kick(w: int, halvings: int, tsm: bool, rules: ClassicRules) -> int:
     """Kick: W/5 (x2 TSM), halved per destroyed upper/lower leg actuator, floor (no minimum)."""
     return per_5_tons(w, rules) * (2 if tsm else 1) // (1 << halvings)

@@ -46,6 +46,14 @@ PHYSICAL_WEAPONS: dict[str, PhysicalWeapon] = {
         "the blade extended (chosen in the movement phase)",
         "reference.md 1.1 (other melee weapons: retractable blade -2); damage MegaMek "
         "ClubAttackAction.getDamageFor: ceil(W/10)"),
+    # claws replace the hand actuator and change that arm's punch (not a club swing):
+    # +1 to-hit instead of the missing hand's, ceil(W/7) damage with the punch's halvings,
+    # on the punch table (:func:`sim.classic.damage.claw_punch`)
+    "claws": PhysicalWeapon(
+        "claws", 1, lambda tons: -(-tons // 7), "punch",
+        "a punch with the claws' arm (its shoulder working; the claws replace the hand)",
+        "MegaMek PunchAttackAction.toHit ('Using Claws' +1; no hand-actuator modifier with "
+        "claws) and getDamageFor (ceil(W/7), the punch's halvings and TSM)"),
 }
 
 

@@ -64,7 +64,12 @@ ARTEMIS_FAMILIES = ("lrm", "srm")
 #: Equipment kind of each Artemis system -> its key in
 #: :data:`sim.classic.fire.cluster.ARTEMIS_BONUS` (the bonus itself lives there: IV +2,
 #: reference 10.3; V +3, MegaMek ``ArtemisVHandler``).
-ARTEMIS_KIND = {"artemis_iv": "iv", "artemis_v": "v"}
+ARTEMIS_KIND = {"artemis_iv": "iv", "artemis_v": "v", "apollo": "apollo"}
+#: Launcher families each fire-control system links to: Artemis IV / V the LRM and SRM
+#: (10.3), the Apollo FCS the MRM (10.3 MRM row, 11.2: -1 on the cluster roll, the MRM's
+#: +1 to-hit cancelled; MegaMek MiscType Apollo FCS)
+FCS_FAMILIES = {"artemis_iv": ARTEMIS_FAMILIES, "artemis_v": ARTEMIS_FAMILIES,
+                "apollo": ("mrm",)}
 
 
 class WeaponTableError(UserError):
@@ -118,6 +123,11 @@ class Weapon:
     #: changes with the range bracket (column ``cluster_by_range``: HAG +2/0/-2, MegaMek
     #: ``HAGWeaponHandler``); None: none (the fire model gives it one gun per bracket)
     cluster_by_range: tuple[int, int, int] | None = None
+    #: the weapon's own to-hit modifier at short / medium / long range for weapons whose
+    #: modifier changes with the range bracket (column ``to_hit_by_range``: variable-speed
+    #: pulse lasers -3/-2/-1, MegaMek ``ComputeToHit``); None: ``to_hit_mod`` at every range
+    #: (:func:`to_hit_at`)
+    to_hit_by_range: tuple[int, int, int] | None = None
 
     @property
     def fires(self) -> bool:
@@ -232,16 +242,26 @@ def _by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
-def _cluster_by_range(row: dict[str, str], where: str) -> tuple[int, int, int] | None:
-    """The optional ``cluster_by_range`` column: empty or ``S/M/L`` signed modifiers."""
-    val = (row.get("cluster_by_range") or "").strip()
+def _cluster_by_range(row: dict[str, str], where: str,
+                      column: str = "cluster_by_range") -> tuple[int, int, int] | None:
+    """The optional ``cluster_by_range`` (or ``to_hit_by_range``) column: empty or
+    ``S/M/L`` signed modifiers."""
+    val = (row.get(column) or "").strip()
     if not val:
         return None
     parts = val.split("/")
     if len(parts) != 3 or not all(p.lstrip("+-").isdigit() for p in parts):
-        raise WeaponTableError(f"{where}: column 'cluster_by_range' must be empty or S/M/L "
+        raise WeaponTableError(f"{where}: column {column!r} must be empty or S/M/L "
                                f"modifiers like 2/0/-2, got {val!r}")
     return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def to_hit_at(w: Weapon, bracket: str | None) -> int:
+    """``w``'s own to-hit modifier in a range bracket: its ``to_hit_by_range`` entry
+    (variable-speed pulse lasers), else ``to_hit_mod``."""
+    if w.to_hit_by_range is None or bracket is None:
+        return w.to_hit_mod
+    return w.to_hit_by_range[("short", "medium", "long").index(bracket)]
 
 
 def cluster_mod_at(w: Weapon, bracket: str | None) -> int:
@@ -298,6 +318,7 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             simulated=_simulated(row, where, ("none", "partly", "no")),
             damage_by_range=_by_range(row, where),
             cluster_by_range=_cluster_by_range(row, where),
+            to_hit_by_range=_cluster_by_range(row, where, "to_hit_by_range"),
             cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
             **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
@@ -483,9 +504,11 @@ def lookup_ammo_bin(name: str, tech_base: str = "Inner Sphere") -> tuple[AmmoTyp
 
 def lookup_equipment(name: str, tech_base: str = "Inner Sphere") -> Equipment | None:
     """Known non-weapon equipment for a slot name (same lookup order as weapons), or None.
-    A variable-size item written ``Name:size:<tons>`` (MegaMek's cargo) is read by its name."""
-    cut = name.lower().find(":size:")
-    key = _resolve(name[:cut] if cut > 0 else name, tech_base, _equipment()[1])
+    A variable-size item's slot (MegaMek ``Cargo:size:0.5``) is looked up by its name
+    before ``:size:``."""
+    key = _resolve(name, tech_base, _equipment()[1])
+    if key is None and ":size:" in name.lower():
+        key = _resolve(name[:name.lower().index(":size:")], tech_base, _equipment()[1])
     return EQUIPMENT[key] if key is not None else None
 
 

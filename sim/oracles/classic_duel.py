@@ -547,7 +547,9 @@ def _ams_hits(gun: Any, total: int) -> int:
     w = gun.weapon
     bonus = 2 if w.family == "atm" else 0
     if w.family != "streak":
-        bonus = max(bonus, {"": 0, "iv": 2, "v": 3}[gun.artemis])
+        bonus = max(bonus, {"": 0, "iv": 2, "v": 3, "apollo": 0}[gun.artemis])
+    if w.family == "mrm" and gun.artemis == "apollo":
+        bonus -= 1  # an Apollo-linked MRM (11.2)
     rack = w.cluster
     size = min(k for k in ROWS if k >= rack)
     return min(rack, ROWS[size][max(2, min(12, total + bonus - 4)) - 2])

@@ -57,10 +57,13 @@ def _tn(scn: FireScenario, gun: Any, distance: int, heat: int, move_mod: int) ->
             break
     tn += tmm + (1 if scn.target_jumped else 0)
     tn += {"clear": 0, "light-woods": 1, "heavy-woods": 2}[scn.terrain]
-    tn += w.to_hit_mod
+    if w.to_hit_by_range is not None and distance <= w.long:  # variable-speed pulse lasers
+        tn += w.to_hit_by_range[0 if distance <= w.short else 1 if distance <= w.medium else 2]
+    else:
+        tn += w.to_hit_mod
     if w.family == "lbx" and scn.rules.lbx_ammo == "cluster":
         tn -= 1
-    if w.family == "mrm" and scn.rules.mrm_to_hit == "core":
+    if w.family == "mrm" and (scn.rules.mrm_to_hit == "core" or gun.artemis == "apollo"):
         tn -= 1
     if scn.unit.targeting_computer and w.family in (
             "laser", "pulse", "ppc", "ac", "ultra", "rotary", "gauss", "lbx"):
@@ -84,8 +87,9 @@ def _cluster_mod(scn: FireScenario, gun: Any, ams: bool) -> int:
     w = gun.weapon
     bonus = 2 if w.family == "atm" else 0
     if w.family != "streak":
-        bonus = max(bonus, {"": 0, "iv": 2, "v": 3}[gun.artemis])
-    mod = bonus - (1 if w.family == "mrm" and scn.rules.mrm_to_hit == "core" else 0)
+        bonus = max(bonus, {"": 0, "iv": 2, "v": 3, "apollo": 0}[gun.artemis])
+    mod = bonus - (1 if w.family == "mrm" and (scn.rules.mrm_to_hit == "core"
+                                               or gun.artemis == "apollo") else 0)
     return mod - (4 if ams else 0)
 
 

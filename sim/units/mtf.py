@@ -29,7 +29,6 @@ from os import PathLike
 from pathlib import Path
 
 from sim.classic.weapons import (
-    ARTEMIS_FAMILIES,
     lookup_ammo_bin,
     lookup_equipment,
     lookup_weapon,
@@ -644,7 +643,7 @@ def _fire(fn: str, raw: _Raw, tech_base: str, quad: bool = False) -> _Fire:
                 elif equip.kind not in ("jump_jet", "structure", "armor"):
                     n = _items(fn, loc, name, lines, equip.slots, equip.key)
                     out.equipment += [(equip.key, loc)] * n
-                    if equip.kind in ("artemis_iv", "artemis_v"):
+                    if equip.kind in ("artemis_iv", "artemis_v", "apollo"):
                         size = max(equip.slots, 1)
                         out.artemis += [(equip.kind, loc, lines[k * size]) for k in range(n)]
                 continue
@@ -661,24 +660,26 @@ def _fire(fn: str, raw: _Raw, tech_base: str, quad: bool = False) -> _Fire:
 def _link_artemis(fn: str, mounts: list[WeaponMount], systems: list[tuple[str, str, int]]
                   ) -> tuple[list[WeaponMount], list[str]]:
     """Link each Artemis IV / V fire-control system to one LRM/SRM launcher in its location
-    (reference 10.3; MegaMek writes the system's slot right after its launcher's): the
-    nearest unlinked launcher above it, else the nearest below. A system with no launcher
-    in its location links nothing and gets a note."""
-    from sim.classic.weapons import WEAPONS
+    (reference 10.3; MegaMek writes the system's slot right after its launcher's), and each
+    Apollo FCS to one MRM launcher (10.3 MRM row, 11.2): the nearest unlinked launcher above
+    it, else the nearest below. A system with no launcher in its location links nothing and
+    gets a note."""
+    from sim.classic.weapons import FCS_FAMILIES, WEAPONS
 
     out = list(mounts)
     notes: list[str] = []
     for kind, loc, line in systems:
         cands = [k for k, m in enumerate(out) if m.location == loc and not m.artemis
                  and m.weapon is not None and m.weapon in WEAPONS
-                 and WEAPONS[m.weapon].family in ARTEMIS_FAMILIES]
+                 and WEAPONS[m.weapon].family in FCS_FAMILIES[kind]]
         above = [k for k in cands if (out[k].line or 0) < line]
         below = [k for k in cands if (out[k].line or 0) > line]
         pick = (max(above, key=lambda k: out[k].line or 0) if above
                 else min(below, key=lambda k: out[k].line or 0) if below else None)
         if pick is None:
-            notes.append(f"{fn}:{line}: {kind.replace('_', ' ').title()} in {loc} has no LRM "
-                         "or SRM launcher to link to in that location (no effect)")
+            what = "MRM" if kind == "apollo" else "LRM or SRM"
+            notes.append(f"{fn}:{line}: {kind.replace('_', ' ').title()} in {loc} has no {what} "
+                         "launcher to link to in that location (no effect)")
             continue
         out[pick] = replace(out[pick], artemis=kind)
     return out, notes

@@ -29,7 +29,8 @@ class WeaponMount:
     line: int | None = None
     split_location: str | None = None
     #: the fire-control system linked to this launcher: "" none, ``"artemis_iv"`` or
-    #: ``"artemis_v"`` (the equipment kind; reference 10.3, :data:`sim.classic.weapons.ARTEMIS_KIND`)
+    #: ``"artemis_v"`` (the equipment kind; reference 10.3, :data:`sim.classic.weapons.ARTEMIS_KIND`),
+    #: or ``"apollo"`` (an MRM's Apollo FCS, 10.3 MRM row)
     artemis: str = ""
 
 

@@ -37,9 +37,10 @@ from sim.classic.physical_weapons import PHYSICAL_WEAPONS
 from sim.classic.weapons import AMMO, EQUIPMENT, WEAPONS, lookup_weapon
 from sim.units.types import ClassicMech
 
-#: Physical weapons the Classic duel swings (the sword, else the retractable blade, in the
-#: compiled engine, where the unit has no hatchet: sim/classic/engine/compile.py).
-SWUNG = ("hatchet", "sword", "retractable_blade")
+#: Physical weapons the Classic duel uses (the sword, else the retractable blade, in the
+#: compiled engine, where the unit has no hatchet; claws in the punches of their arm:
+#: sim/classic/engine/compile.py and physical.py).
+SWUNG = ("hatchet", "sword", "retractable_blade", "claws")
 #: Kinds of :class:`Item`, in the order reports list them.
 KINDS = ("weapon", "ammunition", "equipment", "construction", "quirk")
 #: Kinds that make a unit incomplete (design quirks are an optional rule).
@@ -174,8 +175,8 @@ def not_simulated(mech: ClassicMech) -> tuple[Item, ...]:
                             "only so far"))
         elif weapon not in SWUNG:
             out.append(Item("equipment", weapon.replace("_", " "), loc, "physical weapon: "
-                            "btsim's physical attacks know hatchets and swords only (the duel never "
-                            "swings it)"))
+                            "btsim's physical attacks know hatchets, swords, retractable blades and "
+                            "claws only (the duel never uses it)"))
     for name, loc, _line in mech.unknown_equipment:
         out.append(Item("equipment", _short(name), loc,
                         "not in btsim's equipment table (sim/classic/data/equipment.csv)"))

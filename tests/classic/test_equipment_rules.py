@@ -100,7 +100,7 @@ def test_physical_weapon_declarations() -> None:
     retractable blade -2, ceil(W/10)."""
     pw = attacks.PHYSICAL_WEAPONS
     assert {k: w.base_mod for k, w in pw.items()} == {"hatchet": -1, "sword": -2,
-                                                      "retractable_blade": -2}
+                                                      "retractable_blade": -2, "claws": 1}
     assert [attacks.physical_weapon_damage("sword", t) for t in (55, 60, 65)] == [7, 7, 8]
     assert [attacks.physical_weapon_damage("retractable_blade", t) for t in (55, 60)] == [6, 6]
     assert attacks.physical_weapon_damage("hatchet", 55) == 11

@@ -61,17 +61,24 @@ def test_every_row_has_a_source_and_sane_numbers() -> None:
         # Clan ER pulse -1, heavy lasers +1, rocket launchers +1 (MegaMek, cited per row)
         expected = {"pulse": -1 if "ER" in w.key else -2, "mrm": 1}.get(w.family, 0)
         if "Heavy" in w.key and w.family == "laser" or "Rocket" in w.key:
-            expected = 0 if "Improved Heavy" in w.key else 1  # MegaMek CLImprovedHeavyLaser*
+            expected = 1
+        if "Improved Heavy" in w.key:  # MegaMek CLImprovedHeavyLaser*: no modifier
+            expected = 0
+        if "VSP" in w.key:  # variable-speed pulse: by range bracket (MegaMek ComputeToHit)
+            expected = -3
+            assert w.to_hit_by_range == (-3, -2, -1), w.key
+        else:
+            assert w.to_hit_by_range is None, w.key
         assert w.to_hit_mod == expected, w.key
         if w.key.startswith("Clan HAG"):  # a Gauss rifle read on the cluster table
             assert (w.cluster, w.group, w.simulated) == (int(w.key[-2:]), 5, "")
             assert w.cluster_by_range == (2, 0, -2)  # MegaMek HAGWeaponHandler
         elif w.family in ("lrm", "srm", "streak", "mrm", "atm"):
             assert w.cluster > 0 and w.group == (2 if w.family in ("srm", "streak") else 5)
-            assert w.key.endswith(f" {w.cluster}")
+            assert w.key.removesuffix(" OS").removesuffix(" I-OS").endswith(f" {w.cluster}")
         else:
             assert (w.cluster, w.group) == (0, 0), w.key
-        # improved heavy lasers explode too (MegaMek CLImprovedHeavyLaser*: half damage)
+        # Gauss rifles, and the improved heavy lasers (MegaMek ImprovedHeavyLaserWeapon)
         assert w.explosive == (w.family == "gauss" or "Improved Heavy" in w.key)
         assert (w.explosion_damage > 0) == w.explosive
         assert w.deals_damage == (w.family not in ("narc", "tag", "ams")
@@ -98,7 +105,8 @@ def test_every_ammo_maps_to_a_weapon_and_back() -> None:
         assert fam in AMMO and AMMO[fam].weapon_family_key == fam
     for w in WEAPONS.values():
         if w.family in ("laser", "pulse", "ppc", "flamer", "tag") or "Rocket" in w.key \
-                or "Array" in w.key:  # one-shot rocket launchers, MG arrays: no ammunition
+                or "Array" in w.key or w.key.endswith("OS"):  # one-shot rocket launchers,
+            # OS / I-OS launchers (one shot of their own), MG arrays: no ammunition
             assert w.ammo is None and W.ammo_for(w) == ()
         else:
             assert w.ammo is not None and AMMO[w.ammo] in W.ammo_for(w)

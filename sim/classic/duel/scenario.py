@@ -127,6 +127,10 @@ class Side:
     #: :data:`sim.classic.physical_weapons.PHYSICAL_WEAPONS`): (layout item, arm), (-1, -1)
     #: none; the NumPy duel kernel ignores it
     sword: tuple[int, int] = (-1, -1)
+    #: layout item of the claws in the left and right arm (-1 none): the compiled engine
+    #: punches with them (issue 19; MegaMek ``PunchAttackAction``); the NumPy duel kernel
+    #: ignores them
+    claws: tuple[int, int] = (-1, -1)
 
     def hexes(self, mode: str) -> int:
         return {"stand": 0, "walk": self.walk, "run": self.run, "jump": self.jump}[mode]
@@ -443,7 +447,7 @@ def _side(params: Mapping[str, Any], s: str, fire_over: dict[str, Any],
                 _gun_items(any_fs, layout, mech), _bin_pools(any_fs, layout, mech),
                 _actuator_masks(layout), sinks, 2 if fu.double_sinks else 1, bv,
                 jets, _hatchet(layout, mech, notes), crules, ams_items, ams_pool, ams_heat,
-                _blade(layout, mech))
+                _blade(layout, mech), _claws(layout, mech))
 
 
 def _quirk_notes(mech: ClassicMech, rules: ClassicRules) -> list[str]:
@@ -480,14 +484,28 @@ def _blade(layout: lay.Layout, mech: ClassicMech) -> tuple[int, int]:
     return sword if sword[0] >= 0 else _club(layout, mech, "retractable_blade")
 
 
+def _claws(layout: lay.Layout, mech: ClassicMech) -> tuple[int, int]:
+    """Layout items of the unit's claws in its left and right arm (-1 where none; quads
+    have no claws: MegaMek ``QuadMek.hasClaw``)."""
+    if mech.config != "Biped":
+        return -1, -1
+    out = [-1, -1]
+    for j, arm in enumerate((lay.LA, lay.RA)):
+        if any(n == "claws" and lay.LOC_INDEX.get(loc, -1) == arm
+               for n, loc in mech.physical_weapons):
+            out[j] = next((i for i, it in enumerate(layout.items) if it.location == arm
+                           and "claw" in it.name.lower()), -1)
+    return out[0], out[1]
+
+
 def _hatchet(layout: lay.Layout, mech: ClassicMech, notes: list[str]) -> tuple[int, int]:
     """(layout item, arm) of the unit's hatchet (reference.md 1.3), (-1, -1) without one;
     other physical weapons are noted as not simulated."""
     found = (-1, -1)
     for name, loc in mech.physical_weapons:
         arm = lay.LOC_INDEX.get(loc, -1)
-        if name in ("sword", "retractable_blade") and arm in (lay.LA, lay.RA):
-            continue        # the compiled engine's (Side.sword)
+        if name in ("sword", "retractable_blade", "claws") and arm in (lay.LA, lay.RA):
+            continue        # the compiled engine's (Side.sword, Side.claws)
         if name != "hatchet" or arm not in (lay.LA, lay.RA):
             notes.append(f"{mech.name}: physical weapon {name} ({loc}) not simulated in the "
                          "duel (only the hatchet is declared)")

@@ -539,9 +539,12 @@ def melee_of(side: Any, enemy: Any, scn: DuelScenario) -> Melee:
     for j, arm in enumerate(_ARMS):
         la, hand = int(act["lower_arm"][arm] == 0), int(act["hand"][arm] == 0)
         mod = cr.hand_and_lower_arm_missing_mod if la and hand else 2 * la + hand
+        clawed = side.claws[j] >= 0  # claws (issue 19): +1 in the hand's place, ceil(W/7)
+        if clawed:
+            mod = 2 * la + PW.PHYSICAL_WEAPONS["claws"].base_mod
         if act["shoulder"][arm] and not nopunch:
             ptn[j] = ph.BASE[ph.PUNCH] + mod
-        pdmg[j] = D.punch(side.tons, la, False, cr)
+        pdmg[j] = (D.claw_punch if clawed else D.punch)(side.tons, la, False, cr)
     hatch_arm, hatch_tn, hatch_dmg = -1, 99, 0
     item, arm = side.hatchet if side.hatchet[0] >= 0 else side.sword
     if item >= 0 and act["shoulder"][arm] and act["hand"][arm]:

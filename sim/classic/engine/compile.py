@@ -49,8 +49,9 @@ from sim.memo import WeightedLRU
  P_DFA_MISS, P_NCMORE, P_NSIDE_ENG, P_NPOOL, P_NCOL, P_POLICY, P_MOVED, P_TSM_HEAT,
  P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR, P_QUAD,
  P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT, P_TARGETING, P_RANK,
- P_TORSO_CP, P_RUN_LESS, P_NPOD, P_POD_SINKS, P_POD_SAFE, P_HARD_TAC) = range(53)
-N_UP = 53
+ P_TORSO_CP, P_RUN_LESS, P_NPOD, P_POD_SINKS, P_POD_SAFE, P_HARD_TAC,
+ P_CLAW_LA, P_CLAW_RA) = range(55)
+N_UP = 55
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -297,6 +298,8 @@ def engine_only_equipment(mech: Any) -> list[str]:
     (the fallback) does not (issue 19): named in the fallback's notes."""
     out = ["triple-strength myomer"] if mech.tsm else []
     names = {n for n, _ in mech.physical_weapons}
+    if "claws" in names:
+        out.append("the claws' punch")
     if "hatchet" not in names:
         if "sword" in names:
             out.append("the sword")
@@ -527,6 +530,8 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     up[P_POD_SINKS] = s.mech.heat_sinks
     up[P_POD_SAFE] = ER.coolant_safe_heat(any(b.munition == "inferno"
                                               for b in s.mech.ammo_bins))
+    # claws (issue 19): the layout item in each arm (-1 none); that arm punches with them
+    up[P_CLAW_LA], up[P_CLAW_RA] = s.claws
     if s.hatchet[0] < 0 and s.sword[0] >= 0:
         # a sword or retractable blade swings in the hatchet's place (issue 19): its own
         # to-hit modifier (as a difference from the hatchet's base, which the BASE table
@@ -613,9 +618,10 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
         "CASE": np.asarray(L.case, np.int64), "CASE2": np.asarray(L.case2, np.int64),
         "ITEM": np.asarray(L.item, np.int64),
         "MOVE_MOD": move_mod, "TMM_NOM": tmm_nom,
-        # by halvings 0..2, then the same with TSM acting (3..5; equal without TSM)
-        "PUNCH_DMG": np.array([D.punch(s.tons, h, act, cr) for act in (False, tsm_on)
-                               for h in range(3)], np.int64),
+        # by halvings 0..2, then the same with TSM acting (3..5; equal without TSM); 6..11
+        # the same for a punch with claws (D.claw_punch, issue 19)
+        "PUNCH_DMG": np.array([f(s.tons, h, act, cr) for f in (D.punch, D.claw_punch)
+                               for act in (False, tsm_on) for h in range(3)], np.int64),
         "KICK_DMG": np.array([D.kick(s.tons, h, act, cr) for act in (False, tsm_on)
                               for h in range(3)], np.int64),
         "SHUT_GO": np.array([int(H.shutdown_avoid(r, fs0.rules.tacops_shutdown, s.piloting))

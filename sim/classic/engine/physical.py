@@ -95,10 +95,16 @@ def choose(SS: np.ndarray, X: np.ndarray, M: tuple, u: int, can: bool, fired: in
         la = 1 if (hits_of(S, arm, a3(M, L.M_ACT, u, C.A_LOWER_ARM, arm), M) > 0 or la_missing) else 0
         hand = 1 if (hits_of(S, arm, a3(M, L.M_ACT, u, C.A_HAND, arm), M) > 0 or hand_missing) else 0
         mod = 2 * ua + (a1(M, L.M_RI, C.R_PAIR_MOD) if (la_missing and hand_missing) else 2 * la + hand)
+        # claws (issue 19; MegaMek PunchAttackAction): +1 in the hand's place, ceil(W/7)
+        # (PUNCH_DMG 6..11); destroyed claws punch as a hand-less arm
+        claw = a2(M, L.M_UP, u, C.P_CLAW_LA + j)
+        clawed = claw >= 0 and not item_lost(S, M, u, claw, 1)
+        if clawed:
+            mod = 2 * ua + 2 * la + 1
         ok = (present and not sh_gone and has_sh and can and not (fired >> arm) & 1
               and standing_t and a2(M, L.M_UP, u, C.P_NOPUNCH) == 0)
         PH[u, H_PTN + j] = base + a1(M, L.M_BASE, PUNCH) + mod if ok else 13
-        PH[u, H_PDMG + j] = a2(M, L.M_PUNCH_DMG, u, min(ua + la, 2) + tsm3)
+        PH[u, H_PDMG + j] = a2(M, L.M_PUNCH_DMG, u, (6 if clawed else 0) + min(ua + la, 2) + tsm3)
     # kick: every leg present and every hip intact; a biped kicks with a leg, a quad with a
     # front leg (LA/RA; MegaMek KickAttackAction, sim.classic.quad)
     quad = a2(M, L.M_UP, u, C.P_QUAD) != 0

@@ -28,7 +28,10 @@ AMS_TARGETS = CLUSTER_LAUNCHERS | {"streak"}
 AMS_MOD = -4
 #: Artemis fire control on the cluster roll (10.3/11.2: Artemis IV +2; Artemis V +3), by the
 #: mount's ``artemis`` mark ("" none). Artemis has no effect on Streaks (10.3).
-ARTEMIS_BONUS: dict[str, int] = {"": 0, "iv": 2, "v": 3}
+#: An Apollo FCS ("apollo", linked to an MRM) adds no bonus: it gives the MRM the -1 on the
+#: cluster roll and cancels its +1 to-hit (10.3 MRM row, 11.2; :func:`cluster_modifier`,
+#: :func:`sim.classic.fire.to_hit.weapon_mod`).
+ARTEMIS_BONUS: dict[str, int] = {"": 0, "iv": 2, "v": 3, "apollo": 0}
 
 #: Rows of table 11.1: rack size -> hits for 2D6 = 2..12.
 ROWS: dict[int, tuple[int, ...]] = {
@@ -71,7 +74,8 @@ def cluster_modifier(w: Weapon, *, mrm_to_hit: str = "tw", artemis: str = "",
     cluster reader takes it from: the launcher's built-in bonus (``Weapon.cluster_bonus``:
     ATM +2) or its Artemis fire control (``artemis`` "iv" +2, "v" +3; not on Streaks), the
     larger of the two only (C23: the +2 bonuses do not stack, MegaMek's branch order); MRM
-    -1 under the Core rules (C19 ``mrm_to_hit=core``); -4 when the target's anti-missile
+    -1 under the Core rules (C19 ``mrm_to_hit=core``) or with a linked Apollo FCS
+    (``artemis`` "apollo", 11.2: Apollo -1, MRM only; once, not twice); -4 when the target's anti-missile
     system engages the attack (10.3, C25); ``range_mod``, the weapon's range-bracket term
     (``Weapon.cluster_by_range``: HAG +2 short, -2 long, MegaMek ``HAGWeaponHandler``). The
     sum is applied to the roll, which is then clamped to 2..12 (:func:`hits_by_roll`)."""
@@ -81,7 +85,7 @@ def cluster_modifier(w: Weapon, *, mrm_to_hit: str = "tw", artemis: str = "",
     if w.family != "streak":
         bonus = max(bonus, ARTEMIS_BONUS[artemis])
     mod = bonus
-    if w.family == "mrm" and mrm_to_hit == "core":
+    if w.family == "mrm" and (mrm_to_hit == "core" or artemis == "apollo"):
         mod -= 1
     if ams:
         mod += AMS_MOD

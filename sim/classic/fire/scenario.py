@@ -472,7 +472,7 @@ def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireR
             w, gunnery=gunnery, distance=dist, target_hexes=target_hexes,
             target_jumped=target_jumped, terrain=terrain, tmm_table=rules.fire_tmm_table,
             lbx_cluster=rules.lbx_ammo == "cluster", mrm_to_hit=rules.mrm_to_hit,
-            targeting_computer=unit.targeting_computer)
+            targeting_computer=unit.targeting_computer, apollo=m.artemis == "apollo")
         if base is not None:
             raw[r] = base + move_mod + H.TO_HIT[:ACTIVE_HEATS]
             tn[r] = np.minimum(raw[r], 13)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sim.classic import tables as CT
 from sim.classic.to_hit import tmm as _tmm
-from sim.classic.weapons import Weapon
+from sim.classic.weapons import Weapon, to_hit_at
 
 #: Range bracket modifiers (12.1): short +0, medium +2, long +4.
 BRACKET_MOD: dict[str, int] = {"short": 0, "medium": 2, "long": 4}
@@ -53,17 +53,20 @@ DIRECT_FIRE = frozenset({"laser", "pulse", "ppc", "ac", "lbx", "ultra", "rotary"
 
 
 def weapon_mod(w: Weapon, *, lbx_cluster: bool = False, mrm_to_hit: str = "tw",
-               targeting_computer: bool = False) -> int:
-    """The weapon's own modifier (12.1): pulse -2 (``to_hit_mod``), LB-X cluster ammo -1,
-    MRM +1 under TW (C19; the table row already holds +1, removed for ``core``), targeting
+               targeting_computer: bool = False, bracket: str | None = None,
+               apollo: bool = False) -> int:
+    """The weapon's own modifier (12.1): pulse -2 (``to_hit_mod``; a variable-speed pulse
+    laser's by range ``bracket``, ``to_hit_by_range``), LB-X cluster ammo -1,
+    MRM +1 under TW (C19; the table row already holds +1, removed for ``core`` and for an
+    MRM with a linked Apollo FCS, ``apollo``: 10.3 MRM row, cancelled), targeting
     computer -1 for direct-fire weapons (10.3; not LB-X cluster ammunition)."""
-    mod = w.to_hit_mod
+    mod = to_hit_at(w, bracket)
     if targeting_computer and w.family in DIRECT_FIRE and not (w.family == "lbx"
                                                                and lbx_cluster):
         mod -= 1
     if w.family == "lbx" and lbx_cluster:
         mod -= 1
-    if w.family == "mrm" and mrm_to_hit == "core":
+    if w.family == "mrm" and (mrm_to_hit == "core" or apollo):
         mod -= 1
     return mod
 
@@ -71,7 +74,8 @@ def weapon_mod(w: Weapon, *, lbx_cluster: bool = False, mrm_to_hit: str = "tw",
 def weapon_base_tn(w: Weapon, *, gunnery: int, distance: int, target_hexes: int,
                    target_jumped: bool, terrain: str, tmm_table: str = "tw",
                    lbx_cluster: bool = False, mrm_to_hit: str = "tw",
-                   targeting_computer: bool = False) -> tuple[int | None, list[tuple[str, int]]]:
+                   targeting_computer: bool = False, apollo: bool = False
+                   ) -> tuple[int | None, list[tuple[str, int]]]:
     """TN of ``w`` without the attacker's movement and heat terms (those depend on the
     turn's state), and its breakdown; ``None`` when out of range."""
     b = bracket(w, distance)
@@ -82,6 +86,7 @@ def weapon_base_tn(w: Weapon, *, gunnery: int, distance: int, target_hexes: int,
              ("target movement", target_movement_mod(target_hexes, target_jumped, tmm_table)),
              ("terrain", terrain_mod(terrain)),
              ("weapon", weapon_mod(w, lbx_cluster=lbx_cluster, mrm_to_hit=mrm_to_hit,
-                                    targeting_computer=targeting_computer))]
+                                    targeting_computer=targeting_computer, bracket=b,
+                                    apollo=apollo))]
     terms = [(k, v) for k, v in terms if v or k == "gunnery"]
     return sum(v for _, v in terms), terms

@@ -35,7 +35,8 @@ class Mount:
     rear: bool
     line: int | None = None
     #: Artemis fire control linked to this launcher: "" none, "iv" or "v" (10.3; +2 / +3 on
-    #: the cluster roll through :func:`sim.classic.fire.cluster.cluster_modifier`)
+    #: the cluster roll through :func:`sim.classic.fire.cluster.cluster_modifier`), or
+    #: "apollo" (an MRM's Apollo FCS: -1 on that roll, its +1 to-hit cancelled)
     artemis: str = ""
 
     @property
@@ -120,6 +121,8 @@ def linked_artemis(mount: WeaponMount, bins: tuple[AmmoBin, ...]) -> str:
     Every bin the launcher feeds from must carry such rounds (a pool mixing standard rounds
     gets none: btsim does not track which bin fires first); "" without a link."""
     w = WEAPONS.get(mount.weapon) if mount.weapon is not None else None
+    if mount.artemis == "apollo":  # an Apollo FCS needs no special rounds (its MRM's own)
+        return "apollo" if w is not None and w.family == "mrm" else ""
     if not mount.artemis or w is None or w.family not in ARTEMIS_FAMILIES or w.ammo is None:
         return ""
     fed = [b.munition for b in bins if b.ammo is not None and b.ammo in AMMO
