@@ -1114,19 +1114,33 @@ class Planner:
                 views[u].update(worst_rows=worst[u].tolist(), q_rows=qs[u].tolist())
         ds = np.arange(1, R + 1)
         out = np.zeros((2, R + 1), np.int64)
+        d_all = np.broadcast_to(np.arange(R + 1), (4, R + 1))
+        both = all(t.decide is competent for t in tacs)
+        if both:
+            # both initiative orders at once (each slice as :func:`choose` alone): the first
+            # mover f's moves, and the second mover 1 - f's reply to every first move
+            m1s, d1s = choose(np.stack(worst)[:, None],
+                              np.stack([self._reachable(reach[f], False) for f in (0, 1)]), ds)
+            m2ts, d2ts = choose(np.stack([qs[1 - f].transpose(1, 0, 2)[:, None]
+                                          for f in (0, 1)]),
+                                np.stack([self._reachable(reach[1 - f], True) for f in (0, 1)]),
+                                d_all)
         for f in (0, 1):
             s = 1 - f
-            if tacs[f].decide is competent:
+            if both:
+                m1, d1 = m1s[f], d1s[f]
+            elif tacs[f].decide is competent:
                 m1, d1 = choose(worst[f][None], self._reachable(reach[f], False), ds)
             else:
                 picks = [_call(tacs[f], View(d=int(d), first=True, opp_mode=-1, **views[f]))
                          for d in ds.tolist()]
                 m1 = np.array([p[0] for p in picks], np.int64)
                 d1 = np.array([p[1] for p in picks], np.int64)
-            if tacs[s].decide is competent:
+            if both:
+                m2, d2 = m2ts[f][m1, d1], d2ts[f][m1, d1]
+            elif tacs[s].decide is competent:
                 # the second mover's reply to every first move (mode, distance) at once
                 vals = qs[s].transpose(1, 0, 2)[:, None]             # [m1, ., m, nd]
-                d_all = np.broadcast_to(np.arange(R + 1), (4, R + 1))
                 m2t, d2t = choose(vals, self._reachable(reach[s], True), d_all)
                 m2, d2 = m2t[m1, d1], d2t[m1, d1]
             else:
