@@ -139,13 +139,14 @@ def test_the_melee_memo_is_exact_bounded_and_keys_by_every_field(
     with monkeypatch.context() as m:
         m.setattr(TC, "melee_memo", lambda key, mc, *a: TC.melee(mc, *a))
         plain = [side(plan, u, su, dict(st)) for u, su, st in states]
-    for bound in (TC.MELEE_ITEMS, 3):
-        monkeypatch.setattr(TC, "_MELEE", TC.WeightedLRU(bound, bound))
+    for items, size in ((TC.MELEE_ITEMS, TC.MELEE_BYTES), (3, 10**9), (10**6, 5000)):
+        monkeypatch.setattr(TC, "_MELEE", TC.WeightedLRU(items, size))
         for _ in range(2):                       # cold, then from the memo
             for (u, su, st), want in zip(states, plain, strict=True):
                 for g, w in zip(side(plan, u, su, dict(st)), want, strict=True):
                     assert np.array_equal(g, w)
-        assert 0 < len(TC._MELEE) <= bound
+        assert 0 < len(TC._MELEE) <= items and TC._MELEE.weight <= size
+    assert len(TC._MELEE) < 24                   # the byte bound binds
     got = next(iter(TC._MELEE._data.values()))[0]
     assert not any(a.flags.writeable for a in got)
     mc = plan.melee[0]

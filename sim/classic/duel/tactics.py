@@ -723,11 +723,13 @@ def melee_key(mc: Melee) -> tuple[Any, ...]:
 
 #: the per-process memo of :func:`melee` by content (issue 21: the physical valuation at
 #: distance 1 was a third of a competent state's cost, and the same unit pair recurs across
-#: states, seats and scenarios): at most MELEE_ITEMS entries (each three (4, 4[, guns])
-#: arrays, under 1 KB)
-MELEE_ITEMS = 16384
+#: states, seats and scenarios): at most MELEE_ITEMS entries and MELEE_BYTES of arrays, keys
+#: and values counted (an entry about 1-3 KB: its (4, 4, guns) arguments' bytes and three
+#: (4, 4[, guns]) results)
+MELEE_ITEMS = 8192
+MELEE_BYTES = 8 << 20
 _MELEE: WeightedLRU[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = WeightedLRU(
-    MELEE_ITEMS, MELEE_ITEMS)
+    MELEE_ITEMS, MELEE_BYTES)
 
 
 def melee_memo(key: tuple[Any, ...], mc: Melee, *args: Any
@@ -740,7 +742,9 @@ def melee_memo(key: tuple[Any, ...], mc: Melee, *args: Any
         got = melee(mc, *args)
         for a in got:
             a.flags.writeable = False
-        _MELEE.put(k, got)
+        size = sum(a.nbytes for a in got) + sum(a.nbytes for a in args
+                                                if isinstance(a, np.ndarray))
+        _MELEE.put(k, got, size)
     return got
 
 
