@@ -118,3 +118,42 @@ def test_a_fire_situation_is_built_once_and_equals_a_fresh_build(
         fs = one.a.fire[k]
         assert P._content_of(fs) == P.decision_content(fs)
         assert P._content_of(fs) is P._content_of(fs)
+
+
+def test_the_melee_memo_is_exact_bounded_and_keys_by_every_field(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`tactics.melee_memo` (per process, by content) gives what :func:`tactics.melee`
+    gives, read-only, within MELEE_ITEMS; :func:`tactics.melee_key` holds every field."""
+    import dataclasses
+
+    scn = build({**PARAMS, "range": 2})
+    plan = sampler._compiled(scn).table.planner
+    assert plan is not None
+    rng = np.random.default_rng(3)
+    top = {name: (1 << bits) - 1 for name, bits in TC.UNIT_FIELDS}
+    states = []
+    for _ in range(12):
+        s0, s1 = ({k: int(rng.integers(0, v + 1)) for k, v in top.items()} for _ in "ab")
+        states += [(0, {**s0, "act": 1, "prone": 0}, s1), (1, {**s1, "act": 1, "prone": 0}, s0)]
+    side = TC.Planner._side.__wrapped__  # type: ignore[attr-defined]
+    with monkeypatch.context() as m:
+        m.setattr(TC, "melee_memo", lambda key, mc, *a: TC.melee(mc, *a))
+        plain = [side(plan, u, su, dict(st)) for u, su, st in states]
+    for items, size in ((TC.MELEE_ITEMS, TC.MELEE_BYTES), (3, 10**9), (10**6, 5000)):
+        monkeypatch.setattr(TC, "_MELEE", TC.WeightedLRU(items, size))
+        for _ in range(2):                       # cold, then from the memo
+            for (u, su, st), want in zip(states, plain, strict=True):
+                for g, w in zip(side(plan, u, su, dict(st)), want, strict=True):
+                    assert np.array_equal(g, w)
+        assert 0 < len(TC._MELEE) <= items and TC._MELEE.weight <= size
+    assert len(TC._MELEE) < 24                   # the byte bound binds
+    got = next(iter(TC._MELEE._data.values()))[0]
+    assert not any(a.flags.writeable for a in got)
+    mc = plan.melee[0]
+    keys = {TC.melee_key(mc)}
+    for f in dataclasses.fields(mc):
+        v = getattr(mc, f.name)
+        other = (v + 1 if isinstance(v, np.ndarray) else not v if isinstance(v, bool)
+                 else v[::-1] if isinstance(v, tuple) else v + 1)
+        keys.add(TC.melee_key(dataclasses.replace(mc, **{f.name: other})))
+    assert len(keys) == len(dataclasses.fields(mc)) + 1

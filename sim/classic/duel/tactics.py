@@ -87,7 +87,7 @@ then the shorter distance.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -98,6 +98,7 @@ from sim.classic.duel import physical as ph
 from sim.classic.fire import heat as H
 from sim.classic.fire import to_hit as TH
 from sim.dice import P_2D6_AT_LEAST
+from sim.memo import WeightedLRU
 
 if TYPE_CHECKING:
     from sim.classic.duel.scenario import DuelScenario
@@ -625,32 +626,36 @@ def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
     kick_o = (1 - pk) * qks * mc.fall_s
 
     def options(free: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The best melee attack with the arms ``free``: value, dealt, own damage."""
+        """The best melee attack with the arms ``free`` (each ``(configurations,) +
+        shape``): value, dealt, own damage per configuration (elementwise, so each equals
+        the attack of one configuration alone)."""
+        cshape = free[0].shape
+        zc = np.zeros(cshape)
         vals, dealt, own = [], [], []
         ok_p = standing
         pp = [P_(base + mc.punch_tn[j]) * (free[j] & ok_p) for j in range(2)]
         vals.append(pp[0] * mc.punch_dmg[0] + pp[1] * mc.punch_dmg[1])
         dealt.append(vals[-1])
-        own.append(zero)
-        vals.append(kick)
-        dealt.append(kick_d)
-        own.append(kick_o)
+        own.append(zc)
+        vals.append(np.broadcast_to(kick, cshape))
+        dealt.append(np.broadcast_to(kick_d, cshape))
+        own.append(np.broadcast_to(kick_o, cshape))
         if mc.hatch_arm >= 0 and mc.allk and standing:
             ph_ = P_(base + mc.hatch_tn) * free[_ARMS.index(mc.hatch_arm)]
             vals.append(ph_ * mc.hatch_dmg)
         else:
-            vals.append(zero)
+            vals.append(zc)
         dealt.append(vals[-1])
-        own.append(zero)
+        own.append(zc)
         if mc.push and mc.allk and standing:
             pu = P_(base + ph.BASE[ph.PUSH]) * (free[0] & free[1])
             qp = q_t(ph.PSR_ON_TARGET[ph.PUSH])
             vals.append(pu * qp * knock)
             dealt.append(pu * qp * fall_t)
         else:
-            vals.append(zero)
-            dealt.append(zero)
-        own.append(zero)
+            vals.append(zc)
+            dealt.append(zc)
+        own.append(zc)
         v = np.stack(vals)
         k = np.argmax(np.where(v > 0, v, -np.inf), axis=0)     # first of the largest
         pick = np.take_along_axis
@@ -661,14 +666,18 @@ def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
                 np.where(none, 0.0, pick(np.stack(own), idx, 0)[0]))
 
     free0 = [~arm_fired[0], ~arm_fired[1]]
-    mv, md, mo = options(free0)
+    # the free arms as fired, then with each hold (_HOLDS) at once
+    hold_l = np.array([False] + [h[0] for h in _HOLDS])[:, None, None]
+    hold_r = np.array([False] + [h[1] for h in _HOLDS])[:, None, None]
+    ov, od, oo = options([free0[0] | hold_l, free0[1] | hold_r])
+    mv, md, mo = ov[0], od[0], oo[0]
     best, dealt, own, keep = w_fire + mv, w_fire + md, mo, fired
-    for hl, hr in _HOLDS:
+    for i, (hl, hr) in enumerate(_HOLDS, 1):
         held = (arm_fired[0] & hl) | (arm_fired[1] & hr)
         cut = (arm_guns[0] & hl) | (arm_guns[1] & hr)
         kept = fired & ~cut
         e_kept = (eg * kept).sum(axis=-1)
-        hv, hd, ho = options([free0[0] | hl, free0[1] | hr])
+        hv, hd, ho = ov[i], od[i], oo[i]
         better = held & (e_kept + hv > best)
         best = np.where(better, e_kept + hv, best)
         dealt = np.where(better, e_kept + hd, dealt)
@@ -700,6 +709,46 @@ def melee(mc: Melee, mode: np.ndarray, hexes: np.ndarray, own_mod: np.ndarray,
             own = np.where(go, lost, own)
             keep = np.where(go[..., None], False, keep)
     return dealt, own, keep
+
+
+def _content(x: Any) -> Any:
+    """A hashable stand-in for ``x`` equal exactly when ``x`` is (an array by its dtype,
+    shape and bytes)."""
+    if isinstance(x, np.ndarray):
+        return (x.dtype.str, x.shape, x.tobytes())
+    return (type(x).__name__, x)
+
+
+def melee_key(mc: Melee) -> tuple[Any, ...]:
+    """:class:`Melee`'s content: every field (a field added later is in it too)."""
+    return tuple((f.name, _content(getattr(mc, f.name))) for f in fields(mc))
+
+
+#: the per-process memo of :func:`melee` by content (issue 21: the physical valuation at
+#: distance 1 was a third of a competent state's cost, and the same unit pair recurs across
+#: states, seats and scenarios): at most MELEE_ITEMS entries and MELEE_BYTES of arrays, keys
+#: and values counted (an entry about 1-3 KB: its (4, 4, guns) arguments' bytes and three
+#: (4, 4[, guns]) results)
+MELEE_ITEMS = 8192
+MELEE_BYTES = 8 << 20
+_MELEE: WeightedLRU[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = WeightedLRU(
+    MELEE_ITEMS, MELEE_BYTES)
+
+
+def melee_memo(key: tuple[Any, ...], mc: Melee, *args: Any
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`melee` ``(mc, *args)`` memoised by content (``key``: :func:`melee_key` of
+    ``mc``) on every argument: exact, the arrays returned read-only."""
+    k = (key, *(_content(a) for a in args))
+    got = _MELEE.get(k)
+    if got is None:
+        got = melee(mc, *args)
+        for a in got:
+            a.flags.writeable = False
+        size = sum(a.nbytes for a in got) + sum(a.nbytes for a in args
+                                                if isinstance(a, np.ndarray))
+        _MELEE.put(k, got, size)
+    return got
 
 
 #: what :meth:`Planner._side` reads of the *target's* state (``st``): its memo
@@ -826,6 +875,7 @@ class Planner:
         self.gclass = [weapon_classes(side) for side in scn.sides]
         #: each side's physical attacks at distance 1 (:func:`melee`)
         self.melee = [melee_of(scn.sides[u], scn.sides[1 - u], scn) for u in range(2)]
+        self.melee_key = [melee_key(m) for m in self.melee]
         self.states: dict[int, dict[str, Any]] = {}
         self._mask_memo: dict[tuple[Any, ...], np.ndarray] = {}
         self._ok_memo: dict[tuple[Any, ...], np.ndarray] = {}
@@ -930,8 +980,8 @@ class Planner:
         mode = (m[:, None] + 0 * m[None, :]) if u == 0 else (0 * m[:, None] + m[None, :])
         b1 = bits[:, :, 1]
         eg = p[:, :, 1] * self.given[u] * b1
-        d1, o1, k1 = melee(self.melee[u], mode, hx_u[mode], mo, tt, st["prone"], st["act"],
-                           eg, b1)
+        d1, o1, k1 = melee_memo(self.melee_key[u], self.melee[u], mode, hx_u[mode], mo, tt,
+                                int(st["prone"]), int(st["act"]), eg, b1)
         dealt = dealt.copy()
         dealt[:, :, 1] = d1
         own = np.zeros(dealt.shape)
@@ -1071,19 +1121,33 @@ class Planner:
                 views[u].update(worst_rows=worst[u].tolist(), q_rows=qs[u].tolist())
         ds = np.arange(1, R + 1)
         out = np.zeros((2, R + 1), np.int64)
+        d_all = np.broadcast_to(np.arange(R + 1), (4, R + 1))
+        both = all(t.decide is competent for t in tacs)
+        if both:
+            # both initiative orders at once (each slice as :func:`choose` alone): the first
+            # mover f's moves, and the second mover 1 - f's reply to every first move
+            m1s, d1s = choose(np.stack(worst)[:, None],
+                              np.stack([self._reachable(reach[f], False) for f in (0, 1)]), ds)
+            m2ts, d2ts = choose(np.stack([qs[1 - f].transpose(1, 0, 2)[:, None]
+                                          for f in (0, 1)]),
+                                np.stack([self._reachable(reach[1 - f], True) for f in (0, 1)]),
+                                d_all)
         for f in (0, 1):
             s = 1 - f
-            if tacs[f].decide is competent:
+            if both:
+                m1, d1 = m1s[f], d1s[f]
+            elif tacs[f].decide is competent:
                 m1, d1 = choose(worst[f][None], self._reachable(reach[f], False), ds)
             else:
                 picks = [_call(tacs[f], View(d=int(d), first=True, opp_mode=-1, **views[f]))
                          for d in ds.tolist()]
                 m1 = np.array([p[0] for p in picks], np.int64)
                 d1 = np.array([p[1] for p in picks], np.int64)
-            if tacs[s].decide is competent:
+            if both:
+                m2, d2 = m2ts[f][m1, d1], d2ts[f][m1, d1]
+            elif tacs[s].decide is competent:
                 # the second mover's reply to every first move (mode, distance) at once
                 vals = qs[s].transpose(1, 0, 2)[:, None]             # [m1, ., m, nd]
-                d_all = np.broadcast_to(np.arange(R + 1), (4, R + 1))
                 m2t, d2t = choose(vals, self._reachable(reach[s], True), d_all)
                 m2, d2 = m2t[m1, d1], d2t[m1, d1]
             else:
