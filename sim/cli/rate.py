@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from sim.cli.common import add_rule_flags, rule_overrides
 
@@ -99,7 +100,6 @@ def main(args: argparse.Namespace) -> int:
     from sim.rating import experiment as RE
     from sim.rating import run as R
     from sim.rating.prices import DEFAULT_PRICE, check_price
-    from sim.rating.text import summary_lines, to_json
 
     game = R.check_game(args.game)
     price = check_price(args.price if args.price is not None else DEFAULT_PRICE)
@@ -136,12 +136,9 @@ def main(args: argparse.Namespace) -> int:
                  cache_dir=folder / CACHE_DIR if folder is not None else None)
     if folder is not None:
         RE.write(folder, res)
-    if args.json:
-        print(json.dumps(to_json(res.frame, res.meta), default=str))
-    else:
-        print("\n".join(summary_lines(res.frame, res.meta)))
-        if folder is not None:
-            print(f"{folder}: {len(res.frame)} rows", file=sys.stderr)
+    _say(res, args.json)
+    if not args.json and folder is not None:
+        print(f"{folder}: {len(res.frame)} rows", file=sys.stderr)
     return 0
 
 
@@ -155,7 +152,6 @@ def _shard(args: argparse.Namespace, name: str, game: str, catalog: str, price: 
     from sim.experiment import _check_name
     from sim.rating import run as R
     from sim.rating.experiment import RatingExperiment
-    from sim.rating.text import summary_lines, to_json
     from sim.shard import parse_shard, parse_wait, run_rating_shard
 
     if args.shard is None:
@@ -186,9 +182,15 @@ def _shard(args: argparse.Namespace, name: str, game: str, catalog: str, price: 
     print(f"{folder}: shard {args.shard}: {got['computed']} chunks computed, {got['cached']} "
           f"read{', summary written' if got['written'] else ''}", file=sys.stderr)
     if got["written"]:
-        res = got["rating"]
-        if args.json:
-            print(json.dumps(to_json(res.frame, res.meta), default=str))
-        else:
-            print("\n".join(summary_lines(res.frame, res.meta)))
+        _say(got["rating"], args.json)
     return 0
+
+
+def _say(res: Any, as_json: bool) -> None:
+    """Print a rating: its JSON document, or its verdict table and assumptions."""
+    from sim.rating.text import summary_lines, to_json
+
+    if as_json:
+        print(json.dumps(to_json(res.frame, res.meta), default=str))
+    else:
+        print("\n".join(summary_lines(res.frame, res.meta)))

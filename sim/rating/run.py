@@ -544,8 +544,6 @@ class _Lazy(Sequence[Any]):
         return len(self.params)
 
     def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return [self.model.scenario(p) for p in self.params[i]]
         return self.model.scenario(self.params[i])
 
 

@@ -767,47 +767,43 @@ class _Reads(dict[str, int]):
                        "tactics.SIDE_TARGET_READS (the memo's key)")
 
 
-def _memo_side(fn: Callable[..., tuple[np.ndarray, ...]]) -> Callable[..., Any]:
-    """Memoize :meth:`Planner._side` per planner on ``(u, own state, the target's
-    SIDE_TARGET_READS)``: exact (the call is a pure function of those), the arrays returned
-    read-only so no caller can change a shared one. Bounded by the planner's states (two
-    entries a state at most)."""
-    def cached(self: Planner, u: int, su: dict[str, int], st: dict[str, int]
-               ) -> tuple[np.ndarray, ...]:
-        memo = self.__dict__.setdefault("_side_memo", {})
-        seen = _Reads({k: st[k] for k in SIDE_TARGET_READS})
-        key = (u, tuple(sorted(su.items())), tuple(seen.values()))
-        got = memo.get(key)
-        if got is None:
-            got = fn(self, u, su, seen)
-            for a in got:
-                a.flags.writeable = False
-            memo[key] = got
-        return got
+def _memo(attr: str, key: Callable[..., tuple[Any, ...]],
+          arg: Callable[..., tuple[Any, ...]] | None = None
+          ) -> Callable[[Callable[..., tuple[np.ndarray, ...]]], Callable[..., Any]]:
+    """Memoize a :class:`Planner` method per planner in ``self.<attr>`` on ``key(*args)``
+    (exact: the method is a pure function of what the key holds); ``arg(*args)`` the
+    arguments the method is called with (default: as given); the arrays returned read-only
+    so no caller can change a shared one."""
+    def deco(fn: Callable[..., tuple[np.ndarray, ...]]) -> Callable[..., Any]:
+        def cached(self: Planner, *args: Any) -> tuple[np.ndarray, ...]:
+            memo = self.__dict__.setdefault(attr, {})
+            call = arg(*args) if arg is not None else args
+            k = key(*call)
+            got = memo.get(k)
+            if got is None:
+                got = fn(self, *call)
+                for a in got:
+                    a.flags.writeable = False
+                memo[k] = got
+            return got
 
-    cached.__doc__ = fn.__doc__
-    cached.__wrapped__ = fn  # type: ignore[attr-defined]
-    return cached
+        cached.__doc__ = fn.__doc__
+        cached.__wrapped__ = fn  # type: ignore[attr-defined]
+        return cached
+
+    return deco
 
 
-def _memo_risk(fn: Callable[..., tuple[np.ndarray, np.ndarray]]) -> Callable[..., Any]:
-    """Memoize :meth:`Planner._risk` per planner on ``(u, the heat array's bytes)`` (exact;
-    the memoized :meth:`Planner._side` hands many states the same heats), the arrays
-    returned read-only."""
-    def cached(self: Planner, u: int, h2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        memo = self.__dict__.setdefault("_risk_memo", {})
-        key = (u, h2.shape, h2.dtype.str, h2.tobytes())
-        got = memo.get(key)
-        if got is None:
-            got = fn(self, u, h2)
-            for a in got:
-                a.flags.writeable = False
-            memo[key] = got
-        return got
-
-    cached.__doc__ = fn.__doc__
-    cached.__wrapped__ = fn  # type: ignore[attr-defined]
-    return cached
+#: :meth:`Planner._side` per planner on ``(u, own state, the target's SIDE_TARGET_READS)``,
+#: the target read through :class:`_Reads` (bounded by the planner's states: two entries a
+#: state at most)
+_memo_side = _memo(
+    "_side_memo",
+    lambda u, su, seen: (u, tuple(sorted(su.items())), tuple(seen.values())),
+    lambda u, su, st: (u, su, _Reads({k: st[k] for k in SIDE_TARGET_READS})))
+#: :meth:`Planner._risk` per planner on ``(u, the heat array's bytes)`` (the memoized
+#: :meth:`Planner._side` hands many states the same heats)
+_memo_risk = _memo("_risk_memo", lambda u, h2: (u, h2.shape, h2.dtype.str, h2.tobytes()))
 
 
 class Planner:
