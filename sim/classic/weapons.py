@@ -17,7 +17,8 @@ SRM/Streak 2, 0 = the whole damage one group); ``rate`` shots per turn (Ultra 2,
 group repeated slot lines into one weapon); ``defensive`` (AMS: never fires at a target);
 ``cluster_bonus`` the launcher's built-in modifier on its cluster roll (ATM +2, 10.3 and
 11.2; read through :func:`sim.classic.fire.cluster.cluster_modifier`); ``cluster_by_range``
-the modifier on the cluster roll by range bracket (``S/M/L``: HAG ``2/0/-2``). The last columns
+the modifier on the cluster roll by range bracket (``S/M/L``: HAG ``2/0/-2``); ``one_shot``
+``true`` for a one-shot launcher (its one volley in the launcher, no bin). The last columns
 are optional per row: a row that stops before them (or leaves them empty) has none.
 
 Columns of ``ammo.csv``: ``key`` (canonical), ``family`` (= ``Weapon.ammo`` of the weapons
@@ -128,6 +129,10 @@ class Weapon:
     #: pulse lasers -3/-2/-1, MegaMek ``ComputeToHit``); None: ``to_hit_mod`` at every range
     #: (:func:`to_hit_at`)
     to_hit_by_range: tuple[int, int, int] | None = None
+    #: a one-shot launcher (column ``one_shot``; OS / I-OS launchers, rocket launchers:
+    #: reference 10.3 "fire once per game", MegaMek ``F_ONESHOT``): its one volley is carried
+    #: in the launcher, not in an ammunition bin (:func:`one_shot_rounds`)
+    one_shot: bool = False
 
     @property
     def fires(self) -> bool:
@@ -320,6 +325,7 @@ def _weapons() -> tuple[dict[str, Weapon], dict[str, str]]:
             cluster_by_range=_cluster_by_range(row, where),
             to_hit_by_range=_cluster_by_range(row, where, "to_hit_by_range"),
             cluster_bonus=_int(row, "cluster_bonus", where) if row.get("cluster_bonus") else 0,
+            one_shot=bool(row.get("one_shot")) and _bool(row, "one_shot", where),
             **ints)
     index = _index({k: (w.key, *w.lookups) for k, w in table.items()}, WEAPONS_FILE)
     return table, index
@@ -531,4 +537,28 @@ def require(mech: ClassicMech, mounts: tuple[WeaponMount, ...] | None = None
             where = f"{m.location}" + (f", line {m.line}" if m.line is not None else "")
             raise UserError(f"{mech.name}: {missing_weapon(m.name, where)}")
         out.append((m, weapon))
+    return tuple(out)
+
+
+#: Rounds a one-shot launcher carries: its one volley (reference 10.3 "One-shot (OS)
+#: launchers: fire once per game"; MegaMek ``F_ONESHOT``: one shot left in an ammunition
+#: mount linked by the launcher).
+ONE_SHOT_ROUNDS = 1
+
+
+def one_shot_rounds(mounts: tuple[WeaponMount, ...]) -> tuple[tuple[int, str, str], ...]:
+    """``(mount index, pool key, location)`` of every one-shot launcher in ``mounts`` (a
+    'Mech's ``weapon_mounts``, in their order), each with its own pool of
+    :data:`ONE_SHOT_ROUNDS` (reference 10.3: it fires once per game). The round is carried in
+    the launcher (MegaMek ``Mounted.isOneShotAmmo``: an ammunition mount at ``LOC_NONE``
+    linked by the launcher): no critical slot holds it, so no critical hit explodes it and
+    no weapon of the same type feeds from it; it is lost with the launcher. The fire model's
+    pools (:func:`sim.classic.fire.unit.fire_unit`) and the damage state's bins
+    (:func:`sim.classic.damage_state.layout.build_layout`) both read this one list, so the
+    key names the same pool in each."""
+    out = []
+    for i, m in enumerate(mounts):
+        w = WEAPONS.get(m.weapon) if m.weapon is not None else None
+        if w is not None and w.one_shot:
+            out.append((i, f"one-shot {i}: {w.key}", m.location))
     return tuple(out)

@@ -1,8 +1,8 @@
 """Issue 19 (every 'Mech a player fields): slot entries real MegaMek files carry that the
 held-out import found unknown, each read into btsim's tables with its MegaMek facts: the
 variable-speed pulse lasers (damage and to-hit by range bracket), the Magshot Gauss rifle
-and its ammunition, one-shot and improved one-shot launchers (known, declared not
-simulated), communications equipment written with its tons and variable-size cargo
+and its ammunition, one-shot and improved one-shot launchers (known; each fires its one
+volley: tests/fire/test_one_shot.py), communications equipment written with its tons and variable-size cargo
 (``Cargo:size:0.5``: no effect in a duel). Synthetic text: a built-in unit's file, edited."""
 
 from __future__ import annotations
@@ -38,12 +38,10 @@ def test_items_read_into_the_tables() -> None:
     assert ("Communications Equipment", "LT") in mech.equipment
     assert ("Cargo", "LT") in mech.equipment
     # the comms gear and the cargo have no effect in a duel (the unit stays complete for
-    # them); the improved one-shot launcher is known and declared not simulated
+    # them); the improved one-shot launcher is known and simulated (its one volley)
     none = {i.name for i in usable.no_effect(mech)}
     assert {"Communications Equipment", "Cargo"} <= none
-    [ios] = [i for i in usable.not_simulated(mech) if i.kind in usable.INCOMPLETE_KINDS]
-    assert ios.name == "SRM 6 (I-OS)" and "one-shot" in ios.reason
-    assert "weapon table" not in ios.reason
+    assert not [i for i in usable.not_simulated(mech) if i.kind in usable.INCOMPLETE_KINDS]
 
 
 def _guns(r: int) -> dict[str, object]:
@@ -63,7 +61,7 @@ def test_vsp_laser_damage_and_to_hit_by_bracket() -> None:
         assert int(vsp.tn_uncapped[0, 0]) == tn, r
     guns = _guns(1)
     assert guns["IS Magshot"].max_damage() == 2
-    assert "IS SRM 6 I-OS" not in guns  # declared not simulated: never fires
+    assert guns["IS SRM 6 I-OS"].max_damage() == 12  # its one volley (fed by its own round)
 
 
 _LA = ("Left Arm:\nShoulder\nUpper Arm Actuator\nLower Arm Actuator\nHand Actuator\n"

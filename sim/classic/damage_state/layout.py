@@ -23,10 +23,12 @@ from sim.classic.equipment_rules import (
 from sim.classic.weapons import (
     AMMO,
     EQUIPMENT,
+    ONE_SHOT_ROUNDS,
     WEAPONS,
     lookup_ammo_bin,
     lookup_equipment,
     lookup_weapon,
+    one_shot_rounds,
 )
 from sim.units.types import ARM_ACTUATORS, LEG_ACTUATORS, ClassicMech
 
@@ -148,6 +150,11 @@ class Layout:
     #: hits do not hurt the MechWarrior and a destroyed head does not destroy the 'Mech
     #: (its cockpit slot, in the center torso, does when hit)
     torso_cockpit: bool = False
+    #: per bin: "" for an ammunition bin in a slot; for the one round a one-shot launcher
+    #: carries, the key of its pool (:func:`sim.classic.weapons.one_shot_rounds`). Those
+    #: bins come last, hold :data:`sim.classic.weapons.ONE_SHOT_ROUNDS`, sit in the
+    #: launcher's location and in no slot (``bin_slot`` never names them), and never explode
+    bin_keys: tuple[str, ...] = ()
 
     def armor_points(self, values: np.ndarray) -> np.ndarray:
         """Armor points shown for armor columns kept in ``armor_per_point`` units (rounded
@@ -359,6 +366,10 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
             if w is not None and w.explosive and w.explosion_damage > 0:
                 gauss.append(idx)
             prev_key, run = key, 1
+    bin_keys = [""] * len(bins)
+    for _, key, loc in one_shot_rounds(mech.weapon_mounts):  # 10.3: in the launcher
+        bins.append((LOC_INDEX[loc], ONE_SHOT_ROUNDS, 0, False))
+        bin_keys.append(key)
     for m in mech.weapon_mounts:
         if m.split_location is None or m.weapon is None:
             continue
@@ -386,7 +397,7 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
                   _classes(names, kind, item, masks, n_slots), config, n_slots,
                   NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config],
                   GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)], per_point,
-                  torso_cockpit(mech.cockpit))
+                  torso_cockpit(mech.cockpit), tuple(bin_keys))
 
 
 def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,

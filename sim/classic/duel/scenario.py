@@ -289,6 +289,9 @@ def _bin_pools(fs: FireScenario, layout: lay.Layout, mech: ClassicMech) -> tuple
             found = lookup_ammo_bin(lay._strip(str(name))[0], mech.tech_base)
             if found is not None and found[0].weapon_family_key in keys:
                 res[b] = keys.index(found[0].weapon_family_key)
+    for b, key in enumerate(layout.bin_keys):  # a one-shot launcher's round: its own pool
+        if key and key in keys:
+            res[b] = keys.index(key)
     return tuple(res)
 
 

@@ -440,7 +440,7 @@ def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireR
     row: dict[str, Any] = {"name": w.name, "key": w.key, "location": m.location,
                            "rear": m.rear}
     reason = None
-    pool = unit.pool_index(w)
+    pool = unit.pool_index(w, m)
     if m.rear:
         reason = "rear-mounted: fires only into the rear arc (10.1)"
     elif w.damage <= 0 and w.family not in ("plasma", "narc"):
@@ -448,7 +448,8 @@ def _compile_mount(m: Mount, w: Weapon, index: int, unit: FireUnit, rules: FireR
         reason = "no damage (equipment)"
     elif w.family == "flamer" and rules.flamer_mode == "heat":
         reason = "flamer used to heat the target (C24): no damage counted"
-    elif w.ammo is not None and unit.ammo_known and (pool < 0 or unit.pools[pool].shots <= 0):
+    elif ((w.ammo is not None or m.pool_key) and unit.ammo_known
+          and (pool < 0 or unit.pools[pool].shots <= 0)):
         reason = "no ammunition for it"
     elif w.damage_by_range is not None:  # damage by range bracket (snub-nose PPC, heavy Gauss)
         damages = {damage_at(w, TH.bracket(w, d)) for d in step_ranges if d <= w.long}

@@ -17,9 +17,11 @@ from sim.classic.weapons import (
     ARTEMIS_FAMILIES,
     ARTEMIS_KIND,
     EQUIPMENT,
+    ONE_SHOT_ROUNDS,
     WEAPONS,
     Weapon,
     lookup_weapon,
+    one_shot_rounds,
 )
 from sim.units.types import AmmoBin, ClassicMech, WeaponMount
 from sim.units.usable import incomplete_note
@@ -38,6 +40,9 @@ class Mount:
     #: the cluster roll through :func:`sim.classic.fire.cluster.cluster_modifier`), or
     #: "apollo" (an MRM's Apollo FCS: -1 on that roll, its +1 to-hit cancelled)
     artemis: str = ""
+    #: a one-shot launcher's own pool (:func:`sim.classic.weapons.one_shot_rounds`); "" for
+    #: a weapon fed from the bins of its ammunition family (or none)
+    pool_key: str = ""
 
     @property
     def cluster_bonus(self) -> int:
@@ -97,12 +102,14 @@ class FireUnit:
     #: a working targeting computer (10.3: -1 to-hit for direct-fire weapons)
     targeting_computer: bool = False
 
-    def pool_index(self, w: Weapon) -> int:
-        """Index of the pool feeding ``w``; -1 for energy weapons or unknown ammunition."""
-        if w.ammo is None:
+    def pool_index(self, w: Weapon, mount: Mount | None = None) -> int:
+        """Index of the pool feeding ``w`` (on ``mount``: a one-shot launcher has its own,
+        ``Mount.pool_key``); -1 for energy weapons or unknown ammunition."""
+        key = mount.pool_key if mount is not None and mount.pool_key else w.ammo
+        if key is None:
             return -1
         for i, p in enumerate(self.pools):
-            if p.key == w.ammo:
+            if p.key == key:
                 return i
         return -1
 
@@ -198,7 +205,8 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     Mounts are ``mech.weapon_mounts`` (critical-slot blocks, rear flags kept; a weapon split
     across two locations sits where the reader puts it, e.g. the Axman's AC/20 in the CT);
     ammunition is ``mech.ammo_bins`` grouped into one pool per ammunition family
-    (:meth:`AmmoType.feeds`); leg sinks are the LL/RL entries of
+    (:meth:`AmmoType.feeds`), and each one-shot launcher has a one-round pool of its own
+(:func:`sim.classic.weapons.one_shot_rounds`); leg sinks are the LL/RL entries of
     ``mech.heat_sink_locations`` (C17). A weapon btsim does not simulate (the table lacks
     it, or marks it ``no:``) is left out of the mounts and never fires; the unit is then
     incomplete and the first note says what is not simulated (issue 19). A launcher with a
@@ -206,10 +214,12 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     reader's notes are carried as notes."""
     notes: list[str] = []
     mounts: list[Mount]
+    one_shot = {i: key for i, key, _ in one_shot_rounds(mech.weapon_mounts)}
     if mech.weapon_mounts:
         mounts = [Mount(m.name, WEAPONS.get(m.weapon) if m.weapon is not None else None,
-                        m.location, m.rear, m.line, linked_artemis(m, mech.ammo_bins))
-                  for m in mech.weapon_mounts]
+                        m.location, m.rear, m.line, linked_artemis(m, mech.ammo_bins),
+                        one_shot.get(i, ""))
+                  for i, m in enumerate(mech.weapon_mounts)]
     else:
         mounts = _fallback_mounts(mech)
         if mounts:
@@ -255,6 +265,10 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
              all(loc in protected for loc, _, _, _ in v), tuple(s for _, s, _, _ in v),
              all(narc[k]))
         for k, v in pools.items())
+    # a one-shot launcher's own round (reference 10.3: it fires once per game): a pool of
+    # its own that nothing explodes (no critical slot holds it)
+    pool_list += tuple(Pool(key, ONE_SHOT_ROUNDS, 0, False, (loc,), True, (ONE_SHOT_ROUNDS,))
+                       for _, key, loc in one_shot_rounds(mech.weapon_mounts))
     if any(is_mg_array(m.weapon) for m in mounts):
         mounts, pools_l, mga_notes = link_mg_arrays(mounts, list(pool_list))
         pool_list = tuple(pools_l)
