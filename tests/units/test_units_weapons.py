@@ -74,7 +74,9 @@ def test_every_row_has_a_source_and_sane_numbers() -> None:
             assert (w.cluster, w.group, w.simulated) == (int(w.key[-2:]), 5, "")
             assert w.cluster_by_range == (2, 0, -2)  # MegaMek HAGWeaponHandler
         elif w.family in ("lrm", "srm", "streak", "mrm", "atm"):
-            assert w.cluster > 0 and w.group == (2 if w.family in ("srm", "streak") else 5)
+            # Streak LRMs (MegaMek StreakLRMWeapon): an LRM's 5-point groups
+            srm = w.family == "srm" or (w.family == "streak" and "LRM" not in w.key)
+            assert w.cluster > 0 and w.group == (2 if srm else 5), w.key
             assert w.key.removesuffix(" OS").removesuffix(" I-OS").endswith(f" {w.cluster}")
         else:
             assert (w.cluster, w.group) == (0, 0), w.key
