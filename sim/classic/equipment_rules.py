@@ -406,3 +406,68 @@ def gyro_psr_mod(gyro: str, hits: int) -> int | None:
     if kind == "heavy":
         return (0, 1, 3)[hits]
     return (0, 3)[hits]
+
+
+# --- ferro-lamellor armor, composite and reinforced structure (issue 19) -------------------
+# Not in reference-classic-combat.md; facts from MegaMek megamek/server/totalwarfare/
+# TWDamageManager.java (damageEntity), read for issue 19.
+
+#: Internal structure kinds whose damage rule differs from the standard one (index 0):
+#: the number the layout and the compiled engine carry (:func:`structure_kind`).
+STRUCTURE_KINDS = ("standard", "composite", "reinforced")
+
+
+def structure_kind(structure_type: str) -> int:
+    """Index in :data:`STRUCTURE_KINDS` of the unit file's ``structure:`` type: composite or
+    reinforced structure (MegaMek ``Mek.hasCompositeStructure`` / ``hasReinforcedStructure``);
+    endo-composite is standard structure points (``T_STRUCTURE_ENDO_COMPOSITE``).
+
+    >>> structure_kind("IS Composite"), structure_kind("IS Reinforced")
+    (1, 2)
+    >>> structure_kind("Clan Endo-Composite"), structure_kind("IS Endo Steel")
+    (0, 0)
+    """
+    low = structure_type.lower().replace("endo-composite", "").replace("endocomposite", "")
+    return 1 if "composite" in low else 2 if "reinforced" in low else 0
+
+
+def structure_take(kind: int, structure: int, damage: int) -> tuple[int, int]:
+    """(structure points lost, damage that goes on) when ``damage`` reaches a location with
+    ``structure`` points (MegaMek ``TWDamageManager``): composite structure takes twice the
+    damage, reinforced structure half of it rounded up; what is left over after the location
+    is gone is converted back (composite: halved, rounded down; reinforced: doubled, less
+    the odd point of the damage). Explosions follow the same rule. Standard: min(s, d).
+
+    >>> structure_take(0, 5, 7), structure_take(1, 5, 2), structure_take(1, 5, 4)
+    ((5, 2), (4, 0), (5, 1))
+    >>> structure_take(2, 5, 9), structure_take(2, 5, 13), structure_take(2, 3, 1)
+    ((5, 0), (5, 3), (1, 0))
+    """
+    if structure <= 0 or damage <= 0:
+        return 0, damage
+    eff = 2 * damage if kind == 1 else (damage + 1) // 2 if kind == 2 else damage
+    if structure > eff:
+        return eff, 0
+    rest = eff - structure
+    if kind == 1:
+        rest //= 2
+    elif kind == 2:
+        rest = max(0, 2 * rest - damage % 2)
+    return structure, rest
+
+
+def has_ferro_lamellor(armor_type: str) -> bool:
+    """Whether the unit file's ``armor:`` type is ferro-lamellor armor."""
+    return "lamellor" in armor_type.lower()
+
+
+def lamellor_damage(damage: int, armor: int) -> int:
+    """A damage group's damage against ferro-lamellor armor (MegaMek ``TWDamageManager``):
+    floor(4/5) of it when the location struck still has armor (``armor`` > 0), else all of
+    it; a group cut to 0 deals nothing (no MechWarrior hit on the head, no through-armor
+    critical). Not for explosions (they skip the armor).
+
+    >>> lamellor_damage(5, 3), lamellor_damage(1, 3), lamellor_damage(12, 1), lamellor_damage(7, 0)
+    (4, 0, 9, 7)
+    """
+    return (4 * damage) // 5 if armor > 0 else damage

@@ -147,17 +147,21 @@ class Mech:
             before = self.IS[loc]
             gone = before == 0
             took = 0
+            void = False
             if not explosion and not gone:
                 col = REAR_ARMOR[loc] if rear and loc in REAR_ARMOR else loc
+                if self.L.lamellor:     # ferro-lamellor: floor(4/5) of a group on armor
+                    d = ER.lamellor_damage(d, self.armor[col])
+                    void = d == 0       # cut to nothing: no through-armor critical
                 took = min(self.armor[col], d)
                 self.armor[col] -= took
                 d -= took
-            isd = min(self.IS[loc], d)
+            isd, d = ER.structure_take(self.L.structure_kind, self.IS[loc], d)
             self.IS[loc] -= isd
-            d -= isd
             if loc == HD and took + isd > 0 and not explosion:
                 self.pilot += ER.head_hit_pilot_damage(self.torso)
             destroyed_now = isd > 0 and self.IS[loc] == 0
+            tac = tac and not void
             ndet = (1 if isd > 0 else 0) + (1 if tac and not gone else 0)
             stop = explosion and (bool(self.L.case[loc]) or bool(self.L.case2[loc]))
             nxt = NEXT[loc]

@@ -16,8 +16,8 @@ every such item with its reason, in five kinds:
   missiles are simulated by the compiled duel engine), physical weapons other than
   hatchets, swords and retractable blades, and slot entries the reader does not know;
 * ``construction``: header types whose rules are not simulated (reactive or reflective
-  armor, composite or reinforced structure (endo-composite is standard structure points:
-  simulated); hardened armor is simulated: its damage,
+  armor...; composite, reinforced and endo-composite structure and ferro-lamellor armor are
+  simulated, their damage on every door; hardened armor is simulated: its damage,
   running MP, piloting modifier and -2 on its through-armor criticals; the small and
   torso-mounted cockpits, the heavy-duty gyro and stealth armor are the compiled duel's),
   and a configuration other than biped or quad;
@@ -52,19 +52,15 @@ CONSTRUCTION_NOT_SIMULATED = {
     # simulated on every door; what is left (MegaMek Mek.getRunMP / addEntityBonuses):
     ("armor", "reactive"): "reactive armor (halves missile and artillery damage)",
     ("armor", "reflective"): "reflective armor (halves energy damage)",
-    # MegaMek TWDamageManager (read for issue 19): the rules these four would need
-    ("armor", "ferro-lamellor"): ("ferro-lamellor armor (MegaMek TWDamageManager: a hit on a "
-                                  "location with armor deals floor(4/5) of its damage)"),
+    # MegaMek TWDamageManager (read for issue 19): the rules these would need (its
+    # ferro-lamellor armor, composite and reinforced structure are simulated on every door:
+    # sim.classic.equipment_rules.lamellor_damage / structure_take)
     ("armor", "ballistic-reinforced"): ("ballistic-reinforced armor (MegaMek TWDamageManager: "
                                         "ballistic and missile hits deal max(1, damage // 2))"),
     ("armor", "impact-resistant"): "impact-resistant armor (halves physical damage)",
     ("armor", "anti-penetrative"): "anti-penetrative ablation armor",
     ("armor", "heat-dissipating"): "heat-dissipating armor",
     ("armor", "patchwork"): "patchwork armor (per-location types)",
-    ("structure", "composite"): ("composite structure (MegaMek TWDamageManager: damage to "
-                                 "internal structure is doubled)"),
-    ("structure", "reinforced"): ("reinforced structure (MegaMek TWDamageManager: damage to "
-                                  "internal structure is halved, rounded up)"),
     ("cockpit", "interface"): "interface cockpit",
     ("cockpit", "drone"): "drone operating system",
 }

@@ -70,7 +70,7 @@ def test_a_ppc_capacitor_is_read_and_named_not_simulated(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("structure,complete", [
     ("IS Endo-Composite", True), ("Clan Endo-Composite", True), ("Endo-Composite", True),
-    ("IS Composite", False), ("IS Reinforced", False)])
+    ("IS Composite", True), ("IS Reinforced", True)])   # both simulated (test_structure_armor)
 def test_endo_composite_structure_is_standard_structure(tmp_path: Path, structure: str,
                                                          complete: bool) -> None:
     text = _unit(tmp_path, []).read_text().replace("structure:IS Standard",

@@ -331,19 +331,23 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
     gone_before = before == 0
     acol = st.ARMOR_COL[loc, S[:, st.W_REAR]]
     armor = S[idx, acol]
+    void = np.zeros(len(S), dtype=bool)
+    if dm.layout.lamellor:   # ferro-lamellor: floor(4/5) of a group on armor (ER.lamellor_damage)
+        cut = ~expl & ~gone_before & (armor > 0)
+        d = np.where(cut, (4 * d) // 5, d)
+        void = cut & (d == 0)                      # cut to nothing: no through-armor critical
     take = np.where(expl | gone_before, 0, np.minimum(armor, d))
     S[idx, acol] = armor - take
     d -= take
-    isd = np.minimum(before, d)
+    isd, d = _structure_take(dm.layout.structure_kind, before, d)
     S[idx, isc] = before - isd
-    d -= isd
     torso = dm.layout.torso_cockpit   # no pilot hit from the head, the head not vital
     S[:, st.PILOT] += (loc == lay.HD) & (take + isd > 0) & ~expl & (not torso)
     now = (isd > 0) & (before == isd)
     ndet = (isd > 0).astype(np.int64)
     if not dm.rules.crit_on_destroying_group:
         ndet[now] = 0
-    t = (tac & ~gone_before).astype(np.int64)
+    t = (tac & ~gone_before & ~void).astype(np.int64)
     ndet = ndet + t if dm.rules.tac_with_structure_damage == "two" else np.maximum(ndet, t)
     stop = expl & dm.contained[loc]
     nxt = lay.TRANSFER[loc]
@@ -370,6 +374,21 @@ def _step(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser
         S, w = _subset(S, w, crit, ch, lambda s, v: _criticals(s, v, dm, ch))
     S[:, st.CMOD] -= np.where(S[:, st.CMOD] <= HARD_MARK // 2, HARD_MARK, 0)
     return effects(S, dm), w
+
+
+def _structure_take(kind: int, before: np.ndarray, d: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(structure lost, damage going on) per row: :func:`sim.classic.equipment_rules.
+    structure_take` for arrays (standard: min(before, d); composite twice, reinforced half of
+    the damage rounded up, the rest converted back; a location already gone passes ``d``)."""
+    if kind == 0:
+        isd = np.minimum(before, d)
+        return isd, d - isd
+    eff = 2 * d if kind == 1 else (d + 1) // 2
+    isd = np.minimum(before, eff)
+    rest = eff - isd
+    rest = rest // 2 if kind == 1 else np.maximum(0, 2 * rest - d % 2)
+    return isd, np.where((before > 0) & (d > 0), rest, d)
 
 
 def _criticals(S: np.ndarray, w: np.ndarray, dm: DamageModel, ch: Chooser

@@ -18,6 +18,8 @@ from sim.classic.equipment_rules import (
     GYRO_HITS_TO_DESTROY,
     armor_per_point,
     gyro_kind,
+    has_ferro_lamellor,
+    structure_kind,
     torso_cockpit,
 )
 from sim.classic.weapons import (
@@ -155,6 +157,13 @@ class Layout:
     #: bins come last, hold :data:`sim.classic.weapons.ONE_SHOT_ROUNDS`, sit in the
     #: launcher's location and in no slot (``bin_slot`` never names them), and never explode
     bin_keys: tuple[str, ...] = ()
+    #: the internal structure's damage rule (index in
+    #: :data:`sim.classic.equipment_rules.STRUCTURE_KINDS`: 0 standard, 1 composite, 2
+    #: reinforced; :func:`sim.classic.equipment_rules.structure_take`)
+    structure_kind: int = 0
+    #: ferro-lamellor armor: a group striking a location with armor deals floor(4/5) of its
+    #: damage (:func:`sim.classic.equipment_rules.lamellor_damage`)
+    lamellor: bool = False
 
     def armor_points(self, values: np.ndarray) -> np.ndarray:
         """Armor points shown for armor columns kept in ``armor_per_point`` units (rounded
@@ -397,7 +406,8 @@ def build_layout(mech: ClassicMech, quad: bool = False) -> Layout:
                   _classes(names, kind, item, masks, n_slots), config, n_slots,
                   NAMES_BY_CONFIG[config], DEPENDENT_BY_CONFIG[config],
                   GYRO_HITS_TO_DESTROY[gyro_kind(mech.gyro)], per_point,
-                  torso_cockpit(mech.cockpit), tuple(bin_keys))
+                  torso_cockpit(mech.cockpit), tuple(bin_keys),
+                  structure_kind(mech.structure_type), has_ferro_lamellor(mech.armor_type))
 
 
 def _classes(names: list[tuple[str | None, ...]], kind: np.ndarray, item: np.ndarray,

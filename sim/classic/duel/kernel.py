@@ -330,6 +330,8 @@ def _apply_at(S: np.ndarray, side: Side, idx: np.ndarray, d: np.ndarray, loc: np
     col = st.ARMOR_COL[loc, rear.astype(np.intp)]
     armor = S[idx, col]
     easy = ~tac & (armor >= d) & (d > 0) & (S[idx, st.IS0 + loc] > 0)
+    if side.layout.lamellor:   # ferro-lamellor cuts the group first: the damage kernel's path
+        easy[:] = False
     if easy.any():
         ie = idx[easy]
         S[ie, col[easy]] = armor[easy] - d[easy]

@@ -50,8 +50,8 @@ from sim.memo import WeightedLRU
  P_TSM_MP, P_HATCH_DMG_TSM, P_MASC_ITEM, P_SC_ITEM, P_CLUB_MOD, P_COCKPIT_PSR, P_QUAD,
  P_GYRO_DEAD, P_GYRO_QUIET, P_ECM_ITEM, P_STEALTH_HEAT, P_TARGETING, P_RANK,
  P_TORSO_CP, P_RUN_LESS, P_NPOD, P_POD_SINKS, P_POD_SAFE, P_HARD_TAC,
- P_CLAW_LA, P_CLAW_RA) = range(55)
-N_UP = 55
+ P_CLAW_LA, P_CLAW_RA, P_STRUCTURE, P_LAMELLOR) = range(57)
+N_UP = 57
 #: ``P_TSM_HEAT`` of a unit without triple-strength myomer (a heat it never reaches)
 NO_TSM_HEAT = 1 << 30
 #: firing policies the compiled engine decides itself (the ``Decider`` slot of a unit):
@@ -526,6 +526,8 @@ def _unit(s: Side, other: Side, scn: DuelScenario, keys: list[tuple[int, str, st
     # heat above which the "safe" reading uses one (9 with Inferno rounds aboard)
     # hardened armor's -2 on the TAC of a group it stopped whole (issue 19)
     up[P_HARD_TAC] = ER.hardened_tac_mod(s.mech.armor_type, True, True)
+    up[P_STRUCTURE] = L.structure_kind        # ER.structure_take's kind
+    up[P_LAMELLOR] = int(L.lamellor)          # ER.lamellor_damage
     up[P_NPOD] = len(pod_items(s))
     up[P_POD_SINKS] = s.mech.heat_sinks
     up[P_POD_SAFE] = ER.coolant_safe_heat(any(b.munition == "inferno"

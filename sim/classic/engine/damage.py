@@ -55,7 +55,7 @@ def apply_group(S: np.ndarray, M: tuple, u: int, loc: int, rear: int, dmg: int, 
     # fast path (the duel kernel's ``_apply_at``): a group the location's armor absorbs,
     # with no critical chance, only lowers that armor (and hurts the MechWarrior on the head)
     col = a2(M, L.M_ARMOR_COL, loc, rear)
-    if tac == 0 and 0 < dmg <= S[col] and S[IS0 + loc] > 0:
+    if tac == 0 and 0 < dmg <= S[col] and S[IS0 + loc] > 0 and a2(M, L.M_UP, u, C.P_LAMELLOR) == 0:
         S[col] -= dmg
         if loc == HD and a2(M, L.M_UP, u, C.P_TORSO_CP) == 0:   # torso cockpit: no pilot hit
             S[PILOT] += 1
@@ -167,12 +167,23 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     gone_before = before == 0
     acol = a2(M, L.M_ARMOR_COL, loc, S[W_REAR])
     armor = S[acol]
+    void = False
+    if a2(M, L.M_UP, u, C.P_LAMELLOR) and not expl and not gone_before and armor > 0:
+        d = (4 * d) // 5                 # ferro-lamellor (ER.lamellor_damage)
+        void = d == 0                    # cut to nothing: no through-armor critical
     take = 0 if (expl or gone_before) else min(armor, d)
     S[acol] = armor - take
     d -= take
-    isd = min(before, d)
+    kind = a2(M, L.M_UP, u, C.P_STRUCTURE)   # ER.structure_take (0 standard)
+    if kind == 0 or before <= 0 or d <= 0:
+        isd = min(before, d)
+        d -= isd
+    else:
+        eff = 2 * d if kind == 1 else (d + 1) // 2
+        isd = min(before, eff)
+        rest = eff - isd
+        d = rest // 2 if kind == 1 else max(0, 2 * rest - d % 2)
     S[IS0 + loc] = before - isd
-    d -= isd
     torso = a2(M, L.M_UP, u, C.P_TORSO_CP) != 0   # torso-mounted cockpit (equipment_rules)
     if loc == HD and take + isd > 0 and not expl and not torso:
         S[PILOT] += 1
@@ -180,7 +191,7 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     ndet = 1 if isd > 0 else 0
     if not a1(M, L.M_RI, C.R_CRIT_DESTROYING) and now:
         ndet = 0
-    t = 1 if (tac and not gone_before) else 0
+    t = 1 if (tac and not gone_before and not void) else 0
     ndet = ndet + t if a1(M, L.M_RI, C.R_TAC_TWO) else max(ndet, t)
     stop = expl and a2(M, L.M_CONTAINED, u, loc) != 0
     nxt = a1(M, L.M_TRANSFER, loc)
