@@ -274,12 +274,16 @@ def _mech_text(m: ClassicMech) -> list[str]:
             + f" / {m.internal.get(loc, 0)}" for loc in LOCATIONS),
         f"  armor total {sum(m.armor.values())}, internal total {sum(m.internal.values())}",
     ]
+    quad = m.config == "Quad"
     for limb in ("LA", "RA", "LL", "RL"):
-        missing = m.missing_actuators(limb)
-        lines.append(f"  {limb} actuators: " + ", ".join(
-            a for a in (("shoulder", "upper_arm", "lower_arm", "hand") if limb[1] == "A"
-                        else ("hip", "upper_leg", "lower_leg", "foot")) if m.has(limb, a))
-            + (f" (missing: {', '.join(missing)})" if missing else ""))
+        # a quad's front legs are stored as LA/RA: they carry leg actuators
+        legs = limb[1] == "L" or quad
+        names = ("hip", "upper_leg", "lower_leg", "foot") if legs else (
+            "shoulder", "upper_arm", "lower_arm", "hand")
+        missing = [a for a in names if not m.has(limb, a)]
+        label = f"{limb} (front leg)" if quad and limb[1] == "A" else limb
+        lines.append(f"  {label} actuators: " + ", ".join(a for a in names if m.has(limb, a))
+                     + (f" (missing: {', '.join(missing)})" if missing else ""))
     phys = ", ".join(f"{w} ({loc})" for w, loc in m.physical_weapons) or "none"
     lines.append(f"  physical weapons: {phys}")
     lines.append("  CASE: " + (", ".join(m.case_locations) or "none")

@@ -758,8 +758,8 @@ def parse_mtf(text: str, filename: str = "<string>") -> ClassicMech:
         raise MtfError(fn, mass_item.line, "a mass of at most 100 t (superheavy 'Mechs are "
                        "not supported yet)", mass_item.value)
     if tons not in INTERNAL_STRUCTURE:
-        raise MtfError(fn, mass_item.line, "a mass of 20..100 t in steps of 5 "
-                       "(reference 5.1)", mass_item.value)
+        raise MtfError(fn, mass_item.line, "a mass of 10..100 t in steps of 5 "
+                       "(reference 5.1; 10 and 15 t from MegaMek)", mass_item.value)
     config, omni = ("Biped", False)
     if "config" in keys:
         config, omni = _check_config(fn, keys["config"])

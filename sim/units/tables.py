@@ -11,7 +11,11 @@ import bisect
 
 #: Tonnage -> internal structure points (HD, CT, side torso, arm, leg); reference 5.1
 #: [MM ``Mek.autoSetInternal``]. Standard, endo steel and other structure types share it.
+#: The 10 and 15 t rows (ultralight 'Mechs, which reference 5.1's 20-100 t table leaves out)
+#: are MegaMek's ``Mek.autoSetInternal`` facts; combat treats an ultralight as any 'Mech.
 INTERNAL_STRUCTURE: dict[int, tuple[int, int, int, int, int]] = {
+    10: (3, 4, 3, 1, 2),
+    15: (3, 5, 4, 2, 3),
     20: (3, 6, 5, 3, 4),
     25: (3, 8, 6, 4, 6),
     30: (3, 10, 7, 5, 7),
@@ -46,7 +50,7 @@ def internal_structure(tons: int, quad: bool = False) -> dict[str, int]:
     """Internal structure points per biped location for a 'Mech of ``tons`` (reference 5.1;
     ``quad``: the front legs, stored as LA/RA, take the leg value, reference-bv 24.1).
 
-    Raises ``KeyError`` for a tonnage outside the table (20-100 t in steps of 5).
+    Raises ``KeyError`` for a tonnage outside the table (10-100 t in steps of 5).
     """
     row = INTERNAL_STRUCTURE[tons]
     out = {loc: row[col] for loc, col in _IS_COLUMN.items()}

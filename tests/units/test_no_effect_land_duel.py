@@ -49,7 +49,7 @@ def test_a_torpedo_launcher_never_fires_and_keeps_the_unit_complete(tmp_path: Pa
 
 @pytest.mark.parametrize("slot,kind", [
     ("ISUMU", "umu"), ("CLUMU", "umu"), ("Cargo:size:0.5", "cargo"), ("Cargo:SIZE:1.0", "cargo"),
-    ("ISC3EmergencyMaster", "c3"), ("ISShoulderTurret", "turret"), ("ISQuadTurret", "turret")])
+    ("ISC3EmergencyMaster", "c3"), ("Liquid Storage (1 ton)", "cargo"), ("ISShoulderTurret", "turret"), ("ISQuadTurret", "turret")])
 def test_no_effect_equipment_keeps_the_unit_complete(tmp_path: Path, slot: str,
                                                      kind: str) -> None:
     eq = lookup_equipment(slot, "Clan" if slot.startswith("CL") else "Inner Sphere")
@@ -79,3 +79,12 @@ def test_endo_composite_structure_is_standard_structure(tmp_path: Path, structur
     mech = read_mtf(tmp_path / "u.mtf")
     assert mech.internal == get_classic("Hunchback HBK-4G").internal
     assert (completeness(mech) == "complete") is complete, not_simulated(mech)
+
+
+def test_laser_heat_sinks_are_double_heat_sinks(tmp_path: Path) -> None:
+    """MegaMek's laser heat sink dissipates 2 like a double heat sink (2 Clan slots); its
+    differences (water, darkness) do not arise in a land duel. The reader takes the header
+    type ``Laser`` and its slots."""
+    eq = lookup_equipment("Laser Heat Sink", "Clan")
+    assert eq is not None and eq.kind == "double_heat_sink" and eq.slots == 2
+    assert lookup_equipment("CLLaserHeatSink", "Clan") == eq

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from units_helpers import MTF_DIR, mtf_text, needs_shared
+from units_helpers import MTF_DIR, SHARED_UNITS, mtf_text, needs_shared
 
 from sim.cli import main
 from sim.units.catalog import get_classic
@@ -64,6 +64,19 @@ def test_units_show_text(capsys, tmp_path) -> None:
     assert "LA actuators: shoulder, upper_arm, lower_arm (missing: hand)" in out
     rc, out, _ = _run(capsys, "units", "show", "Assassin")
     assert rc == 0 and "Classic: no data" in out and "IF0*,JMPW1" in out
+
+
+GOLIATH = SHARED_UNITS / "corpus" / "Goliath GOL-1H.mtf"
+
+
+@pytest.mark.skipif(not GOLIATH.is_file(), reason=f"corpus file not found: {GOLIATH}")
+def test_units_show_a_quads_front_legs(capsys) -> None:
+    """A quad's front legs (stored as LA/RA) are shown with their leg actuators, not as
+    arms missing every actuator."""
+    rc, out, _ = _run(capsys, "units", "show", str(GOLIATH))
+    assert rc == 0 and "LA (front leg) actuators: hip, upper_leg, lower_leg, foot\n" in out
+    assert "RA (front leg) actuators: hip, upper_leg, lower_leg, foot\n" in out
+    assert "shoulder" not in out
 
 
 @pytest.mark.parametrize("argv", [("units", "show", "Hellbringer Prime", "--json"),

@@ -64,7 +64,7 @@ def bv_scope_problems(d: Design, inv: Inventory) -> list[str]:
     if d.config not in ("Biped", "Quad"):
         out.append(f"config {d.config!r} (only biped and quad BattleMechs)")
     if d.tons not in INTERNAL_STRUCTURE:
-        out.append(f"{d.tons} t (the structure table 24.1 has 20-100 t in steps of 5)")
+        out.append(f"{d.tons} t (the structure table 24.1 has 20-100 t in steps of 5, MegaMek 10 and 15 t)")
     need = QUAD_ARMOR if d.quad else BIPED_ARMOR
     missing = [loc for loc in need if loc not in d.armor]
     if missing:
