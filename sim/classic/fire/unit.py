@@ -286,6 +286,6 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     tc = any(EQUIPMENT[k].kind == "targeting_computer" for k, _ in mech.equipment
              if k in EQUIPMENT)
     return FireUnit(mech.name, mech.tech_base, tuple(mounts), pool_list, mech.heat_sinks,
-                    mech.heat_sink_type.lower().startswith("double"), leg, mech.walk_mp,
+                    mech.heat_sink_type.lower().startswith(("double", "laser")), leg, mech.walk_mp,
                     mech.jump_mp, ammo_known, tuple(dict.fromkeys(notes)),
                     targeting_computer=tc)
