@@ -5,6 +5,7 @@ text with slots edited (``units_helpers.mtf_text``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,6 @@ def test_laser_heat_sinks_are_double_heat_sinks(tmp_path: Path) -> None:
     eq = lookup_equipment("Laser Heat Sink", "Clan")
     assert eq is not None and eq.kind == "double_heat_sink" and eq.slots == 2
     assert lookup_equipment("CLLaserHeatSink", "Clan") == eq
+    base = get_classic("Hunchback HBK-4G")
+    laser = fire_unit(replace(base, heat_sink_type="Laser"))
+    assert laser.double_sinks and not fire_unit(base).double_sinks

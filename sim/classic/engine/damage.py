@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.classic import equipment_rules as ER
 from sim.classic.damage_state import layout as lay
 from sim.classic.damage_state import state as st
 from sim.classic.engine import compile as C
@@ -37,6 +38,10 @@ C_NONE, C_HEAD, C_CT, C_ENGINE, C_PILOT, C_AMMO = (st.C_NONE, st.C_HEAD, st.C_CT
 N_COUNTED = 5
 IDLE_ROW = st.IDLE_ROW.copy()
 N_SCRATCH = len(st.SCRATCH)
+
+#: the rules of :mod:`sim.classic.equipment_rules`, compiled as written (one coding)
+structure_take = njit(cache=True, inline="always")(ER.structure_take)
+lamellor_damage = njit(cache=True, inline="always")(ER.lamellor_damage)
 
 
 @njit(cache=True, inline="always")
@@ -169,20 +174,12 @@ def _step(S: np.ndarray, M: tuple, u: int, D: np.ndarray) -> None:
     armor = S[acol]
     void = False
     if a2(M, L.M_UP, u, C.P_LAMELLOR) and not expl and not gone_before and armor > 0:
-        d = (4 * d) // 5                 # ferro-lamellor (ER.lamellor_damage)
+        d = lamellor_damage(d, armor)    # ferro-lamellor armor
         void = d == 0                    # cut to nothing: no through-armor critical
     take = 0 if (expl or gone_before) else min(armor, d)
     S[acol] = armor - take
     d -= take
-    kind = a2(M, L.M_UP, u, C.P_STRUCTURE)   # ER.structure_take (0 standard)
-    if kind == 0 or before <= 0 or d <= 0:
-        isd = min(before, d)
-        d -= isd
-    else:
-        eff = 2 * d if kind == 1 else (d + 1) // 2
-        isd = min(before, eff)
-        rest = eff - isd
-        d = rest // 2 if kind == 1 else max(0, 2 * rest - d % 2)
+    isd, d = structure_take(a2(M, L.M_UP, u, C.P_STRUCTURE), before, d)
     S[IS0 + loc] = before - isd
     torso = a2(M, L.M_UP, u, C.P_TORSO_CP) != 0   # torso-mounted cockpit (equipment_rules)
     if loc == HD and take + isd > 0 and not expl and not torso:

@@ -206,7 +206,7 @@ def fire_unit(mech: ClassicMech) -> FireUnit:
     across two locations sits where the reader puts it, e.g. the Axman's AC/20 in the CT);
     ammunition is ``mech.ammo_bins`` grouped into one pool per ammunition family
     (:meth:`AmmoType.feeds`), and each one-shot launcher has a one-round pool of its own
-(:func:`sim.classic.weapons.one_shot_rounds`); leg sinks are the LL/RL entries of
+    (:func:`sim.classic.weapons.one_shot_rounds`); leg sinks are the LL/RL entries of
     ``mech.heat_sink_locations`` (C17). A weapon btsim does not simulate (the table lacks
     it, or marks it ``no:``) is left out of the mounts and never fires; the unit is then
     incomplete and the first note says what is not simulated (issue 19). A launcher with a
